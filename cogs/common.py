@@ -1,0 +1,142 @@
+"""Locale helpers and small Discord utilities shared by every cog.
+
+Nothing here knows a game: text comes from the catalog (``data/i18n``), game names from
+``game.<name>`` keys, and host messages arrive as :class:`host.types.Msg`.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from data import i18n
+
+log = logging.getLogger("cogs")
+
+# Discord limits we keep to.
+CONTENT_MAX = 2000
+EMBED_DESC_MAX = 4096
+SELECT_MAX = 25
+CHOICE_MAX = 25
+LABEL_MAX = 100
+VALUE_MAX = 100
+
+NO_PINGS = discord.AllowedMentions.none()
+
+# Turn clock choices for /play (seconds; 0 = no clock).
+TURN_CHOICES: list[int] = [300, 900, 3600, 86400, 259200, 0]
+
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                discord.ChannelType.news_thread)
+
+
+def L(key: str) -> locale_str:
+    """A translatable string whose default (English) text comes from the catalog."""
+    return locale_str(i18n.t(key, "en"), key=key)
+
+
+def N(name: str, key: str) -> locale_str:
+    """A translatable command/option name: the default is the code name itself."""
+    return locale_str(name, key=key)
+
+
+def tr(key: str, locale: Any, /, **params: Any) -> str:
+    return i18n.t(key, locale, **params)
+
+
+def loc(value: Any) -> str:
+    """``ja`` or ``en`` for a Discord locale (or anything :func:`i18n.locale_of` takes)."""
+    return i18n.locale_of(value)
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    return i18n.locale_of(interaction.locale)
+
+
+def render(m: Any, locale: str) -> str:
+    """Render a host Msg (or pass through a str / None)."""
+    if m is None:
+        return ""
+    if isinstance(m, str):
+        return m
+    return m.render(locale)
+
+
+def render_lines(lines: Iterable[Any], locale: str) -> list[str]:
+    return [s for s in (render(m, locale) for m in lines or []) if s]
+
+
+def game_name(name: str, locale: str) -> str:
+    key = f"game.{name}"
+    return i18n.t(key, locale) if i18n.has(key) else name
+
+
+def clip(text: str, limit: int) -> str:
+    text = text or ""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Allow pinging exactly these users, nothing else."""
+    users = [discord.Object(int(u)) for u in dict.fromkeys(int(u) for u in user_ids if u)]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def mention_line(user_ids: Iterable[int]) -> str:
+    return " ".join(f"<@{int(u)}>" for u in dict.fromkeys(int(u) for u in user_ids if u))
+
+
+def is_thread(channel: Any) -> bool:
+    return getattr(channel, "type", None) in THREAD_TYPES
+
+
+def turn_label(seconds: int, locale: str) -> str:
+    return tr(f"cogs.turn.{seconds}", locale)
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *,
+                embed: discord.Embed | None = None, file: discord.File | None = None,
+                view: discord.ui.View | None = None, ephemeral: bool = True) -> None:
+    """Answer an interaction whether or not it was already responded to (or deferred)."""
+    kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS, "ephemeral": ephemeral}
+    if content is not None:
+        kwargs["content"] = clip(content, CONTENT_MAX)
+    if embed is not None:
+        kwargs["embed"] = embed
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+
+async def reply_error(interaction: discord.Interaction, text: str) -> None:
+    await reply(interaction, "⚠️ " + text)
+
+
+class GameTree(app_commands.CommandTree):
+    """The command tree with a localized answer for any error a command lets escape."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        locale = user_locale(interaction)
+        if isinstance(error, (app_commands.MissingPermissions, app_commands.CheckFailure)):
+            if isinstance(error, app_commands.NoPrivateMessage):
+                text = tr("cogs.err.guild_only", locale)
+            else:
+                text = tr("cogs.err.no_permission", locale)
+        elif isinstance(error, app_commands.TransformerError):
+            text = tr("cogs.err.bad_value", locale, value=clip(str(error.value), 50))
+        else:
+            cmd = interaction.command.qualified_name if interaction.command else "?"
+            log.error("command %s failed", cmd, exc_info=error)
+            text = tr("cogs.err.generic", locale)
+        await reply_error(interaction, text)

@@ -1,0 +1,397 @@
+"""Turning host Results into Discord messages.
+
+* The **board message** (embed + picture + buttons) is edited in place; its location is kept
+  with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.  If it was deleted a
+  new one is posted; if its channel/thread is gone the match falls back to its home channel.
+* A match that starts gets its own **thread** under the channel (server setting ``thread``),
+  created from the challenge message; the host is told with ``host.set_channel``.
+* **Events** (moves, results, clock notices) are posted as short messages in the match channel,
+  pinging exactly the users who must act now (``AllowedMentions`` users only).
+* **Private views** go by DM, edited in place (ref ``dm:<user>``).  Closed DMs (403/50007) get a
+  notice in the match channel, without secrets, pointing to ``/match hand``.  A failed DM never
+  blocks the public update: public first, then each DM on its own.
+* A 30-second **clock loop** calls ``host.tick()`` and delivers what it returns.
+
+Private views are never logged.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands, tasks
+
+from cogs.common import (
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, tr,
+)
+from cogs.components import board_view
+from data import i18n
+from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
+
+log = logging.getLogger("cogs.delivery")
+
+DM_CLOSED = 50007
+COLOURS = {
+    PENDING: discord.Colour.gold(), OPEN: discord.Colour.gold(), ACTIVE: discord.Colour.blurple(),
+    FINISHED: discord.Colour.green(), ABORTED: discord.Colour.dark_grey(),
+    DECLINED: discord.Colour.dark_grey(),
+}
+DEFAULT_SETTINGS = {"thread": True, "language": "auto"}
+
+
+def _split_ref(value: str | None) -> tuple[int, int] | None:
+    if not value or ":" not in value:
+        return None
+    a, _, b = value.partition(":")
+    try:
+        return int(a), int(b)
+    except ValueError:
+        return None
+
+
+def picture_file(png: bytes | None, name: str) -> discord.File | None:
+    return discord.File(io.BytesIO(png), filename=name) if png else None
+
+
+class Delivery(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ plumbing
+    @property
+    def host(self) -> Any:
+        return self.bot.host  # type: ignore[attr-defined]
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        if getattr(self.bot, "clock_enabled", True):
+            self.clock.start()
+
+    async def cog_unload(self) -> None:
+        self.clock.cancel()
+
+    async def settings(self, guild_id: int | None) -> dict[str, Any]:
+        out = dict(DEFAULT_SETTINGS)
+        if guild_id is not None:
+            try:
+                out.update(await self.store.get_guild_settings(int(guild_id)))
+            except Exception:
+                log.exception("reading settings of guild %s failed", guild_id)
+        return out
+
+    async def locale_for_guild(self, guild_id: int | None, fallback: Any = None) -> str:
+        """The language of public messages in a guild: the setting, else Discord's guild locale."""
+        lang = (await self.settings(guild_id)).get("language", "auto")
+        if lang in i18n.LOCALES:
+            return lang
+        return loc(fallback) if fallback is not None else "en"
+
+    async def public_locale(self, rec: MatchRecord) -> str:
+        lang = (await self.settings(rec.guild_id)).get("language", "auto")
+        if lang in i18n.LOCALES:
+            return lang
+        return loc((rec.meta or {}).get("locale", "en"))
+
+    async def remember_locale(self, match_id: int, user_id: int, locale: str) -> None:
+        """Keep the player's own language for their DMs."""
+        try:
+            refs = await self.store.get_refs(int(match_id))
+            if refs.get(f"loc:{user_id}") != locale:
+                await self.store.set_ref(int(match_id), f"loc:{user_id}", locale)
+        except Exception:
+            log.debug("could not remember locale for match %s", match_id, exc_info=True)
+
+    def _messageable(self, channel_id: int, **kw: Any) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(int(channel_id), **kw)
+
+    # ------------------------------------------------------------------ rendering
+    def board_embed(self, rec: MatchRecord, public: Any, locale: str
+                    ) -> tuple[discord.Embed, discord.File | None]:
+        title = f"{game_name(rec.game, locale)} #{rec.id}"
+        parts = []
+        status = render(public.status_line, locale) if public is not None else ""
+        if status:
+            parts.append(f"**{status}**")
+        lines = render_lines(public.text if public is not None else [], locale)
+        if lines:
+            parts.append("\n".join(lines[-12:]))
+        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 4000),
+                              colour=COLOURS.get(rec.status, discord.Colour.default()))
+        players = []
+        for i, (uid, name) in enumerate(zip(rec.seats, rec.names)):
+            who = f"<@{uid}>" if uid else tr("cogs.board.open_seat", locale)
+            players.append(f"{i + 1}. {who}" + (f" ({clip(name, 40)})" if uid and name else ""))
+        embed.add_field(name=tr("cogs.board.players", locale), value=clip("\n".join(players) or "-", 1024),
+                        inline=True)
+        if rec.turn_seconds:
+            clock = tr(f"cogs.turn.{rec.turn_seconds}", locale) if i18n.has(f"cogs.turn.{rec.turn_seconds}") \
+                else f"{rec.turn_seconds}s"
+            if rec.status == ACTIVE and rec.deadline:
+                clock += f"\n<t:{int(rec.deadline)}:R>"
+            embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
+        if rec.options:
+            opts = " ".join(f"{k}={v}" for k, v in rec.options.items())
+            embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
+        file = picture_file(public.picture if public is not None else None, "board.png")
+        if file is not None:
+            embed.set_image(url="attachment://board.png")
+        if rec.status == ACTIVE:
+            embed.set_footer(text=tr("cogs.board.footer", locale))
+        return embed, file
+
+    def private_embed(self, rec: MatchRecord, pu: Any, locale: str) -> tuple[discord.Embed, discord.File | None]:
+        lines = render_lines(pu.text, locale)
+        where = f"<#{rec.channel_id}>" if rec.channel_id else ""
+        lines.append(tr("cogs.dm.footer", locale, where=where))
+        embed = discord.Embed(title=clip(tr("cogs.dm.title", locale, game=game_name(rec.game, locale),
+                                            match_id=rec.id), 256),
+                              description=clip("\n".join(lines), 4000), colour=discord.Colour.dark_teal())
+        file = picture_file(pu.picture, "hand.png")
+        if file is not None:
+            embed.set_image(url="attachment://hand.png")
+        return embed, file
+
+    # ------------------------------------------------------------------ channel posting
+    async def _post(self, rec: MatchRecord, refs: dict[str, str], **kwargs: Any) -> discord.Message | None:
+        """Send in the match channel; if it is gone, fall back to the home channel."""
+        tried: list[int] = []
+        candidates = [rec.channel_id, _int(refs.get("home")), _int(refs.get("parent"))]
+        for cid in candidates:
+            if cid is None or cid in tried:
+                continue
+            tried.append(cid)
+            try:
+                message = await self._messageable(cid).send(**kwargs)
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.info("match %s: cannot post in channel %s (%s)", rec.id, cid, getattr(exc, "code", exc))
+                for f in kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") else []):
+                    f.reset()
+                continue
+            if cid != rec.channel_id:
+                await self._moved(rec, refs, cid)
+            return message
+        return None
+
+    async def _moved(self, rec: MatchRecord, refs: dict[str, str], channel_id: int) -> None:
+        """The match channel (thread) is gone: the match lives in ``channel_id`` from now on."""
+        log.info("match %s moves to channel %s", rec.id, channel_id)
+        written = await self.host.set_channel(rec.id, channel_id)
+        rec.channel_id = written.channel_id if written is not None else channel_id
+        await self.store.set_ref(rec.id, "thread", None)
+        await self.store.set_ref(rec.id, "nothread", "1")
+        refs.pop("thread", None)
+        refs["nothread"] = "1"
+
+    async def _edit(self, ref: str | None, **kwargs: Any) -> discord.Message | None:
+        """Edit a message named by a ``channel:message`` ref; None if it is gone."""
+        where = _split_ref(ref)
+        if where is None:
+            return None
+        cid, mid = where
+        try:
+            return await self._messageable(cid).get_partial_message(mid).edit(**kwargs)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            log.info("message %s in %s is gone (%s)", mid, cid, getattr(exc, "code", exc))
+            return None
+
+    # ------------------------------------------------------------------ threads
+    async def _ensure_thread(self, rec: MatchRecord, refs: dict[str, str], locale: str) -> None:
+        if rec.guild_id is None or refs.get("thread") or refs.get("nothread") == "1":
+            return
+        if not (await self.settings(rec.guild_id)).get("thread", True):
+            return
+        home = rec.channel_id
+        if home is None:
+            return
+        names = [n for n in rec.names if n]
+        name = clip(tr("cogs.thread.name", locale, game=game_name(rec.game, locale), match_id=rec.id,
+                       players=" vs ".join(names)), 100)
+        board = _split_ref(refs.get("board"))
+        try:
+            if board is not None and board[0] == home:
+                data = await self.bot.http.start_thread_with_message(
+                    home, board[1], name=name, auto_archive_duration=1440)
+            else:
+                data = await self.bot.http.start_thread_without_message(
+                    home, name=name, auto_archive_duration=1440, type=discord.ChannelType.public_thread.value)
+        except discord.HTTPException as exc:
+            log.info("match %s: no thread in %s (%s); playing in the channel", rec.id, home,
+                     getattr(exc, "code", exc))
+            await self.store.set_ref(rec.id, "nothread", "1")
+            refs["nothread"] = "1"
+            return
+        thread_id = int(data["id"])
+        written = await self.host.set_channel(rec.id, thread_id)
+        rec.channel_id = written.channel_id if written is not None else thread_id
+        # The challenge message stays in the channel as a pointer to the thread.
+        if board is not None:
+            await self._edit(refs.get("board"), content=tr("cogs.thread.moved", locale, thread=f"<#{thread_id}>"),
+                             embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+            await self.store.set_ref(rec.id, "challenge", refs["board"])
+        await self.store.set_ref(rec.id, "board", None)
+        await self.store.set_ref(rec.id, "thread", str(thread_id))
+        await self.store.set_ref(rec.id, "parent", str(home))
+        refs.pop("board", None)
+        refs.update(thread=str(thread_id), parent=str(home))
+
+    # ------------------------------------------------------------------ board
+    async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,
+                           content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
+        embed, file = self.board_embed(rec, public, locale)
+        view = board_view(rec.id, rec.status, locale)
+        if refs.get("board"):
+            message = await self._edit(refs["board"], content=content, embed=embed,
+                                       attachments=[file] if file else [], view=view,
+                                       allowed_mentions=NO_PINGS)
+            if message is not None:
+                return message
+            if file is not None:
+                file.reset()
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": pings(ping) if ping else NO_PINGS}
+        if content:
+            kwargs["content"] = clip(content, CONTENT_MAX)
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        message = await self._post(rec, refs, **kwargs)
+        if message is not None:
+            ref = f"{message.channel.id}:{message.id}"
+            await self.store.set_ref(rec.id, "board", ref)
+            refs["board"] = ref
+        else:
+            log.warning("match %s: the board could not be posted anywhere", rec.id)
+        return message
+
+    # ------------------------------------------------------------------ the one entry point
+    async def publish(self, result: Any, *, actor: int | None = None) -> discord.Message | None:
+        """Show a successful host Result: board, events, pings, private DMs.  Never raises."""
+        rec = getattr(result, "match", None)
+        if rec is None or not getattr(result, "ok", False):
+            return None
+        board_message = None
+        try:
+            refs = await self.store.get_refs(rec.id)
+            locale = await self.public_locale(rec)
+            public = result.public
+            waiting = rec.status in (PENDING, OPEN)
+            if public is not None and rec.status in (ACTIVE, FINISHED, ABORTED):
+                await self._ensure_thread(rec, refs, locale)
+            new_challenge = waiting and not refs.get("board")
+            if public is not None and public.status_line is not None:
+                content = None
+                ping_ids: list[int] = []
+                if new_challenge:
+                    ping_ids = [u for u in result.notify if u]
+                    key = "cogs.challenge.open" if rec.status == OPEN else "cogs.challenge.ping"
+                    content = tr(key, locale, mentions=mention_line(ping_ids)) if ping_ids or rec.status == OPEN \
+                        else None
+                board_message = await self.update_board(rec, refs, locale, public, content=content, ping=ping_ids)
+            if public is None or public.status_line is None or rec.status in (ACTIVE, FINISHED, ABORTED):
+                await self._post_event(rec, refs, locale, result, actor)
+        except Exception:
+            log.exception("publishing match %s failed", getattr(rec, "id", "?"))
+        # Private views last, each on its own: a closed DM never blocks anything else.
+        for pu in getattr(result, "private", []) or []:
+            try:
+                await self.deliver_private(rec, pu)
+            except Exception:
+                log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
+        return board_message
+
+    async def _post_event(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
+                          actor: int | None) -> None:
+        public = result.public
+        lines = render_lines(public.text if public is not None else [], locale)
+        if not public and result.info and result.notify:
+            lines = render_lines(result.info, locale)
+        prompted = [p.user_id for p in result.prompts if p.user_id and p.user_id != actor]
+        notify = [u for u in result.notify if u and u != actor]
+        ping_ids = list(dict.fromkeys(notify + prompted))
+        if prompted:
+            lines.append(tr("cogs.turn_ping", locale, mentions=mention_line(prompted)))
+        if notify and set(notify) - set(prompted):
+            lines.append(mention_line([u for u in notify if u not in prompted]))
+        if not lines:
+            return
+        await self._post(rec, refs, content=clip("\n".join(lines), CONTENT_MAX),
+                         allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
+
+    # ------------------------------------------------------------------ DMs
+    async def deliver_private(self, rec: MatchRecord, pu: Any) -> None:
+        refs = await self.store.get_refs(rec.id)
+        locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
+        embed, file = self.private_embed(rec, pu, locale)
+        key = f"dm:{pu.user_id}"
+        if refs.get(key):
+            edited = await self._edit(refs[key], embed=embed, attachments=[file] if file else [],
+                                      allowed_mentions=NO_PINGS)
+            if edited is not None:
+                return
+            if file is not None:
+                file.reset()
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(pu.user_id)))
+            kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+            if file is not None:
+                kwargs["file"] = file
+            message = await dm.send(**kwargs)
+        except discord.Forbidden as exc:
+            log.info("match %s: DMs closed for user %s (code %s)", rec.id, pu.user_id, exc.code)
+            await self._dm_closed(rec, refs, pu.user_id)
+            return
+        except discord.HTTPException as exc:
+            log.warning("match %s: DM to user %s failed (%s)", rec.id, pu.user_id, exc.status)
+            return
+        await self.store.set_ref(rec.id, key, f"{message.channel.id}:{message.id}")
+        if refs.get(f"dmclosed:{pu.user_id}"):
+            await self.store.set_ref(rec.id, f"dmclosed:{pu.user_id}", None)
+
+    async def _dm_closed(self, rec: MatchRecord, refs: dict[str, str], user_id: int) -> None:
+        flag = f"dmclosed:{user_id}"
+        if refs.get(flag):
+            return  # told once per match is enough
+        locale = await self.public_locale(rec)
+        message = await self._post(rec, refs, content=tr("cogs.dm.closed", locale, mention=f"<@{user_id}>"),
+                                   allowed_mentions=pings([user_id]))
+        if message is not None:
+            await self.store.set_ref(rec.id, flag, "1")
+
+    # ------------------------------------------------------------------ clock
+    @tasks.loop(seconds=30)
+    async def clock(self) -> None:
+        try:
+            results = await self.host.tick()
+        except Exception:
+            log.exception("host.tick failed")
+            return
+        for result in results:
+            await self.publish(result)
+
+    @clock.before_loop
+    async def _before_clock(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick_once(self) -> int:
+        """One clock step (what the loop does every 30 s); returns the number of results."""
+        results = await self.host.tick()
+        for result in results:
+            await self.publish(result)
+        return len(results)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+async def gather_quietly(*aws: Any) -> None:
+    await asyncio.gather(*aws, return_exceptions=True)

@@ -1,0 +1,82 @@
+"""The ja/en translation catalog.
+
+Every user-facing string goes through :func:`t`.  Catalog files live in
+``data/i18n/<locale>/<area>.json`` (flat ``{"key": "text with {placeholders}"}``); all files of
+a locale are merged, and a key defined twice is an error.  English is the fallback locale.
+
+>>> t("core.yes", "en")
+'Yes'
+>>> t("core.yes", "ja")
+'はい'
+>>> locale_of("ja")
+'ja'
+>>> locale_of("en-US")
+'en'
+"""
+from __future__ import annotations
+
+import json
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LOCALES = ("en", "ja")
+FALLBACK = "en"
+_DIR = Path(__file__).resolve().parent
+
+
+class CatalogError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=None)
+def catalog(locale: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = _DIR / locale
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CatalogError(f"{path}: invalid JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise CatalogError(f"{path}: must be a JSON object of key -> text")
+        for key, text in data.items():
+            if not isinstance(text, str):
+                raise CatalogError(f"{path}: key {key!r} must map to a string")
+            if key in merged:
+                raise CatalogError(f"{path}: key {key!r} is defined twice for {locale}")
+            merged[key] = text
+    return merged
+
+
+def locale_of(value: Any) -> str:
+    """Map a Discord locale (``discord.Locale`` or str like ``"ja"``/``"en-US"``) to ``ja``/``en``."""
+    text = str(getattr(value, "value", value) or "").lower()
+    return "ja" if text.startswith("ja") else "en"
+
+
+class _Safe(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
+    """Translate ``key`` into ``locale`` (falls back to English, then to the key itself)."""
+    loc = locale_of(locale)
+    text = catalog(loc).get(key)
+    if text is None:
+        text = catalog(FALLBACK).get(key)
+    if text is None:
+        return key
+    if not params:
+        return text
+    return string.Formatter().vformat(text, (), _Safe(params))
+
+
+def has(key: str) -> bool:
+    return key in catalog(FALLBACK)
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}

@@ -1,0 +1,1 @@
+"""Versioned SQL migrations for the SQLite store (``NNNN_name.sql``), applied by :mod:`data.migrate`."""

@@ -1,0 +1,187 @@
+"""The store interface.  Every caller (host, cogs, leagues) talks to a :class:`Store`; the
+SQLite backend (:mod:`data.sqlite_store`) is the embedded default and a PostgreSQL backend can
+be added behind the same interface without touching callers.
+
+A match is fully described by (game, options, seats, seed, command log); ``snapshot`` is an
+optimisation (the engine's ``dump`` after ``snapshot_seq`` commands).
+
+Concurrency: every write to a match row names the ``version`` it read.  The write succeeds only
+if the row still has that version, and then bumps it by one; otherwise it raises
+:class:`VersionConflict` and changes nothing.  So two processes sharing one database can never
+apply two commands on the same version.
+"""
+from __future__ import annotations
+
+import abc
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Match status values.
+PENDING = "pending"      # challenge sent to named opponents, waiting for their accept
+OPEN = "open"            # open seats, waiting for players to join (and the creator to start)
+ACTIVE = "active"        # being played
+FINISHED = "finished"    # ended with a result (win/loss/draw, resignation, timeout)
+ABORTED = "aborted"      # ended without a result (all players agreed, or a moderator)
+DECLINED = "declined"    # a challenge that was declined or withdrawn
+QUARANTINED = "quarantined"  # a row that could not be read; kept for an admin, never loaded
+UNFINISHED = (PENDING, OPEN, ACTIVE)
+
+
+class StoreError(Exception):
+    pass
+
+
+class VersionConflict(StoreError):
+    """The match row changed since it was read (another command, another process)."""
+
+
+class CorruptRow(StoreError):
+    """A row could not be read; it has been quarantined."""
+
+
+@dataclass
+class MatchRecord:
+    game: str
+    seed: int
+    seats: list[int | None]           # user id per seat; None = open seat not yet taken
+    names: list[str]                  # display name per seat ("" for an open seat)
+    creator: int
+    options: dict[str, Any] = field(default_factory=dict)
+    status: str = PENDING
+    id: int | None = None             # assigned by create_match
+    version: int = 0                  # assigned/bumped by the store
+    guild_id: int | None = None       # where the match is played (None: DMs / local console)
+    channel_id: int | None = None     # the channel or thread the match lives in
+    turn_seconds: int | None = None   # per-turn time limit (None: no clock)
+    deadline: float | None = None     # epoch seconds by which the seats to act must act
+    reminded: bool = False            # reminder already sent for the current deadline
+    accepted: list[int] = field(default_factory=list)     # users who accepted a pending challenge
+    abort_votes: list[int] = field(default_factory=list)  # users who asked to abort
+    spectators: list[int] = field(default_factory=list)
+    result: dict[str, Any] | None = None  # {"winners": [seats], "reason": str, ...}
+    snapshot: str | None = None       # engine dump after snapshot_seq commands
+    snapshot_seq: int = 0
+    n_commands: int = 0               # length of the command log
+    rematch_of: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)    # anything else (JSON-able)
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+
+
+@dataclass
+class CommandRecord:
+    match_id: int
+    seq: int          # 1-based position in the log
+    seat: int
+    command: str
+    at: float
+
+
+@dataclass
+class ResultRow:
+    match_id: int
+    game: str
+    guild_id: int | None
+    seat: int
+    user_id: int
+    outcome: str      # "win" | "loss" | "draw"
+    reason: str
+    finished_at: float
+
+
+class Store(abc.ABC):
+    """Async persistence for matches, their command logs, results and guild settings."""
+
+    # lifecycle ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Connect and run pending migrations."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # matches ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_match(self, rec: MatchRecord) -> MatchRecord:
+        """Insert; returns a copy with ``id`` and ``version=1`` set."""
+
+    @abc.abstractmethod
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        """None if absent.  Raises :class:`CorruptRow` (after quarantining it) if unreadable."""
+
+    @abc.abstractmethod
+    async def update_match(self, rec: MatchRecord, expected_version: int) -> MatchRecord:
+        """Write every field of ``rec`` if the row still has ``expected_version``; returns a
+        copy with ``version = expected_version + 1``.  Raises :class:`VersionConflict`.
+        If ``rec.status == FINISHED`` and ``rec.result`` is set, the result rows are written in
+        the same transaction (once per match)."""
+
+    @abc.abstractmethod
+    async def append_command(self, rec: MatchRecord, expected_version: int, seat: int,
+                             command: str) -> MatchRecord:
+        """In one transaction: append ``command`` as entry ``rec.n_commands`` of the log (so
+        ``rec`` must already count it), and write ``rec`` as :meth:`update_match` does.
+        Raises :class:`VersionConflict` and writes nothing if the version moved.  When this
+        returns, the command is committed (durable)."""
+
+    @abc.abstractmethod
+    async def commands(self, match_id: int) -> list[CommandRecord]:
+        """The command log in order."""
+
+    @abc.abstractmethod
+    async def unfinished_matches(self) -> list[MatchRecord]:
+        """Every match whose status is in UNFINISHED.  Unreadable rows are quarantined and
+        skipped (and logged), never raised."""
+
+    @abc.abstractmethod
+    async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED
+                                 ) -> list[MatchRecord]: ...
+
+    @abc.abstractmethod
+    async def matches_for_user(self, user_id: int, statuses: tuple[str, ...] = UNFINISHED,
+                               limit: int = 25) -> list[MatchRecord]:
+        """Matches where the user holds a seat, newest first."""
+
+    @abc.abstractmethod
+    async def quarantine(self, match_id: int, reason: str) -> None: ...
+
+    @abc.abstractmethod
+    async def quarantined(self) -> list[tuple[int, str, float]]:
+        """(match_id, reason, at) of every quarantined row."""
+
+    # front-end references (message ids etc.); not versioned ------------------------------
+    @abc.abstractmethod
+    async def set_ref(self, match_id: int, key: str, value: str | None) -> None:
+        """Remember a front-end reference for a match (e.g. ``board_message`` -> id,
+        ``dm:<user>`` -> message id).  ``None`` deletes it."""
+
+    @abc.abstractmethod
+    async def get_refs(self, match_id: int) -> dict[str, str]: ...
+
+    # results ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def results_for_user(self, user_id: int, game: str | None = None,
+                               limit: int = 50) -> list[ResultRow]: ...
+
+    # guild settings -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """``value=None`` removes the setting."""
+
+
+async def open_store(url: str) -> Store:
+    """Open the store named by ``url``: ``sqlite:///path/to/file.db``, a bare path, or
+    ``:memory:``.  (``postgresql://`` is reserved for the PostgreSQL backend.)"""
+    if url.startswith(("postgres://", "postgresql://")):
+        raise StoreError("the PostgreSQL backend is not available in this version; "
+                         "use a sqlite:/// URL or a file path")
+    from data.sqlite_store import SqliteStore
+
+    path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
+    store = SqliteStore(path)
+    await store.open()
+    return store

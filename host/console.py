@@ -1,0 +1,174 @@
+"""``python bot.py --local``: a terminal table on the same host, for hot-seat play of any game.
+
+Public text is printed as it would be posted in the channel; each seat's private view is
+printed under its own heading; board pictures are written to a folder; commands are typed in
+the game's notation.  Typing ``help`` lists the legal commands of the seat to act.
+
+When several seats must act at once, prefix the command with the seat number: ``2: pass``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import IO
+
+from data import i18n
+from data.store import ACTIVE, open_store
+from host.table import Host, describe_options, parse_options
+from host.types import Result
+from rules import registry
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python bot.py --local",
+                                description="Play any registered game hot-seat in the terminal.")
+    p.add_argument("--game", default=None, help=f"one of: {', '.join(registry.names())}")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's minimum)")
+    p.add_argument("--seed", type=int, default=None, help="fix the match's random seed")
+    p.add_argument("--options", default="", help='game options, e.g. "first=0 max_turns=100"')
+    p.add_argument("--lang", choices=["en", "ja"], default="en", help="language of texts and pictures")
+    p.add_argument("--out", default="boards", help="folder for board pictures (default: ./boards)")
+    p.add_argument("--no-pictures", action="store_true", help="do not draw pictures")
+    p.add_argument("--db", default=":memory:", help="SQLite file to keep the match in (default: in memory)")
+    return p
+
+
+class Console:
+    def __init__(self, host: Host, lang: str, out: Path | None, stdin: IO[str], stdout: IO[str]) -> None:
+        self.host, self.lang, self.out = host, lang, out
+        self.stdin, self.stdout = stdin, stdout
+        self.frame = 0
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def t(self, key: str, **params) -> str:
+        return i18n.t(key, self.lang, **params)
+
+    def show(self, res: Result) -> None:
+        if not res.ok:
+            self.say("! " + res.error.render(self.lang))
+            return
+        for line in res.info:
+            self.say(line.render(self.lang))
+        if res.public is not None:
+            for line in res.public.text:
+                self.say(line.render(self.lang))
+            if res.public.view:
+                from render.text import render_text
+
+                self.say(render_text(res.match.game, res.public.view, locale=self.lang,
+                                     names=res.match.names))
+            if res.public.status_line is not None:
+                self.say(res.public.status_line.render(self.lang))
+            self._save(res.public.picture, "public")
+        for upd in res.private:
+            from render.text import render_text
+
+            self.say(self.t("console.private", name=res.match.names[upd.seat]))
+            self.say(render_text(res.match.game, upd.view, locale=self.lang, names=res.match.names))
+            self._save(upd.picture, f"seat{upd.seat + 1}")
+
+    def _save(self, png: bytes | None, who: str) -> None:
+        if png is None or self.out is None:
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.frame += 1
+        path = self.out / f"{self.frame:04d}-{who}.png"
+        path.write_bytes(png)
+        self.say(self.t("console.picture", path=str(path)))
+
+    def read(self, prompt: str) -> str | None:
+        print(prompt, end="", file=self.stdout, flush=True)
+        line = self.stdin.readline()
+        if not line:
+            return None
+        return line.strip()
+
+
+async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    lang = args.lang
+    name = args.game
+    con_out = Path(args.out) if not args.no_pictures else None
+    store = await open_store(args.db)
+    host = Host(store, render=not args.no_pictures)
+    con = Console(host, lang, con_out, stdin, stdout)
+    try:
+        if name is None:
+            con.say(con.t("console.pick", games=", ".join(registry.names())))
+            name = con.read("> ")
+            if name is None:
+                return 0
+        if name not in registry:
+            con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=", ".join(registry.names())))
+            return 2
+        game = registry.get(name)
+        n = args.players or game.min_players
+        try:
+            options = parse_options(args.options)
+        except ValueError as exc:
+            con.say("! " + i18n.t("host.err.bad_options", lang, detail=str(exc), allowed=describe_options(game)))
+            return 2
+        names = [con.t("console.player", n=i + 1) for i in range(n)]
+        res = await host.challenge(name, 1, names[0], opponents=[(i + 1, names[i]) for i in range(1, n)],
+                                   options=options, seed=args.seed, locale=lang)
+        if not res.ok:
+            con.show(res)
+            return 2
+        match_id = res.match.id
+        for uid in range(2, n + 1):
+            res = await host.accept(match_id, uid)
+        con.say(con.t("console.welcome"))
+        con.show(res)
+        while True:
+            rec = await store.get_match(match_id)
+            if rec.status != ACTIVE:
+                break
+            to_act = await host.to_act(match_id)
+            who = ", ".join(f"{s + 1}:{rec.names[s]}" for s in to_act)
+            line = con.read(f"[{who}] > ")
+            if line is None or line.lower() in ("quit", "exit"):
+                con.say(con.t("console.bye", match_id=match_id))
+                return 0
+            seat = to_act[0]
+            if ":" in line.split(" ", 1)[0]:
+                head, _, line = line.partition(":")
+                if not head.strip().isdigit() or not 1 <= int(head) <= len(rec.seats):
+                    con.say("! " + con.t("console.bad_seat", n=len(rec.seats)))
+                    continue
+                seat = int(head) - 1
+                line = line.strip()
+            uid = rec.seats[seat]
+            word = line.lower()
+            if word in ("help", "?", ""):
+                legal = await host.legal(match_id, uid)
+                con.say(con.t("console.legal", name=rec.names[seat], n=len(legal)))
+                con.say("  " + "\n  ".join(legal) if legal else "  -")
+                con.say(con.t("console.help"))
+            elif word == "board":
+                con.show(await host.status(match_id))
+            elif word == "hand":
+                con.show(await host.hand(match_id, uid))
+            elif word == "log":
+                res = await host.log(match_id)
+                for e in res.data["log"]:
+                    con.say(f"{e['seq']:>3}. {e['name']}: {e['command']}")
+            elif word == "resign":
+                con.show(await host.resign(match_id, uid))
+            else:
+                con.show(await host.command(match_id, uid, line))
+        con.say(con.t("console.over", match_id=match_id))
+        return 0
+    finally:
+        await store.close()
+
+
+def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

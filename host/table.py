@@ -1,0 +1,704 @@
+"""The match host ("the table").  See :mod:`host` for the API overview.
+
+Every call that changes a match runs under that match's asyncio lock, reads the match row
+fresh from the store, and writes it back naming the version it read, so two processes sharing
+one database can never apply two commands on the same version.  A command is acknowledged (the
+Result returned) only after its log row is committed.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+import weakref
+from dataclasses import replace
+from typing import Any, Callable
+
+from data import i18n
+from data.store import (
+    ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, UNFINISHED, CorruptRow, MatchRecord,
+    Store, VersionConflict,
+)
+from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
+from rules import IllegalCommand, registry
+
+log = logging.getLogger("host")
+
+MIN_TURN_SECONDS = 60
+MAX_TURN_SECONDS = 7 * 24 * 3600
+CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
+SNAPSHOT_EVERY = 10                # store an engine dump every N commands (replay is the truth)
+MAX_COMMAND_LEN = 200
+
+
+def reason_msg(reason: str) -> Msg:
+    key = f"reason.{reason}"
+    return Msg(key) if i18n.has(key) else msg("host.raw", text=reason)
+
+
+def game_msg(game: str) -> Msg:
+    return Msg(f"game.{game}") if i18n.has(f"game.{game}") else msg("host.raw", text=game)
+
+
+def _names(rec: MatchRecord, seats: list[int]) -> str:
+    return ", ".join(rec.names[s] or f"#{s + 1}" for s in seats)
+
+
+def _strip_seat(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k != "seat"}
+
+
+class Host:
+    def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
+                 render: bool = True, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.now = now
+        self.render_enabled = render
+        self._rng = rng or random.SystemRandom()
+        self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
+        # match id -> (n_commands, state): the engine state after that many commands
+        self._states: dict[int, tuple[int, Any]] = {}
+
+    # ------------------------------------------------------------------ internals
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    async def _get(self, match_id: int) -> tuple[MatchRecord | None, Result | None]:
+        try:
+            rec = await self.store.get_match(int(match_id))
+        except CorruptRow:
+            self._states.pop(int(match_id), None)
+            return None, Result.fail("host.err.quarantined", match_id=match_id)
+        if rec is None:
+            return None, Result.fail("host.err.no_match", match_id=match_id)
+        return rec, None
+
+    @staticmethod
+    def _seat_of(rec: MatchRecord, user_id: int) -> int | None:
+        for i, uid in enumerate(rec.seats):
+            if uid is not None and int(uid) == int(user_id):
+                return i
+        return None
+
+    async def _state(self, rec: MatchRecord) -> Any:
+        """The engine state after every logged command (cached; rebuilt by replay)."""
+        game = registry.get(rec.game)
+        cached = self._states.get(rec.id)
+        if cached is not None and cached[0] == rec.n_commands:
+            return cached[1]
+        try:
+            if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
+                state, done = game.load(rec.snapshot), rec.snapshot_seq
+            else:
+                state, done = game.new_match(players=len(rec.seats), seed=rec.seed,
+                                             options=rec.options), 0
+            if done < rec.n_commands:
+                for c in (await self.store.commands(rec.id))[done:]:
+                    state = game.apply(state, c.seat, c.command)
+        except Exception as exc:  # an engine that cannot replay this log: quarantine, never crash
+            log.error("match %s cannot be replayed (%s); quarantined", rec.id, type(exc).__name__)
+            await self.store.quarantine(rec.id, f"replay failed: {type(exc).__name__}: {exc}")
+            raise CorruptRow(str(exc)) from exc
+        self._states[rec.id] = (rec.n_commands, state)
+        return state
+
+    def _deadline(self, rec: MatchRecord) -> float | None:
+        return self.now() + rec.turn_seconds if rec.turn_seconds else None
+
+    def _locale(self, rec: MatchRecord) -> str:
+        return i18n.locale_of(rec.meta.get("locale", "en"))
+
+    async def _picture(self, rec: MatchRecord, view: dict) -> bytes | None:
+        if not self.render_enabled:
+            return None
+        from render import render_png
+
+        clock = None
+        if rec.turn_seconds:
+            left = None if rec.deadline is None else max(0.0, rec.deadline - self.now())
+            clock = {"deadline_in": left, "turn_seconds": rec.turn_seconds}
+        try:
+            return await asyncio.to_thread(render_png, rec.game, view, locale=self._locale(rec),
+                                           names=list(rec.names), clock=clock)
+        except Exception:  # a picture must never cost a player their move
+            log.exception("rendering match %s failed", rec.id)
+            return None
+
+    def _status_line(self, rec: MatchRecord, state: Any | None) -> Msg:
+        if rec.status == FINISHED and rec.result is not None:
+            return self._outcome_msg(rec)
+        if rec.status == ABORTED:
+            return msg("host.status.aborted")
+        if rec.status == DECLINED:
+            return msg("host.status.declined")
+        if rec.status in (PENDING, OPEN):
+            waiting = [s for s, u in enumerate(rec.seats) if u is None or u not in rec.accepted]
+            return msg("host.status.waiting", names=_names(rec, [s for s in waiting if rec.seats[s]]),
+                       open=sum(1 for u in rec.seats if u is None))
+        game = registry.get(rec.game)
+        to_act = game.to_act(state)
+        return msg("host.status.to_act", names=_names(rec, to_act), n=rec.n_commands)
+
+    def _outcome_msg(self, rec: MatchRecord) -> Msg:
+        res = rec.result or {}
+        winners = res.get("winners", [])
+        if not winners:
+            return msg("host.outcome.draw", reason=reason_msg(res.get("reason", "")))
+        return msg("host.outcome.win", names=_names(rec, winners), reason=reason_msg(res.get("reason", "")))
+
+    async def _board(self, rec: MatchRecord, text: list[Msg], *, prompts: bool = True,
+                     private: bool = True, notify: list[int] | None = None,
+                     info: list[Msg] | None = None, data: dict | None = None) -> Result:
+        """A full Result for the match as it stands: public update, private updates, prompts."""
+        game = registry.get(rec.game)
+        if rec.status not in (ACTIVE, FINISHED) and not (rec.status == ABORTED and rec.n_commands):
+            return Result(ok=True, match=rec, info=info or [], notify=notify or [], data=data or {},
+                          public=PublicUpdate(text=text, view={}, picture=None,
+                                              status_line=self._status_line(rec, None)))
+        state = await self._state(rec)
+        public_view = game.view(state, None)
+        public = PublicUpdate(text=text, view=public_view, picture=await self._picture(rec, public_view),
+                              status_line=self._status_line(rec, state))
+        result = Result(ok=True, match=rec, public=public, info=info or [], notify=notify or [],
+                        data=data or {})
+        if private:
+            bare = _strip_seat(public_view)
+            for seat, uid in enumerate(rec.seats):
+                if uid is None:
+                    continue
+                pv = game.view(state, seat)
+                if _strip_seat(pv) == bare:
+                    continue  # nothing private to tell (e.g. SQUARES): no DM spam
+                result.private.append(PrivateUpdate(seat=seat, user_id=uid, text=[],
+                                                    view=pv, picture=await self._picture(rec, pv)))
+        if prompts and rec.status == ACTIVE:
+            for seat in game.to_act(state):
+                uid = rec.seats[seat]
+                if uid is not None:
+                    result.prompts.append(Prompt(seat=seat, user_id=uid,
+                                                 legal=game.legal_commands(state, seat)))
+        return result
+
+    async def _write(self, rec: MatchRecord, expected: int) -> MatchRecord | None:
+        try:
+            return await self.store.update_match(replace(rec, updated_at=self.now()), expected)
+        except VersionConflict:
+            self._states.pop(rec.id, None)
+            return None
+
+    # ------------------------------------------------------------------ start-up
+    async def resume(self) -> int:
+        """Count the unfinished matches; their states load lazily on first use."""
+        recs = await self.store.unfinished_matches()
+        log.info("resuming %d unfinished matches", len(recs))
+        return len(recs)
+
+    # ------------------------------------------------------------------ challenges
+    async def challenge(self, game: str, creator: int, creator_name: str, *,
+                        opponents: list[tuple[int, str]] | tuple = (), open_seats: int = 0,
+                        options: dict | None = None, turn_seconds: int | None = None,
+                        guild_id: int | None = None, channel_id: int | None = None,
+                        seed: int | None = None, locale: str = "en",
+                        rematch_of: int | None = None) -> Result:
+        if game not in registry:
+            return Result.fail("host.err.unknown_game", game=str(game)[:40],
+                               games=", ".join(registry.names()))
+        eng = registry.get(game)
+        opponents = list(opponents)
+        ids = [creator] + [uid for uid, _ in opponents]
+        if len(set(ids)) != len(ids):
+            return Result.fail("host.err.duplicate_player")
+        n = len(ids) + max(0, int(open_seats))
+        if not eng.min_players <= n <= eng.max_players:
+            return Result.fail("host.err.player_count", game=game_msg(game), n=n,
+                               min=eng.min_players, max=eng.max_players)
+        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+            return Result.fail("host.err.turn_time", min=MIN_TURN_SECONDS // 60,
+                               max=MAX_TURN_SECONDS // 3600)
+        options = dict(options or {})
+        seed = int(seed) if seed is not None else self._rng.randrange(2**31)
+        try:
+            eng.new_match(players=n, seed=seed, options=options)
+        except ValueError as exc:
+            return Result.fail("host.err.bad_options", detail=str(exc),
+                               allowed=describe_options(eng))
+        rec = MatchRecord(
+            game=game, seed=seed, seats=ids + [None] * int(open_seats),
+            names=[creator_name] + [name for _, name in opponents] + [""] * int(open_seats),
+            creator=creator, options=options, status=OPEN if open_seats else PENDING,
+            guild_id=guild_id, channel_id=channel_id, turn_seconds=turn_seconds,
+            accepted=[creator], meta={"locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
+            created_at=self.now(), updated_at=self.now())
+        rec = await self.store.create_match(rec)
+        text = [msg("host.challenge", creator=creator_name, game=game_msg(game),
+                    opponents=", ".join(name for _, name in opponents) or "-", open=int(open_seats))]
+        return Result(ok=True, match=rec, notify=[uid for uid, _ in opponents],
+                      public=PublicUpdate(text=text, view={}, status_line=self._status_line(rec, None)),
+                      data={"match_id": rec.id})
+
+    async def accept(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status not in (PENDING, OPEN):
+                return Result.fail("host.err.not_waiting", match=rec, match_id=rec.id)
+            seat = self._seat_of(rec, user_id)
+            if seat is None:
+                return Result.fail("host.err.not_challenged", match=rec,
+                                   hint=Msg("host.hint.join") if rec.status == OPEN else Msg("host.hint.none"))
+            if user_id in rec.accepted:
+                return Result.fail("host.err.already_accepted", match=rec)
+            new = replace(rec, accepted=rec.accepted + [user_id])
+            return await self._maybe_start(rec, new, [msg("host.accepted", name=rec.names[seat])])
+
+    async def _maybe_start(self, old: MatchRecord, new: MatchRecord, text: list[Msg],
+                           force: bool = False) -> Result:
+        eng = registry.get(new.game)
+        full = None not in new.seats
+        all_in = all(u in new.accepted for u in new.seats if u is not None)
+        if all_in and (full or force):
+            seats = [u for u in new.seats if u is not None]
+            names = [n for u, n in zip(new.seats, new.names) if u is not None]
+            if len(seats) < eng.min_players:
+                return Result.fail("host.err.player_count", match=old, game=game_msg(new.game),
+                                   n=len(seats), min=eng.min_players, max=eng.max_players)
+            new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
+                          snapshot=None, snapshot_seq=0)
+            new.deadline = self._deadline(new)
+            written = await self._write(new, old.version)
+            if written is None:
+                return Result.fail("host.err.conflict", match=old)
+            self._states.pop(written.id, None)
+            return await self._board(written, text + [msg("host.started", game=game_msg(new.game),
+                                                          names=_names(written, list(range(len(seats)))))])
+        written = await self._write(new, old.version)
+        if written is None:
+            return Result.fail("host.err.conflict", match=old)
+        return await self._board(written, text)
+
+    async def decline(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status not in (PENDING, OPEN):
+                return Result.fail("host.err.not_waiting", match=rec, match_id=rec.id)
+            seat = self._seat_of(rec, user_id)
+            if seat is None:
+                return Result.fail("host.err.not_challenged", match=rec, hint=Msg("host.hint.none"))
+            new = replace(rec, status=DECLINED)
+            written = await self._write(new, rec.version)
+            if written is None:
+                return Result.fail("host.err.conflict", match=rec)
+            key = "host.withdrawn" if user_id == rec.creator else "host.declined"
+            return await self._board(written, [msg(key, name=rec.names[seat])])
+
+    async def join(self, match_id: int, user_id: int, name: str) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status != OPEN:
+                return Result.fail("host.err.not_open", match=rec)
+            if self._seat_of(rec, user_id) is not None:
+                return Result.fail("host.err.already_seated", match=rec)
+            if None not in rec.seats:
+                return Result.fail("host.err.full", match=rec)
+            i = rec.seats.index(None)
+            seats, names = list(rec.seats), list(rec.names)
+            seats[i], names[i] = user_id, name
+            new = replace(rec, seats=seats, names=names, accepted=rec.accepted + [user_id])
+            return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
+
+    async def start(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status != OPEN:
+                return Result.fail("host.err.not_open", match=rec)
+            if user_id != rec.creator:
+                return Result.fail("host.err.only_creator", match=rec, name=rec.names[0])
+            return await self._maybe_start(rec, replace(rec), [], force=True)
+
+    # ------------------------------------------------------------------ play
+    async def command(self, match_id: int, user_id: int, text: str) -> Result:
+        text = " ".join(str(text or "").split())
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status != ACTIVE:
+                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
+            seat = self._seat_of(rec, user_id)
+            if seat is None:
+                return Result.fail("host.err.not_a_player", match=rec)
+            game = registry.get(rec.game)
+            try:
+                state = await self._state(rec)
+            except CorruptRow:
+                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            to_act = game.to_act(state)
+            if seat not in to_act:
+                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, to_act))
+            if not text:
+                return Result.fail("host.err.empty", match=rec, example=_example(game, state, seat))
+            if len(text) > MAX_COMMAND_LEN:
+                return Result.fail("host.err.too_long", match=rec, max=MAX_COMMAND_LEN)
+            try:
+                new_state = game.apply(state, seat, text)
+            except IllegalCommand as exc:
+                if exc.key and i18n.has(exc.key):
+                    error = Msg(exc.key, dict(exc.params))
+                else:
+                    error = msg("host.err.illegal", reason=exc.reason)
+                return Result(ok=False, match=rec, error=error)
+            public_text = _public_command(game, state, seat, text)
+            outcome = game.outcome(new_state)
+            new = replace(rec, n_commands=rec.n_commands + 1, reminded=False,
+                          meta={k: v for k, v in rec.meta.items() if k != "expired"})
+            if outcome is not None:
+                new.status, new.result, new.deadline = FINISHED, dict(outcome), None
+            else:
+                new.deadline = self._deadline(new)
+            if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
+                new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
+            new.updated_at = self.now()
+            try:
+                written = await self.store.append_command(new, rec.version, seat, text)
+            except VersionConflict:
+                self._states.pop(rec.id, None)
+                return Result.fail("host.err.conflict", match=rec)
+            self._states[rec.id] = (written.n_commands, new_state)
+            lines = [msg("host.played", name=rec.names[seat], command=public_text)]
+            if outcome is not None:
+                lines.append(self._outcome_msg(written))
+            return await self._board(written, lines, data={"seat": seat, "command": text})
+
+    async def legal(self, match_id: int, user_id: int) -> list[str]:
+        rec, err = await self._get(match_id)
+        if err or rec.status != ACTIVE:
+            return []
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return []
+        game = registry.get(rec.game)
+        try:
+            state = await self._state(rec)
+        except CorruptRow:
+            return []
+        if seat not in game.to_act(state):
+            return []
+        return game.legal_commands(state, seat)
+
+    async def to_act(self, match_id: int) -> list[int]:
+        """Seats whose decision is awaited now ([] unless the match is in play)."""
+        rec, err = await self._get(match_id)
+        if err or rec.status != ACTIVE:
+            return []
+        try:
+            return registry.get(rec.game).to_act(await self._state(rec))
+        except CorruptRow:
+            return []
+
+    async def _finish(self, rec: MatchRecord, result: dict, lines: list[Msg]) -> Result:
+        new = replace(rec, status=FINISHED, result=result, deadline=None)
+        written = await self._write(new, rec.version)
+        if written is None:
+            return Result.fail("host.err.conflict", match=rec)
+        return await self._board(written, lines + [self._outcome_msg(written)], prompts=False)
+
+    async def resign(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status != ACTIVE:
+                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
+            seat = self._seat_of(rec, user_id)
+            if seat is None:
+                return Result.fail("host.err.not_a_player", match=rec)
+            winners = [s for s in range(len(rec.seats)) if s != seat]
+            return await self._finish(rec, {"winners": winners, "reason": "resign", "resigned": seat},
+                                      [msg("host.resigned", name=rec.names[seat])])
+
+    async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status not in UNFINISHED:
+                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
+            seat = self._seat_of(rec, user_id)
+            if seat is None and not moderator:
+                return Result.fail("host.err.not_a_player", match=rec)
+            votes = sorted(set(rec.abort_votes) | {int(user_id)})
+            players = {u for u in rec.seats if u is not None}
+            if moderator or players <= set(votes) or rec.status != ACTIVE:
+                new = replace(rec, status=ABORTED, abort_votes=votes, deadline=None)
+                written = await self._write(new, rec.version)
+                if written is None:
+                    return Result.fail("host.err.conflict", match=rec)
+                key = "host.aborted_by_mod" if moderator and seat is None else "host.aborted"
+                return await self._board(written, [msg(key)], prompts=False, private=False)
+            if int(user_id) in rec.abort_votes:
+                return Result.fail("host.err.already_voted", match=rec)
+            written = await self._write(replace(rec, abort_votes=votes), rec.version)
+            if written is None:
+                return Result.fail("host.err.conflict", match=rec)
+            waiting = [s for s, u in enumerate(rec.seats) if u not in votes]
+            return Result(ok=True, match=written, notify=[rec.seats[s] for s in waiting],
+                          info=[msg("host.abort_vote", name=rec.names[seat], waiting=_names(rec, waiting))],
+                          public=PublicUpdate(text=[msg("host.abort_vote", name=rec.names[seat],
+                                                        waiting=_names(rec, waiting))], view={}))
+
+    async def claim_timeout(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if rec.status != ACTIVE:
+                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
+            seat = self._seat_of(rec, user_id)
+            if seat is None:
+                return Result.fail("host.err.not_a_player", match=rec)
+            if not rec.turn_seconds or rec.deadline is None:
+                return Result.fail("host.err.no_clock", match=rec)
+            left = rec.deadline - self.now()
+            if left > 0:
+                return Result.fail("host.err.time_left", match=rec, left=_duration(left))
+            game = registry.get(rec.game)
+            to_act = game.to_act(await self._state(rec))
+            if seat in to_act:
+                return Result.fail("host.err.own_clock", match=rec)
+            winners = [s for s in range(len(rec.seats)) if s not in to_act]
+            return await self._finish(rec, {"winners": winners, "reason": "timeout", "timed_out": to_act},
+                                      [msg("host.timeout", names=_names(rec, to_act))])
+
+    async def spectate(self, match_id: int, user_id: int) -> Result:
+        async with self._lock(int(match_id)):
+            rec, err = await self._get(match_id)
+            if err:
+                return err
+            if self._seat_of(rec, user_id) is None and user_id not in rec.spectators:
+                written = await self._write(replace(rec, spectators=rec.spectators + [user_id]), rec.version)
+                rec = written or rec
+            return await self._board(rec, [], prompts=False, private=False,
+                                     info=[msg("host.spectating", match_id=rec.id)])
+
+    async def rematch(self, match_id: int, user_id: int) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        if rec.status not in (FINISHED, ABORTED):
+            return Result.fail("host.err.not_over", match=rec)
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return Result.fail("host.err.not_a_player", match=rec)
+        game = registry.get(rec.game)
+        options = dict(rec.options)
+        if rec.result is not None and hasattr(game, "rematch_options"):
+            options = game.rematch_options(options, rec.result)
+        # same seats, same order: the game's rematch rule decides who moves first
+        others = [u for i, u in enumerate(rec.seats) if i != seat]
+        # keep seat order identical to the previous match (challenge() puts the creator first)
+        new = MatchRecord(game=rec.game, seed=self._rng.randrange(2**31), seats=list(rec.seats),
+                          names=list(rec.names), creator=user_id, options=options, status=PENDING,
+                          guild_id=rec.guild_id, channel_id=rec.channel_id,
+                          turn_seconds=rec.turn_seconds, accepted=[user_id],
+                          meta={"locale": rec.meta.get("locale", "en")}, rematch_of=rec.id,
+                          created_at=self.now(), updated_at=self.now())
+        new = await self.store.create_match(new)
+        text = [msg("host.rematch", name=rec.names[seat], game=game_msg(rec.game))]
+        return Result(ok=True, match=new, notify=[u for u in others if u is not None],
+                      public=PublicUpdate(text=text, view={}, status_line=self._status_line(new, None)),
+                      data={"match_id": new.id})
+
+    # ------------------------------------------------------------------ reading
+    async def status(self, match_id: int, viewer: int | None = None) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        try:
+            res = await self._board(rec, [], prompts=True, private=False)
+        except CorruptRow:
+            return Result.fail("host.err.quarantined", match_id=rec.id)
+        if viewer is not None and rec.status in (ACTIVE, FINISHED):
+            seat = self._seat_of(rec, viewer)
+            if seat is not None:
+                res.private.append(await self._private(rec, seat))
+        # prompts carry legal commands: only the viewer's own may be shown to them
+        res.prompts = [p for p in res.prompts if p.user_id == viewer]
+        return res
+
+    async def _private(self, rec: MatchRecord, seat: int) -> PrivateUpdate:
+        game = registry.get(rec.game)
+        view = game.view(await self._state(rec), seat)
+        return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
+                             picture=await self._picture(rec, view))
+
+    async def hand(self, match_id: int, user_id: int) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return Result.fail("host.err.not_a_player", match=rec)
+        if rec.status not in (ACTIVE, FINISHED):
+            return Result.fail("host.err.not_started", match=rec)
+        try:
+            return Result(ok=True, match=rec, private=[await self._private(rec, seat)])
+        except CorruptRow:
+            return Result.fail("host.err.quarantined", match_id=rec.id)
+
+    async def log(self, match_id: int) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        game = registry.get(rec.game)
+        entries = []
+        if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
+            state = game.new_match(players=len(rec.seats), seed=rec.seed, options=rec.options)
+            for c in await self.store.commands(rec.id):
+                entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
+                                "command": _public_command(game, state, c.seat, c.command)})
+                state = game.apply(state, c.seat, c.command)
+        return Result(ok=True, match=rec, data={"log": entries})
+
+    async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
+        if channel_id is not None:
+            here = [m for m in await self.store.matches_in_channel(int(channel_id))
+                    if self._seat_of(m, user_id) is not None]
+            if here:
+                return max(here, key=lambda m: m.id)
+        mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
+        return mine[0] if len(mine) == 1 else None
+
+    async def set_channel(self, match_id: int, channel_id: int) -> MatchRecord | None:
+        async with self._lock(int(match_id)):
+            for _ in range(3):
+                rec, err = await self._get(match_id)
+                if err:
+                    return None
+                written = await self._write(replace(rec, channel_id=int(channel_id)), rec.version)
+                if written is not None:
+                    return written
+        return None
+
+    # ------------------------------------------------------------------ clock
+    async def tick(self) -> list[Result]:
+        """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
+        out: list[Result] = []
+        now = self.now()
+        for rec in await self.store.unfinished_matches():
+            if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
+                async with self._lock(rec.id):
+                    fresh, err = await self._get(rec.id)
+                    if err or fresh.status not in (PENDING, OPEN):
+                        continue
+                    written = await self._write(replace(fresh, status=DECLINED), fresh.version)
+                    if written:
+                        out.append(await self._board(written, [msg("host.lapsed")]))
+                continue
+            if rec.status != ACTIVE or not rec.turn_seconds or rec.deadline is None:
+                continue
+            left = rec.deadline - now
+            remind_at = min(0.2 * rec.turn_seconds, 12 * 3600)
+            if left <= 0 and not rec.meta.get("expired"):
+                res = await self._clock_event(rec, "expired")
+            elif 0 < left <= remind_at and not rec.reminded:
+                res = await self._clock_event(rec, "reminder")
+            else:
+                continue
+            if res is not None:
+                out.append(res)
+        return out
+
+    async def _clock_event(self, rec: MatchRecord, kind: str) -> Result | None:
+        async with self._lock(rec.id):
+            fresh, err = await self._get(rec.id)
+            if err or fresh.status != ACTIVE or fresh.deadline != rec.deadline:
+                return None
+            game = registry.get(fresh.game)
+            try:
+                to_act = game.to_act(await self._state(fresh))
+            except CorruptRow:
+                return None
+            if kind == "expired":
+                new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
+                others = [s for s in range(len(fresh.seats)) if s not in to_act]
+                line = msg("host.clock.expired", names=_names(fresh, to_act),
+                           claimers=_names(fresh, others))
+                notify = [fresh.seats[s] for s in others]
+            else:
+                new = replace(fresh, reminded=True)
+                line = msg("host.clock.reminder", names=_names(fresh, to_act),
+                           left=_duration(fresh.deadline - self.now()))
+                notify = [fresh.seats[s] for s in to_act]
+            written = await self._write(new, fresh.version)
+            if written is None:
+                return None
+            return Result(ok=True, match=written, info=[line], notify=notify,
+                          public=PublicUpdate(text=[line], view={}), data={"clock": kind})
+
+
+# ---------------------------------------------------------------------- helpers
+def _public_command(game: Any, state: Any, seat: int, command: str) -> str:
+    fn = getattr(game, "public_command", None)
+    if fn is None:
+        return command
+    shown = fn(state, seat, command)
+    return shown if shown is not None else "…"
+
+
+def _example(game: Any, state: Any, seat: int) -> str:
+    legal = game.legal_commands(state, seat)
+    return ", ".join(legal[:3]) if legal else "help"
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def describe_options(game: Any) -> str:
+    """'name=default (choices|range)' for each option of a game, or '-'."""
+    schema = game.option_schema() if hasattr(game, "option_schema") else {}
+    parts = []
+    for name, spec in schema.items():
+        if "choices" in spec:
+            rng = "|".join(str(c) for c in spec["choices"])
+        elif "min" in spec or "max" in spec:
+            rng = f"{spec.get('min', '')}..{spec.get('max', '')}"
+        else:
+            rng = ""
+        parts.append(f"{name}={spec.get('default')}" + (f" ({rng})" if rng else ""))
+    return ", ".join(parts) or "-"
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``"first=0 max_turns=100"`` -> ``{"first": 0, "max_turns": 100}`` (JSON values allowed).
+
+    Raises ValueError for a token that is not ``name=value``.
+    """
+    out: dict[str, Any] = {}
+    for token in (text or "").replace(",", " ").split():
+        if "=" not in token:
+            raise ValueError(f"{token!r} is not name=value")
+        name, _, raw = token.partition("=")
+        if not name:
+            raise ValueError(f"{token!r} has no option name")
+        try:
+            out[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[name] = raw
+    return out

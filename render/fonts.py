@@ -1,0 +1,90 @@
+"""The only fonts pictures use: Noto Sans CJK JP from PyPI (``noto-cjk[sans-jp]``).
+
+Never a system font, so a picture looks the same on every machine and Japanese text never
+turns into boxes.
+
+>>> f = font(20)
+>>> f.size
+20
+>>> font(20) is f          # cached per (path, size)
+True
+
+FreeType faces are not safe to use from two threads at once, and pictures are drawn from
+``asyncio.to_thread`` workers.  Every call that lays out or rasterises text therefore holds
+:data:`LOCK` (see :func:`text`, :func:`text_width`); font objects are created under it too.
+"""
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+LOCK = threading.RLock()
+"""Held around every FreeType call made by the renderer (font creation, layout, drawing)."""
+
+
+@lru_cache(maxsize=None)
+def font_path(bold: bool = False) -> Path:
+    """Path of the Noto Sans CJK JP regular/bold OTF installed from PyPI."""
+    import noto_cjk
+
+    return Path(noto_cjk.font_path("sans", "jp", "bold" if bold else "regular"))
+
+
+@lru_cache(maxsize=None)
+def _load(path: str, size: int) -> ImageFont.FreeTypeFont:
+    with LOCK:
+        return ImageFont.truetype(path, size)
+
+
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The Noto Sans CJK JP font at ``size`` px (bold or regular), cached per (path, size)."""
+    return _load(str(font_path(bold)), int(size))
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill,
+         *, bold: bool = False, anchor: str = "la", stroke: int = 0, stroke_fill=None) -> None:
+    """Draw ``s`` with the project font, holding :data:`LOCK`."""
+    f = font(size, bold)
+    with LOCK:
+        draw.text(xy, s, font=f, fill=fill, anchor=anchor,
+                  stroke_width=stroke, stroke_fill=stroke_fill)
+
+
+@lru_cache(maxsize=4096)
+def text_width(s: str, size: int, bold: bool = False) -> float:
+    """Advance width of ``s`` in px (cached; used for layout and truncation)."""
+    f = font(size, bold)
+    with LOCK:
+        return f.getlength(s)
+
+
+def fit(s: str, size: int, max_width: float, bold: bool = False) -> str:
+    """``s`` shortened with an ellipsis so that it is at most ``max_width`` px wide."""
+    if text_width(s, size, bold) <= max_width:
+        return s
+    lo, hi = 0, len(s)
+    while lo < hi:                       # longest prefix that fits together with "…"
+        mid = (lo + hi + 1) // 2
+        if text_width(s[:mid] + "…", size, bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return s[:lo] + "…"
+
+
+@lru_cache(maxsize=8192)
+def has_glyph(ch: str, bold: bool = False) -> bool:
+    """True if the font has a real glyph for ``ch`` (not the .notdef box)."""
+    f = font(32, bold)
+    with LOCK:
+        mask = f.getmask(ch)
+        notdef = f.getmask("\U000F0000")   # a private-use code point: always .notdef
+    return not (mask.size == notdef.size and bytes(mask) == bytes(notdef))
+
+
+def printable(s: str) -> str:
+    """``s`` without the characters the font cannot draw (emoji in display names …)."""
+    return "".join(ch for ch in s if ch.isspace() or ch.isascii() or has_glyph(ch))

@@ -1,0 +1,101 @@
+"""Pure, deterministic rules engines behind one contract (see ``../shared/ENGINE.md``).
+
+>>> from rules import registry
+>>> "squares" in registry.names()
+True
+>>> game = registry.get("squares")
+>>> state = game.new_match(players=2, seed=1, options={})
+>>> game.outcome(state) is None
+True
+
+Nothing in this package imports discord, Pillow, the database or the network, and nothing
+here does I/O.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+
+class IllegalCommand(Exception):
+    """A command that is not legal right now.
+
+    ``reason`` is an English sentence a player can act on (which rule, what is allowed
+    instead).  ``key`` and ``params`` let a front end show the same message in the player's
+    language: ``key`` is a translation-catalog key (``data/i18n/<lang>/*.json``) and
+    ``params`` its placeholders.  Params whose values are themselves ``(key, params)`` pairs
+    are not used: keep them plain strings and numbers.
+    """
+
+    def __init__(self, reason: str, key: str | None = None, **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.reason
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The engine contract.  Names are fixed by ENGINE.md."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def new_match(self, players: int, seed: int, options: dict | None = None) -> Any: ...
+    def to_act(self, state: Any) -> list[int]: ...
+    def legal_commands(self, state: Any, seat: int) -> list[str]: ...
+    def apply(self, state: Any, seat: int, command: str) -> Any: ...
+    def view(self, state: Any, seat: int | None) -> dict: ...
+    def outcome(self, state: Any) -> dict | None: ...
+    def dump(self, state: Any) -> str: ...
+    def load(self, text: str) -> Any: ...
+
+    # Additions to the contract (optional; the host falls back when a game lacks them):
+    #   option_schema() -> dict[name, {"default": v, "choices": [...]} | {"default": v, "min": a, "max": b}]
+    #   rematch_options(options: dict, outcome: dict) -> dict
+    #       options for the next match between the same seats (e.g. who moves first).
+    #   public_command(state_before, seat, command) -> str | None
+    #       the command as everyone may see it in the log (None: hidden entirely).
+
+
+class Registry:
+    """Name -> Game.  Engines register themselves on import of ``rules``."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Game] = {}
+
+    def register(self, game: Game) -> Game:
+        if game.name in self._games:
+            raise ValueError(f"game {game.name!r} is registered twice")
+        self._games[game.name] = game
+        return game
+
+    def names(self) -> list[str]:
+        return list(self._games)
+
+    def get(self, name: str) -> Game:
+        try:
+            return self._games[name]
+        except KeyError:
+            known = ", ".join(self._games) or "(none)"
+            raise KeyError(f"unknown game {name!r}; known games: {known}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._games
+
+
+registry = Registry()
+
+
+def _register_builtin() -> None:
+    from rules.squares import SquaresGame
+
+    registry.register(SquaresGame())
+
+
+_register_builtin()
+
+__all__ = ["Game", "IllegalCommand", "Registry", "registry"]
