@@ -112,8 +112,8 @@ async def apply_migrations(conn, migrations: list[Migration] | None = None) -> l
     applied: list[int] = []
     await conn.execute(SCHEMA_VERSION_DDL)
     while True:
-        await conn.execute("BEGIN IMMEDIATE")
         try:
+            await conn.execute("BEGIN IMMEDIATE")
             # Re-read under the write lock: another process may have migrated meanwhile.
             rows = await conn.execute_fetchall(
                 "SELECT COALESCE(MAX(version), 0) FROM schema_version")
@@ -138,8 +138,10 @@ async def apply_migrations(conn, migrations: list[Migration] | None = None) -> l
             await conn.execute("COMMIT")
             applied.append(mig.version)
         except BaseException:
-            if conn.in_transaction:
+            try:
                 await conn.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                pass  # no transaction open: nothing to undo
             raise
 
 

@@ -12,6 +12,9 @@ Durability and concurrency:
   see another coroutine's uncommitted writes.
 * Match writes check ``version`` (``UPDATE ... WHERE id = ? AND version = ?``) and raise
   :class:`VersionConflict` with nothing written if it moved.
+* A write is all or nothing, also when its task is cancelled.  (Cancelled while ``COMMIT`` runs,
+  it may have committed although the caller sees ``CancelledError``; the version check makes
+  that safe: the caller's next write with the old version gets :class:`VersionConflict`.)
 
 What is written is exactly what is read back: a record is encoded, decoded again and validated
 before the transaction starts (bad input raises ``ValueError`` and touches nothing), and write
@@ -240,6 +243,16 @@ def _statuses(statuses: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for s in statuses if s != QUARANTINED))
 
 
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open.  Runs on the connection's thread after every
+    statement already queued (even one whose await was cancelled), so it needs no racy
+    ``in_transaction`` check: "no transaction is active" just means there is nothing to undo."""
+    try:
+        await db.execute("ROLLBACK")
+    except sqlite3.OperationalError:
+        pass
+
+
 class SqliteStore(Store):
     """:class:`Store` on one SQLite file (or ``":memory:"``) through one aiosqlite connection."""
 
@@ -332,22 +345,23 @@ class SqliteStore(Store):
             db = self._db
             if db is None:
                 raise StoreError("the store is not open")
+            # BEGIN is inside the rollback's reach: if this task is cancelled while waiting for
+            # it, the BEGIN still runs on the connection's thread and must be undone.
             try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:
-                raise StoreError(f"cannot start a write on {self.path}: {e}") from e
-            try:
+                try:
+                    await db.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as e:
+                    raise StoreError(f"cannot start a write on {self.path}: {e}") from e
                 yield db
                 await db.execute("COMMIT")
             except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                await _rollback(db)
                 raise
 
     async def _fetch_matches(self, db: aiosqlite.Connection, where: str,
                              params: Iterable[Any]) -> tuple[list[MatchRecord], int]:
         """Decode every row of ``_SELECT + where``; quarantine (and skip) unreadable ones.
-        Returns (records, number quarantined).  Call with the lock held."""
+        Returns (records, number newly quarantined).  Call with the lock held."""
         rows = await db.execute_fetchall(_SELECT + " " + where, tuple(params))
         out: list[MatchRecord] = []
         bad: list[tuple[int, str, str]] = []
@@ -356,22 +370,31 @@ class SqliteStore(Store):
                 out.append(_decode(row))
             except _Bad as e:
                 bad.append((row[0], str(e), row[_I["status"]]))
+        written = 0
         for match_id, reason, prev in bad:
-            await self._quarantine(db, match_id, reason, prev)
-        return out, len(bad)
+            written += await self._quarantine(db, match_id, reason, prev, strict=False)
+        return out, written
 
     async def _quarantine(self, db: aiosqlite.Connection, match_id: int, reason: str,
-                          prev_status: Any = None) -> None:
-        """Quarantine in its own transaction.  Call with the lock held, outside a transaction."""
+                          prev_status: Any = None, strict: bool = True) -> bool:
+        """Quarantine in its own transaction.  Call with the lock held, outside a transaction.
+        With ``strict=False`` a failure to write (e.g. the file is locked for longer than the
+        busy timeout) is logged, not raised; returns whether it was written."""
         log.warning("quarantining match %s: %s", match_id, reason)
-        await db.execute("BEGIN IMMEDIATE")
         try:
-            await self._quarantine_in_tx(db, match_id, reason, prev_status)
-            await db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                await self._quarantine_in_tx(db, match_id, reason, prev_status)
+                await db.execute("COMMIT")
+            except BaseException:
+                await _rollback(db)
+                raise
+        except sqlite3.Error as e:
+            if strict:
+                raise StoreError(f"cannot quarantine match {match_id}: {e}") from e
+            log.error("could not quarantine match %s: %s", match_id, e)
+            return False
+        return True
 
     @staticmethod
     async def _quarantine_in_tx(db: aiosqlite.Connection, match_id: int, reason: str,
@@ -421,7 +444,7 @@ class SqliteStore(Store):
             try:
                 return _decode(row)
             except _Bad as e:
-                await self._quarantine(db, match_id, str(e), row[_I["status"]])
+                await self._quarantine(db, match_id, str(e), row[_I["status"]], strict=False)
                 raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") \
                     from None
 
@@ -442,7 +465,9 @@ class SqliteStore(Store):
         return n_commands, seats
 
     async def _write_row(self, db: aiosqlite.Connection, row: list, out: MatchRecord,
-                            expected_version: int, old_seats: Any) -> None:
+                         expected_version: int, old_seats: Any) -> None:
+        """The version-checked UPDATE, the seat index if the seats changed, and the results if
+        this write finishes the match.  Call inside _write(), after _check_version."""
         c = await db.execute(_UPDATE, [row[i] for i in _UPDATE_IDX]
                              + [row[0], expected_version])
         if c.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE, but never write blind
@@ -510,19 +535,20 @@ class SqliteStore(Store):
                 "ORDER BY seq", (match_id,))
         return [CommandRecord(*r) for r in rows]
 
-    async def _list(self, where: str, params: tuple, statuses: tuple[str, ...]
-                    ) -> list[MatchRecord]:
+    async def _list(self, where: str, params: tuple, statuses: tuple[str, ...],
+                    limited: bool = False) -> list[MatchRecord]:
         sts = _statuses(statuses)
         if not sts:
             return []
         where = where.replace("{statuses}", ", ".join("?" * len(sts)))
         async with self._read() as db:
-            while True:
+            for _ in range(3):
                 recs, n_bad = await self._fetch_matches(db, where, sts + params)
-                if not n_bad or "LIMIT" not in where:
-                    return recs
+                if not n_bad or not limited:
+                    break
                 # a LIMIT query came up short by the rows just quarantined: run it again
-                # (they are quarantined now, so it terminates)
+                # (they no longer match, so this ends)
+            return recs
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         return await self._list("WHERE status IN ({statuses}) ORDER BY id", (), UNFINISHED)
@@ -538,7 +564,8 @@ class SqliteStore(Store):
         return await self._list(
             "WHERE status IN ({statuses}) AND id IN "
             "(SELECT match_id FROM match_players WHERE user_id = ?) "
-            "ORDER BY created_at DESC, id DESC LIMIT ?", (user_id, int(limit)), statuses)
+            "ORDER BY created_at DESC, id DESC LIMIT ?", (user_id, int(limit)), statuses,
+            limited=True)
 
     async def quarantine(self, match_id: int, reason: str) -> None:
         async with self._read() as db:

@@ -13,6 +13,7 @@ import logging
 import random
 import time
 import weakref
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -52,14 +53,16 @@ def _strip_seat(view: dict) -> dict:
 
 class Host:
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
-                 render: bool = True, rng: random.Random | None = None) -> None:
+                 render: bool = True, rng: random.Random | None = None,
+                 cache_size: int = 20_000) -> None:
         self.store = store
         self.now = now
         self.render_enabled = render
         self._rng = rng or random.SystemRandom()
         self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
-        # match id -> (n_commands, state): the engine state after that many commands
-        self._states: dict[int, tuple[int, Any]] = {}
+        # match id -> (n_commands, state): the engine state after that many commands (LRU)
+        self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
+        self.cache_size = cache_size
 
     # ------------------------------------------------------------------ internals
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -91,6 +94,7 @@ class Host:
         game = registry.get(rec.game)
         cached = self._states.get(rec.id)
         if cached is not None and cached[0] == rec.n_commands:
+            self._states.move_to_end(rec.id)
             return cached[1]
         try:
             if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
@@ -105,8 +109,14 @@ class Host:
             log.error("match %s cannot be replayed (%s); quarantined", rec.id, type(exc).__name__)
             await self.store.quarantine(rec.id, f"replay failed: {type(exc).__name__}: {exc}")
             raise CorruptRow(str(exc)) from exc
-        self._states[rec.id] = (rec.n_commands, state)
+        self._remember(rec.id, rec.n_commands, state)
         return state
+
+    def _remember(self, match_id: int, n_commands: int, state: Any) -> None:
+        self._states[match_id] = (n_commands, state)
+        self._states.move_to_end(match_id)
+        while len(self._states) > self.cache_size:
+            self._states.popitem(last=False)
 
     def _deadline(self, rec: MatchRecord) -> float | None:
         return self.now() + rec.turn_seconds if rec.turn_seconds else None
@@ -376,7 +386,7 @@ class Host:
             except VersionConflict:
                 self._states.pop(rec.id, None)
                 return Result.fail("host.err.conflict", match=rec)
-            self._states[rec.id] = (written.n_commands, new_state)
+            self._remember(rec.id, written.n_commands, new_state)
             lines = [msg("host.played", name=rec.names[seat], command=public_text)]
             if outcome is not None:
                 lines.append(self._outcome_msg(written))

@@ -68,7 +68,6 @@ SIDES = "SLXP"                                  # canonical order of up sides
 KIND_OF_SIDE = {"S": "A", "L": "A", "X": "B", "P": "B"}
 SIDES_OF_KIND = {"A": ("S", "L"), "B": ("X", "P")}
 SIDE_NAMES = {"S": "Support", "L": "Leap", "X": "Swap", "P": "Supply"}
-SIDE_NAMES_JA = {"S": "援護", "L": "飛躍", "X": "交換", "P": "補給"}
 PIECES = tuple((k, n) for k in "AB" for n in range(1, 6))     # every seat owns each once
 
 # cell string -> (owner, side, number, kind)
@@ -86,7 +85,7 @@ del _i, _c
 # checks they agree); data/i18n/ja/squares.json the Japanese ones with the same placeholders.
 
 EN: dict[str, str] = {
-    "squares.err.game_over": "The match is over ({reason}); no more commands are accepted.",
+    "squares.err.game_over": "The match is over; no more commands are accepted.",
     "squares.err.not_your_turn": "It is not your turn: waiting for seat {waiting}.",
     "squares.err.empty": "Type a command. Legal now: {legal}",
     "squares.err.syntax": "Cannot read \"{command}\": write it like {usage}. Legal now: {legal}",
@@ -531,6 +530,8 @@ class SquaresGame:
         if len(args) != arity:
             raise self._fail("squares.err.syntax", state, verb, command=" ".join(tokens),
                              usage=USAGE[verb])
+        if verb == "place" and _SQUARE_RE.match(args[0]) and _PIECE_RE.match(args[1]):
+            args = [args[1], args[0]]                             # "place c1 S3"
         out = []
         for pos, tok in enumerate(args):
             if verb == "place" and pos == 0:
@@ -556,7 +557,7 @@ class SquaresGame:
     # ----------------------------------------------------------------- apply
     def apply(self, state: SquaresState, seat: int, command: str) -> SquaresState:
         if state.phase == "over":
-            raise self._fail("squares.err.game_over", reason=state.result["reason"])
+            raise self._fail("squares.err.game_over")
         waiting = self.to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
             raise self._fail("squares.err.not_your_turn", waiting=waiting[0])

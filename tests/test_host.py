@@ -352,3 +352,14 @@ def test_local_console_speaks_japanese(tmp_path):
     console_main(["--game", "squares", "--lang", "ja", "--no-pictures", "--options", "first=0"],
                  stdin=io.StringIO("help\nquit\n"), stdout=out)
     assert "合法手" in out.getvalue()
+
+
+async def test_state_cache_is_bounded_and_evicted_matches_replay_from_the_store(store, clock):
+    host = Host(store, now=clock, render=False, cache_size=1)
+    m1, m2 = await start_match(host), await start_match(host)
+    for uid, cmd in QUICK_WIN[:4]:
+        assert (await host.command(m1, uid, cmd)).ok
+        assert (await host.command(m2, uid, cmd)).ok
+    assert len(host._states) == 1
+    v1, v2 = (await host.status(m1)).public.view, (await host.status(m2)).public.view
+    assert v1 == v2 and v1["last"]["command"] == "place X2 d5"

@@ -4,7 +4,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import shutil
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -478,6 +477,33 @@ async def test_get_match_quarantines_unreadable_row(store, tmp_path, caplog):
     with pytest.raises(CorruptRow):  # still refused, not re-logged as new
         await store.get_match(bad.id)
     assert await store.unfinished_matches() == []
+
+
+async def test_limited_listing_refills_after_skipping_corrupt_rows(store, tmp_path):
+    ms = [await store.create_match(make(created_at=float(i))) for i in range(4)]
+    conn = raw(tmp_path / "store.db")
+    conn.execute("UPDATE matches SET meta = 'oops' WHERE id = ?", (ms[3].id,))  # the newest
+    conn.close()
+    got = await store.matches_for_user(ALICE, limit=2)
+    assert [m.id for m in got] == [ms[2].id, ms[1].id]
+    assert [q[0] for q in await store.quarantined()] == [ms[3].id]
+
+
+async def test_cancelled_writes_leave_the_store_consistent(store):
+    rec = await store.create_match(make())
+    for delay in range(24):  # cancel at different points: before, inside, after the transaction
+        task = asyncio.ensure_future(store.append_command(bump(rec), rec.version, 0, "x"))
+        await asyncio.sleep(delay * 0.00005)
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+        rec = await store.get_match(rec.id)  # whatever happened, all or nothing
+        assert len(await store.commands(rec.id)) == rec.n_commands
+        assert rec.version == 1 + rec.n_commands
+    rec = await store.append_command(bump(rec), rec.version, 1, "still works")
+    assert (await store.commands(rec.id))[-1].command == "still works"
 
 
 async def test_explicit_quarantine(store):

@@ -1,0 +1,219 @@
+"""Run the Discord bot.
+
+    python bot.py                   # needs DISCORD_TOKEN (environment or .env)
+    python bot.py --dump-commands   # print the application commands as synced (no token, no network)
+    python bot.py --local [--game squares] [--out DIR]   # play in the terminal, no Discord
+
+Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
+(default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, DEV_GUILD_ID, SYNC_COMMANDS.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+HELP_NO_TOKEN = """\
+No Discord token found: set DISCORD_TOKEN in the environment or in a .env file
+(copy .env.example to .env and fill it in).
+
+How to get a token:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. Bot → Reset Token → copy it into DISCORD_TOKEN.  Keep it secret.
+     No privileged gateway intents are needed (Message Content is NOT needed).
+  3. OAuth2 → URL Generator: scopes `bot applications.commands`; bot permissions
+     Send Messages, Send Messages in Threads, Create Public Threads, Embed Links,
+     Attach Files, Read Message History.  Open the URL to invite the bot.
+
+To try the games without Discord:  python bot.py --local [--game squares] [--out DIR]
+To see the slash commands as they would be synced:  python bot.py --dump-commands
+"""
+
+
+@dataclass
+class Config:
+    token: str | None = None
+    database_url: str = "sqlite:///bot.sqlite3"
+    log_level: str = "INFO"
+    shard_count: int | None = None
+    dev_guild_id: int | None = None
+    sync_commands: bool = True
+    clock: bool = True
+
+    @classmethod
+    def from_env(cls, env: Any = None) -> "Config":
+        env = os.environ if env is None else env
+
+        def _int(name: str) -> int | None:
+            raw = (env.get(name) or "").strip()
+            if not raw:
+                return None
+            try:
+                return int(raw)
+            except ValueError:
+                raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+
+        return cls(
+            token=(env.get("DISCORD_TOKEN") or "").strip() or None,
+            database_url=(env.get("DATABASE_URL") or "").strip() or "sqlite:///bot.sqlite3",
+            log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
+            shard_count=_int("SHARD_COUNT"),
+            dev_guild_id=_int("DEV_GUILD_ID"),
+            sync_commands=(env.get("SYNC_COMMANDS") or "1").strip().lower() not in ("0", "false", "no", "off"),
+        )
+
+
+def make_intents() -> Any:
+    import discord
+
+    intents = discord.Intents.default()   # no privileged intents; interactions need none
+    intents.message_content = False
+    intents.members = False
+    intents.presences = False
+    for name in ("typing", "voice_states", "invites", "integrations", "webhooks", "emojis_and_stickers",
+                 "bans", "moderation", "scheduled_events", "auto_moderation", "reactions",
+                 "messages", "polls"):
+        if hasattr(intents, name):
+            setattr(intents, name, False)
+    return intents
+
+
+def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
+    """Build the bot (no network).  ``store``/``host`` may be given (tests); otherwise they are
+    opened in ``setup_hook`` from ``config.database_url``."""
+    import discord
+    from discord.ext import commands
+
+    from cogs.common import GameTree
+
+    class GameBot(commands.AutoShardedBot):
+        def __init__(self) -> None:
+            kwargs: dict[str, Any] = {}
+            if config.shard_count:
+                kwargs["shard_count"] = config.shard_count
+            super().__init__(command_prefix=commands.when_mentioned, intents=make_intents(),
+                             tree_cls=GameTree, help_command=None,
+                             allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+            self.config = config
+            self.store = store
+            self.host = host
+            self.clock_enabled = config.clock
+            self._resumed = False
+
+        async def setup_hook(self) -> None:
+            await prepare(self)
+            if self.config.sync_commands:
+                await sync_commands(self)
+
+        async def on_ready(self) -> None:
+            if not self._resumed:
+                self._resumed = True
+                n = await self.host.resume()
+                logging.getLogger("bot").info("ready as %s; %d unfinished matches", self.user, n)
+
+        async def close(self) -> None:
+            await super().close()
+            if self.store is not None and getattr(self, "_owns_store", False):
+                await self.store.close()
+
+    return GameBot()
+
+
+async def prepare(bot: Any) -> None:
+    """Open the store/host if needed, set the translator, load the cogs."""
+    import cogs
+    from cogs.translator import CatalogTranslator
+
+    if bot.store is None:
+        from data.store import open_store
+
+        bot.store = await open_store(bot.config.database_url)
+        bot._owns_store = True
+    if bot.host is None:
+        from host import Host
+
+        bot.host = Host(bot.store)
+    if not isinstance(bot.tree.translator, CatalogTranslator):
+        await bot.tree.set_translator(CatalogTranslator())
+    await cogs.setup_all(bot)
+
+
+async def sync_commands(bot: Any) -> None:
+    import discord
+
+    log = logging.getLogger("bot")
+    if bot.config.dev_guild_id:
+        guild = discord.Object(bot.config.dev_guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+        log.info("synced %d commands to guild %s", len(synced), bot.config.dev_guild_id)
+    else:
+        synced = await bot.tree.sync()
+        log.info("synced %d global commands (may take a while to appear)", len(synced))
+
+
+async def command_payloads(bot: Any) -> list[dict]:
+    """Every application command exactly as ``tree.sync`` would send it."""
+    from cogs.translator import CatalogTranslator
+
+    import cogs
+
+    if not isinstance(bot.tree.translator, CatalogTranslator):
+        await bot.tree.set_translator(CatalogTranslator())
+    await cogs.setup_all(bot)
+    translator = bot.tree.translator
+    return [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
+
+
+async def dump_commands() -> list[dict]:
+    bot = make_bot(Config(sync_commands=False, clock=False))
+    try:
+        return await command_payloads(bot)
+    finally:
+        await bot.tree.set_translator(None)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level, logging.INFO),
+                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, getattr(logging, level, logging.INFO)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--local":
+        from host.console import main as console_main
+
+        return console_main(argv[1:])
+    if "--dump-commands" in argv:
+        payload = asyncio.run(dump_commands())
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        return 0
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if argv:
+        print(f"unknown arguments: {' '.join(argv)}\n\n{__doc__}", file=sys.stderr)
+        return 2
+    try:
+        from dotenv import load_dotenv
+
+        load_dotenv()
+    except ImportError:  # pragma: no cover - declared dependency
+        pass
+    config = Config.from_env()
+    if not config.token:
+        print(HELP_NO_TOKEN, file=sys.stderr)
+        return 2
+    setup_logging(config.log_level)
+    bot = make_bot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""The Discord front end: cogs that turn interactions into host calls and host Results into
+messages.  :func:`setup_all` loads every cog and registers the persistent components."""
+from __future__ import annotations
+
+from discord.ext import commands
+
+from cogs.components import DYNAMIC_ITEMS
+from cogs.delivery import Delivery
+from cogs.game import Game
+from cogs.settings import Settings
+
+COGS = (Delivery, Game, Settings)
+
+
+async def setup_all(bot: commands.Bot) -> None:
+    """Add every cog and register the DynamicItems (persistent across restarts)."""
+    for cog in COGS:
+        if bot.get_cog(cog.__name__) is None:
+            await bot.add_cog(cog(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+
+__all__ = ["COGS", "setup_all"]

@@ -1,0 +1,716 @@
+"""/play, /move, /match …, /rules and the handlers behind the persistent buttons.
+
+Thin by design: every decision about a game is the host's.  This cog turns interactions into
+host calls and hands the Results to the Delivery cog.  Game names come from the registry and
+the catalog, so a new game needs no change here.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from cogs.common import (
+    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, loc, render,
+    render_lines, reply, reply_error, tr, user_locale,
+)
+from cogs.components import ConfirmButton, build_menu, legal_hash, prefix_from
+from data import i18n
+from data.store import ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, MatchRecord
+from rules import registry
+
+log = logging.getLogger("cogs.game")
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_MAX = 1800
+
+
+def _game_choices() -> list[Choice[str]]:
+    return [Choice(name=app_commands.locale_str(game_name(n, "en"), key=f"game.{n}"), value=n)
+            for n in registry.names()[:CHOICE_MAX]]
+
+
+def _turn_choices() -> list[Choice[int]]:
+    return [Choice(name=app_commands.locale_str(tr(f"cogs.turn.{s}", "en"), key=f"cogs.turn.{s}"), value=s)
+            for s in TURN_CHOICES]
+
+
+GAME_CHOICES = _game_choices()
+
+
+def allowed_options(game: Any) -> str:
+    """``name=default (choices|range)`` for each option of a game (via the host's helper)."""
+    from host.table import describe_options
+
+    return describe_options(game)
+
+
+def parse_option_text(game: Any, text: str | None) -> dict[str, Any]:
+    """Parse ``first=0 max_turns=100``; unknown names are refused here when the game has a
+    schema (the host validates values by starting a match)."""
+    from host.table import parse_options
+
+    options = parse_options(text)
+    schema = game.option_schema() if hasattr(game, "option_schema") else None
+    if schema is not None:
+        unknown = [k for k in options if k not in schema]
+        if unknown:
+            raise ValueError(", ".join(unknown))
+    return options
+
+
+def _names_list(locale: str) -> str:
+    return ", ".join(game_name(n, locale) for n in registry.names())
+
+
+async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """The invoking user's unfinished matches."""
+    locale = user_locale(interaction)
+    try:
+        recs = await interaction.client.store.matches_for_user(interaction.user.id, UNFINISHED, 25)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("match autocomplete failed")
+        return []
+    out: list[Choice[int]] = []
+    needle = (current or "").strip().lower().lstrip("#")
+    for rec in recs:
+        others = [n for u, n in zip(rec.seats, rec.names) if u != interaction.user.id and n]
+        label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
+                   others=", ".join(others) or "-", status=tr(f"host.state.{rec.status}", locale))
+        if needle and needle not in label.lower() and needle not in str(rec.id):
+            continue
+        out.append(Choice(name=clip(label, 100), value=int(rec.id)))
+    return out[:CHOICE_MAX]
+
+
+async def channel_match_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """Unfinished matches in this channel (for spectators), then the user's own."""
+    locale = user_locale(interaction)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    try:
+        recs = []
+        if interaction.channel_id is not None:
+            recs = await store.matches_in_channel(interaction.channel_id)
+        if len(recs) < CHOICE_MAX:
+            recs += await store.matches_for_user(interaction.user.id, UNFINISHED, CHOICE_MAX)
+    except Exception:
+        log.exception("channel match autocomplete failed")
+        return []
+    out: list[Choice[int]] = []
+    seen: set[int] = set()
+    needle = (current or "").strip().lower().lstrip("#")
+    for rec in recs:
+        if rec.id in seen:
+            continue
+        seen.add(rec.id)
+        label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
+                   others=", ".join(n for n in rec.names if n) or "-",
+                   status=tr(f"host.state.{rec.status}", locale))
+        if needle and needle not in label.lower():
+            continue
+        out.append(Choice(name=clip(label, 100), value=int(rec.id)))
+    return out[:CHOICE_MAX]
+
+
+async def command_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Only the invoking player's own legal commands, filtered by what they typed."""
+    bot = interaction.client
+    match_id = getattr(interaction.namespace, "match", None)
+    try:
+        if match_id is None:
+            rec = await bot.host.match_for(interaction.user.id, interaction.channel_id)  # type: ignore[attr-defined]
+            if rec is None:
+                return []
+            match_id = rec.id
+        legal = await bot.host.legal(int(match_id), interaction.user.id)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("command autocomplete failed")
+        return []
+    typed = " ".join((current or "").lower().split())
+    starts = [c for c in legal if c.lower().startswith(typed)]
+    inside = [c for c in legal if typed and typed in c.lower() and c not in starts]
+    return [Choice(name=clip(c, 100), value=c[:VALUE_MAX]) for c in (starts + inside)[:CHOICE_MAX]]
+
+
+class Game(commands.Cog):
+    """Playing matches."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def host(self) -> Any:
+        return self.bot.host  # type: ignore[attr-defined]
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    @property
+    def delivery(self) -> Any:
+        return self.bot.get_cog("Delivery")
+
+    # ------------------------------------------------------------------ helpers
+    async def _record(self, match_id: int) -> MatchRecord | None:
+        try:
+            return await self.store.get_match(int(match_id))
+        except Exception:  # a quarantined/corrupt row: the host will say so
+            log.info("match %s could not be read", match_id)
+            return None
+
+    async def _resolve(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord | None:
+        """The match a command means: the ``match`` option, else the host's guess; answers if none."""
+        locale = user_locale(interaction)
+        if match_id is not None:
+            rec = await self._record(match_id)
+            if rec is None:
+                await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return rec
+        rec = await self.host.match_for(interaction.user.id, interaction.channel_id)
+        if rec is None:
+            await reply_error(interaction, tr("cogs.err.which_match", locale))
+        return rec
+
+    async def _remember(self, interaction: discord.Interaction, match_id: int) -> None:
+        if self.delivery is not None:
+            await self.delivery.remember_locale(match_id, interaction.user.id, user_locale(interaction))
+
+    async def _answer(self, interaction: discord.Interaction, result: Any, ok_text: str | None = None) -> bool:
+        """Tell the caller what happened: the error, or the info lines (or ``ok_text``)."""
+        locale = user_locale(interaction)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale) or tr("cogs.err.generic", locale))
+            return False
+        lines = render_lines(result.info, locale)
+        if ok_text:
+            lines.insert(0, ok_text)
+        if lines:
+            await reply(interaction, "\n".join(lines))
+        elif interaction.response.is_done() and _is_slash(interaction):
+            await reply(interaction, tr("cogs.done", locale))
+        return True
+
+    async def _publish(self, result: Any, actor: int | None) -> None:
+        if self.delivery is not None and result.ok:
+            await self.delivery.publish(result, actor=actor)
+
+    async def _defer(self, interaction: discord.Interaction) -> None:
+        if interaction.response.is_done():
+            return
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def _status_reply(self, interaction: discord.Interaction, match_id: int) -> None:
+        locale = user_locale(interaction)
+        result = await self.host.status(match_id, viewer=interaction.user.id)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        embed, file = self.delivery.board_embed(result.match, result.public, locale)
+        mine = [p for p in result.prompts if p.user_id == interaction.user.id]
+        if mine:
+            embed.add_field(name=tr("cogs.status.your_turn", locale),
+                            value=tr("cogs.status.legal_count", locale, n=len(mine[0].legal)), inline=False)
+        await reply(interaction, embed=embed, file=file)
+
+    # ------------------------------------------------------------------ /play
+    @app_commands.command(name=N("play", "cmd.play.name"), description=L("cmd.play.description"))
+    @app_commands.guild_only()
+    @app_commands.rename(game=N("game", "cmd.play.game.name"),
+                         opponent=N("opponent", "cmd.play.opponent.name"),
+                         opponent2=N("opponent2", "cmd.play.opponent2.name"),
+                         opponent3=N("opponent3", "cmd.play.opponent3.name"),
+                         open_seats=N("open_seats", "cmd.play.open_seats.name"),
+                         options=N("options", "cmd.play.options.name"),
+                         turn_time=N("turn_time", "cmd.play.turn_time.name"))
+    @app_commands.describe(game=L("cmd.play.game.description"),
+                           opponent=L("cmd.play.opponent.description"),
+                           opponent2=L("cmd.play.opponent2.description"),
+                           opponent3=L("cmd.play.opponent3.description"),
+                           open_seats=L("cmd.play.open_seats.description"),
+                           options=L("cmd.play.options.description"),
+                           turn_time=L("cmd.play.turn_time.description"))
+    @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
+    async def play(self, interaction: discord.Interaction, game: str,
+                   opponent: Optional[discord.User] = None, opponent2: Optional[discord.User] = None,
+                   opponent3: Optional[discord.User] = None,
+                   open_seats: Optional[app_commands.Range[int, 0, 9]] = None,
+                   options: Optional[app_commands.Range[str, 0, 200]] = None,
+                   turn_time: Optional[int] = None) -> None:
+        locale = user_locale(interaction)
+        game = str(game or "").strip()
+        if game not in registry:
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+                                              games=_names_list(locale)))
+            return
+        engine = registry.get(game)
+        try:
+            parsed = parse_option_text(engine, options)
+        except ValueError as exc:
+            await reply_error(interaction, tr("cogs.err.bad_options", locale, detail=clip(str(exc), 200),
+                                              allowed=allowed_options(engine)))
+            return
+        opponents: list[tuple[int, str]] = []
+        for user in (opponent, opponent2, opponent3):
+            if user is None:
+                continue
+            if user.bot:
+                await reply_error(interaction, tr("cogs.err.bot_opponent", locale, name=user.display_name))
+                return
+            opponents.append((user.id, user.display_name))
+        seats = int(open_seats or 0)
+        if not opponents and not seats:
+            seats = max(0, engine.min_players - 1)  # nobody named: open the seats the game needs
+        turn = int(turn_time) if turn_time else None
+        if turn is not None and turn not in TURN_CHOICES:
+            await reply_error(interaction, tr("cogs.err.turn_time", locale,
+                                              allowed=", ".join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
+            return
+        public_locale = await self.delivery.locale_for_guild(interaction.guild_id, interaction.guild_locale)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.host.challenge(
+            game, interaction.user.id, interaction.user.display_name, opponents=opponents,
+            open_seats=seats, options=parsed, turn_seconds=turn, guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id, locale=public_locale)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        rec = result.match
+        await self._setup_refs(rec.id, interaction.channel, interaction.channel_id)
+        await self._remember(interaction, rec.id)
+        message = await self.delivery.publish(result, actor=interaction.user.id)
+        if message is None:
+            # Nowhere to show it: withdraw, so nothing lingers.
+            await self.host.decline(rec.id, interaction.user.id)
+            await reply_error(interaction, tr("cogs.err.cannot_post", locale))
+            return
+        await reply(interaction, tr("cogs.play.posted", locale, match_id=rec.id, game=game_name(game, locale),
+                                    url=message.jump_url))
+
+    async def _setup_refs(self, match_id: int, channel: Any, channel_id: int | None) -> None:
+        if channel_id is None:
+            return
+        await self.store.set_ref(match_id, "home", str(channel_id))
+        if is_thread(channel):
+            # Already in a thread: play right here (threads cannot hold threads).
+            await self.store.set_ref(match_id, "nothread", "1")
+            parent = getattr(channel, "parent_id", None)
+            if parent:
+                await self.store.set_ref(match_id, "parent", str(parent))
+
+    # ------------------------------------------------------------------ /move
+    @app_commands.command(name=N("move", "cmd.move.name"), description=L("cmd.move.description"))
+    @app_commands.rename(command=N("command", "cmd.move.command.name"), match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(command=L("cmd.move.command.description"), match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(command=command_autocomplete, match=match_autocomplete)
+    async def move(self, interaction: discord.Interaction, command: app_commands.Range[str, 1, 200],
+                   match: Optional[int] = None) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._remember(interaction, rec.id)
+        await self._defer(interaction)
+        result = await self.host.command(rec.id, interaction.user.id, command)
+        locale = user_locale(interaction)
+        played = tr("cogs.played", locale, command=clip(" ".join(command.split()), 200), match_id=rec.id)
+        if await self._answer(interaction, result, ok_text=played):
+            await self._publish(result, interaction.user.id)
+
+    # ------------------------------------------------------------------ /match …
+    match_group = app_commands.Group(name=N("match", "cmd.match.name"), description=L("cmd.match.description"))
+
+    async def _simple(self, interaction: discord.Interaction, match: int | None, call: str,
+                      ok_key: str | None = None, publish: bool = True, **kwargs: Any) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._remember(interaction, rec.id)
+        await self._defer(interaction)
+        result = await getattr(self.host, call)(rec.id, interaction.user.id, **kwargs)
+        ok_text = tr(ok_key, user_locale(interaction), match_id=rec.id) if ok_key else None
+        if await self._answer(interaction, result, ok_text=ok_text) and publish:
+            await self._publish(result, interaction.user.id)
+
+    @match_group.command(name=N("status", "cmd.match.status.name"), description=L("cmd.match.status.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_status(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._defer(interaction)
+        await self._status_reply(interaction, rec.id)
+
+    @match_group.command(name=N("resign", "cmd.match.resign.name"), description=L("cmd.match.resign.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_resign(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        await self._simple(interaction, match, "resign", ok_key="cogs.resigned")
+
+    @match_group.command(name=N("abort", "cmd.match.abort.name"), description=L("cmd.match.abort.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_abort(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        perms = interaction.permissions
+        seated = interaction.user.id in rec.seats
+        moderator = bool(interaction.guild_id) and not seated and (
+            perms.manage_guild or perms.manage_threads or perms.manage_messages)
+        await self._remember(interaction, rec.id)
+        await self._defer(interaction)
+        result = await self.host.abort(rec.id, interaction.user.id, moderator=moderator)
+        if await self._answer(interaction, result):
+            await self._publish(result, interaction.user.id)
+
+    @match_group.command(name=N("hand", "cmd.match.hand.name"), description=L("cmd.match.hand.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_hand(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._remember(interaction, rec.id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = user_locale(interaction)
+        result = await self.host.hand(rec.id, interaction.user.id)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        mine = [p for p in result.private if p.user_id == interaction.user.id]
+        if not mine:
+            await reply(interaction, tr("cogs.hand.empty", locale))
+            return
+        embed, file = self.delivery.private_embed(result.match, mine[0], locale)
+        await reply(interaction, embed=embed, file=file)
+
+    @match_group.command(name=N("log", "cmd.match.log.name"), description=L("cmd.match.log.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_log(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._defer(interaction)
+        locale = user_locale(interaction)
+        result = await self.host.log(rec.id)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        entries = result.data.get("log", [])
+        header = tr("cogs.log.header", locale, match_id=rec.id, game=game_name(rec.game, locale), n=len(entries))
+        if not entries:
+            await reply(interaction, header + "\n" + tr("cogs.log.empty", locale))
+            return
+        lines = [f"{e['seq']:>3}. {e['name'] or '#' + str(e['seat'] + 1)}: {e['command']}" for e in entries]
+        body: list[str] = []
+        size = 0
+        budget = 1800 - len(header)
+        for line in reversed(lines):  # keep the most recent entries
+            if size + len(line) + 1 > budget:
+                break
+            body.insert(0, line)
+            size += len(line) + 1
+        skipped = len(lines) - len(body)
+        text = header
+        if skipped:
+            text += "\n" + tr("cogs.log.skipped", locale, n=skipped)
+        text += "\n```\n" + "\n".join(body).replace("```", "'''") + "\n```"
+        await reply(interaction, text)
+
+    @match_group.command(name=N("rematch", "cmd.match.rematch.name"), description=L("cmd.match.rematch.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_rematch(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        locale = user_locale(interaction)
+        if match is None:
+            # a finished match is not found by match_for: take the latest finished one here
+            rec = await self._latest_here(interaction)
+            if rec is None:
+                await reply_error(interaction, tr("cogs.err.which_match", locale))
+                return
+        else:
+            rec = await self._resolve(interaction, match)
+            if rec is None:
+                return
+        await self._defer(interaction)
+        result = await self.host.rematch(rec.id, interaction.user.id)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        new = result.match
+        old_refs = await self.store.get_refs(rec.id)
+        await self.store.set_ref(new.id, "home", str(new.channel_id) if new.channel_id else old_refs.get("home"))
+        if old_refs.get("thread") and str(new.channel_id) == old_refs.get("thread"):
+            await self.store.set_ref(new.id, "nothread", "1")   # keep playing in the same thread
+            if old_refs.get("parent"):
+                await self.store.set_ref(new.id, "parent", old_refs["parent"])
+        elif old_refs.get("nothread"):
+            await self.store.set_ref(new.id, "nothread", "1")
+        await self._remember(interaction, new.id)
+        message = await self.delivery.publish(result, actor=interaction.user.id)
+        url = message.jump_url if message is not None else ""
+        await reply(interaction, tr("cogs.rematch.posted", locale, match_id=new.id, url=url))
+
+    async def _latest_here(self, interaction: discord.Interaction) -> MatchRecord | None:
+        statuses = ("finished", "aborted")
+        if interaction.channel_id is not None:
+            here = [m for m in await self.store.matches_in_channel(interaction.channel_id, statuses)
+                    if interaction.user.id in m.seats]
+            if here:
+                return max(here, key=lambda m: m.id)
+        mine = await self.store.matches_for_user(interaction.user.id, statuses, 1)
+        return mine[0] if mine else None
+
+    @match_group.command(name=N("spectate", "cmd.match.spectate.name"), description=L("cmd.match.spectate.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=channel_match_autocomplete)
+    async def match_spectate(self, interaction: discord.Interaction, match: int) -> None:
+        locale = user_locale(interaction)
+        rec = await self._resolve(interaction, match)
+        if rec is None:
+            return
+        await self._defer(interaction)
+        result = await self.host.spectate(rec.id, interaction.user.id)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        refs = await self.store.get_refs(rec.id)
+        if refs.get("thread"):
+            try:
+                await self.bot.http.add_user_to_thread(int(refs["thread"]), interaction.user.id)
+            except discord.HTTPException:
+                log.info("could not add spectator to thread of match %s", rec.id)
+        embed, file = self.delivery.board_embed(result.match, result.public, locale)
+        where = f"<#{result.match.channel_id}>" if result.match.channel_id else ""
+        lines = render_lines(result.info, locale)
+        if where:
+            lines.append(tr("cogs.spectate.where", locale, where=where))
+        await reply(interaction, "\n".join(lines), embed=embed, file=file)
+
+    @match_group.command(name=N("claim", "cmd.match.claim.name"), description=L("cmd.match.claim.description"))
+    @app_commands.rename(match=N("match", "cmd.opt.match.name"))
+    @app_commands.describe(match=L("cmd.opt.match.description"))
+    @app_commands.autocomplete(match=match_autocomplete)
+    async def match_claim(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
+        await self._simple(interaction, match, "claim_timeout", ok_key="cogs.claimed")
+
+    # ------------------------------------------------------------------ /rules
+    @app_commands.command(name=N("rules", "cmd.rules.name"), description=L("cmd.rules.description"))
+    @app_commands.rename(game=N("game", "cmd.rules.game.name"))
+    @app_commands.describe(game=L("cmd.rules.game.description"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        locale = user_locale(interaction)
+        if game not in registry:
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+                                              games=_names_list(locale)))
+            return
+        title = tr("cogs.rules.title", locale, game=game_name(game, locale))
+        summary_key = f"cogs.rules.summary.{game}"
+        doc = None
+        for name in ([f"{game}.{locale}.md"] if locale != "en" else []) + [f"{game}.md"]:
+            path = DOCS / name
+            if path.is_file():
+                doc = (name, path.read_text(encoding="utf-8"))
+                break
+        parts = []
+        if i18n.has(summary_key):
+            parts.append(tr(summary_key, locale))
+        if doc is not None:
+            parts.append(rules_excerpt(doc[1], RULES_MAX - sum(len(p) for p in parts)))
+            footer = tr("cogs.rules.more", locale, path=f"docs/rules/{doc[0]}")
+        else:
+            footer = None
+            if not parts:
+                parts.append(tr("cogs.rules.missing", locale, game=game_name(game, locale)))
+        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), RULES_MAX + 100),
+                              colour=discord.Colour.blurple())
+        engine = registry.get(game)
+        embed.add_field(name=tr("cogs.rules.players", locale),
+                        value=f"{engine.min_players}–{engine.max_players}", inline=True)
+        embed.add_field(name=tr("cogs.board.options", locale), value=clip(allowed_options(engine), 1024), inline=True)
+        if footer:
+            embed.set_footer(text=clip(footer, 2048))
+        await reply(interaction, embed=embed)
+
+    # ------------------------------------------------------------------ buttons
+    async def on_board_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return
+        user = interaction.user.id
+        seated = user in rec.seats
+        if seated:
+            await self._remember(interaction, rec.id)
+        if action == "status":
+            await self._defer_ephemeral(interaction)
+            await self._status_reply(interaction, rec.id)
+            return
+        if action == "act":
+            await self._open_menu(interaction, rec)
+            return
+        if action == "resign":
+            if not seated:
+                await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))
+                return
+            if rec.status != ACTIVE:
+                await reply_error(interaction, self._over_text(rec, locale))
+                return
+            view = discord.ui.View(timeout=None)
+            view.add_item(ConfirmButton(rec.id, "resign", label=tr("cogs.resign.confirm_button", locale)))
+            await reply(interaction, tr("cogs.resign.confirm", locale, match_id=rec.id), view=view)
+            return
+        # accept / decline / join / start: the host decides who may
+        await interaction.response.defer()
+        if action == "join":
+            result = await self.host.join(rec.id, user, interaction.user.display_name)
+        else:
+            result = await getattr(self.host, action)(rec.id, user)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        await self._remember(interaction, rec.id)
+        await self._publish(result, user)
+
+    async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    def _over_text(self, rec: MatchRecord, locale: str) -> str:
+        if rec.status in (PENDING, OPEN):
+            return tr("host.err.not_started", locale)
+        return tr("cogs.err.over", locale, match_id=rec.id, status=tr(f"host.state.{rec.status}", locale))
+
+    async def _open_menu(self, interaction: discord.Interaction, rec: MatchRecord,
+                         notice: str | None = None) -> None:
+        locale = user_locale(interaction)
+        in_menu = bool(interaction.message is not None and interaction.message.flags.ephemeral)
+        if interaction.user.id not in rec.seats:
+            await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))
+            return
+        if rec.status != ACTIVE:
+            text = "⚠️ " + self._over_text(rec, locale)
+            if in_menu:
+                await interaction.response.edit_message(content=text, view=None)
+            else:
+                await reply(interaction, text)
+            return
+        legal = await self.host.legal(rec.id, interaction.user.id)
+        if not legal:
+            status = await self.host.status(rec.id)
+            line = render(status.public.status_line, locale) if status.ok and status.public else ""
+            text = "⚠️ " + tr("cogs.err.not_your_turn", locale, status=line)
+            if in_menu:
+                await interaction.response.edit_message(content=text, view=None)
+            else:
+                await reply(interaction, text)
+            return
+        content, view = build_menu(rec.id, legal, [], 0, locale, notice=notice)
+        if in_menu:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS)
+
+    async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, depth: int,
+                             ref: int, page: int, value: str) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await interaction.response.edit_message(
+                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+            return
+        legal = await self.host.legal(rec.id, interaction.user.id) if rec.status == ACTIVE else []
+        if not legal or legal_hash(legal) != h:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if legal else None)
+            return
+        if value.startswith("p:"):
+            prefix = prefix_from(legal, depth, ref)
+            new_page = _int(value[2:]) or 0
+        else:
+            d, _, i = value.partition(":")
+            prefix = prefix_from(legal, _int(d) or 0, _int(i) or 0)
+            new_page = 0
+        if prefix is None:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
+            return
+        content, view = build_menu(rec.id, legal, prefix, new_page, locale)
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def on_menu_go(self, interaction: discord.Interaction, match_id: int, h: str, idx: int) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await interaction.response.edit_message(
+                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+            return
+        legal = await self.host.legal(rec.id, interaction.user.id) if rec.status == ACTIVE else []
+        if not legal or legal_hash(legal) != h or not 0 <= idx < len(legal):
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if legal else None)
+            return
+        command = legal[idx]
+        await interaction.response.defer()
+        result = await self.host.command(rec.id, interaction.user.id, command)
+        if not result.ok:
+            await interaction.edit_original_response(
+                content="⚠️ " + render(result.error, locale), view=None)
+            return
+        await interaction.edit_original_response(
+            content=tr("cogs.played", locale, command=clip(command, 200), match_id=rec.id), view=None)
+        await self._publish(result, interaction.user.id)
+
+    async def on_confirm(self, interaction: discord.Interaction, match_id: int, what: str) -> None:
+        locale = user_locale(interaction)
+        if what != "resign":
+            await reply_error(interaction, tr("cogs.err.generic", locale))
+            return
+        await interaction.response.defer()
+        result = await self.host.resign(match_id, interaction.user.id)
+        if not result.ok:
+            await interaction.edit_original_response(content="⚠️ " + render(result.error, locale), view=None)
+            return
+        await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
+        await self._publish(result, interaction.user.id)
+
+
+def rules_excerpt(text: str, limit: int) -> str:
+    """The first part of a rules document, cut at a paragraph boundary within ``limit``."""
+    limit = max(200, limit)
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n\n", 0, limit - 1)
+    if cut < limit // 3:
+        cut = text.rfind("\n", 0, limit - 1)
+    if cut < limit // 3:
+        cut = limit - 1
+    return text[:cut].rstrip() + "\n…"
+
+
+def _is_slash(interaction: discord.Interaction) -> bool:
+    return interaction.type is discord.InteractionType.application_command
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,93 @@
+"""/settings: per-server options (Manage Server only).
+
+* ``thread on|off`` — play each match in its own thread under the channel (default on).
+* ``language auto|ja|en`` — the language of public match messages (default: the server's
+  Discord locale).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from cogs.common import L, N, reply, reply_error, tr, user_locale
+from cogs.delivery import DEFAULT_SETTINGS
+
+ON_OFF = [Choice(name=app_commands.locale_str("on", key="cmd.choice.on"), value="on"),
+          Choice(name=app_commands.locale_str("off", key="cmd.choice.off"), value="off")]
+LANGUAGES = [Choice(name=L("cmd.choice.lang_auto"), value="auto"),
+             Choice(name=L("cmd.choice.lang_ja"), value="ja"),
+             Choice(name=L("cmd.choice.lang_en"), value="en")]
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
+class Settings(commands.Cog):
+    """Server settings."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    settings_group = app_commands.Group(
+        name=N("settings", "cmd.settings.name"), description=L("cmd.settings.description"),
+        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    async def _check(self, interaction: discord.Interaction) -> bool:
+        if not _may_manage(interaction):
+            await reply_error(interaction, tr("cogs.err.no_permission", user_locale(interaction)))
+            return False
+        return True
+
+    async def _show(self, interaction: discord.Interaction, changed: str | None = None) -> None:
+        locale = user_locale(interaction)
+        current = dict(DEFAULT_SETTINGS)
+        current.update(await self.store.get_guild_settings(interaction.guild_id))
+        lines = [changed] if changed else []
+        lines.append(tr("cogs.settings.current", locale,
+                        thread=tr("cogs.settings.on" if current.get("thread", True) else "cogs.settings.off", locale),
+                        language=tr(f"cogs.settings.lang.{current.get('language', 'auto')}", locale)))
+        await reply(interaction, "\n".join(lines))
+
+    @settings_group.command(name=N("thread", "cmd.settings.thread.name"),
+                            description=L("cmd.settings.thread.description"))
+    @app_commands.rename(value=N("value", "cmd.settings.value.name"))
+    @app_commands.describe(value=L("cmd.settings.thread.value.description"))
+    @app_commands.choices(value=ON_OFF)
+    async def thread(self, interaction: discord.Interaction, value: str) -> None:
+        if not await self._check(interaction):
+            return
+        if value not in ("on", "off"):
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            return
+        await self.store.set_guild_setting(interaction.guild_id, "thread", value == "on")
+        await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
+
+    @settings_group.command(name=N("language", "cmd.settings.language.name"),
+                            description=L("cmd.settings.language.description"))
+    @app_commands.rename(value=N("value", "cmd.settings.value.name"))
+    @app_commands.describe(value=L("cmd.settings.language.value.description"))
+    @app_commands.choices(value=LANGUAGES)
+    async def language(self, interaction: discord.Interaction, value: str) -> None:
+        if not await self._check(interaction):
+            return
+        if value not in ("auto", "ja", "en"):
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            return
+        await self.store.set_guild_setting(interaction.guild_id, "language", None if value == "auto" else value)
+        await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
+
+    @settings_group.command(name=N("show", "cmd.settings.show.name"),
+                            description=L("cmd.settings.show.description"))
+    async def show(self, interaction: discord.Interaction) -> None:
+        if not await self._check(interaction):
+            return
+        await self._show(interaction)
