@@ -21,6 +21,19 @@ from host.types import Result
 from rules import registry
 
 
+def group_commands(legal: list[str]) -> list[str]:
+    """Fold commands sharing all but their last token: ``place S1: a1 b1 c1``.
+
+    >>> group_commands(["place S1 a1", "place S1 b1", "pass"])
+    ['place S1: a1 b1', 'pass']
+    """
+    groups: dict[str, list[str]] = {}
+    for cmd in legal:
+        head, _, last = cmd.rpartition(" ")
+        groups.setdefault(head, []).append(last)
+    return [f"{head}: {' '.join(tails)}" if head else " ".join(tails) for head, tails in groups.items()]
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python bot.py --local",
                                 description="Play any registered game hot-seat in the terminal.")
@@ -145,7 +158,7 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             if word in ("help", "?", ""):
                 legal = await host.legal(match_id, uid)
                 con.say(con.t("console.legal", name=rec.names[seat], n=len(legal)))
-                con.say("  " + "\n  ".join(legal) if legal else "  -")
+                con.say("\n".join("  " + line for line in group_commands(legal)) or "  -")
                 con.say(con.t("console.help"))
             elif word == "board":
                 con.show(await host.status(match_id))

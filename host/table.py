@@ -82,6 +82,20 @@ class Host:
             return None, Result.fail("host.err.no_match", match_id=match_id)
         return rec, None
 
+    async def _seated(self, match_id: int, user_id: int,
+                      statuses: tuple[str, ...] = (ACTIVE,)) -> tuple[MatchRecord | None, int | None, Result | None]:
+        """The match, the caller's seat, or the Result refusing the call."""
+        rec, err = await self._get(match_id)
+        if err:
+            return None, None, err
+        if rec.status not in statuses:
+            return rec, None, Result.fail("host.err.not_active", match=rec,
+                                          status=Msg(f"host.state.{rec.status}"))
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return rec, None, Result.fail("host.err.not_a_player", match=rec)
+        return rec, seat, None
+
     @staticmethod
     def _seat_of(rec: MatchRecord, user_id: int) -> int | None:
         for i, uid in enumerate(rec.seats):
@@ -342,14 +356,9 @@ class Host:
     async def command(self, match_id: int, user_id: int, text: str) -> Result:
         text = " ".join(str(text or "").split())
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
-            if rec.status != ACTIVE:
-                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
-            seat = self._seat_of(rec, user_id)
-            if seat is None:
-                return Result.fail("host.err.not_a_player", match=rec)
             game = registry.get(rec.game)
             try:
                 state = await self._state(rec)
@@ -427,14 +436,9 @@ class Host:
 
     async def resign(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
-            if rec.status != ACTIVE:
-                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
-            seat = self._seat_of(rec, user_id)
-            if seat is None:
-                return Result.fail("host.err.not_a_player", match=rec)
             winners = [s for s in range(len(rec.seats)) if s != seat]
             return await self._finish(rec, {"winners": winners, "reason": "resign", "resigned": seat},
                                       [msg("host.resigned", name=rec.names[seat])])
@@ -471,14 +475,9 @@ class Host:
 
     async def claim_timeout(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
-            if rec.status != ACTIVE:
-                return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
-            seat = self._seat_of(rec, user_id)
-            if seat is None:
-                return Result.fail("host.err.not_a_player", match=rec)
             if not rec.turn_seconds or rec.deadline is None:
                 return Result.fail("host.err.no_clock", match=rec)
             left = rec.deadline - self.now()
