@@ -165,9 +165,8 @@ class Host:
             waiting = [s for s, u in enumerate(rec.seats) if u is None or u not in rec.accepted]
             return msg("host.status.waiting", names=_names(rec, [s for s in waiting if rec.seats[s]]),
                        open=sum(1 for u in rec.seats if u is None))
-        game = registry.get(rec.game)
-        to_act = game.to_act(state)
-        return msg("host.status.to_act", names=_names(rec, to_act), n=rec.n_commands)
+        return msg("host.status.to_act", names=_names(rec, _public_to_act(registry.get(rec.game), state)),
+                   n=rec.n_commands)
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:
         res = rec.result or {}
@@ -364,42 +363,49 @@ class Host:
                 state = await self._state(rec)
             except CorruptRow:
                 return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-            to_act = game.to_act(state)
-            if seat not in to_act:
-                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, to_act))
+            if seat not in game.to_act(state):
+                shown = _public_to_act(game, state)
+                if seat in shown:  # a hidden decision of another seat is pending: say no more
+                    return Result.fail("host.err.resolving", match=rec)
+                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, shown))
             if not text:
                 return Result.fail("host.err.empty", match=rec, example=_example(game, state, seat))
             if len(text) > MAX_COMMAND_LEN:
                 return Result.fail("host.err.too_long", match=rec, max=MAX_COMMAND_LEN)
-            try:
-                new_state = game.apply(state, seat, text)
-            except IllegalCommand as exc:
-                if exc.key and i18n.has(exc.key):
-                    error = Msg(exc.key, dict(exc.params))
-                else:
-                    error = msg("host.err.illegal", reason=exc.reason)
-                return Result(ok=False, match=rec, error=error)
-            public_text = _public_command(game, state, seat, text)
-            outcome = game.outcome(new_state)
-            new = replace(rec, n_commands=rec.n_commands + 1, reminded=False,
-                          meta={k: v for k, v in rec.meta.items() if k != "expired"})
-            if outcome is not None:
-                new.status, new.result, new.deadline = FINISHED, dict(outcome), None
+            return await self._apply(rec, game, state, seat, text)
+
+    async def _apply(self, rec: MatchRecord, game: Any, state: Any, seat: int, text: str,
+                     lead: list[Msg] | None = None) -> Result:
+        """Apply one command (lock held), commit it, then answer."""
+        try:
+            new_state = game.apply(state, seat, text)
+        except IllegalCommand as exc:
+            if exc.key and i18n.has(exc.key):
+                error = Msg(exc.key, dict(exc.params))
             else:
-                new.deadline = self._deadline(new)
-            if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
-                new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
-            new.updated_at = self.now()
-            try:
-                written = await self.store.append_command(new, rec.version, seat, text)
-            except VersionConflict:
-                self._states.pop(rec.id, None)
-                return Result.fail("host.err.conflict", match=rec)
-            self._remember(rec.id, written.n_commands, new_state)
-            lines = [msg("host.played", name=rec.names[seat], command=public_text)]
-            if outcome is not None:
-                lines.append(self._outcome_msg(written))
-            return await self._board(written, lines, data={"seat": seat, "command": text})
+                error = msg("host.err.illegal", reason=exc.reason)
+            return Result(ok=False, match=rec, error=error)
+        public_text = _public_command(game, state, seat, text)
+        outcome = game.outcome(new_state)
+        new = replace(rec, n_commands=rec.n_commands + 1, reminded=False,
+                      meta={k: v for k, v in rec.meta.items() if k != "expired"})
+        if outcome is not None:
+            new.status, new.result, new.deadline = FINISHED, dict(outcome), None
+        else:
+            new.deadline = self._deadline(new)
+        if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
+            new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
+        new.updated_at = self.now()
+        try:
+            written = await self.store.append_command(new, rec.version, seat, text)
+        except VersionConflict:
+            self._states.pop(rec.id, None)
+            return Result.fail("host.err.conflict", match=rec)
+        self._remember(rec.id, written.n_commands, new_state)
+        lines = list(lead or []) + [msg("host.played", name=rec.names[seat], command=public_text)]
+        if outcome is not None:
+            lines.append(self._outcome_msg(written))
+        return await self._board(written, lines, data={"seat": seat, "command": text})
 
     async def legal(self, match_id: int, user_id: int) -> list[str]:
         rec, err = await self._get(match_id)
@@ -640,6 +646,16 @@ class Host:
                 to_act = game.to_act(await self._state(fresh))
             except CorruptRow:
                 return None
+            auto = getattr(game, "timeout_command", None)
+            if kind == "expired" and auto is not None:
+                state = await self._state(fresh)
+                seat = next((s for s in to_act if auto(state, s)), None)
+                if seat is not None:  # e.g. "pass" in a response window: the match goes on
+                    res = await self._apply(fresh, game, state, seat, auto(state, seat),
+                                            lead=[msg("host.clock.auto", name=fresh.names[seat])])
+                    if res.ok:
+                        res.data["clock"] = "auto"
+                        return res
             if kind == "expired":
                 new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
                 others = [s for s in range(len(fresh.seats)) if s not in to_act]
@@ -665,6 +681,11 @@ def _public_command(game: Any, state: Any, seat: int, command: str) -> str:
         return command
     shown = fn(state, seat, command)
     return shown if shown is not None else "…"
+
+
+def _public_to_act(game: Any, state: Any) -> list[int]:
+    fn = getattr(game, "public_to_act", None)
+    return fn(state) if fn is not None else game.to_act(state)
 
 
 def _example(game: Any, state: Any, seat: int) -> str:

@@ -59,6 +59,10 @@ class Game(Protocol):
     #       options for the next match between the same seats (e.g. who moves first).
     #   public_command(state_before, seat, command) -> str | None
     #       the command as everyone may see it in the log (None: hidden entirely).
+    #   public_to_act(state) -> list[int]
+    #       whose decision everyone may know is awaited.  Differs from to_act() while a
+    #       secret decision is pending (e.g. a chain-response window that must not reveal
+    #       that the responder holds a legal response).  Default: to_act(state).
 
 
 class Registry:
