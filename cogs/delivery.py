@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import weakref
 from typing import Any
 
 import discord
@@ -59,6 +60,16 @@ def picture_file(png: bytes | None, name: str) -> discord.File | None:
 class Delivery(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        # One publish at a time per match (a thread is created once; board edits stay in
+        # order), and never show an older version of a match over a newer one.
+        self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
+        self._shown: dict[int, int] = {}
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -121,7 +132,7 @@ class Delivery(commands.Cog):
         lines = render_lines(public.text if public is not None else [], locale)
         if lines:
             parts.append("\n".join(lines[-12:]))
-        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 4000),
+        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 3500),
                               colour=COLOURS.get(rec.status, discord.Colour.default()))
         players = []
         for i, (uid, name) in enumerate(zip(rec.seats, rec.names)):
@@ -168,7 +179,7 @@ class Delivery(commands.Cog):
             tried.append(cid)
             try:
                 message = await self._messageable(cid).send(**kwargs)
-            except (discord.NotFound, discord.Forbidden) as exc:
+            except discord.HTTPException as exc:  # gone, forbidden, archived+locked, …: try the next
                 log.info("match %s: cannot post in channel %s (%s)", rec.id, cid, getattr(exc, "code", exc))
                 for f in kwargs.get("files") or ([kwargs["file"]] if kwargs.get("file") else []):
                     f.reset()
@@ -196,8 +207,8 @@ class Delivery(commands.Cog):
         cid, mid = where
         try:
             return await self._messageable(cid).get_partial_message(mid).edit(**kwargs)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            log.info("message %s in %s is gone (%s)", mid, cid, getattr(exc, "code", exc))
+        except discord.HTTPException as exc:
+            log.info("message %s in %s cannot be edited (%s)", mid, cid, getattr(exc, "code", exc))
             return None
 
     # ------------------------------------------------------------------ threads
@@ -275,16 +286,23 @@ class Delivery(commands.Cog):
         rec = getattr(result, "match", None)
         if rec is None or not getattr(result, "ok", False):
             return None
+        async with self._lock(rec.id):
+            return await self._publish(result, rec, actor)
+
+    async def _publish(self, result: Any, rec: MatchRecord, actor: int | None) -> discord.Message | None:
         board_message = None
+        stale = rec.version < self._shown.get(rec.id, 0)
+        if not stale:
+            self._shown[rec.id] = rec.version
         try:
             refs = await self.store.get_refs(rec.id)
             locale = await self.public_locale(rec)
             public = result.public
             waiting = rec.status in (PENDING, OPEN)
-            if public is not None and rec.status in (ACTIVE, FINISHED, ABORTED):
+            if public is not None and rec.status == ACTIVE:
                 await self._ensure_thread(rec, refs, locale)
             new_challenge = waiting and not refs.get("board")
-            if public is not None and public.status_line is not None:
+            if public is not None and public.status_line is not None and not stale:
                 content = None
                 ping_ids: list[int] = []
                 if new_challenge:
@@ -297,6 +315,8 @@ class Delivery(commands.Cog):
                 await self._post_event(rec, refs, locale, result, actor)
         except Exception:
             log.exception("publishing match %s failed", getattr(rec, "id", "?"))
+        if stale:
+            return board_message
         # Private views last, each on its own: a closed DM never blocks anything else.
         for pu in getattr(result, "private", []) or []:
             try:
@@ -391,7 +411,3 @@ def _int(value: Any) -> int | None:
         return int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
         return None
-
-
-async def gather_quietly(*aws: Any) -> None:
-    await asyncio.gather(*aws, return_exceptions=True)

@@ -16,12 +16,12 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, loc, render,
+    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, render,
     render_lines, reply, reply_error, tr, user_locale,
 )
 from cogs.components import ConfirmButton, build_menu, legal_hash, prefix_from
 from data import i18n
-from data.store import ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, MatchRecord
+from data.store import ACTIVE, OPEN, PENDING, UNFINISHED, MatchRecord
 from rules import registry
 
 log = logging.getLogger("cogs.game")
@@ -45,7 +45,7 @@ GAME_CHOICES = _game_choices()
 
 def allowed_options(game: Any) -> str:
     """``name=default (choices|range)`` for each option of a game (via the host's helper)."""
-    from host.table import describe_options
+    from host import describe_options
 
     return describe_options(game)
 
@@ -53,7 +53,7 @@ def allowed_options(game: Any) -> str:
 def parse_option_text(game: Any, text: str | None) -> dict[str, Any]:
     """Parse ``first=0 max_turns=100``; unknown names are refused here when the game has a
     schema (the host validates values by starting a match)."""
-    from host.table import parse_options
+    from host import parse_options
 
     options = parse_options(text)
     schema = game.option_schema() if hasattr(game, "option_schema") else None
@@ -292,7 +292,7 @@ class Game(commands.Cog):
             await reply_error(interaction, tr("cogs.err.cannot_post", locale))
             return
         await reply(interaction, tr("cogs.play.posted", locale, match_id=rec.id, game=game_name(game, locale),
-                                    url=message.jump_url))
+                                    url=jump_url(interaction.guild_id, message)))
 
     async def _setup_refs(self, match_id: int, channel: Any, channel_id: int | None) -> None:
         if channel_id is None:
@@ -463,7 +463,7 @@ class Game(commands.Cog):
             await self.store.set_ref(new.id, "nothread", "1")
         await self._remember(interaction, new.id)
         message = await self.delivery.publish(result, actor=interaction.user.id)
-        url = message.jump_url if message is not None else ""
+        url = jump_url(interaction.guild_id, message) if message is not None else ""
         await reply(interaction, tr("cogs.rematch.posted", locale, match_id=new.id, url=url))
 
     async def _latest_here(self, interaction: discord.Interaction) -> MatchRecord | None:
@@ -601,34 +601,34 @@ class Game(commands.Cog):
 
     async def _open_menu(self, interaction: discord.Interaction, rec: MatchRecord,
                          notice: str | None = None) -> None:
+        """The Act menu: edits the ephemeral menu in place, or opens a new ephemeral one."""
         locale = user_locale(interaction)
         in_menu = bool(interaction.message is not None and interaction.message.flags.ephemeral)
+
+        async def show(content: str, view: discord.ui.View | None = None) -> None:
+            if in_menu:
+                await interaction.response.edit_message(content=content, view=view)
+            elif view is None:
+                await reply(interaction, content)
+            else:
+                await interaction.followup.send(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
         if interaction.user.id not in rec.seats:
             await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))
             return
         if rec.status != ACTIVE:
-            text = "⚠️ " + self._over_text(rec, locale)
-            if in_menu:
-                await interaction.response.edit_message(content=text, view=None)
-            else:
-                await reply(interaction, text)
+            await show("⚠️ " + self._over_text(rec, locale))
             return
+        if not in_menu:
+            await self._defer_ephemeral(interaction)   # legal moves / status may take a moment
         legal = await self.host.legal(rec.id, interaction.user.id)
         if not legal:
             status = await self.host.status(rec.id)
             line = render(status.public.status_line, locale) if status.ok and status.public else ""
-            text = "⚠️ " + tr("cogs.err.not_your_turn", locale, status=line)
-            if in_menu:
-                await interaction.response.edit_message(content=text, view=None)
-            else:
-                await reply(interaction, text)
+            await show("⚠️ " + tr("cogs.err.not_your_turn", locale, status=line))
             return
         content, view = build_menu(rec.id, legal, [], 0, locale, notice=notice)
-        if in_menu:
-            await interaction.response.edit_message(content=content, view=view)
-        else:
-            await interaction.response.send_message(content, view=view, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+        await show(content, view)
 
     async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, depth: int,
                              ref: int, page: int, value: str) -> None:
@@ -702,7 +702,14 @@ def rules_excerpt(text: str, limit: int) -> str:
         cut = text.rfind("\n", 0, limit - 1)
     if cut < limit // 3:
         cut = limit - 1
-    return text[:cut].rstrip() + "\n…"
+    lines = text[:cut].rstrip().splitlines()
+    while lines and (lines[-1].lstrip().startswith("#") or not lines[-1].strip()):
+        lines.pop()  # never end on a dangling heading
+    return "\n".join(lines) + "\n…"
+
+
+def jump_url(guild_id: int | None, message: discord.Message) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{message.channel.id}/{message.id}"
 
 
 def _is_slash(interaction: discord.Interaction) -> bool:

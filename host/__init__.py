@@ -26,7 +26,7 @@ API (all coroutines return a :class:`host.types.Result` unless noted)::
     await host.match_for(user_id, channel_id)             # -> MatchRecord | None: the match a bare command means
     await host.tick()                                     # -> list[Result]: clock reminders and expiries
 """
-from host.table import Host
+from host.table import Host, describe_options, parse_options
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 
-__all__ = ["Host", "Msg", "PrivateUpdate", "Prompt", "PublicUpdate", "Result", "msg"]
+__all__ = ["Host", "describe_options", "parse_options", "Msg", "PrivateUpdate", "Prompt", "PublicUpdate", "Result", "msg"]

@@ -32,8 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-import discord
-from discord import utils
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import discord  # noqa: E402
+from discord import utils  # noqa: E402
 from multidict import CIMultiDict
 
 API_PREFIX = re.compile(r"^https://discord\.com/api/v\d+")
@@ -134,7 +139,7 @@ class _Resp:
         self.status = status
         self.reason = {200: "OK", 204: "No Content", 400: "Bad Request", 403: "Forbidden",
                        404: "Not Found"}.get(status, "?")
-        self.headers = CIMultiDict({"content-type": "application/json"})
+        self.headers = CIMultiDict({"content-type": "application/json"} if data is not None else {})
         self._text = "" if data is None else json.dumps(data)
 
     async def text(self, encoding: str | None = None) -> str:
@@ -572,14 +577,18 @@ class FakeDiscord:
         return ix
 
     async def settle(self, before: set | None = None, timeout: float = 20.0) -> None:
-        """Wait until every task started since ``before`` is done (nested ones too)."""
+        """Wait until every task started since ``before`` is done (nested ones too).
+
+        View timeout timers are not waited for: discord.py gives every ephemeral view a
+        15-minute timeout task that simply sleeps."""
         before = before or set()
         me = asyncio.current_task()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() if t is not me and t not in before and not t.done()]
+            pending = [t for t in asyncio.all_tasks() if t is not me and t not in before and not t.done()
+                       and "timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")]
             if not pending:
                 return
             left = deadline - loop.time()
@@ -686,3 +695,82 @@ async def start_bot(fake: FakeDiscord, store: Any, host: Any) -> Any:
     await bot.login("fake-token")
     await bot.on_ready()
     return bot
+
+
+# ---------------------------------------------------------------------------- test environment
+class Clock:
+    """A hand-driven clock for the host (``now=clock``)."""
+
+    def __init__(self, t: float = 1_700_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@dataclass
+class Env:
+    fake: FakeDiscord
+    bot: Any
+    store: Any
+    host: Any
+    clock: Clock
+    db_path: str
+    render: bool
+    alice: dict = field(default_factory=dict)
+    bob: dict = field(default_factory=dict)
+    carol: dict = field(default_factory=dict)
+
+    async def close(self) -> None:
+        await self.bot.close()
+        await self.store.close()
+
+    async def restart(self) -> None:
+        """Stop the bot and start a fresh bot + Host + store on the same database."""
+        from data.store import open_store
+        from host import Host
+
+        await self.close()
+        self.store = await open_store(self.db_path)
+        self.host = Host(self.store, now=self.clock, render=self.render)
+        self.bot = await start_bot(self.fake, self.store, self.host)
+
+    async def refs(self, match_id: int) -> dict:
+        return await self.store.get_refs(match_id)
+
+    async def board(self, match_id: int) -> dict:
+        """The current board message of a match (as the fake Discord holds it)."""
+        ref = (await self.refs(match_id))["board"]
+        return self.fake.messages[int(ref.split(":")[1])]
+
+    async def match(self, match_id: int) -> Any:
+        return await self.store.get_match(match_id)
+
+    async def play(self, user: dict, **options: Any) -> IxRecord:
+        return await self.fake.slash(self.bot, user, "play", **options)
+
+    async def start(self, options: str = "first=0", game: str = "squares", **kw: Any) -> int:
+        """Alice challenges Bob, Bob accepts; returns the match id."""
+        ix = await self.play(self.alice, game=game, opponent=self.bob, options=options, **kw)
+        assert "#" in ix.text, ix.text
+        match_id = max(m.id for m in await self.store.matches_for_user(int(self.alice["id"])))
+        board = await self.board(match_id)
+        await self.fake.click(self.bot, self.bob, board, f"m:{match_id}:accept")
+        return match_id
+
+
+async def make_env(tmp_path: Any, *, render: bool = False) -> Env:
+    from data.store import open_store
+    from host import Host
+
+    db_path = str(tmp_path / "bot.sqlite3")
+    store = await open_store(db_path)
+    clock = Clock()
+    host = Host(store, now=clock, render=render)
+    fake = FakeDiscord()
+    bot = await start_bot(fake, store, host)
+    return Env(fake, bot, store, host, clock, db_path, render,
+               alice=fake.user("Alice"), bob=fake.user("Bob"), carol=fake.user("Carol"))

@@ -1,0 +1,194 @@
+"""Deck rules (rulebook section 3, GAMES.md) and the shareable deck code.
+
+:func:`validate_deck` is pure: it takes the card set and a deck spec and lists EVERY broken
+rule at once, each as a :class:`DeckProblem` with a catalog key and its params (``/deck
+validate`` shows them in the player's language).
+
+>>> from rules.logic_square.decks import encode_deck, decode_deck
+>>> spec = {"avi": "av01", "resources": ["ac01"] * 3 + ["sc01"], "it": ["it01", "it02"]}
+>>> code = encode_deck(spec)
+>>> code
+'ls1-av01-3ac01.sc01-it01.it02-2f5b'
+>>> decode_deck(code) == {"avi": "av01", "resources": ["ac01", "ac01", "ac01", "sc01"], "it": ["it01", "it02"]}
+True
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.logic_square.messages import EN
+
+RESOURCE_SIZE = 30
+IT_SIZE = 5
+COPY_LIMITS = {"white": 3, "green": 2, "blue": 1, "red": 1}
+BLUE_TOTAL = 5
+RED_TOTAL = 1
+CODE_PREFIX = "ls1"
+
+_ID_RE = re.compile(r"^[a-z][a-z0-9_]{1,11}$")
+_ENTRY_RE = re.compile(r"^([1-9]\d?)?([a-z][a-z0-9_]{1,11})$")
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """One broken deck rule: ``key`` (catalog key), ``params``, ``field`` (avi/resources/it)."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+    field: str = "resources"
+
+    @property
+    def message(self) -> str:
+        return EN[self.key].format(**self.params)
+
+
+class DeckCodeError(ValueError):
+    """A deck code that cannot be read; ``key``/``params`` for the catalog."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key, self.params = key, params
+        super().__init__(EN[key].format(**params))
+
+
+def normalise_deck(spec: Any) -> dict:
+    """``{"avi": id, "resources": [ids] or {id: copies}, "it": [ids]}`` -> canonical form
+    (resources sorted).  Raises ValueError when the shape is wrong (legality is not checked)."""
+    if not isinstance(spec, dict):
+        raise ValueError('a deck is {"avi": id, "resources": [30 ids], "it": [5 ids]}')
+    extra = set(spec) - {"avi", "resources", "it"}
+    if extra:
+        raise ValueError(f"unknown deck field {sorted(extra)[0]!r}; a deck has avi, resources and it")
+    avi = spec.get("avi")
+    if not isinstance(avi, str):
+        raise ValueError(f"the deck's avi must be a card id, not {avi!r}")
+    res = spec.get("resources")
+    if isinstance(res, dict):
+        items: list[str] = []
+        for cid, n in res.items():
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 30:
+                raise ValueError(f"copies of {cid!r} must be a whole number from 1 to 30, not {n!r}")
+            items += [cid] * n
+        res = items
+    if not isinstance(res, list) or not all(isinstance(c, str) for c in res):
+        raise ValueError("the deck's resources must be a list of card ids (or an object id -> copies)")
+    it = spec.get("it")
+    if not isinstance(it, list) or not all(isinstance(c, str) for c in it):
+        raise ValueError("the deck's it must be a list of IT card ids")
+    return {"avi": avi.strip().lower(), "resources": sorted(c.strip().lower() for c in res),
+            "it": [c.strip().lower() for c in it]}
+
+
+def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
+    """Every rule the deck breaks (an empty list = legal).
+
+    Rules (rulebook 3 and GAMES.md): exactly 1 AVI; a resource deck of exactly 30 Ac/Sc/Br
+    cards, white ≤ 3 per name, green ≤ 2 per name, blue ≤ 1 per name and ≤ 5 in total, red ≤ 1
+    in total; an IT deck of exactly 5 different IT cards.
+    """
+    try:
+        deck = normalise_deck(spec)
+    except ValueError as exc:
+        return [DeckProblem("logic_square.deck.malformed", {"detail": str(exc)}, "resources")]
+    out: list[DeckProblem] = []
+    avi = cardset.get(deck["avi"])
+    if avi is None:
+        out.append(DeckProblem("logic_square.deck.unknown_card", {"card": deck["avi"], "part": "avi"}, "avi"))
+    elif avi.category != "AVI":
+        out.append(DeckProblem("logic_square.deck.avi_not_avi", {"card": avi.id, "category": avi.category}, "avi"))
+    res = deck["resources"]
+    if len(res) != RESOURCE_SIZE:
+        out.append(DeckProblem("logic_square.deck.resource_count", {"count": len(res)}, "resources"))
+    counts = Counter(res)
+    blue = red = 0
+    for cid in sorted(counts, key=res.index):
+        n = counts[cid]
+        card = cardset.get(cid)
+        if card is None:
+            out.append(DeckProblem("logic_square.deck.unknown_card", {"card": cid, "part": "resources"}))
+            continue
+        if not card.is_resource:
+            out.append(DeckProblem("logic_square.deck.not_resource", {"card": cid, "category": card.category}))
+            continue
+        limit = COPY_LIMITS[card.colour]
+        if n > limit:
+            out.append(DeckProblem(f"logic_square.deck.{card.colour}_copies", {"card": cid, "count": n}))
+        if card.colour == "blue":
+            blue += n
+        elif card.colour == "red":
+            red += n
+    if blue > BLUE_TOTAL:
+        out.append(DeckProblem("logic_square.deck.blue_total", {"count": blue}))
+    if red > RED_TOTAL:
+        out.append(DeckProblem("logic_square.deck.red_total", {"count": red}))
+    it = deck["it"]
+    if len(it) != IT_SIZE:
+        out.append(DeckProblem("logic_square.deck.it_count", {"count": len(it)}, "it"))
+    seen: set[str] = set()
+    for cid in it:
+        card = cardset.get(cid)
+        if card is None:
+            out.append(DeckProblem("logic_square.deck.unknown_card", {"card": cid, "part": "it"}, "it"))
+        elif card.category != "IT":
+            out.append(DeckProblem("logic_square.deck.it_not_it", {"card": cid, "category": card.category}, "it"))
+        if cid in seen:
+            out.append(DeckProblem("logic_square.deck.it_duplicate", {"card": cid}, "it"))
+        seen.add(cid)
+    return out
+
+
+# --------------------------------------------------------------------------- deck code
+
+def _checksum(payload: str) -> str:
+    return format(zlib.crc32(payload.encode("utf-8")) & 0xFFFF, "04x")
+
+
+def encode_deck(spec: Any) -> str:
+    """A short, typeable code for a deck: ``ls1-<avi>-<resources>-<it>-<check>``.
+
+    Resources are listed by id in sorted order, ``3ac01`` meaning 3 copies; entries are joined by
+    ``.``; ``check`` is 4 hex digits of CRC-32 of everything before it.  Card ids (not indexes)
+    make a code survive new cards being added to the set.  No spaces, commas or ``=``.
+    """
+    deck = normalise_deck(spec)
+    counts = Counter(deck["resources"])
+    res = ".".join((f"{counts[c]}{c}" if counts[c] > 1 else c) for c in sorted(counts))
+    payload = "-".join([CODE_PREFIX, deck["avi"], res, ".".join(deck["it"])])
+    return f"{payload}-{_checksum(payload)}"
+
+
+def decode_deck(code: Any) -> dict:
+    """The deck spec of a code made by :func:`encode_deck`; DeckCodeError if it cannot be read."""
+    if not isinstance(code, str):
+        raise DeckCodeError("logic_square.deck.code_invalid", code=str(code))
+    text = code.strip().lower()
+    parts = text.split("-")
+    if len(parts) != 5 or parts[0] != CODE_PREFIX:
+        raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
+    payload, check = "-".join(parts[:4]), parts[4]
+    if _checksum(payload) != check:
+        raise DeckCodeError("logic_square.deck.code_checksum", code=code.strip()[:60])
+    _, avi, res_txt, it_txt = parts[:4]
+    if not _ID_RE.match(avi):
+        raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
+    resources: list[str] = []
+    for entry in filter(None, res_txt.split(".")):
+        m = _ENTRY_RE.match(entry)
+        if not m:
+            raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
+        resources += [m.group(2)] * int(m.group(1) or 1)
+    it = [c for c in it_txt.split(".") if c]
+    if not all(_ID_RE.match(c) for c in it):
+        raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
+    return {"avi": avi, "resources": sorted(resources), "it": it}
+
+
+def is_deck_code(text: Any) -> bool:
+    return isinstance(text, str) and text.strip().lower().startswith(CODE_PREFIX + "-")
+
+
+__all__ = ["DeckProblem", "DeckCodeError", "normalise_deck", "validate_deck", "encode_deck",
+           "decode_deck", "is_deck_code", "RESOURCE_SIZE", "IT_SIZE", "COPY_LIMITS"]
