@@ -32,6 +32,7 @@ MAX_TURN_SECONDS = 7 * 24 * 3600
 CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
 SNAPSHOT_EVERY = 10                # store an engine dump every N commands (replay is the truth)
 MAX_COMMAND_LEN = 200
+JOIN = "__join__"                  # the log entry of a late join (see docs/engine.md)
 
 
 def reason_msg(reason: str) -> Msg:
@@ -114,11 +115,10 @@ class Host:
             if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
                 state, done = game.load(rec.snapshot), rec.snapshot_seq
             else:
-                state, done = game.new_match(players=len(rec.seats), seed=rec.seed,
-                                             options=rec.options), 0
+                state, done = _initial_state(game, rec), 0
             if done < rec.n_commands:
                 for c in (await self.store.commands(rec.id))[done:]:
-                    state = game.apply(state, c.seat, c.command)
+                    state = _step(game, state, c.seat, c.command)
         except Exception as exc:  # an engine that cannot replay this log: quarantine, never crash
             log.error("match %s cannot be replayed (%s); quarantined", rec.id, type(exc).__name__)
             await self.store.quarantine(rec.id, f"replay failed: {type(exc).__name__}: {exc}")
@@ -293,7 +293,7 @@ class Host:
                 return Result.fail("host.err.player_count", match=old, game=game_msg(new.game),
                                    n=len(seats), min=eng.min_players, max=eng.max_players)
             new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
-                          snapshot=None, snapshot_seq=0)
+                          snapshot=None, snapshot_seq=0, meta={**new.meta, "players0": len(seats)})
             new.deadline = self._deadline(new)
             written = await self._write(new, old.version)
             if written is None:
@@ -328,6 +328,8 @@ class Host:
             rec, err = await self._get(match_id)
             if err:
                 return err
+            if rec.status == ACTIVE:
+                return await self._join_running(rec, user_id, name)
             if rec.status != OPEN:
                 return Result.fail("host.err.not_open", match=rec)
             if self._seat_of(rec, user_id) is not None:
@@ -339,6 +341,40 @@ class Host:
             seats[i], names[i] = user_id, name
             new = replace(rec, seats=seats, names=names, accepted=rec.accepted + [user_id])
             return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
+
+    async def _join_running(self, rec: MatchRecord, user_id: int, name: str) -> Result:
+        """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
+        game = registry.get(rec.game)
+        if not hasattr(game, "can_join"):
+            return Result.fail("host.err.not_open", match=rec)
+        try:
+            state = await self._state(rec)
+        except CorruptRow:
+            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+        seat = self._seat_of(rec, user_id)
+        if seat is None and len(rec.seats) >= game.max_players:
+            return Result.fail("host.err.full", match=rec)
+        if not game.can_join(state):
+            return Result.fail("host.err.join_later", match=rec)
+        target = len(rec.seats) if seat is None else seat
+        try:
+            new_state = game.join(state, target)
+        except IllegalCommand:
+            return Result.fail("host.err.already_seated", match=rec)
+        new = replace(rec, n_commands=rec.n_commands + 1)
+        if seat is None:
+            new.seats, new.names = rec.seats + [user_id], rec.names + [name]
+            new.accepted = rec.accepted + [user_id]
+        new.deadline = self._deadline(new)
+        new.updated_at = self.now()
+        try:
+            written = await self.store.append_command(new, rec.version, target, JOIN)
+        except VersionConflict:
+            self._states.pop(rec.id, None)
+            return Result.fail("host.err.conflict", match=rec)
+        self._remember(rec.id, written.n_commands, new_state)
+        key = "host.joined_late" if seat is None else "host.rejoined"
+        return await self._board(written, [msg(key, name=written.names[target])])
 
     async def start(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
@@ -580,11 +616,11 @@ class Host:
         game = registry.get(rec.game)
         entries = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
-            state = game.new_match(players=len(rec.seats), seed=rec.seed, options=rec.options)
+            state = _initial_state(game, rec)
             for c in await self.store.commands(rec.id):
-                entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
-                                "command": _public_command(game, state, c.seat, c.command)})
-                state = game.apply(state, c.seat, c.command)
+                shown = "join" if c.command == JOIN else _public_command(game, state, c.seat, c.command)
+                entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat], "command": shown})
+                state = _step(game, state, c.seat, c.command)
         return Result(ok=True, match=rec, data={"log": entries})
 
     async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
@@ -681,6 +717,16 @@ def _public_command(game: Any, state: Any, seat: int, command: str) -> str:
         return command
     shown = fn(state, seat, command)
     return shown if shown is not None else "…"
+
+
+def _initial_state(game: Any, rec: MatchRecord) -> Any:
+    players = int(rec.meta.get("players0", len(rec.seats)))
+    return game.new_match(players=players, seed=rec.seed, options=rec.options)
+
+
+def _step(game: Any, state: Any, seat: int, command: str) -> Any:
+    """Replay one log entry (a command, or a late join)."""
+    return game.join(state, seat) if command == JOIN else game.apply(state, seat, command)
 
 
 def _public_to_act(game: Any, state: Any) -> list[int]:

@@ -35,6 +35,23 @@ from render.base import drawer, encode_png, make_ctx, register
 from render.generic import draw_generic
 from render import squares as _squares  # noqa: F401  (registers "squares")
 
+
+def _discover() -> None:
+    """Import ``render/<game>.py`` for every registered game that has one (it registers itself)."""
+    import importlib
+
+    from rules import registry
+
+    for name in registry.names():
+        try:
+            importlib.import_module(f"render.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"render.{name}":
+                raise
+
+
+_discover()
+
 __all__ = ["render_png", "render_image", "has_renderer", "register", "warm"]
 
 

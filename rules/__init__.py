@@ -94,10 +94,26 @@ class Registry:
 registry = Registry()
 
 
+# Games whose engine lives in ``rules/<name>`` (module or package) and exposes ``make_game()``.
+DISCOVERED = ("maken", "art_of_war", "avalon")
+
+
 def _register_builtin() -> None:
+    import importlib
+
     from rules.squares import SquaresGame
 
     registry.register(SquaresGame())
+    for name in DISCOVERED:
+        if name in registry:
+            continue
+        try:
+            module = importlib.import_module(f"rules.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"rules.{name}":
+                continue  # not written yet
+            raise
+        registry.register(module.make_game())
 
 
 _register_builtin()
