@@ -6,6 +6,8 @@
 
 Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
 (default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, DEV_GUILD_ID, SYNC_COMMANDS.
+Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
+BOT_TEST_PLUGINS.
 """
 from __future__ import annotations
 
@@ -177,6 +179,38 @@ async def dump_commands() -> list[dict]:
         await bot.tree.set_translator(None)
 
 
+# ---------------------------------------------------------------------------- TESTING ONLY
+# The end-to-end tests (tests/e2e) run this very file against a local Discord twin on
+# loopback.  These settings are never needed in production; leave them unset.
+#   DISCORD_API_BASE=http://127.0.0.1:PORT/api/v10   REST base (discord.http.Route.BASE)
+#   DISCORD_GATEWAY_URL=ws://127.0.0.1:PORT/gateway   gateway used when discord.py falls back
+#                                                     to its default (reconnects, SHARD_COUNT)
+#   BOT_TEST_PLUGINS=tests.e2e.hidden_game            comma-separated modules imported before
+#                                                     the cogs (e.g. to register a test game)
+def apply_test_overrides(env: Any = None) -> None:
+    """Point discord.py at a local Discord twin and load test plugins (tests only)."""
+    import importlib
+
+    env = os.environ if env is None else env
+    api_base = (env.get("DISCORD_API_BASE") or "").strip().rstrip("/")
+    gateway = (env.get("DISCORD_GATEWAY_URL") or "").strip()
+    if api_base or gateway:
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        if api_base:
+            discord.http.Route.BASE = api_base
+        if gateway:
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+        logging.getLogger("bot").warning("TESTING ONLY: Discord API at %s, gateway %s",
+                                         api_base or "(default)", gateway or "(from /gateway/bot)")
+    for name in (env.get("BOT_TEST_PLUGINS") or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
+# ---------------------------------------------------------------------------- end TESTING ONLY
+
+
 def setup_logging(level: str) -> None:
     logging.basicConfig(level=getattr(logging, level, logging.INFO),
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
@@ -210,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         print(HELP_NO_TOKEN, file=sys.stderr)
         return 2
     setup_logging(config.log_level)
+    apply_test_overrides()   # TESTING ONLY: no-op unless DISCORD_API_BASE/… are set
     bot = make_bot(config)
     bot.run(config.token, log_handler=None)
     return 0

@@ -16,6 +16,7 @@ custom_id templates (all ≤ 100 chars)::
     m:<match>:t:<hash>:<depth>:<ref>:<page>                     Act menu select
     m:<match>:go:<hash>:<idx>                                   Act menu confirm
     m:<match>:ok:resign                                         resign confirmation
+    m:<match>:deck:<accept|join>                                deck picker (card games)
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|star
 TREE_TEMPLATE = r"m:(?P<match>\d{1,20}):t:(?P<h>[0-9a-f]{1,8}):(?P<depth>\d{1,3}):(?P<ref>\d{1,6}):(?P<page>\d{1,4})"
 GO_TEMPLATE = r"m:(?P<match>\d{1,20}):go:(?P<h>[0-9a-f]{1,8}):(?P<idx>\d{1,6})"
 CONFIRM_TEMPLATE = r"m:(?P<match>\d{1,20}):ok:(?P<what>resign)"
+DECK_TEMPLATE = r"m:(?P<match>\d{1,20}):deck:(?P<action>accept|join)"
 
 BUTTON_LABEL_MAX = 80
 PAGE_SIZE = SELECT_MAX - 1          # one slot for "…more" when a level is paged
@@ -239,7 +241,27 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
         await _run(interaction, lambda g: g.on_confirm(interaction, self.match_id, self.what))
 
 
-DYNAMIC_ITEMS = (BoardButton, TreeSelect, GoButton, ConfirmButton)
+class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLATE):
+    """Pick the deck to play with when accepting or joining a card game."""
+
+    def __init__(self, match_id: int, action: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"m:{int(match_id)}:deck:{action}", options=options or [discord.SelectOption(label="-")],
+            placeholder=clip(placeholder, 150) if placeholder else None, min_values=1, max_values=1))
+        self.match_id, self.action = int(match_id), action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any) -> "DeckSelect":
+        return cls(int(match["match"]), match["action"], options=item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _run(interaction, lambda g: g.on_deck_pick(interaction, self.match_id, self.action, value))
+
+
+DYNAMIC_ITEMS = (BoardButton, TreeSelect, GoButton, ConfirmButton, DeckSelect)
 
 
 def board_view(match_id: int, status: str, locale: str) -> discord.ui.View | None:

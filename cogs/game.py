@@ -19,7 +19,9 @@ from cogs.common import (
     CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, render,
     render_lines, reply, reply_error, tr, user_locale,
 )
-from cogs.components import ConfirmButton, build_menu, legal_hash, prefix_from
+from host.decks import DeckBook
+from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
+from cogs.decks import any_deck_autocomplete
 from data import i18n
 from data.store import ACTIVE, OPEN, PENDING, UNFINISHED, MatchRecord
 from rules import registry
@@ -229,21 +231,27 @@ class Game(commands.Cog):
                          opponent3=N("opponent3", "cmd.play.opponent3.name"),
                          open_seats=N("open_seats", "cmd.play.open_seats.name"),
                          options=N("options", "cmd.play.options.name"),
-                         turn_time=N("turn_time", "cmd.play.turn_time.name"))
+                         turn_time=N("turn_time", "cmd.play.turn_time.name"),
+                         rated=N("rated", "cmd.play.rated.name"),
+                         deck=N("deck", "cmd.play.deck.name"))
     @app_commands.describe(game=L("cmd.play.game.description"),
                            opponent=L("cmd.play.opponent.description"),
                            opponent2=L("cmd.play.opponent2.description"),
                            opponent3=L("cmd.play.opponent3.description"),
                            open_seats=L("cmd.play.open_seats.description"),
                            options=L("cmd.play.options.description"),
-                           turn_time=L("cmd.play.turn_time.description"))
+                           turn_time=L("cmd.play.turn_time.description"),
+                           rated=L("cmd.play.rated.description"),
+                           deck=L("cmd.play.deck.description"))
     @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
+    @app_commands.autocomplete(deck=any_deck_autocomplete)
     async def play(self, interaction: discord.Interaction, game: str,
                    opponent: Optional[discord.User] = None, opponent2: Optional[discord.User] = None,
                    opponent3: Optional[discord.User] = None,
                    open_seats: Optional[app_commands.Range[int, 0, 9]] = None,
                    options: Optional[app_commands.Range[str, 0, 200]] = None,
-                   turn_time: Optional[int] = None) -> None:
+                   turn_time: Optional[int] = None, rated: Optional[bool] = None,
+                   deck: Optional[app_commands.Range[str, 1, 1000]] = None) -> None:
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
@@ -273,12 +281,18 @@ class Game(commands.Cog):
             await reply_error(interaction, tr("cogs.err.turn_time", locale,
                                               allowed=", ".join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
             return
+        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck)
+        if err is not None:
+            await reply_error(interaction, "\n".join([render(err.error, locale)]
+                                                      + ["• " + t for t in render_lines(err.info, locale)]))
+            return
         public_locale = await self.delivery.locale_for_guild(interaction.guild_id, interaction.guild_locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.host.challenge(
             game, interaction.user.id, interaction.user.display_name, opponents=opponents,
             open_seats=seats, options=parsed, turn_seconds=turn, guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id, locale=public_locale)
+            channel_id=interaction.channel_id, locale=public_locale,
+            meta={"rated": rated is not False}, deck=chosen)
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return
@@ -578,6 +592,9 @@ class Game(commands.Cog):
             view.add_item(ConfirmButton(rec.id, "resign", label=tr("cogs.resign.confirm_button", locale)))
             await reply(interaction, tr("cogs.resign.confirm", locale, match_id=rec.id), view=view)
             return
+        if action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
+            if await self._offer_decks(interaction, rec, action):
+                return
         # accept / decline / join / start: the host decides who may
         await interaction.response.defer()
         if action == "join":
@@ -589,6 +606,57 @@ class Game(commands.Cog):
             return
         await self._remember(interaction, rec.id)
         await self._publish(result, user)
+
+    async def _offer_decks(self, interaction: discord.Interaction, rec: MatchRecord, action: str) -> bool:
+        """Card games: let the player pick a deck (their legal saved decks, then the ready-made
+        ones) before accepting or joining.  False when the host should just be asked (e.g.
+        the player may not accept at all: the host says why)."""
+        from data.store import OPEN, PENDING
+
+        user = interaction.user.id
+        if rec.status not in (PENDING, OPEN):
+            return False
+        if action == "accept" and (user not in rec.seats or user in rec.accepted):
+            return False
+        if action == "join" and (user in rec.seats or None not in rec.seats):
+            return False
+        locale = user_locale(interaction)
+        listing = await DeckBook(self.bot.store).list(user, rec.game)
+        options = []
+        for r in listing.data["decks"]:
+            if not r["legal"]:
+                continue
+            label = r["name"]
+            if r.get("ready"):
+                label = tr("deck.ready_label", locale, name=r["title"].get(locale) or r["title"].get("en") or r["name"])
+            options.append(discord.SelectOption(label=clip(label, 100), value=r["name"][:100]))
+        view = discord.ui.View(timeout=None)
+        view.add_item(DeckSelect(rec.id, action, options=options[:25],
+                                 placeholder=tr("cogs.deck.pick", locale)))
+        await reply(interaction, tr("cogs.deck.pick", locale), view=view)
+        return True
+
+    async def on_deck_pick(self, interaction: discord.Interaction, match_id: int, action: str, choice: str) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return
+        await interaction.response.defer(ephemeral=True)
+        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, choice)
+        if err is not None:
+            await reply_error(interaction, render(err.error, locale))
+            return
+        if action == "join":
+            result = await self.host.join(rec.id, interaction.user.id, interaction.user.display_name, deck=deck)
+        else:
+            result = await self.host.accept(rec.id, interaction.user.id, deck=deck)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        await self._remember(interaction, rec.id)
+        await reply(interaction, tr("cogs.deck.chosen", locale, name=choice))
+        await self._publish(result, interaction.user.id)
 
     async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():

@@ -46,6 +46,9 @@ from data.store import (
     CommandRecord,
     CorruptRow,
     MatchRecord,
+    LeagueRecord,
+    RatingChange,
+    RatingRow,
     ResultRow,
     Store,
     StoreError,
@@ -645,3 +648,245 @@ class SqliteStore(Store):
                 "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
                 "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
                 (guild_id, key, text))
+
+    # ======================================================================================
+    # records, ratings and leagues (issue 4)
+    # ======================================================================================
+    _RATING_COLS = "scope, game, user_id, mu, sigma, games, wins, losses, draws, updated_at"
+    _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, sigma, at"
+    _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
+
+    async def is_processed(self, match_id: int) -> bool:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT 1 FROM processed_matches WHERE match_id = ?", (int(match_id),))
+        return bool(rows)
+
+    async def record_processed(self, match_id: int, rated: bool, ratings: list[RatingRow],
+                               history: list[RatingChange], at: float) -> bool:
+        for r in ratings:
+            if not (math.isfinite(r.mu) and math.isfinite(r.sigma) and r.sigma > 0):
+                raise ValueError(f"rating of user {r.user_id} is not finite: {r.mu}, {r.sigma}")
+        async with self._write() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO processed_matches (match_id, rated, at) VALUES (?, ?, ?)",
+                (int(match_id), 1 if rated else 0, float(at)))
+            if cur.rowcount != 1:
+                return False
+            before = {(h.scope, h.game, int(h.user_id)): (h.mu_before, h.sigma_before) for h in history}
+            for r in ratings:
+                now_rows = await db.execute_fetchall(
+                    "SELECT mu, sigma FROM ratings WHERE scope = ? AND game = ? AND user_id = ?",
+                    (r.scope, r.game, int(r.user_id)))
+                expected = before.get((r.scope, r.game, int(r.user_id))) if r.games > 1 else None
+                current = (now_rows[0][0], now_rows[0][1]) if now_rows else None
+                if current != expected:
+                    raise VersionConflict(f"the {r.game} rating of user {r.user_id} in {r.scope} "
+                                          "changed since it was read")
+            if ratings:
+                await db.executemany(
+                    f"INSERT OR REPLACE INTO ratings ({self._RATING_COLS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(r.scope, r.game, int(r.user_id), float(r.mu), float(r.sigma), int(r.games),
+                      int(r.wins), int(r.losses), int(r.draws), float(r.updated_at)) for r in ratings])
+            if history:
+                await db.executemany(
+                    f"INSERT OR REPLACE INTO rating_history ({self._HISTORY_COLS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(h.match_id, h.scope, h.game, int(h.user_id), h.mu_before, h.sigma_before,
+                      h.mu, h.sigma, h.at) for h in history])
+        return True
+
+    async def unprocessed_finished(self, limit: int = 100) -> list[MatchRecord]:
+        return await self._list(
+            "WHERE status IN ({statuses}) AND id NOT IN (SELECT match_id FROM processed_matches) "
+            "ORDER BY updated_at, id LIMIT ?", (int(limit),), (FINISHED,), limited=True)
+
+    async def get_ratings(self, scope: str, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
+        ids = [int(u) for u in user_ids]
+        if not ids:
+            return {}
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._RATING_COLS} FROM ratings WHERE scope = ? AND game = ? "
+                f"AND user_id IN ({', '.join('?' * len(ids))})", [scope, game] + ids)
+        return {r[2]: RatingRow(*r) for r in rows}
+
+    async def ratings_for_user(self, user_id: int, scopes: list[str]) -> list[RatingRow]:
+        if not scopes:
+            return []
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._RATING_COLS} FROM ratings WHERE user_id = ? "
+                f"AND scope IN ({', '.join('?' * len(scopes))}) ORDER BY game, scope",
+                [int(user_id)] + list(scopes))
+        return [RatingRow(*r) for r in rows]
+
+    async def leaderboard(self, scope: str, game: str, offset: int = 0, limit: int = 10
+                          ) -> tuple[list[RatingRow], int]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._RATING_COLS} FROM ratings WHERE scope = ? AND game = ? "
+                "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ? OFFSET ?",
+                (scope, game, int(limit), max(0, int(offset))))
+            total = await db.execute_fetchall(
+                "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", (scope, game))
+        return [RatingRow(*r) for r in rows], int(total[0][0])
+
+    async def rating_history(self, user_id: int, game: str, scope: str,
+                             limit: int = 200) -> list[RatingChange]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._HISTORY_COLS} FROM rating_history WHERE user_id = ? AND game = ? "
+                "AND scope = ? ORDER BY at DESC, match_id DESC LIMIT ?",
+                (int(user_id), game, scope, int(limit)))
+        return [RatingChange(*r) for r in reversed(rows)]
+
+    async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
+                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
+        where = " WHERE user_id = ?"
+        params: list[Any] = [int(user_id)]
+        if game is not None:
+            where += " AND game = ?"
+            params.append(game)
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(int(guild_id))
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._RESULT_COLS} FROM results" + where
+                + " ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
+                params + [int(limit), max(0, int(offset))])
+            total = await db.execute_fetchall("SELECT COUNT(*) FROM results" + where, params)
+        return [ResultRow(*r) for r in rows], int(total[0][0])
+
+    async def result_counts(self, user_id: int) -> dict[str, dict[str, int]]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT game, outcome, COUNT(*) FROM results WHERE user_id = ? GROUP BY game, outcome",
+                (int(user_id),))
+        out: dict[str, dict[str, int]] = {}
+        for game, outcome, n in rows:
+            out.setdefault(game, {"win": 0, "loss": 0, "draw": 0})[outcome] = int(n)
+        return out
+
+    async def results_for_match(self, match_id: int) -> list[ResultRow]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {self._RESULT_COLS} FROM results WHERE match_id = ? ORDER BY seat",
+                (int(match_id),))
+        return [ResultRow(*r) for r in rows]
+
+    async def head_to_head(self, a: int, b: int, game: str | None = None,
+                           guild_id: int | None = None) -> list[tuple[ResultRow, ResultRow]]:
+        cols = ", ".join(f"x.{c.strip()}" for c in self._RESULT_COLS.split(",")) + ", " + \
+            ", ".join(f"y.{c.strip()}" for c in self._RESULT_COLS.split(","))
+        sql = (f"SELECT {cols} FROM results x JOIN results y ON x.match_id = y.match_id "
+               "WHERE x.user_id = ? AND y.user_id = ?")
+        params: list[Any] = [int(a), int(b)]
+        if game is not None:
+            sql += " AND x.game = ?"
+            params.append(game)
+        if guild_id is not None:
+            sql += " AND x.guild_id = ?"
+            params.append(int(guild_id))
+        sql += " ORDER BY x.finished_at DESC, x.match_id DESC"
+        async with self._read() as db:
+            rows = await db.execute_fetchall(sql, params)
+        return [(ResultRow(*r[:8]), ResultRow(*r[8:])) for r in rows]
+
+    @staticmethod
+    def _league(row: tuple) -> LeagueRecord:
+        id_, guild_id, status, version, data, created_at, updated_at = row
+        return LeagueRecord(id=id_, guild_id=guild_id, status=status, version=version,
+                            data=json.loads(data), created_at=created_at, updated_at=updated_at)
+
+    _LEAGUE_SELECT = "SELECT id, guild_id, status, version, data, created_at, updated_at FROM leagues"
+
+    async def create_league(self, league: LeagueRecord) -> LeagueRecord:
+        try:
+            text = _dumps(league.data, "data")
+        except _Bad as e:
+            raise ValueError(f"cannot store league: {e}") from None
+        async with self._write() as db:
+            cur = await db.execute(
+                "INSERT INTO leagues (guild_id, status, version, data, created_at, updated_at) "
+                "VALUES (?, ?, 1, ?, ?, ?)",
+                (int(league.guild_id), league.status, text, league.created_at, league.updated_at))
+            new_id = cur.lastrowid
+        return LeagueRecord(id=new_id, guild_id=int(league.guild_id), status=league.status,
+                            version=1, data=json.loads(text), created_at=league.created_at,
+                            updated_at=league.updated_at)
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(self._LEAGUE_SELECT + " WHERE id = ?", (int(league_id),))
+        return self._league(rows[0]) if rows else None
+
+    async def update_league(self, league: LeagueRecord, expected_version: int) -> LeagueRecord:
+        if league.id is None:
+            raise ValueError("the league has no id; create_league it first")
+        try:
+            text = _dumps(league.data, "data")
+        except _Bad as e:
+            raise ValueError(f"cannot store league {league.id}: {e}") from None
+        async with self._write() as db:
+            cur = await db.execute(
+                "UPDATE leagues SET status = ?, data = ?, updated_at = ?, version = version + 1 "
+                "WHERE id = ? AND version = ?",
+                (league.status, text, league.updated_at, int(league.id), int(expected_version)))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"league {league.id} is not at version {expected_version}")
+        return LeagueRecord(id=league.id, guild_id=league.guild_id, status=league.status,
+                            version=expected_version + 1, data=json.loads(text),
+                            created_at=league.created_at, updated_at=league.updated_at)
+
+    async def leagues(self, guild_id: int | None = None,
+                      statuses: tuple[str, ...] = ("signup", "running", "finished")) -> list[LeagueRecord]:
+        sts = tuple(statuses)
+        if not sts:
+            return []
+        sql = self._LEAGUE_SELECT + f" WHERE status IN ({', '.join('?' * len(sts))})"
+        params: list[Any] = list(sts)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(int(guild_id))
+        async with self._read() as db:
+            rows = await db.execute_fetchall(sql + " ORDER BY id", params)
+        return [self._league(r) for r in rows]
+
+    # ======================================================================================
+    # saved decks (/deck)
+    # ======================================================================================
+    async def save_deck(self, user_id: int, game: str, name: str, spec: dict[str, Any]) -> None:
+        try:
+            text = _dumps(spec, "spec")
+        except _Bad as e:
+            raise ValueError(f"deck {e}") from None
+        now = time.time()
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO decks (user_id, game, name, spec, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game, name) "
+                "DO UPDATE SET spec = excluded.spec, updated_at = excluded.updated_at",
+                (int(user_id), game, name, text, now, now))
+
+    async def get_deck(self, user_id: int, game: str, name: str) -> dict[str, Any] | None:
+        async with self._read() as db:
+            cur = await db.execute("SELECT spec FROM decks WHERE user_id = ? AND game = ? AND name = ?",
+                                   (int(user_id), game, name))
+            row = await cur.fetchone()
+        return None if row is None else json.loads(row[0])
+
+    async def list_decks(self, user_id: int, game: str) -> list[tuple[str, dict[str, Any]]]:
+        async with self._read() as db:
+            cur = await db.execute("SELECT name, spec FROM decks WHERE user_id = ? AND game = ? ORDER BY name",
+                                   (int(user_id), game))
+            rows = await cur.fetchall()
+        return [(name, json.loads(spec)) for name, spec in rows]
+
+    async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
+        async with self._write() as db:
+            cur = await db.execute("DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?",
+                                   (int(user_id), game, name))
+            return cur.rowcount > 0

@@ -172,6 +172,95 @@ class Store(abc.ABC):
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
         """``value=None`` removes the setting."""
 
+    # ======================================================================================
+    # records, ratings and leagues (issue 4)
+    # ======================================================================================
+    @abc.abstractmethod
+    async def is_processed(self, match_id: int) -> bool:
+        """Whether a finished match has been taken into the records (rated or not)."""
+
+    @abc.abstractmethod
+    async def record_processed(self, match_id: int, rated: bool, ratings: list["RatingRow"],
+                               history: list["RatingChange"], at: float) -> bool:
+        """In one transaction: mark the match processed, write every rating row (insert or
+        replace) and every history row.  Returns False and writes nothing if the match was
+        already processed (so a match is never rated twice).  Raises :class:`VersionConflict`
+        and writes nothing if a rating to be replaced is no longer the one it was computed from
+        (its history row's ``mu_before``/``sigma_before``; absent if the new row has
+        ``games == 1``)."""
+
+    @abc.abstractmethod
+    async def unprocessed_finished(self, limit: int = 100) -> list[MatchRecord]:
+        """Finished matches not yet processed, oldest first (catch-up after a crash)."""
+
+    @abc.abstractmethod
+    async def get_ratings(self, scope: str, game: str, user_ids: list[int]) -> dict[int, "RatingRow"]:
+        """The rating rows that exist for these users (absent users: not in the dict)."""
+
+    @abc.abstractmethod
+    async def ratings_for_user(self, user_id: int, scopes: list[str]) -> list["RatingRow"]: ...
+
+    @abc.abstractmethod
+    async def leaderboard(self, scope: str, game: str, offset: int = 0, limit: int = 10
+                          ) -> tuple[list["RatingRow"], int]:
+        """Rows ordered by conservative rating (mu - 3 sigma) descending, and the total count."""
+
+    @abc.abstractmethod
+    async def rating_history(self, user_id: int, game: str, scope: str,
+                             limit: int = 200) -> list["RatingChange"]:
+        """Oldest first (the newest ``limit``)."""
+
+    @abc.abstractmethod
+    async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
+                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
+        """A user's results, newest first, and the total count (for pagination)."""
+
+    @abc.abstractmethod
+    async def result_counts(self, user_id: int) -> dict[str, dict[str, int]]:
+        """``{game: {"win": n, "loss": n, "draw": n}}`` over all of a user's results."""
+
+    @abc.abstractmethod
+    async def results_for_match(self, match_id: int) -> list[ResultRow]: ...
+
+    @abc.abstractmethod
+    async def head_to_head(self, a: int, b: int, game: str | None = None,
+                           guild_id: int | None = None) -> list[tuple[ResultRow, ResultRow]]:
+        """Matches where both sat, newest first: (a's row, b's row)."""
+
+    @abc.abstractmethod
+    async def create_league(self, league: "LeagueRecord") -> "LeagueRecord":
+        """Insert; returns a copy with ``id`` and ``version=1``."""
+
+    @abc.abstractmethod
+    async def get_league(self, league_id: int) -> "LeagueRecord | None": ...
+
+    @abc.abstractmethod
+    async def update_league(self, league: "LeagueRecord", expected_version: int) -> "LeagueRecord":
+        """Version-checked write like :meth:`update_match`; raises :class:`VersionConflict`."""
+
+    @abc.abstractmethod
+    async def leagues(self, guild_id: int | None = None,
+                      statuses: tuple[str, ...] = ("signup", "running", "finished")) -> list["LeagueRecord"]:
+        """Leagues (of one guild, or all) in these statuses, oldest first."""
+
+    # ======================================================================================
+    # saved decks (/deck)
+    # ======================================================================================
+    @abc.abstractmethod
+    async def save_deck(self, user_id: int, game: str, name: str, spec: dict[str, Any]) -> None:
+        """Create or replace the user's deck ``name`` for ``game``."""
+
+    @abc.abstractmethod
+    async def get_deck(self, user_id: int, game: str, name: str) -> dict[str, Any] | None: ...
+
+    @abc.abstractmethod
+    async def list_decks(self, user_id: int, game: str) -> list[tuple[str, dict[str, Any]]]:
+        """(name, spec) of the user's decks for ``game``, by name."""
+
+    @abc.abstractmethod
+    async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
+        """True if a deck was deleted."""
+
 
 async def open_store(url: str) -> Store:
     """Open the store named by ``url``: ``sqlite:///path/to/file.db``, a bare path, or
@@ -185,3 +274,48 @@ async def open_store(url: str) -> Store:
     store = SqliteStore(path)
     await store.open()
     return store
+
+
+# -- records, ratings and leagues (issue 4) ----------------------------------------------------
+@dataclass
+class RatingRow:
+    """One player's rating for a game in a scope (``global``, ``guild:<id>``, ``guild:<id>:s<n>``)."""
+
+    scope: str
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    updated_at: float = 0.0
+
+
+@dataclass
+class RatingChange:
+    """What one rated match did to one player's rating in one scope."""
+
+    match_id: int
+    scope: str
+    game: str
+    user_id: int
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    at: float
+
+
+@dataclass
+class LeagueRecord:
+    """A league: queried columns plus its JSON document (players, rounds, pairings)."""
+
+    guild_id: int
+    status: str                                   # signup | running | finished | closed
+    data: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    version: int = 0
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)

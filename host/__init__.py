@@ -25,6 +25,7 @@ API (all coroutines return a :class:`host.types.Result` unless noted)::
     await host.set_channel(match_id, channel_id)          # the front end moved the match (e.g. into a thread)
     await host.match_for(user_id, channel_id)             # -> MatchRecord | None: the match a bare command means
     await host.tick()                                     # -> list[Result]: clock reminders and expiries
+    host.on_finish.append(coro)                           # awaited with the MatchRecord after a result is committed
 """
 from host.table import Host, describe_options, parse_options
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg

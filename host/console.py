@@ -16,6 +16,7 @@ from typing import IO
 
 from data import i18n
 from data.store import ACTIVE, open_store
+from host.decks import DeckBook
 from host.table import Host, describe_options, parse_options
 from host.types import Result
 from rules import registry
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="number of players (default: the game's minimum)")
     p.add_argument("--seed", type=int, default=None, help="fix the match's random seed")
     p.add_argument("--options", default="", help='game options, e.g. "first=0 max_turns=100"')
+    p.add_argument("--deck", action="append", default=[], metavar="SEAT=DECK",
+                   help="card games: a ready-made deck id or a deck code for a seat, e.g. --deck 2=<code>")
     p.add_argument("--lang", choices=["en", "ja"], default="en", help="language of texts and pictures")
     p.add_argument("--out", default="boards", help="folder for board pictures (default: ./boards)")
     p.add_argument("--no-pictures", action="store_true", help="do not draw pictures")
@@ -125,14 +128,25 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             con.say("! " + i18n.t("host.err.bad_options", lang, detail=str(exc), allowed=describe_options(game)))
             return 2
         names = [con.t("console.player", n=i + 1) for i in range(n)]
+        decks: dict[int, object] = {}
+        for item in args.deck:
+            seat_text, _, choice = item.partition("=")
+            if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or not choice:
+                con.say("! " + con.t("console.bad_deck", n=n))
+                return 2
+            deck, err = await DeckBook(store).for_play(int(seat_text), name, choice.strip())
+            if err:
+                con.show(err)
+                return 2
+            decks[int(seat_text)] = deck
         res = await host.challenge(name, 1, names[0], opponents=[(i + 1, names[i]) for i in range(1, n)],
-                                   options=options, seed=args.seed, locale=lang)
+                                   options=options, seed=args.seed, locale=lang, deck=decks.get(1))
         if not res.ok:
             con.show(res)
             return 2
         match_id = res.match.id
         for uid in range(2, n + 1):
-            res = await host.accept(match_id, uid)
+            res = await host.accept(match_id, uid, deck=decks.get(uid))
         con.say(con.t("console.welcome"))
         con.show(res)
         while True:

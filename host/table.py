@@ -15,7 +15,7 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from data import i18n
 from data.store import (
@@ -64,6 +64,9 @@ class Host:
         # match id -> (n_commands, state): the engine state after that many commands (LRU)
         self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
         self.cache_size = cache_size
+        # Called with the MatchRecord after a FINISHED result is committed (records, leagues).
+        # An exception in a callback is logged and never reaches the player.
+        self.on_finish: list[Callable[[MatchRecord], Awaitable[None]]] = []
 
     # ------------------------------------------------------------------ internals
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -208,6 +211,13 @@ class Host:
                                                  legal=game.legal_commands(state, seat)))
         return result
 
+    async def _finished(self, rec: MatchRecord) -> None:
+        for callback in list(self.on_finish):
+            try:
+                await callback(rec)
+            except Exception:
+                log.exception("on_finish callback failed for match %s", rec.id)
+
     async def _write(self, rec: MatchRecord, expected: int) -> MatchRecord | None:
         try:
             return await self.store.update_match(replace(rec, updated_at=self.now()), expected)
@@ -228,7 +238,8 @@ class Host:
                         options: dict | None = None, turn_seconds: int | None = None,
                         guild_id: int | None = None, channel_id: int | None = None,
                         seed: int | None = None, locale: str = "en",
-                        rematch_of: int | None = None) -> Result:
+                        rematch_of: int | None = None, meta: dict | None = None,
+                        deck: Any = None) -> Result:
         if game not in registry:
             return Result.fail("host.err.unknown_game", game=str(game)[:40],
                                games=", ".join(registry.names()))
@@ -245,9 +256,11 @@ class Host:
             return Result.fail("host.err.turn_time", min=MIN_TURN_SECONDS // 60,
                                max=MAX_TURN_SECONDS // 3600)
         options = dict(options or {})
+        if deck is not None:
+            options["decks"] = [deck] + [None] * (n - 1)
         seed = int(seed) if seed is not None else self._rng.randrange(2**31)
         try:
-            eng.new_match(players=n, seed=seed, options=options)
+            eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n))
         except ValueError as exc:
             return Result.fail("host.err.bad_options", detail=str(exc),
                                allowed=describe_options(eng))
@@ -256,7 +269,7 @@ class Host:
             names=[creator_name] + [name for _, name in opponents] + [""] * int(open_seats),
             creator=creator, options=options, status=OPEN if open_seats else PENDING,
             guild_id=guild_id, channel_id=channel_id, turn_seconds=turn_seconds,
-            accepted=[creator], meta={"locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
+            accepted=[creator], meta={**(meta or {}), "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
             created_at=self.now(), updated_at=self.now())
         rec = await self.store.create_match(rec)
         text = [msg("host.challenge", creator=creator_name, game=game_msg(game),
@@ -265,7 +278,8 @@ class Host:
                       public=PublicUpdate(text=text, view={}, status_line=self._status_line(rec, None)),
                       data={"match_id": rec.id})
 
-    async def accept(self, match_id: int, user_id: int) -> Result:
+    async def accept(self, match_id: int, user_id: int, deck: Any = None) -> Result:
+        """``deck``: for card games, a ready-made deck id or a legal spec (see host.decks)."""
         async with self._lock(int(match_id)):
             rec, err = await self._get(match_id)
             if err:
@@ -278,7 +292,8 @@ class Host:
                                    hint=Msg("host.hint.join") if rec.status == OPEN else Msg("host.hint.none"))
             if user_id in rec.accepted:
                 return Result.fail("host.err.already_accepted", match=rec)
-            new = replace(rec, accepted=rec.accepted + [user_id])
+            new = replace(rec, accepted=rec.accepted + [user_id],
+                          options=_with_deck(rec.options, seat, len(rec.seats), deck))
             return await self._maybe_start(rec, new, [msg("host.accepted", name=rec.names[seat])])
 
     async def _maybe_start(self, old: MatchRecord, new: MatchRecord, text: list[Msg],
@@ -287,8 +302,19 @@ class Host:
         full = None not in new.seats
         all_in = all(u in new.accepted for u in new.seats if u is not None)
         if all_in and (full or force):
-            seats = [u for u in new.seats if u is not None]
-            names = [n for u, n in zip(new.seats, new.names) if u is not None]
+            kept = [i for i, u in enumerate(new.seats) if u is not None]
+            seats = [new.seats[i] for i in kept]
+            names = [new.names[i] for i in kept]
+            options = dict(new.options)
+            if isinstance(options.get("decks"), list):
+                options["decks"] = [options["decks"][i] if i < len(options["decks"]) else None for i in kept]
+            options = _fill_decks(eng, options, len(seats))
+            try:
+                eng.new_match(players=len(seats), seed=new.seed, options=options)
+            except ValueError as exc:
+                return Result.fail("host.err.bad_options", match=old, detail=str(exc),
+                                   allowed=describe_options(eng))
+            new = replace(new, options=options)
             if len(seats) < eng.min_players:
                 return Result.fail("host.err.player_count", match=old, game=game_msg(new.game),
                                    n=len(seats), min=eng.min_players, max=eng.max_players)
@@ -323,7 +349,7 @@ class Host:
             key = "host.withdrawn" if user_id == rec.creator else "host.declined"
             return await self._board(written, [msg(key, name=rec.names[seat])])
 
-    async def join(self, match_id: int, user_id: int, name: str) -> Result:
+    async def join(self, match_id: int, user_id: int, name: str, deck: Any = None) -> Result:
         async with self._lock(int(match_id)):
             rec, err = await self._get(match_id)
             if err:
@@ -339,7 +365,8 @@ class Host:
             i = rec.seats.index(None)
             seats, names = list(rec.seats), list(rec.names)
             seats[i], names[i] = user_id, name
-            new = replace(rec, seats=seats, names=names, accepted=rec.accepted + [user_id])
+            new = replace(rec, seats=seats, names=names, accepted=rec.accepted + [user_id],
+                          options=_with_deck(rec.options, i, len(rec.seats), deck))
             return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
 
     async def _join_running(self, rec: MatchRecord, user_id: int, name: str) -> Result:
@@ -441,6 +468,7 @@ class Host:
         lines = list(lead or []) + [msg("host.played", name=rec.names[seat], command=public_text)]
         if outcome is not None:
             lines.append(self._outcome_msg(written))
+            await self._finished(written)
         return await self._board(written, lines, data={"seat": seat, "command": text})
 
     async def legal(self, match_id: int, user_id: int) -> list[str]:
@@ -474,6 +502,7 @@ class Host:
         written = await self._write(new, rec.version)
         if written is None:
             return Result.fail("host.err.conflict", match=rec)
+        await self._finished(written)
         return await self._board(written, lines + [self._outcome_msg(written)], prompts=False)
 
     async def resign(self, match_id: int, user_id: int) -> Result:
@@ -564,7 +593,9 @@ class Host:
                           names=list(rec.names), creator=user_id, options=options, status=PENDING,
                           guild_id=rec.guild_id, channel_id=rec.channel_id,
                           turn_seconds=rec.turn_seconds, accepted=[user_id],
-                          meta={"locale": rec.meta.get("locale", "en")}, rematch_of=rec.id,
+                          meta={"locale": rec.meta.get("locale", "en"),
+                                **({"rated": rec.meta["rated"]} if "rated" in rec.meta else {})},
+                          rematch_of=rec.id,
                           created_at=self.now(), updated_at=self.now())
         new = await self.store.create_match(new)
         text = [msg("host.rematch", name=rec.names[seat], game=game_msg(rec.game))]
@@ -717,6 +748,26 @@ def _public_command(game: Any, state: Any, seat: int, command: str) -> str:
         return command
     shown = fn(state, seat, command)
     return shown if shown is not None else "…"
+
+
+def _with_deck(options: dict, seat: int, n: int, deck: Any) -> dict:
+    if deck is None:
+        return options
+    decks = list(options.get("decks") or [None] * n)
+    decks += [None] * (n - len(decks))
+    decks[seat] = deck
+    return {**options, "decks": decks}
+
+
+def _fill_decks(game: Any, options: dict, n: int) -> dict:
+    """Seats that chose no deck get the game's ready-made deck for their seat number."""
+    decks = options.get("decks")
+    if not isinstance(decks, list) or None not in decks:
+        return options
+    ready = list(game.decks.ready())
+    decks = list(decks) + [None] * max(0, n - len(decks))
+    return {**options, "decks": [d if d is not None else ready[i % len(ready)]
+                                 for i, d in enumerate(decks[:n])]}
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:

@@ -27,6 +27,8 @@ The API others call::
 """
 from __future__ import annotations
 
+import os
+import threading
 from typing import Any
 
 from PIL import Image
@@ -68,11 +70,19 @@ def render_image(game: str, view: dict, *, locale: Any = "en", names: list[str] 
     return fn(view or {}, ctx)
 
 
+# Pictures drawn at once, at most.  Drawing is mostly Python holding the GIL: more threads than
+# cores only make them (and the event loop, which needs the GIL too) wait for each other.  Extra
+# callers queue here without touching the GIL.  See README, "Performance".
+SLOTS = max(1, min(2, os.cpu_count() or 1))
+_slots = threading.BoundedSemaphore(SLOTS)
+
+
 def render_png(game: str, view: dict, *, locale: Any = "en", names: list[str] | None = None,
                clock: dict | None = None, title: str | None = None) -> bytes:
     """Draw ``view`` of ``game`` as PNG bytes (same arguments -> same bytes)."""
-    return encode_png(render_image(game, view, locale=locale, names=names, clock=clock,
-                                   title=title))
+    with _slots:
+        return encode_png(render_image(game, view, locale=locale, names=names, clock=clock,
+                                       title=title))
 
 
 def warm(locales: tuple[str, ...] = ("en", "ja")) -> None:

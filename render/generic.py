@@ -20,11 +20,32 @@ MAX_LINES = 28
 SKIP = {"game", "to_act", "outcome", "seat"}
 
 
+def _longer_than(value, budget: int) -> bool:
+    """True if compact JSON of ``value`` surely has more than ``budget`` characters: a cheap
+    lower bound (every container 2 characters, every item at least 1 plus a separator), walked
+    only until it passes the budget.  Saves encoding big views just to summarise them."""
+    stack, n = [value], 0
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            n += 1 + 2 * len(v)            # {} and, per item, a key of >= 2 chars and ":" ...
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            n += 1 + len(v)                # [] and separators
+            stack.extend(v)
+        else:
+            n += 1
+        if n > budget:
+            return True
+    return False
+
+
 def _value(value, ctx: Ctx) -> str:
     if isinstance(value, (list, tuple, dict)):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        if len(text) <= 60:
-            return text
+        if not _longer_than(value, 60):
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+            if len(text) <= 60:
+                return text
         return f"[{ctx.t('render.generic.items', n=len(value))}]"
     if value is None:
         return "—"

@@ -104,6 +104,7 @@ def _register_builtin() -> None:
     from rules.squares import SquaresGame
 
     registry.register(SquaresGame())
+    from data.cards import logic_square_game; registry.register(logic_square_game())  # noqa: E702
     for name in DISCOVERED:
         if name in registry:
             continue

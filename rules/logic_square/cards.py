@@ -300,6 +300,8 @@ def _action(ctx: _Ctx, entry: dict, prefix: str, known_types: set[str], *, allow
     effects = []
     for i, eff in enumerate(effects_in):
         e = _named(ctx, f"{p}effects[{i}]", eff, EFFECTS, "do", known_types, extra=["if"])
+        if e["do"] == "ap" and e["amount"] == 0:
+            raise ctx.fail(f"{p}effects[{i}].amount", "must not be 0")
         if "if" in eff:
             if eff["if"] not in EFFECT_IFS:
                 raise ctx.fail(f"{p}effects[{i}].if", f"must be one of {', '.join(EFFECT_IFS)}, not {eff['if']!r}")
@@ -414,6 +416,9 @@ def _card(entry: Any, file: str, index: int, known_types: set[str]) -> Card:
                 raise ctx.fail(f"{fld}.cost", "is required (the AP the ability costs)")
             cost = _int(ctx, f"{fld}.cost", ab["cost"], 1, 6)
             act = _action(ctx, ab, fld + ".", known_types, allow_place=False)
+            if any(e["do"] == "ap" and e["who"] == "self" and e["amount"] > 0 for e in act.effects):
+                raise ctx.fail(f"{fld}.effects", "an AVI ability cannot gain AP for its user "
+                               "(it could repeat forever and a turn must end)")
             abilities.append(Ability(cost=cost, name=_lang(ctx, f"{fld}.name", ab.get("name")),
                                      text=_lang(ctx, f"{fld}.text", ab.get("text")), action=act))
         raw["abilities"] = [dict({"cost": a.cost, "name": a.name, "text": a.text}, **_action_raw(a.action))
@@ -560,6 +565,31 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"<CardSet {len(self.cards)} cards, {len(self.decks)} decks>"
+
+    def view_text(self, cid: str) -> str:
+        """The definition of card ``cid`` as views show it, as JSON text (cached): the card's
+        data plus ``types`` with their names, ``cost`` (AP to use it from hand: 1; Br 0, chain
+        only; AVI null), ``target`` and ``cb``."""
+        cache = self.__dict__.setdefault("_view_text", {})
+        text = cache.get(cid)
+        if text is None:
+            card = self.cards[cid]
+            v = json.loads(json.dumps(card.raw))
+            v["types"] = [{"id": t, "ja": self.types[t]["ja"], "en": self.types[t]["en"]} for t in card.types]
+            v["cost"] = 1 if card.category in ("Ac", "Sc", "IT") else 0 if card.category == "Br" else None
+            if card.action is not None:
+                v["target"] = card.action.target
+            v.setdefault("cb", False)
+            text = cache[cid] = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+        return text
+
+    def view(self, cid: str) -> dict:
+        """The definition of one card as views show it (a fresh dict)."""
+        return json.loads(self.view_text(cid))
+
+    def views(self, ids: Iterable[str]) -> dict[str, dict]:
+        """``{id: definition}`` for these cards, in the given order (fresh dicts)."""
+        return json.loads("{" + ",".join(f'"{c}":{self.view_text(c)}' for c in ids) + "}")
 
     def subset(self, ids: Iterable[str]) -> "CardSet":
         """Only the given cards (in this set's order) and the types they use; no decks."""

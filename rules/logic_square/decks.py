@@ -8,7 +8,7 @@ validate`` shows them in the player's language).
 >>> spec = {"avi": "av01", "resources": ["ac01"] * 3 + ["sc01"], "it": ["it01", "it02"]}
 >>> code = encode_deck(spec)
 >>> code
-'ls1-av01-3ac01.sc01-it01.it02-2f5b'
+'ls1-av01-3ac01.sc01-it01.it02-7576'
 >>> decode_deck(code) == {"avi": "av01", "resources": ["ac01", "ac01", "ac01", "sc01"], "it": ["it01", "it02"]}
 True
 """
@@ -28,6 +28,7 @@ COPY_LIMITS = {"white": 3, "green": 2, "blue": 1, "red": 1}
 BLUE_TOTAL = 5
 RED_TOTAL = 1
 CODE_PREFIX = "ls1"
+NO_AVI = "x"                      # in a code: a deck still without an AVI
 
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]{1,11}$")
 _ENTRY_RE = re.compile(r"^([1-9]\d?)?([a-z][a-z0-9_]{1,11})$")
@@ -63,7 +64,7 @@ def normalise_deck(spec: Any) -> dict:
     if extra:
         raise ValueError(f"unknown deck field {sorted(extra)[0]!r}; a deck has avi, resources and it")
     avi = spec.get("avi")
-    if not isinstance(avi, str):
+    if avi is not None and not isinstance(avi, str):
         raise ValueError(f"the deck's avi must be a card id, not {avi!r}")
     res = spec.get("resources")
     if isinstance(res, dict):
@@ -78,7 +79,7 @@ def normalise_deck(spec: Any) -> dict:
     it = spec.get("it")
     if not isinstance(it, list) or not all(isinstance(c, str) for c in it):
         raise ValueError("the deck's it must be a list of IT card ids")
-    return {"avi": avi.strip().lower(), "resources": sorted(c.strip().lower() for c in res),
+    return {"avi": avi.strip().lower() if avi else None, "resources": sorted(c.strip().lower() for c in res),
             "it": [c.strip().lower() for c in it]}
 
 
@@ -94,8 +95,10 @@ def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
     except ValueError as exc:
         return [DeckProblem("logic_square.deck.malformed", {"detail": str(exc)}, "resources")]
     out: list[DeckProblem] = []
-    avi = cardset.get(deck["avi"])
-    if avi is None:
+    avi = cardset.get(deck["avi"]) if deck["avi"] else None
+    if deck["avi"] is None:
+        out.append(DeckProblem("logic_square.deck.avi_missing", {}, "avi"))
+    elif avi is None:
         out.append(DeckProblem("logic_square.deck.unknown_card", {"card": deck["avi"], "part": "avi"}, "avi"))
     elif avi.category != "AVI":
         out.append(DeckProblem("logic_square.deck.avi_not_avi", {"card": avi.id, "category": avi.category}, "avi"))
@@ -156,7 +159,7 @@ def encode_deck(spec: Any) -> str:
     deck = normalise_deck(spec)
     counts = Counter(deck["resources"])
     res = ".".join((f"{counts[c]}{c}" if counts[c] > 1 else c) for c in sorted(counts))
-    payload = "-".join([CODE_PREFIX, deck["avi"], res, ".".join(deck["it"])])
+    payload = "-".join([CODE_PREFIX, deck["avi"] or NO_AVI, res, ".".join(deck["it"])])
     return f"{payload}-{_checksum(payload)}"
 
 
@@ -172,7 +175,7 @@ def decode_deck(code: Any) -> dict:
     if _checksum(payload) != check:
         raise DeckCodeError("logic_square.deck.code_checksum", code=code.strip()[:60])
     _, avi, res_txt, it_txt = parts[:4]
-    if not _ID_RE.match(avi):
+    if avi != NO_AVI and not _ID_RE.match(avi):
         raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
     resources: list[str] = []
     for entry in filter(None, res_txt.split(".")):
@@ -183,12 +186,121 @@ def decode_deck(code: Any) -> dict:
     it = [c for c in it_txt.split(".") if c]
     if not all(_ID_RE.match(c) for c in it):
         raise DeckCodeError("logic_square.deck.code_invalid", code=code.strip()[:60])
-    return {"avi": avi, "resources": sorted(resources), "it": it}
+    return {"avi": None if avi == NO_AVI else avi, "resources": sorted(resources), "it": it}
 
 
 def is_deck_code(text: Any) -> bool:
     return isinstance(text, str) and text.strip().lower().startswith(CODE_PREFIX + "-")
 
 
-__all__ = ["DeckProblem", "DeckCodeError", "normalise_deck", "validate_deck", "encode_deck",
+# --------------------------------------------------------------------------- game.decks
+
+SECTION_TITLES = {
+    "avi": {"en": "AVI", "ja": "《AVI》"},
+    "white": {"en": "Resource deck: white", "ja": "リソースデッキ：白"},
+    "green": {"en": "Resource deck: green", "ja": "リソースデッキ：緑"},
+    "blue": {"en": "Resource deck: blue", "ja": "リソースデッキ：青"},
+    "red": {"en": "Resource deck: red", "ja": "リソースデッキ：赤"},
+    "it": {"en": "IT deck", "ja": "《IT》カードデッキ"},
+    "unknown": {"en": "Unknown cards", "ja": "不明なカード"},
+}
+
+
+class LogicSquareDecks:
+    """``game.decks`` (docs/engine.md "Decks"): deck building on top of a :class:`CardSet`.
+
+    A spec is ``{"avi": id or None, "resources": [ids, sorted], "it": [ids]}``.
+
+    >>> from data.cards import load_logic_square
+    >>> d = LogicSquareDecks(load_logic_square(env=False))
+    >>> spec = d.add(d.add(d.empty(), "av01"), "ac01", 3)
+    >>> spec
+    {'avi': 'av01', 'resources': ['ac01', 'ac01', 'ac01'], 'it': []}
+    >>> [p["key"] for p in d.validate(spec)]
+    ['logic_square.deck.resource_count', 'logic_square.deck.it_count']
+    >>> d.decode(d.encode(spec)) == spec
+    True
+    """
+
+    def __init__(self, cardset: Any) -> None:
+        self.cardset = cardset
+
+    def cards(self) -> dict[str, dict]:
+        return self.cardset.views(self.cardset.ids())
+
+    def ready(self) -> dict[str, dict]:
+        return {did: {"name": dict(deck.name), "spec": deck.to_spec()} for did, deck in self.cardset.decks.items()}
+
+    def empty(self) -> dict:
+        return {"avi": None, "resources": [], "it": []}
+
+    def _card(self, card_id: Any):
+        card = self.cardset.get(str(card_id).strip().lower()) if card_id is not None else None
+        if card is None:
+            raise ValueError(f"unknown card {card_id!r}")
+        return card
+
+    def add(self, spec: Any, card_id: str, n: int = 1) -> dict:
+        """Add ``n`` copies (an AVI replaces the deck's AVI; limits are checked by validate)."""
+        deck = normalise_deck(spec)
+        card = self._card(card_id)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"the number of copies must be a whole number from 1, not {n!r}")
+        if card.category == "AVI":
+            if n != 1:
+                raise ValueError("a deck has exactly 1 AVI card")
+            deck["avi"] = card.id
+        elif card.category == "IT":
+            deck["it"] = deck["it"] + [card.id] * n
+        else:
+            deck["resources"] = sorted(deck["resources"] + [card.id] * n)
+        return deck
+
+    def remove(self, spec: Any, card_id: str, n: int = 1) -> dict:
+        """Remove up to ``n`` copies; ValueError if the card is not in the deck."""
+        deck = normalise_deck(spec)
+        cid = str(card_id).strip().lower()
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"the number of copies must be a whole number from 1, not {n!r}")
+        if deck["avi"] == cid:
+            deck["avi"] = None
+            return deck
+        for part in ("resources", "it"):
+            if cid in deck[part]:
+                items = list(deck[part])
+                for _ in range(min(n, items.count(cid))):
+                    items.remove(cid)
+                deck[part] = items
+                return deck
+        raise ValueError(f"{card_id!r} is not in the deck")
+
+    def validate(self, spec: Any) -> list[dict]:
+        return [{"key": p.key, "params": dict(p.params), "text": p.message}
+                for p in validate_deck(self.cardset, spec)]
+
+    def encode(self, spec: Any) -> str:
+        return encode_deck(spec)
+
+    def decode(self, code: str) -> dict:
+        return decode_deck(code)
+
+    def describe(self, spec: Any) -> dict:
+        deck = normalise_deck(spec)
+        groups: dict[str, Counter] = {}
+        if deck["avi"]:
+            groups["avi" if deck["avi"] in self.cardset else "unknown"] = Counter([deck["avi"]])
+        for cid in deck["resources"]:
+            card = self.cardset.get(cid)
+            key = card.colour if card is not None and card.is_resource else "unknown"
+            groups.setdefault(key, Counter())[cid] += 1
+        for cid in deck["it"]:
+            key = "it" if cid in self.cardset else "unknown"
+            groups.setdefault(key, Counter())[cid] += 1
+        sections = [{"title": dict(SECTION_TITLES[k]), "cards": [[c, n] for c, n in sorted(groups[k].items())]}
+                    for k in SECTION_TITLES if k in groups]
+        total = (1 if deck["avi"] else 0) + len(deck["resources"]) + len(deck["it"])
+        return {"sections": sections, "total": total}
+
+
+__all__ = ["LogicSquareDecks", "DeckProblem", "DeckCodeError", "normalise_deck", "validate_deck", "encode_deck",
            "decode_deck", "is_deck_code", "RESOURCE_SIZE", "IT_SIZE", "COPY_LIMITS"]

@@ -1,0 +1,260 @@
+"""Benchmarks: latency, picture cost, capacity and start-up for every registered game.
+
+    python -m bench                    # full run, prints a table (figures marked against targets)
+    python -m bench --quick            # smaller sample, a few minutes at most
+    python -m bench --json out.json    # also write the figures as JSON
+
+Speed is measured here, never asserted in tests.  The JSON::
+
+    {"games": {"<name>": {"p50_ms", "p99_ms", "render_ratio", "png_bytes",
+                          "rules_commands_per_s"}},
+     "startup_s", "active_matches_rss_mib_per_10k", "loop_lag_p99_ms",
+     "meta": {...how it was measured: samples, machine, extra figures...}}
+
+Every game in ``rules.registry.names()`` at the time of the run is covered.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# key -> (comparison, target, unit label)
+GAME_TARGETS = {
+    "p99_ms": ("<=", 60.0),
+    "render_ratio": ("<=", 2.0),
+    "png_bytes": ("<=", 200_000),
+    "rules_commands_per_s": (">=", 10_000),
+}
+TARGETS = {
+    "startup_s": ("<=", 2.0),
+    "active_matches_rss_mib_per_10k": ("<=", 1024.0),
+    "loop_lag_p99_ms": ("<=", 20.0),
+}
+
+
+@dataclass
+class Plan:
+    """How big a run is."""
+
+    commands_per_game: int = 2000     # measured host commands per game
+    view_samples: int = 60            # final pictures per game for render_ratio
+    rules_seconds: float = 3.0        # random play per game for rules_commands_per_s
+    stored_matches: int = 10_000      # for start-up and memory
+    startup_runs: int = 5             # start-up is the median of this many processes
+    lag_seconds: float = 20.0
+    lag_players: int = 8
+
+
+PLANS = {
+    "full": Plan(),
+    "quick": Plan(commands_per_game=400, view_samples=25, rules_seconds=1.0, startup_runs=3,
+                  lag_seconds=6.0),
+    # the smoke test's plan: exercises every path in seconds; its figures mean nothing
+    "tiny": Plan(commands_per_game=12, view_samples=3, rules_seconds=0.05, stored_matches=40,
+                 startup_runs=1, lag_seconds=0.5, lag_players=2),
+}
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
+    return env
+
+
+def measure_startup(db: str, runs: int, timeout: float = 120.0) -> dict[str, Any]:
+    """Seconds from spawning ``python -m bench._child startup DB`` to its ``READY`` line."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "bench._child", "startup", db],
+                                cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        line = ""
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.startswith("READY"):
+                    break
+            dt = time.perf_counter() - t0
+            proc.wait(timeout=timeout)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if not line.startswith("READY"):
+            raise RuntimeError(f"start-up child failed: {proc.stderr.read() if proc.stderr else ''}")
+        times.append(dt)
+    return {"median_s": statistics.median(times), "runs_s": times,
+            "resumed": int(line.split()[1])}
+
+
+def measure_memory(db: str, n: int, timeout: float = 600.0) -> dict[str, Any]:
+    import json
+
+    out = subprocess.run([sys.executable, "-m", "bench._child", "memory", db, str(n)], cwd=ROOT,
+                         env=_env(), capture_output=True, text=True, timeout=timeout)
+    if out.returncode != 0:
+        raise RuntimeError(f"memory child failed: {out.stderr[-2000:]}")
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    per = (data["rss_after"] - data["rss_before"]) / max(1, data["matches"])
+    data["mib_per_10k"] = per * 10_000 / 2**20
+    return data
+
+
+def run(plan: Plan | str = "full", games: list[str] | None = None,
+        log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    """Run every benchmark and return the JSON-able result."""
+    from bench.latency import game_latency, loop_lag, percentile, picture_cost
+    from bench.workload import rules_speed, seed_database
+    from rules import registry
+
+    if isinstance(plan, str):
+        plan_name, plan = plan, PLANS[plan]
+    else:
+        plan_name = "custom"
+    games = list(games) if games is not None else registry.names()
+    started = time.perf_counter()
+    out: dict[str, Any] = {"games": {}}
+    meta: dict[str, Any] = {
+        "plan": plan_name, "plan_sizes": asdict(plan), "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
+        "games": {}, "errors": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        for name in games:
+            log(f"[{name}] host latency: {plan.commands_per_game} commands …")
+            t0 = time.perf_counter()
+            try:
+                lat = asyncio.run(game_latency(name, f"{tmp}/{name}.db", plan.commands_per_game,
+                                               view_samples=plan.view_samples,
+                                               rng=random.Random(11)))
+                log(f"[{name}] picture cost on {len(lat['views'])} final pictures …")
+                pic = picture_cost(name, lat["views"])
+                log(f"[{name}] rules speed: {plan.rules_seconds:g} s of random play …")
+                rs = rules_speed(name, plan.rules_seconds, random.Random(5))
+            except Exception as exc:  # one broken engine must not hide the others' figures
+                meta["errors"][name] = f"{type(exc).__name__}: {exc}"
+                out["games"][name] = {"p50_ms": None, "p99_ms": None, "render_ratio": None,
+                                      "png_bytes": None, "rules_commands_per_s": None}
+                log(f"[{name}] FAILED: {meta['errors'][name]}")
+                continue
+            ms = [1000 * x for x in lat["latencies"]]
+            full_ms = [1000 * x for x in lat["result_latencies"]]
+            out["games"][name] = {
+                "p50_ms": round(statistics.median(ms), 2),
+                "p99_ms": round(percentile(ms, 99), 2),
+                "render_ratio": round(pic["ratio"], 3),
+                "png_bytes": int(statistics.median(lat["png_sizes"])) if lat["png_sizes"] else 0,
+                "rules_commands_per_s": round(rs["per_s"], 1),
+            }
+            meta["games"][name] = {
+                "commands": len(ms), "matches": lat["matches"], "max_ms": round(max(ms), 2),
+                "result_p50_ms": round(statistics.median(full_ms), 2),
+                "result_p99_ms": round(percentile(full_ms, 99), 2),
+                "picture_ms": round(pic["picture_ms"], 2), "encode_ms": round(pic["encode_ms"], 2),
+                "png_bytes_max": max(lat["png_sizes"], default=0),
+                "rules_apply_only_per_s": round(rs["apply_per_s"], 1),
+                "rules_commands": rs["commands"], "seconds": round(time.perf_counter() - t0, 1),
+            }
+
+        ok_games = [g for g in games if g not in meta["errors"]] or games
+        db = f"{tmp}/stored.db"
+        log(f"seeding {plan.stored_matches} stored unfinished matches ({', '.join(ok_games)}) …")
+        meta["stored_matches"] = seed_database(db, plan.stored_matches, ok_games)
+        log(f"start-up: median of {plan.startup_runs} processes …")
+        st = measure_startup(db, plan.startup_runs)
+        out["startup_s"] = round(st["median_s"], 3)
+        meta["startup"] = {"runs_s": [round(x, 3) for x in st["runs_s"]], "resumed": st["resumed"]}
+        log(f"memory: {plan.stored_matches} matches made active …")
+        mem = measure_memory(db, plan.stored_matches)
+        out["active_matches_rss_mib_per_10k"] = round(mem["mib_per_10k"], 1)
+        meta["memory"] = {k: mem[k] for k in ("matches", "cached", "rss_before", "rss_after")}
+        log(f"loop lag: {plan.lag_players} concurrent players for {plan.lag_seconds:g} s …")
+        lag = asyncio.run(loop_lag(ok_games, f"{tmp}/lag.db", plan.lag_seconds,
+                                   players=plan.lag_players))
+        out["loop_lag_p99_ms"] = round(lag["p99_ms"], 2)
+        meta["loop_lag"] = {k: (round(v, 2) if isinstance(v, float) else v) for k, v in lag.items()
+                            if k != "p99_ms"}
+    meta["seconds"] = round(time.perf_counter() - started, 1)
+    out["meta"] = meta
+    return out
+
+
+# ---------------------------------------------------------------------------------- the table
+def _mark(value: Any, target: tuple[str, float]) -> str:
+    if value is None:
+        return "n/a"
+    op, limit = target
+    ok = value <= limit if op == "<=" else value >= limit
+    return "ok" if ok else "MISS"
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, int) or (isinstance(value, float) and value >= 1000):
+        return f"{value:,.0f}"
+    return f"{value:.{digits}f}"
+
+
+def targets_met(result: dict[str, Any]) -> dict[str, bool]:
+    """figure -> whether it meets its target (per game as "game.key")."""
+    out = {}
+    for name, figs in result["games"].items():
+        for key, target in GAME_TARGETS.items():
+            out[f"{name}.{key}"] = _mark(figs.get(key), target) == "ok"
+    for key, target in TARGETS.items():
+        out[key] = _mark(result.get(key), target) == "ok"
+    return out
+
+
+def format_table(result: dict[str, Any]) -> str:
+    head = ["game", "p50 ms", "p99 ms (≤60)", "render ratio (≤2.0)", "png kB (≤200)",
+            "rules cmd/s (≥10,000)", "whole Result p50/p99 ms"]
+    rows = [head]
+    detail = (result.get("meta") or {}).get("games") or {}
+    for name, f in result["games"].items():
+        png = f.get("png_bytes")
+        d = detail.get(name) or {}
+        rows.append([
+            name, _fmt(f.get("p50_ms")),
+            f"{_fmt(f.get('p99_ms'))} {_mark(f.get('p99_ms'), GAME_TARGETS['p99_ms'])}",
+            f"{_fmt(f.get('render_ratio'), 2)} {_mark(f.get('render_ratio'), GAME_TARGETS['render_ratio'])}",
+            f"{_fmt(None if png is None else png / 1000)} {_mark(png, GAME_TARGETS['png_bytes'])}",
+            f"{_fmt(f.get('rules_commands_per_s'))} "
+            f"{_mark(f.get('rules_commands_per_s'), GAME_TARGETS['rules_commands_per_s'])}",
+            f"{_fmt(d.get('result_p50_ms'))} / {_fmt(d.get('result_p99_ms'))}",
+        ])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("p50/p99: legal command received -> row committed -> public picture encoded.  "
+                 "Whole Result: until host.command returns (also private pictures, prompts).")
+    lines.append("")
+    labels = {"startup_s": ("start-up, 10,000 stored matches", "s", "≤ 2 s", 2),
+              "active_matches_rss_mib_per_10k": ("10,000 active matches, resident", "MiB",
+                                                 "≤ 1024 MiB", 1),
+              "loop_lag_p99_ms": ("event-loop lag p99 while rendering", "ms", "≤ 20 ms", 1)}
+    for key, (label, unit, target, digits) in labels.items():
+        v = result.get(key)
+        lines.append(f"{label:<38} {_fmt(v, digits):>8} {unit:<4} ({target})  "
+                     f"{_mark(v, TARGETS[key])}")
+    meta = result.get("meta") or {}
+    for name, err in (meta.get("errors") or {}).items():
+        lines.append(f"error in {name}: {err}")
+    if meta:
+        lines.append(f"plan {meta.get('plan')} · {meta.get('machine')} · Python {meta.get('python')}"
+                     f" · {meta.get('seconds')} s")
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""``python -m bench [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench`)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bench import format_table, run
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
+    size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
+    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+    p.add_argument("--game", action="append", metavar="NAME",
+                   help="only this game (repeatable; default: every registered game)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    args = p.parse_args(argv)
+    plan = "tiny" if args.tiny else "quick" if args.quick else "full"
+    log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    if args.game:
+        from rules import registry
+
+        unknown = [g for g in args.game if g not in registry]
+        if unknown:
+            p.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(registry.names())}")
+    result = run(plan, games=args.game, log=log)
+    print(format_table(result))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+    return 1 if result["meta"].get("errors") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,710 @@
+"""/league …: server leagues (round robin or Swiss) from sign-up to final standings.
+
+Thin: every rule is in :mod:`host.leagues`, every write in :class:`host.records.Leagues`.
+The league message (embed + Join / Play my match / Standings buttons) is edited in place; its
+location is kept in the league document (``message`` = ``"<channel>:<message>"``).  A pairing
+started from it is an ordinary bot match whose ``meta`` names the league and pairing, and the
+host's ``on_finish`` hook reports its result here.
+
+Organiser commands (``report`` for someone else's pairing, ``forfeit``, ``remove``,
+``next-round``, ``close``, ``start``, ``create``, ``season``) need Manage Server or the
+organiser role set with ``/league role``.
+
+custom_id template: ``lg:<league>:<join|play|standings>``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands, tasks
+
+from cogs.common import (
+    CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, reply, reply_error, tr,
+    user_locale,
+)
+from data.store import LeagueRecord
+from host import leagues as LG
+from host.records import ORGANISER_ROLE_KEY, Leagues as LeagueService
+from rules import registry
+
+log = logging.getLogger("cogs.leagues")
+
+BUTTON_TEMPLATE = r"lg:(?P<league>\d{1,20}):(?P<action>join|play|standings)"
+OPEN_STATUSES = ("signup", "running", "finished")
+
+FORMAT_CHOICES = [Choice(name=L("leagues.format.rr"), value="rr"),
+                  Choice(name=L("leagues.format.swiss"), value="swiss")]
+RESULT_CHOICES = [Choice(name=L("leagues.result.win"), value="win"),
+                  Choice(name=L("leagues.result.loss"), value="loss"),
+                  Choice(name=L("leagues.result.draw"), value="draw"),
+                  Choice(name=L("leagues.result.first"), value="first"),
+                  Choice(name=L("leagues.result.second"), value="second")]
+
+
+def _game_choices() -> list[Choice[str]]:
+    return [Choice(name=app_commands.locale_str(game_name(n, "en"), key=f"game.{n}"), value=n)
+            for n in registry.names()[:CHOICE_MAX]]
+
+
+def _split(ref: str | None) -> tuple[int, int] | None:
+    if not ref or ":" not in ref:
+        return None
+    a, _, b = ref.partition(":")
+    try:
+        return int(a), int(b)
+    except ValueError:
+        return None
+
+
+async def league_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    if interaction.guild_id is None:
+        return []
+    locale = user_locale(interaction)
+    try:
+        # open leagues first, then archived ones (their standings and schedule stay readable)
+        leagues = await interaction.client.store.leagues(interaction.guild_id, ("closed",))  # type: ignore[attr-defined]
+        leagues += await interaction.client.store.leagues(interaction.guild_id, OPEN_STATUSES)  # type: ignore[attr-defined]
+    except Exception:
+        log.exception("league autocomplete failed")
+        return []
+    needle = (current or "").strip().lower().lstrip("#")
+    out = []
+    for lg in reversed(leagues):
+        label = tr("leagues.choice", locale, league=lg.id, name=lg.data["name"],
+                   game=game_name(lg.data["game"], locale), status=tr(f"leagues.status.{lg.status}", locale))
+        if needle and needle not in label.lower():
+            continue
+        out.append(Choice(name=clip(label, 100), value=int(lg.id)))
+    return out[:CHOICE_MAX]
+
+
+async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    if interaction.guild_id is None:
+        return []
+    locale = user_locale(interaction)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    league_id = getattr(interaction.namespace, "league", None)
+    try:
+        if league_id is not None:
+            lg = await store.get_league(int(league_id))
+            leagues = [lg] if lg is not None and lg.guild_id == interaction.guild_id else []
+        else:
+            leagues = await store.leagues(interaction.guild_id, ("running",))
+    except Exception:
+        log.exception("pairing autocomplete failed")
+        return []
+    needle = (current or "").strip().lower().lstrip("#")
+    out = []
+    for lg in leagues:
+        names = {p["id"]: p["name"] for p in lg.data["players"]}
+        for p in LG.round_pairings(lg.data):
+            if p["b"] is None:
+                continue
+            label = tr("leagues.pairing.choice", locale, pairing=p["id"], round=p["round"],
+                       a=names.get(p["a"], "?"), b=names.get(p["b"], "?"),
+                       state=_result_text(p, names, locale))
+            if needle and needle not in label.lower():
+                continue
+            out.append(Choice(name=clip(label, 100), value=int(p["id"])))
+    return out[:CHOICE_MAX]
+
+
+def _result_text(p: dict, names: dict, locale: str) -> str:
+    if p["held"]:
+        return tr("leagues.pairing.held", locale)
+    res = p["result"]
+    if res is None:
+        return tr("leagues.pairing.open", locale)
+    if res == "bye":
+        return tr("leagues.pairing.bye", locale)
+    if res == "double":
+        return tr("leagues.pairing.double", locale)
+    if res == "draw":
+        return tr("leagues.pairing.draw", locale)
+    winner = names.get(p[res], "?")
+    key = "leagues.pairing.forfeit_win" if p["how"] in ("forfeit", "drop") else "leagues.pairing.win"
+    return tr(key, locale, name=winner)
+
+
+class Leagues(commands.Cog):
+    """Server leagues."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._service: LeagueService | None = None
+
+    @property
+    def service(self) -> LeagueService:
+        bot = self.bot
+        if self._service is None or self._service.store is not bot.store:  # type: ignore[attr-defined]
+            self._service = LeagueService(bot.store, bot.host, now=bot.host.now)  # type: ignore[attr-defined]
+        return self._service
+
+    async def cog_load(self) -> None:
+        host = getattr(self.bot, "host", None)
+        if host is None:   # --dump-commands: no store, no host
+            return
+        if self._on_match_finished not in host.on_finish:
+            host.on_finish.append(self._on_match_finished)
+        if getattr(self.bot, "clock_enabled", True):
+            self.deadlines.start()
+
+    async def cog_unload(self) -> None:
+        self.deadlines.cancel()
+        try:
+            self.bot.host.on_finish.remove(self._on_match_finished)  # type: ignore[attr-defined]
+        except (AttributeError, ValueError):
+            pass
+
+    @property
+    def delivery(self) -> Any:
+        return self.bot.get_cog("Delivery")
+
+    # ------------------------------------------------------------------ helpers
+    async def is_organiser(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            return False
+        if interaction.permissions.manage_guild:
+            return True
+        role = (await self.bot.store.get_guild_settings(interaction.guild_id)).get(ORGANISER_ROLE_KEY)  # type: ignore[attr-defined]
+        if not role:
+            return False
+        roles = getattr(interaction.user, "_roles", None) or [r.id for r in getattr(interaction.user, "roles", [])]
+        return int(role) in {int(r) for r in roles}
+
+    async def _need_organiser(self, interaction: discord.Interaction) -> bool:
+        if await self.is_organiser(interaction):
+            return True
+        await reply_error(interaction, tr("leagues.err.not_organiser", user_locale(interaction)))
+        return False
+
+    async def _resolve(self, interaction: discord.Interaction, league_id: int | None) -> LeagueRecord | None:
+        locale = user_locale(interaction)
+        if league_id is not None:
+            lg = await self.bot.store.get_league(int(league_id))  # type: ignore[attr-defined]
+            if lg is None or lg.guild_id != interaction.guild_id:
+                await reply_error(interaction, tr("leagues.err.no_league", locale, league=league_id))
+                return None
+            return lg
+        leagues = await self.bot.store.leagues(interaction.guild_id, OPEN_STATUSES)  # type: ignore[attr-defined]
+        if len(leagues) == 1:
+            return leagues[0]
+        if not leagues:
+            await reply_error(interaction, tr("leagues.err.none", locale))
+        else:
+            await reply_error(interaction, tr("leagues.err.which", locale,
+                                              leagues=", ".join(f"#{lg.id} {lg.data['name']}" for lg in leagues)))
+        return None
+
+    async def _fail(self, interaction: discord.Interaction, result: Any) -> bool:
+        if result.ok:
+            return False
+        await reply_error(interaction, render(result.error, user_locale(interaction)))
+        return True
+
+    async def public_locale(self, guild_id: int | None, fallback: Any = None) -> str:
+        """The language of public league messages: the server setting, else the language the
+        league was created in (``fallback``: a league record, or a Discord locale)."""
+        if isinstance(fallback, LeagueRecord):
+            fallback = fallback.data.get("locale", "en")
+        if self.delivery is not None:
+            return await self.delivery.locale_for_guild(guild_id, fallback)
+        return "en"
+
+    def league_embed(self, lg: LeagueRecord, locale: str) -> discord.Embed:
+        d = lg.data
+        fmt = tr(f"leagues.format.{d['format']}", locale)
+        embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=d["name"]), 256),
+                              colour=discord.Colour.gold() if lg.status == "signup" else discord.Colour.green())
+        info = [tr("leagues.embed.info", locale, game=game_name(d["game"], locale), format=fmt,
+                   rounds=LG.total_rounds(d) or (d["rounds"] or "-"),
+                   deadline=d["deadline_hours"] or "-",
+                   rated=tr("leagues.embed.rated" if d["rated"] else "leagues.embed.unrated", locale)),
+                tr("leagues.embed.status", locale, status=tr(f"leagues.status.{lg.status}", locale),
+                   round=d["round"] or "-")]
+        if lg.status == "signup" and d["signup_until"]:
+            info.append(tr("leagues.embed.signup_until", locale, when=f"<t:{int(d['signup_until'])}:R>"))
+        embed.description = "\n".join(info)
+        players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
+                   for p in d["players"]]
+        embed.add_field(name=tr("leagues.embed.players", locale, n=len(LG.active_ids(d))),
+                        value=clip(" ".join(players) or "-", 1024), inline=False)
+        if lg.status in ("running", "finished", "closed") and d["round"]:
+            names = {p["id"]: p["name"] for p in d["players"]}
+            embed.add_field(name=tr("leagues.embed.round", locale, round=d["round"]),
+                            value=clip("\n".join(self._pairing_line(p, names, locale)
+                                                 for p in LG.round_pairings(d)) or "-", 1024), inline=False)
+        if lg.status in ("finished", "closed"):
+            embed.add_field(name=tr("leagues.embed.final", locale),
+                            value=clip(self._table_text(lg, locale, limit=10), 1024), inline=False)
+        return embed
+
+    def _pairing_line(self, p: dict, names: dict, locale: str) -> str:
+        if p["b"] is None:
+            return tr("leagues.schedule.bye_line", locale, pairing=p["id"], name=names.get(p["a"], "?"))
+        line = tr("leagues.schedule.line", locale, pairing=p["id"], a=names.get(p["a"], "?"),
+                  b=names.get(p["b"], "?"), state=_result_text(p, names, locale))
+        if p.get("match"):
+            line += " " + tr("leagues.schedule.match", locale, match_id=p["match"])
+        return line
+
+    def _table_text(self, lg: LeagueRecord, locale: str, limit: int = 50) -> str:
+        rows = LG.table(lg.data)[:limit]
+        head = tr("leagues.standings.header", locale)
+        lines = [head]
+        for i, s in enumerate(rows, start=1):
+            name = clip(s.name, 16) + ("" if s.status == "active" else "*")
+            lines.append(f"{i:>2} {name:<17} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
+                         f"{s.buchholz:>5g} {s.sonneborn_berger:>5g} {s.head_to_head:>3g}")
+        return "```\n" + "\n".join(lines).replace("`", "'") + "\n```"
+
+    def league_view(self, lg: LeagueRecord, locale: str) -> discord.ui.View | None:
+        view = discord.ui.View(timeout=None)
+        if lg.status == "signup":
+            view.add_item(LeagueButton(lg.id, "join", label=tr("leagues.button.join", locale)))
+        if lg.status == "running":
+            view.add_item(LeagueButton(lg.id, "play", label=tr("leagues.button.play", locale)))
+        if lg.status != "closed":
+            view.add_item(LeagueButton(lg.id, "standings", label=tr("leagues.button.standings", locale)))
+        return view if view.children else None
+
+    async def refresh(self, lg: LeagueRecord) -> None:
+        """Edit the league message in place (post a new one if it is gone)."""
+        locale = await self.public_locale(lg.guild_id, lg)
+        embed, view = self.league_embed(lg, locale), self.league_view(lg, locale)
+        where = _split(lg.data.get("message"))
+        if where is not None:
+            try:
+                await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
+                    embed=embed, view=view, allowed_mentions=NO_PINGS)
+                return
+            except discord.HTTPException:
+                log.info("league %s: message gone, posting a new one", lg.id)
+        cid = lg.data.get("channel_id")
+        if not cid:
+            return
+        try:
+            kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+            if view is not None:
+                kwargs["view"] = view
+            message = await self.bot.get_partial_messageable(int(cid)).send(**kwargs)
+        except discord.HTTPException:
+            log.warning("league %s: cannot post in channel %s", lg.id, cid)
+            return
+        await self.service.set_message(lg.id, f"{message.channel.id}:{message.id}")
+
+    async def announce(self, lg: LeagueRecord, text: str, ping: list[int] | None = None) -> None:
+        cid = lg.data.get("channel_id")
+        if not cid:
+            return
+        try:
+            await self.bot.get_partial_messageable(int(cid)).send(
+                clip(text, 2000), allowed_mentions=pings(ping) if ping else NO_PINGS)
+        except discord.HTTPException:
+            log.info("league %s: cannot announce in %s", lg.id, cid)
+
+    async def after_change(self, res: Any) -> None:
+        """Refresh the message; announce a new round or the final standings."""
+        lg: LeagueRecord = res.data["league"]
+        payload = res.data.get("payload") or {}
+        await self.refresh(lg)
+        locale = await self.public_locale(lg.guild_id, lg)
+        paired = payload.get("paired") or [] if isinstance(payload, dict) else (
+            payload if isinstance(payload, list) else [])
+        if paired:
+            names = {p["id"]: p["name"] for p in lg.data["players"]}
+            lines = [tr("leagues.round.paired", locale, league=lg.id, name=lg.data["name"], round=lg.data["round"])]
+            lines += [self._pairing_line(p, names, locale) for p in paired]
+            who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
+            lines.append(mention_line(who))
+            await self.announce(lg, "\n".join(lines), ping=who)
+        if lg.status == "finished" and res.data.get("was") == "running":
+            await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
+                                + "\n" + self._table_text(lg, locale, 10))
+
+    # ------------------------------------------------------------------ match hook and clock
+    async def _on_match_finished(self, rec: Any) -> None:
+        res = await self.service.on_finish(rec)
+        if res is not None and res.ok:
+            await self.after_change(res)
+
+    @tasks.loop(seconds=60)
+    async def deadlines(self) -> None:
+        try:
+            await self.tick_once()
+        except Exception:
+            log.exception("league deadlines failed")
+
+    @deadlines.before_loop
+    async def _before(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def tick_once(self) -> int:
+        n = 0
+        for res in await self.service.tick():
+            lg: LeagueRecord = res.data["league"]
+            if res.data.get("started"):
+                await self.after_change(res)
+                n += 1
+                continue
+            locale = await self.public_locale(lg.guild_id, lg)
+            names = {p["id"]: p["name"] for p in lg.data["players"]}
+            for p in res.data["payload"]:
+                await self.announce(lg, tr("leagues.deadline.passed", locale, pairing=p["id"], a=names.get(p["a"], "?"),
+                                           b=names.get(p["b"], "?"), mentions=mention_line([p["a"], p["b"]])),
+                                    ping=[p["a"], p["b"]])
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------ commands
+    league = app_commands.Group(name=N("league", "cmd.league.name"), description=L("cmd.league.description"),
+                                guild_only=True)
+
+    @league.command(name=N("create", "cmd.league.create.name"), description=L("cmd.league.create.description"))
+    @app_commands.rename(name=N("name", "cmd.league.opt.name.name"), game=N("game", "cmd.records.game.name"),
+                         format=N("format", "cmd.league.opt.format.name"), rounds=N("rounds", "cmd.league.opt.rounds.name"),
+                         deadline_hours=N("deadline_hours", "cmd.league.opt.deadline.name"),
+                         rated=N("rated", "cmd.play.rated.name"),
+                         signup_hours=N("signup_hours", "cmd.league.opt.signup.name"))
+    @app_commands.describe(name=L("cmd.league.opt.name.description"), game=L("cmd.league.opt.game.description"),
+                           format=L("cmd.league.opt.format.description"), rounds=L("cmd.league.opt.rounds.description"),
+                           deadline_hours=L("cmd.league.opt.deadline.description"),
+                           rated=L("cmd.league.opt.rated.description"),
+                           signup_hours=L("cmd.league.opt.signup.description"))
+    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES)
+    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], game: str,
+                     format: str, rounds: Optional[app_commands.Range[int, 1, 30]] = None,
+                     deadline_hours: Optional[app_commands.Range[int, 0, 720]] = None,
+                     rated: Optional[bool] = None, signup_hours: Optional[app_commands.Range[int, 0, 720]] = None) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        locale = user_locale(interaction)
+        public = await self.public_locale(interaction.guild_id, interaction.guild_locale)
+        res = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                        organiser=interaction.user.id, name=name, game=game, fmt=format,
+                                        rounds=rounds, deadline_hours=72 if deadline_hours is None else deadline_hours,
+                                        rated=True if rated is None else rated, signup_hours=signup_hours,
+                                        locale=public)
+        if await self._fail(interaction, res):
+            return
+        lg = res.data["league"]
+        await self.refresh(lg)
+        await reply(interaction, tr("leagues.created", locale, league=lg.id, name=lg.data["name"]))
+
+    @league.command(name=N("join", "cmd.league.join.name"), description=L("cmd.league.join.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def join(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        lg = await self._resolve(interaction, league)
+        if lg is not None:
+            await self._join(interaction, lg.id)
+
+    async def _join(self, interaction: discord.Interaction, league_id: int) -> None:
+        res = await self.service.join(league_id, interaction.guild_id, interaction.user.id, interaction.user.display_name)
+        if await self._fail(interaction, res):
+            return
+        await self.refresh(res.data["league"])
+        await reply(interaction, tr("leagues.joined", user_locale(interaction), league=league_id,
+                                    name=res.data["league"].data["name"], n=res.data["payload"]))
+
+    @league.command(name=N("leave", "cmd.league.leave.name"), description=L("cmd.league.leave.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def leave(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.leave(lg.id, interaction.guild_id, interaction.user.id)
+        if await self._fail(interaction, res):
+            return
+        await self.after_change(res)
+        key = "leagues.left" if lg.status == "signup" else "leagues.dropped"
+        await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=lg.data["name"]))
+
+    @league.command(name=N("start", "cmd.league.start.name"), description=L("cmd.league.start.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def start(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.start(lg.id, interaction.guild_id)
+        if await self._fail(interaction, res):
+            return
+        await self.after_change(res)
+        await reply(interaction, tr("leagues.started", user_locale(interaction), league=lg.id,
+                                    rounds=LG.total_rounds(res.data["league"].data)))
+
+    @league.command(name=N("standings", "cmd.league.standings.name"), description=L("cmd.league.standings.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def standings(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        lg = await self._resolve(interaction, league)
+        if lg is not None:
+            await self._standings(interaction, lg)
+
+    async def _standings(self, interaction: discord.Interaction, lg: LeagueRecord) -> None:
+        locale = user_locale(interaction)
+        head = tr("leagues.standings.title", locale, league=lg.id, name=lg.data["name"],
+                  round=lg.data["round"] or "-", rounds=LG.total_rounds(lg.data) or "-",
+                  status=tr(f"leagues.status.{lg.status}", locale))
+        await reply(interaction, head + "\n" + self._table_text(lg, locale) + tr("leagues.standings.legend", locale))
+
+    @league.command(name=N("schedule", "cmd.league.schedule.name"), description=L("cmd.league.schedule.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"), round=N("round", "cmd.league.opt.round.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"), round=L("cmd.league.opt.round.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def schedule(self, interaction: discord.Interaction, league: Optional[int] = None,
+                       round: Optional[app_commands.Range[int, 1, 99]] = None) -> None:
+        locale = user_locale(interaction)
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        d = lg.data
+        names = {p["id"]: p["name"] for p in d["players"]}
+        total = LG.total_rounds(d)
+        if round is not None and total and round > total:
+            await reply_error(interaction, tr("leagues.err.round", locale, max=total))
+            return
+        lines = [tr("leagues.schedule.title", locale, league=lg.id, name=d["name"])]
+        rounds = [round] if round is not None else list(range(1, max(total, d["round"]) + 1))
+        for r in rounds:
+            played = LG.round_pairings(d, r)
+            if played:
+                lines.append(tr("leagues.schedule.round", locale, round=r))
+                lines += [self._pairing_line(p, names, locale) for p in played]
+            elif d["format"] == "rr" and r <= len(d["schedule"]):
+                lines.append(tr("leagues.schedule.round_planned", locale, round=r))
+                lines += [tr("leagues.schedule.planned", locale, a=names.get(a, "?"), b=names.get(b, "?") if b else "-")
+                          for a, b in d["schedule"][r - 1]]
+            elif d["format"] == "swiss":
+                lines.append(tr("leagues.schedule.round_later", locale, round=r))
+        if len(lines) == 1:
+            lines.append(tr("leagues.schedule.empty", locale))
+        await reply(interaction, clip("\n".join(lines), 2000))
+
+    @league.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league.report.description"))
+    @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), result=N("result", "cmd.league.opt.result.name"),
+                         league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league.opt.result.description"),
+                           league=L("cmd.league.opt.league.description"))
+    @app_commands.choices(result=RESULT_CHOICES)
+    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    async def report(self, interaction: discord.Interaction, pairing: int, result: str,
+                     league: Optional[int] = None) -> None:
+        locale = user_locale(interaction)
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        if result not in ("win", "loss", "draw", "first", "second"):
+            await reply_error(interaction, tr("leagues.err.bad_result", locale))
+            return
+        me = interaction.user.id
+        p = next((q for q in lg.data["pairings"] if q["id"] == pairing), None)
+        if p is None:
+            await reply_error(interaction, tr("leagues.err.no_pairing", locale, pairing=pairing))
+            return
+        mine = me in (p["a"], p["b"])
+        organiser = await self.is_organiser(interaction)
+        if mine and not organiser:
+            outcome = result
+            if result in ("first", "second"):
+                first_won = result == "first"
+                outcome = "win" if (p["a"] == me) == first_won else "loss"
+            res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=False)
+        elif organiser:
+            if result in ("win", "loss") and not mine:
+                await reply_error(interaction, tr("leagues.err.say_first_second", locale))
+                return
+            if result in ("win", "loss"):
+                side = "a" if p["a"] == me else "b"
+                outcome = side if result == "win" else ("b" if side == "a" else "a")
+            else:
+                outcome = {"first": "a", "second": "b", "draw": "draw"}[result]
+            res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=True)
+        else:
+            await reply_error(interaction, tr("leagues.err.not_yours", locale, pairing=pairing))
+            return
+        if await self._fail(interaction, res):
+            return
+        state = res.data["payload"]["state"]
+        await self.after_change(res)
+        await reply(interaction, tr(f"leagues.report.{state}", locale, pairing=pairing))
+        if state == "held":
+            await self.announce(res.data["league"], tr("leagues.report.held_public", await self.public_locale(lg.guild_id, lg),
+                                                       pairing=pairing))
+
+    @league.command(name=N("claim", "cmd.league.claim.name"), description=L("cmd.league.claim.description"))
+    @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    async def claim(self, interaction: discord.Interaction, pairing: int, league: Optional[int] = None) -> None:
+        locale = user_locale(interaction)
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.claim(lg.id, interaction.guild_id, pairing, interaction.user.id)
+        if await self._fail(interaction, res):
+            return
+        await self.after_change(res)
+        state = res.data["payload"]["state"]
+        await reply(interaction, tr(f"leagues.claim.{state}", locale, pairing=pairing))
+
+    @league.command(name=N("forfeit", "cmd.league.forfeit.name"), description=L("cmd.league.forfeit.description"))
+    @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), loser=N("loser", "cmd.league.opt.loser.name"),
+                         league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), loser=L("cmd.league.opt.loser.description"),
+                           league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    async def forfeit(self, interaction: discord.Interaction, pairing: int, loser: Optional[discord.User] = None,
+                      league: Optional[int] = None) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None)
+        if await self._fail(interaction, res):
+            return
+        await self.after_change(res)
+        await reply(interaction, tr("leagues.forfeited", user_locale(interaction), pairing=pairing))
+
+    @league.command(name=N("remove", "cmd.league.remove.name"), description=L("cmd.league.remove.description"))
+    @app_commands.rename(user=N("player", "cmd.records.user.name"), league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(user=L("cmd.league.opt.user.description"), league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def remove(self, interaction: discord.Interaction, user: discord.User, league: Optional[int] = None) -> None:
+        # works for a user who has left the server too: only the id is needed
+        if not await self._need_organiser(interaction):
+            return
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.leave(lg.id, interaction.guild_id, user.id, removed=True)
+        if await self._fail(interaction, res):
+            return
+        await self.after_change(res)
+        await reply(interaction, tr("leagues.removed", user_locale(interaction), user=f"<@{user.id}>", league=lg.id))
+
+    @league.command(name=N("next-round", "cmd.league.next_round.name"), description=L("cmd.league.next_round.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def next_round(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.next_round(lg.id, interaction.guild_id)
+        if await self._fail(interaction, res):
+            return
+        new = res.data["league"]
+        await self.after_change(res)
+        key = "leagues.next.finished" if new.status == "finished" else "leagues.next.paired"
+        await reply(interaction, tr(key, user_locale(interaction), league=lg.id, round=new.data["round"]))
+
+    @league.command(name=N("close", "cmd.league.close.name"), description=L("cmd.league.close.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def close(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        res = await self.service.close(lg.id, interaction.guild_id)
+        if await self._fail(interaction, res):
+            return
+        await self.refresh(res.data["league"])
+        await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=lg.data["name"]))
+
+    @league.command(name=N("season", "cmd.league.season.name"), description=L("cmd.league.season.description"))
+    async def season(self, interaction: discord.Interaction) -> None:
+        if not await self._need_organiser(interaction):
+            return
+        from cogs.records import records_of
+
+        res = await records_of(self.bot).close_season(interaction.guild_id)
+        await reply(interaction, render(res.info[0], user_locale(interaction)))
+
+    @league.command(name=N("role", "cmd.league.role.name"), description=L("cmd.league.role.description"))
+    @app_commands.rename(role=N("role", "cmd.league.opt.role.name"))
+    @app_commands.describe(role=L("cmd.league.opt.role.description"))
+    async def role(self, interaction: discord.Interaction, role: Optional[discord.Role] = None) -> None:
+        locale = user_locale(interaction)
+        if not interaction.permissions.manage_guild:
+            await reply_error(interaction, tr("cogs.err.no_permission", locale))
+            return
+        await self.bot.store.set_guild_setting(interaction.guild_id, ORGANISER_ROLE_KEY, role.id if role else None)  # type: ignore[attr-defined]
+        await reply(interaction, tr("leagues.role.set", locale, role=f"<@&{role.id}>") if role
+                    else tr("leagues.role.cleared", locale))
+
+    # ------------------------------------------------------------------ buttons
+    async def on_button(self, interaction: discord.Interaction, league_id: int, action: str) -> None:
+        locale = user_locale(interaction)
+        lg = await self.bot.store.get_league(league_id)  # type: ignore[attr-defined]
+        if lg is None or lg.guild_id != interaction.guild_id:
+            await reply_error(interaction, tr("leagues.err.no_league", locale, league=league_id))
+            return
+        if action == "join":
+            await self._join(interaction, lg.id)
+        elif action == "standings":
+            await self._standings(interaction, lg)
+        else:
+            await self._play(interaction, lg)
+
+    async def _play(self, interaction: discord.Interaction, lg: LeagueRecord) -> None:
+        locale = user_locale(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale)
+        res = await self.service.play(lg.id, interaction.guild_id, interaction.user.id, interaction.channel_id,
+                                      locale=public_locale)
+        if await self._fail(interaction, res):
+            return
+        rec = res.match
+        game_cog = self.bot.get_cog("Game")
+        if game_cog is not None:
+            await game_cog._setup_refs(rec.id, interaction.channel, interaction.channel_id)
+        if self.delivery is not None:
+            await self.delivery.remember_locale(rec.id, interaction.user.id, locale)
+            await self.delivery.publish(res, actor=interaction.user.id)
+        await reply(interaction, tr("leagues.play.posted", locale, match_id=rec.id, pairing=res.data.get("pairing")))
+
+
+class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, league_id: int, action: str, *, label: str | None = None) -> None:
+        style = {"join": discord.ButtonStyle.success, "play": discord.ButtonStyle.primary}.get(
+            action, discord.ButtonStyle.secondary)
+        super().__init__(discord.ui.Button(label=clip(label or action, 80), style=style,
+                                           custom_id=f"lg:{int(league_id)}:{action}"))
+        self.league_id, self.action = int(league_id), action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(int(match["league"]), match["action"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("Leagues")  # type: ignore[union-attr]
+        if cog is None:
+            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+            return
+        try:
+            await cog.on_button(interaction, self.league_id, self.action)
+        except Exception:
+            log.exception("league button %s failed", self.action)
+            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+
+
+DYNAMIC_ITEMS = (LeagueButton,)

@@ -1,0 +1,479 @@
+"""League logic, pure and synchronous: pairings, standings, tiebreaks, reports, drops.
+
+A league is a JSON-able dict (stored as :class:`data.store.LeagueRecord.data`); every function
+here takes it and either changes it and returns what happened, or raises :class:`LeagueError`
+(a catalog key and params) and changes nothing.  :mod:`host.records` loads, calls and stores.
+
+Formats
+-------
+* **Round robin** (``rr``): the circle method; with an odd number of players a bye is added, so
+  each round one player rests.  The whole schedule is fixed at the start.
+* **Swiss** (``swiss``): each round pairs players of the current standings from the top, never
+  a rematch while a rematch-free pairing of everyone exists (exhaustive search, with a budget);
+  with an odd number the bye goes to the lowest-ranked player who has not had one (among those
+  whose bye still leaves a rematch-free pairing).
+
+Scoring and tiebreaks: win 1, draw ½, loss 0, bye 1.  Ties are broken by Buchholz (sum of the
+opponents' scores), then Sonneborn-Berger (sum of the scores of the opponents one beat, plus
+half of those one drew), then head-to-head (points scored in games among the tied players),
+then sign-up order.  Byes and double forfeits have no opponent and count for neither tiebreak.
+
+>>> round_robin([1, 2, 3, 4])[0]
+[(1, 4), (2, 3)]
+>>> swiss_pairings([1, 2, 3, 4], played=set(), had_bye=set())
+[(1, 2), (3, 4)]
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+FORMATS = ("rr", "swiss")
+# pairing results: "a"/"b" (that side won), "draw", "bye" (a rests, scores 1), "double"
+# (double forfeit: nobody scores)
+RESULTS = ("a", "b", "draw", "bye", "double")
+SEARCH_BUDGET = 200_000
+
+
+class LeagueError(Exception):
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+# ---------------------------------------------------------------------------- pairing
+def round_robin(players: list[int]) -> list[list[tuple[int, int | None]]]:
+    """The circle method: player 0 stays, the others rotate.  ``(a, None)`` is a bye."""
+    ps: list[int | None] = list(players)
+    if len(ps) < 2:
+        return []
+    if len(ps) % 2:
+        ps.append(None)
+    n = len(ps)
+    rounds = []
+    for r in range(n - 1):
+        pairs: list[tuple[int, int | None]] = []
+        byes: list[tuple[int, int | None]] = []
+        for i in range(n // 2):
+            a, b = ps[i], ps[n - 1 - i]
+            if a is None or b is None:
+                byes.append((a if a is not None else b, None))  # type: ignore[arg-type]
+                continue
+            if i == 0 and r % 2 == 1:
+                a, b = b, a          # the fixed player alternates sides
+            pairs.append((a, b))
+        rounds.append(pairs + byes)
+        ps = [ps[0], ps[-1]] + ps[1:-1]
+    return rounds
+
+
+def _pair_without_rematch(players: list[int], played: set[frozenset]) -> list[tuple[int, int]] | None:
+    """Pair ``players`` (best first) top-down with no rematch; None if impossible (or the
+    search budget is exhausted)."""
+    budget = [SEARCH_BUDGET]
+
+    def go(rest: list[int]) -> list[tuple[int, int]] | None:
+        if not rest:
+            return []
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        p = rest[0]
+        for j in range(1, len(rest)):
+            q = rest[j]
+            if frozenset((p, q)) in played:
+                continue
+            sub = go(rest[1:j] + rest[j + 1:])
+            if sub is not None:
+                return [(p, q)] + sub
+        return None
+
+    return go(list(players))
+
+
+def _pair_fewest_rematches(players: list[int], played: set[frozenset]) -> list[tuple[int, int]]:
+    """Fallback when every pairing has a rematch: top-down, preferring new opponents."""
+    rest = list(players)
+    out = []
+    while rest:
+        p = rest.pop(0)
+        j = next((i for i, q in enumerate(rest) if frozenset((p, q)) not in played), 0)
+        out.append((p, rest.pop(j)))
+    return out
+
+
+def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int]
+                   ) -> list[tuple[int, int | None]]:
+    """Pairings for the next Swiss round.  ``ranked``: active players, best first."""
+    players = list(ranked)
+    if len(players) < 2:
+        return [(players[0], None)] if players else []
+    if len(players) % 2 == 0:
+        pairs = _pair_without_rematch(players, played)
+        return list(pairs) if pairs is not None else list(_pair_fewest_rematches(players, played))
+    # odd: the bye goes to the lowest-ranked player without one (whose bye leaves a
+    # rematch-free pairing, if any does)
+    candidates = [p for p in reversed(players) if p not in had_bye] or list(reversed(players))
+    for bye in candidates:
+        rest = [p for p in players if p != bye]
+        pairs = _pair_without_rematch(rest, played)
+        if pairs is not None:
+            return list(pairs) + [(bye, None)]
+    bye = candidates[0]
+    rest = [p for p in players if p != bye]
+    return list(_pair_fewest_rematches(rest, played)) + [(bye, None)]
+
+
+# ---------------------------------------------------------------------------- standings
+@dataclass
+class Standing:
+    user_id: int
+    name: str
+    status: str = "active"
+    points: float = 0.0
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
+    head_to_head: float = 0.0
+    opponents: list[int] = field(default_factory=list)
+
+
+def _scores(a_result: str) -> tuple[float, float]:
+    return {"a": (1.0, 0.0), "b": (0.0, 1.0), "draw": (0.5, 0.5), "bye": (1.0, 0.0),
+            "double": (0.0, 0.0)}[a_result]
+
+
+def standings(players: list[dict], games: Iterable[tuple[int, int | None, str]]) -> list[Standing]:
+    """``players``: ``[{"id", "name", "status"}]`` in sign-up order; ``games``: finished pairings
+    ``(a, b, result)``.  Returns the table, best first."""
+    table = {p["id"]: Standing(p["id"], p.get("name", ""), p.get("status", "active")) for p in players}
+    order = {p["id"]: i for i, p in enumerate(players)}
+    games = [g for g in games if g[2] in RESULTS]
+    for a, b, res in games:
+        sa, sb = _scores(res)
+        if a in table:
+            table[a].points += sa
+        if b is not None and b in table:
+            table[b].points += sb
+        if res == "bye" or b is None:
+            if a in table:
+                table[a].byes += 1
+            continue
+        if res == "double":
+            continue
+        for me, other, s in ((a, b, sa), (b, a, sb)):
+            st = table.get(me)
+            if st is None:
+                continue
+            st.played += 1
+            st.opponents.append(other)
+            if s == 1:
+                st.wins += 1
+            elif s == 0.5:
+                st.draws += 1
+            else:
+                st.losses += 1
+    for a, b, res in games:
+        if b is None or res in ("bye", "double"):
+            continue
+        sa, sb = _scores(res)
+        for me, other, s in ((a, b, sa), (b, a, sb)):
+            if me in table and other in table:
+                table[me].buchholz += table[other].points
+                table[me].sonneborn_berger += s * table[other].points
+    # head-to-head among players tied on points, Buchholz and Sonneborn-Berger
+    groups: dict[tuple, list[int]] = {}
+    for st in table.values():
+        groups.setdefault((st.points, st.buchholz, st.sonneborn_berger), []).append(st.user_id)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        inside = set(members)
+        for a, b, res in games:
+            if b is None or res in ("bye", "double") or a not in inside or b not in inside:
+                continue
+            sa, sb = _scores(res)
+            table[a].head_to_head += sa
+            table[b].head_to_head += sb
+    return sorted(table.values(), key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger,
+                                                  -s.head_to_head, order[s.user_id]))
+
+
+# ---------------------------------------------------------------------------- the league document
+def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_hours: int,
+               rated: bool, signup_hours: int | None, organiser: int, channel_id: int | None,
+               season: int, now: float, locale: str = "en") -> dict:
+    if fmt not in FORMATS:
+        raise LeagueError("leagues.err.format")
+    return {"name": name, "game": game, "format": fmt, "rounds": rounds, "deadline_hours": deadline_hours,
+            "rated": bool(rated), "signup_until": now + signup_hours * 3600 if signup_hours else None,
+            "organiser": organiser, "channel_id": channel_id, "message": None, "season": season,
+            "locale": locale,
+            "players": [], "round": 0, "schedule": [], "pairings": [], "next_id": 1}
+
+
+def player(d: dict, user_id: int) -> dict | None:
+    return next((p for p in d["players"] if p["id"] == int(user_id)), None)
+
+
+def active_ids(d: dict) -> list[int]:
+    return [p["id"] for p in d["players"] if p["status"] == "active"]
+
+
+def total_rounds(d: dict) -> int:
+    if d["format"] == "rr":
+        return len(d["schedule"])
+    return int(d["rounds"] or 0)
+
+
+def default_swiss_rounds(n: int) -> int:
+    return max(1, math.ceil(math.log2(max(2, n))))
+
+
+def join(d: dict, status: str, user_id: int, name: str, now: float) -> None:
+    if status != "signup":
+        raise LeagueError("leagues.err.started")
+    if d["signup_until"] is not None and now > d["signup_until"]:
+        raise LeagueError("leagues.err.signup_closed")
+    p = player(d, user_id)
+    if p is not None and p["status"] == "active":
+        raise LeagueError("leagues.err.already_joined")
+    if p is not None and p["status"] == "removed":
+        raise LeagueError("leagues.err.removed")
+    if p is not None:
+        p["status"] = "active"
+        p["name"] = name
+        return
+    d["players"].append({"id": int(user_id), "name": name, "status": "active"})
+
+
+def games(d: dict) -> list[tuple[int, int | None, str]]:
+    return [(p["a"], p["b"], p["result"]) for p in d["pairings"] if p["result"] in RESULTS]
+
+
+def table(d: dict) -> list[Standing]:
+    return standings(d["players"], games(d))
+
+
+def round_pairings(d: dict, rnd: int | None = None) -> list[dict]:
+    rnd = d["round"] if rnd is None else rnd
+    return [p for p in d["pairings"] if p["round"] == rnd]
+
+
+def _add_pairing(d: dict, rnd: int, a: int, b: int | None, now: float) -> dict:
+    p = {"id": d["next_id"], "round": rnd, "a": a, "b": b, "result": None, "how": None,
+         "match": None, "reports": {}, "claims": [], "held": False,
+         "deadline": now + d["deadline_hours"] * 3600 if d["deadline_hours"] else None}
+    d["next_id"] += 1
+    if b is None:
+        p["result"], p["how"] = "bye", "bye"
+    d["pairings"].append(p)
+    return p
+
+
+def start(d: dict, status: str, now: float) -> list[dict]:
+    """Close sign-up and pair round 1; returns the new pairings."""
+    if status != "signup":
+        raise LeagueError("leagues.err.started")
+    ids = active_ids(d)
+    if len(ids) < 2:
+        raise LeagueError("leagues.err.too_few", n=len(ids))
+    if d["format"] == "rr":
+        d["schedule"] = [[[a, b] for a, b in rnd] for rnd in round_robin(ids)]
+    elif not d["rounds"]:
+        d["rounds"] = default_swiss_rounds(len(ids))
+    return _pair_round(d, 1, now)
+
+
+def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
+    d["round"] = rnd
+    active = set(active_ids(d))
+    out = []
+    if d["format"] == "rr":
+        for a, b in d["schedule"][rnd - 1]:
+            p = _add_pairing(d, rnd, a, b, now)
+            # a dropped player's scheduled games are forfeited to the opponent
+            if b is not None and (a not in active or b not in active):
+                if a not in active and b not in active:
+                    p["result"] = "double"
+                else:
+                    p["result"] = "b" if a not in active else "a"
+                p["how"] = "drop"
+            elif b is None and a not in active:
+                p["result"], p["how"] = "double", "drop"
+            out.append(p)
+        return out
+    ranked = [s.user_id for s in table(d) if s.user_id in active]
+    played = {frozenset((p["a"], p["b"])) for p in d["pairings"] if p["b"] is not None}
+    had_bye = {p["a"] for p in d["pairings"] if p["b"] is None}
+    for a, b in swiss_pairings(ranked, played, had_bye):
+        out.append(_add_pairing(d, rnd, a, b, now))
+    return out
+
+
+def round_complete(d: dict) -> bool:
+    return all(p["result"] is not None and not p["held"] for p in round_pairings(d))
+
+
+def advance(d: dict, now: float) -> tuple[str, list[dict]]:
+    """After a result: ``("finished", [])`` when the last round is complete, ``("paired",
+    pairings)`` when the next round was paired, ``("wait", [])`` otherwise."""
+    if not d["round"] or not round_complete(d):
+        return "wait", []
+    paired: list[dict] = []
+    while True:
+        if d["round"] >= total_rounds(d) or len(active_ids(d)) < 2:
+            return "finished", paired
+        paired += _pair_round(d, d["round"] + 1, now)
+        if not round_complete(d):   # a round decided in advance (drops, byes) is skipped over
+            return "paired", paired
+
+
+def pairing(d: dict, pairing_id: int) -> dict:
+    p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
+    if p is None:
+        raise LeagueError("leagues.err.no_pairing", pairing=pairing_id)
+    return p
+
+
+def pairing_of(d: dict, user_id: int) -> dict | None:
+    """The user's open pairing in the current round (no result yet)."""
+    for p in round_pairings(d):
+        if user_id in (p["a"], p["b"]) and p["b"] is not None and p["result"] is None:
+            return p
+    return None
+
+
+def _relative(p: dict, user_id: int, outcome: str) -> str:
+    """'win'/'loss'/'draw' said by ``user_id`` -> 'a'/'b'/'draw'."""
+    if outcome == "draw":
+        return "draw"
+    me = "a" if p["a"] == user_id else "b"
+    other = "b" if me == "a" else "a"
+    return me if outcome == "win" else other
+
+
+def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organiser: bool) -> str:
+    """A result report.  ``outcome`` is 'win'/'loss'/'draw' from ``by``'s side, or for an
+    organiser 'a'/'b'/'draw'/'double'.  Returns 'final', 'waiting' (one side reported) or
+    'held' (the two sides disagree: an organiser decides)."""
+    if status != "running":
+        raise LeagueError("leagues.err.not_running")
+    p = pairing(d, pairing_id)
+    if p["b"] is None:
+        raise LeagueError("leagues.err.bye_pairing")
+    if organiser:
+        if outcome not in ("a", "b", "draw", "double"):
+            raise LeagueError("leagues.err.bad_result")
+        p["result"], p["how"], p["held"] = outcome, "organiser", False
+        return "final"
+    if by not in (p["a"], p["b"]):
+        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
+    if p["result"] is not None:
+        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
+    if outcome not in ("win", "loss", "draw"):
+        raise LeagueError("leagues.err.bad_result")
+    res = _relative(p, by, outcome)
+    p["reports"][str(by)] = res
+    other = p["b"] if by == p["a"] else p["a"]
+    theirs = p["reports"].get(str(other))
+    if theirs is None:
+        return "waiting"
+    if theirs != res:
+        p["held"] = True
+        return "held"
+    p["result"], p["how"], p["held"] = res, "report", False
+    return "final"
+
+
+def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int]) -> bool:
+    """A bot match of this pairing finished (``winners``: user ids).  False if ignored (the
+    pairing already has a result, or the match is not the pairing's)."""
+    p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
+    if p is None or p["match"] != int(match_id) or p["result"] is not None:
+        return False
+    if not winners or set(winners) >= {p["a"], p["b"]}:
+        p["result"] = "draw"
+    else:
+        p["result"] = "a" if p["a"] in winners else "b"
+    p["how"], p["held"] = "match", False
+    return True
+
+
+def claim(d: dict, status: str, pairing_id: int, by: int, now: float, match_active: bool) -> str:
+    """A forfeit claim after the deadline.  'final' (the claimant wins) or 'held' (both sides
+    claimed: an organiser decides)."""
+    if status != "running":
+        raise LeagueError("leagues.err.not_running")
+    p = pairing(d, pairing_id)
+    if by not in (p["a"], p["b"]) or p["b"] is None:
+        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
+    if p["result"] is not None:
+        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
+    if p["deadline"] is None or now < p["deadline"]:
+        raise LeagueError("leagues.err.before_deadline", pairing=p["id"],
+                          at=int(p["deadline"]) if p["deadline"] else 0)
+    if match_active:
+        raise LeagueError("leagues.err.match_running", match_id=p["match"])
+    if by in p["claims"]:
+        raise LeagueError("leagues.err.already_claimed")
+    p["claims"].append(by)
+    if len(p["claims"]) == 2:
+        p["held"] = True
+        return "held"
+    p["result"], p["how"] = ("a" if by == p["a"] else "b"), "forfeit"
+    return "final"
+
+
+def forfeit(d: dict, status: str, pairing_id: int, loser: int | None) -> None:
+    """Organiser: ``loser`` forfeits (None: both, a double forfeit)."""
+    if status != "running":
+        raise LeagueError("leagues.err.not_running")
+    p = pairing(d, pairing_id)
+    if p["b"] is None:
+        raise LeagueError("leagues.err.bye_pairing")
+    if loser is None:
+        p["result"] = "double"
+    elif loser in (p["a"], p["b"]):
+        p["result"] = "b" if loser == p["a"] else "a"
+    else:
+        raise LeagueError("leagues.err.not_in_pairing", pairing=p["id"])
+    p["how"], p["held"] = "forfeit", False
+
+
+def drop(d: dict, status: str, user_id: int, removed: bool) -> list[dict]:
+    """A player leaves (or is removed).  In sign-up they are simply taken off the list; once
+    running, their open pairings in the current round are forfeited to the opponent and they
+    are paired no more (their results stay for the tiebreaks).  Returns the pairings decided."""
+    p = player(d, user_id)
+    if p is None or p["status"] != "active":
+        raise LeagueError("leagues.err.not_member")
+    if status == "signup":
+        d["players"].remove(p)
+        return []
+    if status not in ("running",):
+        raise LeagueError("leagues.err.not_running")
+    p["status"] = "removed" if removed else "dropped"
+    decided = []
+    for q in round_pairings(d):
+        if user_id not in (q["a"], q["b"]) or q["result"] is not None:
+            continue
+        if q["b"] is None:
+            q["result"], q["how"] = "double", "drop"
+        else:
+            q["result"] = "b" if q["a"] == user_id else "a"
+            q["how"], q["held"] = "drop", False
+        decided.append(q)
+    return decided
+
+
+def overdue(d: dict, now: float) -> list[dict]:
+    """Open pairings of the current round past their deadline, not yet announced."""
+    return [p for p in round_pairings(d) if p["result"] is None and p["b"] is not None
+            and p["deadline"] is not None and now >= p["deadline"] and not p.get("overdue")]

@@ -1,0 +1,476 @@
+"""Records, ratings and leagues behind the store: what the cogs call.  Knows no Discord.
+
+* :class:`Records` takes every finished match into the records exactly once (``on_finish`` hook
+  of the :class:`host.Host`, plus :meth:`Records.catch_up` after a restart), rates it with
+  OpenSkill in three scopes — ``global``, the server (``guild:<id>``, all time) and the server's
+  current rating season (``guild:<id>:s<n>``) — unless the match is unrated (``meta.rated`` is
+  False), and answers profile / history / head-to-head / leaderboard / export questions.
+* :class:`Leagues` loads a league, applies one :mod:`host.leagues` step and writes it back
+  naming the version it read (retrying on a conflict), starts pairing matches through the host
+  and reports finished league matches automatically.
+
+Every call returns a :class:`host.types.Result`: ``ok`` False means nothing changed and
+``error`` says why and what is allowed instead.
+
+Concurrency: the "processed" mark is written in the same transaction as the new ratings, so a
+match is never rated twice, and that write checks that every rating it replaces is still the
+one it was computed from (else :class:`VersionConflict`, and the match is rated again from the
+fresh values) — so two processes sharing one database never lose a rating update.  League
+writes are version-checked and retried, like match writes.
+"""
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import time
+from dataclasses import replace
+from typing import Any, Callable
+
+from data.store import (
+    FINISHED, UNFINISHED, LeagueRecord, MatchRecord, RatingChange, RatingRow,
+    Store, VersionConflict,
+)
+from host import leagues as L
+from host import ratings as R
+from host.types import Msg, Result, msg
+
+log = logging.getLogger("host.records")
+
+PER_PAGE = 10
+SEASON_KEY = "season"
+ORGANISER_ROLE_KEY = "league_role"
+MAX_LEAGUE_ROUNDS = 30
+MAX_DEADLINE_HOURS = 30 * 24
+MAX_SIGNUP_HOURS = 30 * 24
+NAME_MAX = 60
+
+
+def guild_scope(guild_id: int) -> str:
+    return f"guild:{int(guild_id)}"
+
+
+def season_scope(guild_id: int, season: int) -> str:
+    return f"guild:{int(guild_id)}:s{int(season)}"
+
+
+def outcome_of(rec: MatchRecord, seat: int) -> str:
+    winners = (rec.result or {}).get("winners") or []
+    if not winners:
+        return "draw"
+    return "win" if seat in winners else "loss"
+
+
+def pages(total: int, per_page: int = PER_PAGE) -> int:
+    return max(1, -(-int(total) // per_page))
+
+
+class Records:
+    def __init__(self, store: Store, *, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+        self._lock = asyncio.Lock()   # rating read-modify-write, one match at a time
+
+    # ------------------------------------------------------------------ seasons
+    async def season(self, guild_id: int | None) -> int:
+        if guild_id is None:
+            return 1
+        value = (await self.store.get_guild_settings(int(guild_id))).get(SEASON_KEY, 1)
+        return value if isinstance(value, int) and value >= 1 else 1
+
+    async def close_season(self, guild_id: int) -> Result:
+        """Archive the current rating season (its leaderboard stays readable) and start the
+        next; the server's all-time ratings and every record are kept."""
+        old = await self.season(guild_id)
+        await self.store.set_guild_setting(int(guild_id), SEASON_KEY, old + 1)
+        return Result(ok=True, info=[msg("records.season.closed", old=old, new=old + 1)],
+                      data={"old": old, "new": old + 1})
+
+    async def scopes(self, guild_id: int | None) -> list[str]:
+        if guild_id is None:
+            return ["global"]
+        return ["global", guild_scope(guild_id), season_scope(guild_id, await self.season(guild_id))]
+
+    # ------------------------------------------------------------------ recording
+    async def on_finish(self, rec: MatchRecord) -> None:
+        await self.process(rec)
+
+    async def process(self, rec: MatchRecord) -> bool:
+        """Take a finished match into the records once; True if this call did it."""
+        if rec.status != FINISHED or rec.result is None or rec.id is None:
+            return False
+        seats = [u for u in rec.seats if u is not None]
+        rated = bool(rec.meta.get("rated", True)) and len(seats) == len(rec.seats) >= 2
+        for _ in range(5):
+            try:
+                return await self._process(rec, seats, rated)
+            except VersionConflict:
+                continue     # another process rated one of these players meanwhile: recompute
+        log.warning("match %s: ratings kept changing; left for the next catch-up", rec.id)
+        return False
+
+    async def _process(self, rec: MatchRecord, seats: list[int], rated: bool) -> bool:
+        async with self._lock:
+            if await self.store.is_processed(rec.id):
+                return False
+            rows: list[RatingRow] = []
+            history: list[RatingChange] = []
+            at = rec.updated_at
+            if rated:
+                ranks = R.ranks_of(rec.result, len(rec.seats))
+                for scope in await self.scopes(rec.guild_id):
+                    current = await self.store.get_ratings(scope, rec.game, seats)
+                    new = R.rate([(uid, ranks[s]) for s, uid in enumerate(rec.seats)],
+                                 {u: (r.mu, r.sigma) for u, r in current.items()})
+                    for seat, uid in enumerate(rec.seats):
+                        old = current.get(uid) or RatingRow(scope, rec.game, uid, R.MU, R.SIGMA)
+                        out = outcome_of(rec, seat)
+                        mu, sigma = new[uid]
+                        rows.append(RatingRow(scope, rec.game, uid, mu, sigma, old.games + 1,
+                                              old.wins + (out == "win"), old.losses + (out == "loss"),
+                                              old.draws + (out == "draw"), at))
+                        history.append(RatingChange(rec.id, scope, rec.game, uid, old.mu, old.sigma,
+                                                    mu, sigma, at))
+            return await self.store.record_processed(rec.id, rated, rows, history, self.now())
+
+    async def catch_up(self, limit: int = 500) -> int:
+        """Process finished matches the hook missed (e.g. the process stopped in between)."""
+        n = 0
+        for rec in await self.store.unprocessed_finished(limit):
+            try:
+                n += await self.process(rec)
+            except Exception:
+                log.exception("recording match %s failed", rec.id)
+        return n
+
+    # ------------------------------------------------------------------ reading
+    async def profile(self, user_id: int, guild_id: int | None) -> dict[str, Any]:
+        """Ratings per game (server and global), W/L/D per game, streak, recent results."""
+        scopes = await self.scopes(guild_id)
+        ratings = await self.store.ratings_for_user(user_id, scopes)
+        results, total = await self.store.results_query(user_id, limit=200)
+        per_game: dict[str, dict[str, Any]] = {
+            game: {**counts, "ratings": {}} for game, counts in (await self.store.result_counts(user_id)).items()}
+        for row in ratings:
+            g = per_game.setdefault(row.game, {"win": 0, "loss": 0, "draw": 0, "ratings": {}})
+            kind = "global" if row.scope == "global" else ("season" if ":s" in row.scope else "server")
+            g["ratings"][kind] = row
+        streak_kind, streak = None, 0
+        for r in results:
+            if streak_kind is None:
+                streak_kind, streak = r.outcome, 1
+            elif r.outcome == streak_kind:
+                streak += 1
+            else:
+                break
+        return {"games": per_game, "streak": (streak_kind, streak), "recent": results[:5],
+                "total": total, "scope": scopes[1] if len(scopes) > 1 else "global"}
+
+    async def chart_series(self, user_id: int, game: str, scope: str) -> list[int]:
+        hist = await self.store.rating_history(user_id, game, scope, limit=200)
+        if not hist:
+            return []
+        return [R.display(hist[0].mu_before)] + [R.display(h.mu) for h in hist]
+
+    async def history(self, user_id: int, game: str | None, guild_id: int | None, page: int
+                      ) -> tuple[list[tuple[Any, MatchRecord | None]], int, int]:
+        """One page of results (with their matches), the page shown and the page count."""
+        _, total = await self.store.results_query(user_id, game, guild_id, 0, 1)
+        n = pages(total)
+        page = min(max(0, int(page)), n - 1)
+        rows, _ = await self.store.results_query(user_id, game, guild_id, page * PER_PAGE, PER_PAGE)
+        out = []
+        for r in rows:
+            try:
+                m = await self.store.get_match(r.match_id)
+            except Exception:
+                m = None
+            out.append((r, m))
+        return out, page, n
+
+    async def h2h(self, a: int, b: int, guild_id: int | None = None) -> dict[str, Any]:
+        pairs = await self.store.head_to_head(a, b, None, guild_id)
+        score = {"a": 0, "b": 0, "draw": 0}
+        per_game: dict[str, dict[str, int]] = {}
+        for ra, rb in pairs:
+            key = "draw" if ra.outcome == rb.outcome else ("a" if ra.outcome == "win" else
+                                                          "b" if rb.outcome == "win" else "draw")
+            score[key] += 1
+            per_game.setdefault(ra.game, {"a": 0, "b": 0, "draw": 0})[key] += 1
+        return {"score": score, "games": per_game, "recent": pairs[:5], "total": len(pairs)}
+
+    async def leaderboard(self, game: str, scope: str, page: int) -> tuple[list[RatingRow], int, int, int]:
+        _, total = await self.store.leaderboard(scope, game, 0, 1)
+        n = pages(total)
+        page = min(max(0, int(page)), n - 1)
+        rows, total = await self.store.leaderboard(scope, game, page * PER_PAGE, PER_PAGE)
+        return rows, page, n, total
+
+    async def export(self, match_id: int) -> Result:
+        """The match record as JSON-able data: game, options, seats, seed, command log, result."""
+        try:
+            rec = await self.store.get_match(int(match_id))
+        except Exception:
+            return Result.fail("host.err.quarantined", match_id=match_id)
+        if rec is None:
+            return Result.fail("host.err.no_match", match_id=match_id)
+        commands = await self.store.commands(rec.id)
+        data = {"format": "doujin-table/match-1", "id": rec.id, "game": rec.game,
+                "options": rec.options, "seed": rec.seed, "status": rec.status,
+                "seats": [{"seat": i, "user_id": str(u) if u is not None else None, "name": n}
+                          for i, (u, n) in enumerate(zip(rec.seats, rec.names))],
+                "rated": bool(rec.meta.get("rated", True)),
+                "league": rec.meta.get("league"),
+                "commands": [{"seq": c.seq, "seat": c.seat, "command": c.command, "at": c.at}
+                             for c in commands],
+                "result": rec.result, "created_at": rec.created_at, "updated_at": rec.updated_at}
+        return Result(ok=True, match=rec, data={"export": data})
+
+
+# ---------------------------------------------------------------------------- leagues
+class Leagues:
+    def __init__(self, store: Store, host: Any, *, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.host = host
+        self.now = now
+
+    async def get(self, league_id: int) -> LeagueRecord | None:
+        return await self.store.get_league(int(league_id))
+
+    async def _mutate(self, league_id: int, guild_id: int | None,
+                      step: Callable[[dict, str], tuple[str, Any]]) -> Result:
+        """Load, apply ``step(data, status) -> (new status, payload)`` to a copy, write back
+        (version-checked, retried); ``LeagueError`` becomes a failed Result."""
+        for _ in range(5):
+            lg = await self.store.get_league(int(league_id))
+            if lg is None or (guild_id is not None and lg.guild_id != int(guild_id)):
+                return Result.fail("leagues.err.no_league", league=league_id)
+            data = copy.deepcopy(lg.data)
+            try:
+                status, payload = step(data, lg.status)
+            except L.LeagueError as e:
+                return Result.fail(e.key, **e.params)
+            try:
+                written = await self.store.update_league(
+                    replace(lg, data=data, status=status, updated_at=self.now()), lg.version)
+            except VersionConflict:
+                continue
+            return Result(ok=True, data={"league": written, "payload": payload, "was": lg.status})
+        return Result.fail("leagues.err.conflict")
+
+    # ------------------------------------------------------------------ life cycle
+    async def create(self, *, guild_id: int, channel_id: int | None, organiser: int, name: str,
+                     game: str, fmt: str, rounds: int | None, deadline_hours: int, rated: bool,
+                     signup_hours: int | None, locale: str = "en") -> Result:
+        from rules import registry
+
+        if game not in registry:
+            return Result.fail("host.err.unknown_game", game=str(game)[:40], games=", ".join(registry.names()))
+        eng = registry.get(game)
+        if not eng.min_players <= 2 <= eng.max_players:
+            return Result.fail("leagues.err.two_player", game=Msg(f"game.{game}"),
+                               min=eng.min_players, max=eng.max_players)
+        if fmt not in L.FORMATS:
+            return Result.fail("leagues.err.format")
+        if rounds is not None and not 1 <= rounds <= MAX_LEAGUE_ROUNDS:
+            return Result.fail("leagues.err.rounds", max=MAX_LEAGUE_ROUNDS)
+        if not 0 <= deadline_hours <= MAX_DEADLINE_HOURS:
+            return Result.fail("leagues.err.deadline", max=MAX_DEADLINE_HOURS)
+        if signup_hours is not None and not 0 <= signup_hours <= MAX_SIGNUP_HOURS:
+            return Result.fail("leagues.err.signup", max=MAX_SIGNUP_HOURS)
+        name = " ".join(str(name or "").split())[:NAME_MAX]
+        if not name:
+            return Result.fail("leagues.err.name", max=NAME_MAX)
+        season = await Records(self.store).season(guild_id)
+        data = L.new_league(name=name, game=game, fmt=fmt, rounds=rounds if fmt == "swiss" else None,
+                            deadline_hours=deadline_hours, rated=rated, signup_hours=signup_hours or None,
+                            organiser=organiser, channel_id=channel_id, season=season, now=self.now(),
+                            locale=locale)
+        lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
+                                                         data=data, created_at=self.now(),
+                                                         updated_at=self.now()))
+        return Result(ok=True, data={"league": lg, "payload": None})
+
+    async def set_message(self, league_id: int, ref: str) -> None:
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            d["message"] = ref
+            return status, None
+        await self._mutate(league_id, None, step)
+
+    async def join(self, league_id: int, guild_id: int, user_id: int, name: str) -> Result:
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            L.join(d, status, user_id, name, now)
+            return status, len(L.active_ids(d))
+        return await self._mutate(league_id, guild_id, step)
+
+    async def leave(self, league_id: int, guild_id: int, user_id: int, *, removed: bool = False) -> Result:
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            decided = L.drop(d, status, int(user_id), removed)
+            new_status, paired = status, []
+            if status == "running":
+                state, paired = L.advance(d, now)
+                new_status = "finished" if state == "finished" else status
+            return new_status, {"decided": decided, "paired": paired}
+        return await self._mutate(league_id, guild_id, step)
+
+    async def start(self, league_id: int, guild_id: int) -> Result:
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            return "running", L.start(d, status, now)
+        return await self._mutate(league_id, guild_id, step)
+
+    async def close(self, league_id: int, guild_id: int) -> Result:
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            if status == "closed":
+                raise L.LeagueError("leagues.err.closed")
+            d["closed_from"] = status
+            return "closed", None
+        return await self._mutate(league_id, guild_id, step)
+
+    async def next_round(self, league_id: int, guild_id: int) -> Result:
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            if status != "running":
+                raise L.LeagueError("leagues.err.not_running")
+            open_ = [p for p in L.round_pairings(d) if p["result"] is None or p["held"]]
+            if open_:
+                raise L.LeagueError("leagues.err.round_open", pairings=", ".join(f"#{p['id']}" for p in open_))
+            state, paired = L.advance(d, now)
+            return ("finished" if state == "finished" else status), paired
+        return await self._mutate(league_id, guild_id, step)
+
+    def _after_result(self, d: dict, status: str) -> tuple[str, list]:
+        state, paired = L.advance(d, self.now())
+        return ("finished" if state == "finished" else status), paired
+
+    async def report(self, league_id: int, guild_id: int, pairing_id: int, by: int, outcome: str,
+                     organiser: bool) -> Result:
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            state = L.report(d, status, pairing_id, by, outcome, organiser)
+            new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
+            return new_status, {"state": state, "paired": paired}
+        return await self._mutate(league_id, guild_id, step)
+
+    async def forfeit(self, league_id: int, guild_id: int, pairing_id: int, loser: int | None) -> Result:
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            L.forfeit(d, status, pairing_id, loser)
+            new_status, paired = self._after_result(d, status)
+            return new_status, {"state": "final", "paired": paired}
+        return await self._mutate(league_id, guild_id, step)
+
+    async def claim(self, league_id: int, guild_id: int, pairing_id: int, by: int) -> Result:
+        lg = await self.get(league_id)
+        active = False
+        if lg is not None:
+            p = next((p for p in lg.data["pairings"] if p["id"] == int(pairing_id)), None)
+            if p is not None and p.get("match"):
+                m = await self._match(p["match"])
+                active = m is not None and m.status in UNFINISHED
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            state = L.claim(d, status, pairing_id, by, now, active)
+            new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
+            return new_status, {"state": state, "paired": paired}
+        return await self._mutate(league_id, guild_id, step)
+
+    async def _match(self, match_id: int) -> MatchRecord | None:
+        try:
+            return await self.store.get_match(int(match_id))
+        except Exception:
+            return None
+
+    # ------------------------------------------------------------------ bot matches
+    async def play(self, league_id: int, guild_id: int, user_id: int, channel_id: int | None,
+                   locale: str = "en") -> Result:
+        """Start the caller's current pairing as a bot match (a challenge to the opponent)."""
+        lg = await self.get(league_id)
+        if lg is None or lg.guild_id != int(guild_id):
+            return Result.fail("leagues.err.no_league", league=league_id)
+        if lg.status != "running":
+            return Result.fail("leagues.err.not_running")
+        d = lg.data
+        p = L.pairing_of(d, int(user_id))
+        if p is None:
+            return Result.fail("leagues.err.no_open_pairing", round=d["round"])
+        if p.get("match"):
+            m = await self._match(p["match"])
+            if m is not None and m.status in UNFINISHED:
+                return Result.fail("leagues.err.match_exists", match_id=m.id)
+        opponent = p["b"] if p["a"] == user_id else p["a"]
+        names = {q["id"]: q["name"] for q in d["players"]}
+        res = await self.host.challenge(
+            d["game"], int(user_id), names.get(user_id, str(user_id)),
+            opponents=[(opponent, names.get(opponent, str(opponent)))],
+            guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
+            meta={"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]})
+        if not res.ok:
+            return res
+        match_id, seen = res.match.id, p.get("match")
+
+        def step(dd: dict, status: str) -> tuple[str, Any]:
+            q = L.pairing(dd, p["id"])
+            if q.get("match") != seen or q["result"] is not None:
+                # someone started (or decided) this pairing at the same moment
+                raise L.LeagueError("leagues.err.match_exists", match_id=q.get("match") or "-")
+            q["match"] = match_id
+            return status, None
+        linked = await self._mutate(league_id, guild_id, step)
+        if not linked.ok:
+            await self.host.decline(match_id, int(user_id))
+            return linked
+        res.data["pairing"] = p["id"]
+        return res
+
+    async def on_finish(self, rec: MatchRecord) -> Result | None:
+        """A finished match of a league pairing reports itself."""
+        league_id, pairing_id = rec.meta.get("league"), rec.meta.get("pairing")
+        if league_id is None or pairing_id is None or rec.status != FINISHED:
+            return None
+        winners = [rec.seats[s] for s in (rec.result or {}).get("winners", []) if 0 <= s < len(rec.seats)]
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            if status != "running" or not L.match_result(d, pairing_id, rec.id, winners):
+                raise L.LeagueError("leagues.err.ignored")
+            new_status, paired = self._after_result(d, status)
+            return new_status, {"state": "final", "paired": paired}
+        res = await self._mutate(int(league_id), None, step)
+        return res if res.ok else None
+
+    async def tick(self) -> list[Result]:
+        """Start leagues whose sign-up window has ended (with at least two players), and
+        announce pairings whose deadline has passed (once each): they may now be claimed."""
+        out = []
+        now = self.now()
+        for lg in await self.store.leagues(None, ("signup",)):
+            until = lg.data.get("signup_until")
+            if until is None or now < until or len(L.active_ids(lg.data)) < 2:
+                continue
+
+            def begin(d: dict, status: str) -> tuple[str, Any]:
+                return "running", L.start(d, status, now)
+            res = await self._mutate(lg.id, None, begin)
+            if res.ok:
+                res.data["started"] = True
+                out.append(res)
+        for lg in await self.store.leagues(None, ("running",)):
+            if not L.overdue(lg.data, now):
+                continue
+
+            def step(d: dict, status: str) -> tuple[str, Any]:
+                due = L.overdue(d, now)
+                for p in due:
+                    p["overdue"] = True
+                if not due:
+                    raise L.LeagueError("leagues.err.ignored")
+                return status, due
+            res = await self._mutate(lg.id, None, step)
+            if res.ok:
+                out.append(res)
+        return out

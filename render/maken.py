@@ -1,0 +1,456 @@
+"""The Project Maken picture, drawn from ``game.view(state, seat)`` only.
+
+Layout (1040 × 820 px)::
+
+    title · view label                               turn 12/60 · step · clock
+    ┌ seat 1: name, character, TP / to-act badges   │ attack field (face-up cards,   │ guard space ┐
+    │ LP ◆◆◆  stamina  hand  support backs          │ bottom → top, left → right)    │ backs, type │
+    │ gauge ■■■□□□□□□□  damage ■■□□□□□□□□           │                                │ dust top    │
+    └───────────────────────────────────────────────────────────────────────────────────────────┘
+    situation (even / X is guarding) · judge · last command
+    ┌ seat 0, the same ┐
+    your hand (a seat's own view) or the recent public log
+
+Cards show name, speed / reach (front/back) / attack / guard difficulty, posture, unguardable
+marks, gauge cost/gain, GC kind and the destination icon.  Face-down cards are backs only.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from data import i18n
+from render import fonts
+from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register, seat_colour,
+                         seat_dark, seat_tint)
+
+W, H = 1040, 850
+M = 14
+BAND_H = 250
+TOP_Y = 62
+MID_Y = TOP_Y + BAND_H + 6
+MID_H = 70
+BOT_Y = MID_Y + MID_H + 6
+HAND_Y = BOT_Y + BAND_H + 8
+CW, CH = 96, 150                     # card size
+INFO_W = 260
+FIELD_X = M + INFO_W + 10
+GUARD_X = 760
+BACK = (72, 52, 96)
+BACK_LINE = (150, 120, 180)
+POSTURE_COL = {"stand": (0, 114, 178), "crouch": (0, 158, 115), "air": (204, 121, 167)}
+
+
+def _j(view_card: dict) -> str:
+    return json.dumps(view_card, sort_keys=True, ensure_ascii=False)
+
+
+@lru_cache(maxsize=512)
+def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.Image:
+    card = json.loads(card_json)
+    img = Image.new("RGBA", (CW, CH), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
+    if card.get("kind") == "support":
+        d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=(244, 236, 214), outline=INK, width=2)
+        name = card["name"].get(locale) or card["name"]["en"]
+        fonts.text(d, (CW // 2, 16), fonts.fit(name, 13, CW - 8, True), 13, INK, bold=True, anchor="mm")
+        fonts.text(d, (CW // 2, 40), t("maken.render.support"), 12, MUTED, anchor="mm")
+        text = card.get("text", {}).get(locale, "")
+        y = 58
+        for chunk in _wrap(text, 10, CW - 10)[:5]:
+            fonts.text(d, (6, y), chunk, 10, INK)
+            y += 14
+        return img
+    posture = card.get("posture", "stand")
+    col = POSTURE_COL.get(posture, INK)
+    d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=WHITE, outline=col, width=3)
+    d.rectangle((3, 3, CW - 4, 24), fill=col)
+    name = card["name"].get(locale) or card["name"]["en"]
+    fonts.text(d, (CW // 2, 14), fonts.fit(name, 12, CW - 10, True), 12, WHITE, bold=True, anchor="mm")
+    spd = card["speed"] + bonuses.count("spd")
+    atk = card["attack"] + bonuses.count("atk")
+    grd = card["guard"] + bonuses.count("grd")
+    reach = str(card["front"]) if card["front"] == card["back"] else f"{card['front']}/{card['back']}"
+    rows = [(t("maken.render.spd"), str(spd), "spd" in bonuses), (t("maken.render.rch"), reach, False),
+            (t("maken.render.atk"), str(atk), "atk" in bonuses), (t("maken.render.grd"), str(grd), "grd" in bonuses)]
+    y = 30
+    for label, value, up in rows:
+        fonts.text(d, (8, y + 7), label, 11, MUTED, anchor="lm")
+        fonts.text(d, (CW - 8, y + 7), value, 15, RED if up else INK, bold=True, anchor="rm")
+        y += 17
+    # posture and unguardable marks
+    fonts.text(d, (8, y + 8), t(f"maken.posture.{posture}"), 11, col, bold=True, anchor="lm")
+    x = CW - 8
+    for u in reversed(card.get("unguardable", [])):
+        label = "×" + t(f"maken.posture.{u}")[:1 if locale == "ja" else 2]
+        w = int(fonts.text_width(label, 10, True)) + 6
+        d.rounded_rectangle((x - w, y + 1, x, y + 15), radius=4, fill=RED)
+        fonts.text(d, (x - w // 2, y + 8), label, 10, WHITE, bold=True, anchor="mm")
+        x -= w + 2
+    y += 18
+    extras = []
+    if card.get("gc") == "only":
+        extras.append("GC専用" if locale == "ja" else "GC only")
+    elif card.get("gc") == "able":
+        extras.append("GC可" if locale == "ja" else "GC-able")
+    if card.get("cost"):
+        extras.append(t("maken.render.cost", n=card["cost"]))
+    if card.get("gain"):
+        extras.append(t("maken.render.gain", n=card["gain"]))
+    fonts.text(d, (6, y + 6), fonts.fit(" ".join(extras), 10, CW - 12), 10, INK, anchor="lm")
+    effects = [("bet", e) for e in card.get("bet", [])] + [("hit", e) for e in card.get("hit", [])]
+    if effects:
+        short = " ".join(_effect_short(w, e, locale) for w, e in effects)
+        fonts.text(d, (6, y + 20), fonts.fit(short, 10, CW - 12), 10, RED, anchor="lm")
+    # destination icon (どこいくのアイコン)
+    icon = card.get("icon", "dust")
+    d.rounded_rectangle((4, CH - 19, CW - 5, CH - 5), radius=4, fill=(236, 232, 224))
+    fonts.text(d, (CW // 2, CH - 12), "→ " + t(f"maken.icon.{icon}"), 10, INK, bold=True, anchor="mm")
+    if twin:
+        d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, outline=RED, width=2)
+    return img
+
+
+def _effect_short(where: str, eff: dict, locale: str) -> str:
+    n = eff.get("n", 1)
+    if locale == "ja":
+        head = "ベット時" if where == "bet" else "ヒット時"
+        body = {"draw": f"{n}ドロー", "gauge": f"ゲージ+{n}", "power": f"攻撃+{n}"}.get(eff.get("do"), "?")
+        cond = f"(G{eff['if_gauge']}+)" if eff.get("if_gauge") is not None else ""
+        return f"{head}:{body}{cond}"
+    head = "bet" if where == "bet" else "hit"
+    body = {"draw": f"draw {n}", "gauge": f"gauge +{n}", "power": f"total +{n}"}.get(eff.get("do"), "?")
+    cond = f" (G{eff['if_gauge']}+)" if eff.get("if_gauge") is not None else ""
+    return f"{head}: {body}{cond}"
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    out, line = [], ""
+    for ch in text:
+        if fonts.text_width(line + ch, size) > width:
+            out.append(line)
+            line = ch.lstrip()
+        else:
+            line += ch
+    if line:
+        out.append(line)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _back(horizontal: bool) -> Image.Image:
+    w, h = (CH, CW) if horizontal else (CW, CH)
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=BACK, outline=BACK_LINE, width=3)
+    d.rounded_rectangle((10, 10, w - 11, h - 11), radius=6, outline=BACK_LINE, width=1)
+    fonts.text(d, (w // 2, h // 2), "魔", 34, BACK_LINE, bold=True, anchor="mm")
+    return img
+
+
+def _bar(d: ImageDraw.ImageDraw, x: int, y: int, n: int, total: int, colour, label: str) -> None:
+    fonts.text(d, (x, y + 7), label, 12, INK, bold=True, anchor="lm")
+    bx = x + 70
+    for i in range(total):
+        box = (bx + i * 15, y, bx + i * 15 + 12, y + 14)
+        d.rectangle(box, fill=colour if i < n else WHITE, outline=LINE)
+    fonts.text(d, (bx + total * 15 + 6, y + 7), str(n), 12, INK, bold=True, anchor="lm")
+
+
+def _name(ctx: Ctx, cards: dict, cid: str | None) -> str:
+    if not cid:
+        return ctx.t("maken.render.empty")
+    c = cards.get(cid) or {}
+    return (c.get("name") or {}).get(ctx.locale) or (c.get("name") or {}).get("en") or cid
+
+
+def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> None:
+    players = view.get("players") or []
+    if seat >= len(players):
+        return
+    p = players[seat]
+    cards = view.get("cards") or {}
+    outcome = view.get("outcome")
+    acting = seat in (view.get("to_act") or []) and not outcome
+    winner = bool(outcome) and seat in (outcome.get("winners") or [])
+    border = seat_colour(seat) if (acting or winner) else LINE
+    d.rounded_rectangle((M, y, W - M, y + BAND_H), radius=10, fill=seat_tint(seat), outline=border,
+                        width=4 if (acting or winner) else 1)
+    # info column
+    x = M + 12
+    name = ctx.name(seat) + (f" {ctx.t('render.you')}" if view.get("seat") == seat else "")
+    fonts.text(d, (x, y + 20), fonts.fit(name, 18, INFO_W - 20, True), 18, INK, bold=True, anchor="lm")
+    char = _name(ctx, cards, p.get("character"))
+    fonts.text(d, (x, y + 44), fonts.fit(char, 14, INFO_W - 60), 14, seat_dark(seat), bold=True, anchor="lm")
+    bx = x
+    by = y + 68
+    badges = []
+    if view.get("tp") == seat and view.get("turn"):
+        badges.append((ctx.t("maken.render.tp"), seat_dark(seat), WHITE))
+    if winner:
+        badges.append(("★ " + ctx.t("render.winner_badge"), seat_dark(seat), WHITE))
+    elif acting:
+        badges.append(("▶ " + ctx.t("render.to_move_badge"), RED, WHITE))
+    sit = view.get("situation")
+    if sit == "even":
+        badges.append((ctx.t("maken.render.badge.even"), WHITE, INK))
+    elif sit == "guard":
+        key = "guarding" if view.get("guarder") == seat else "guarded"
+        badges.append((ctx.t(f"maken.render.badge.{key}"), WHITE, seat_dark(seat)))
+    for text, fill, fg in badges:
+        w = int(fonts.text_width(text, 12, True)) + 14
+        d.rounded_rectangle((bx, by - 10, bx + w, by + 10), radius=10, fill=fill, outline=LINE)
+        fonts.text(d, (bx + w // 2, by), text, 12, fg, bold=True, anchor="mm")
+        bx += w + 6
+    # LP
+    ly = y + 96
+    fonts.text(d, (x, ly), ctx.t("maken.render.lp"), 12, INK, bold=True, anchor="lm")
+    for i in range(3):
+        cx = x + 80 + i * 22
+        pts = [(cx, ly - 9), (cx + 9, ly), (cx, ly + 9), (cx - 9, ly)]
+        d.polygon(pts, fill=RED if i < int(p.get("lp_count", 0)) else WHITE, outline=INK)
+    counts = (f"{ctx.t('maken.render.stamina')} {p.get('stamina_count', 0)}   "
+              f"{ctx.t('maken.render.hand')} {p.get('hand_count', 0)}")
+    fonts.text(d, (x, y + 122), counts, 13, INK, anchor="lm")
+    _bar(d, x, y + 140, int(p.get("gauge_count", 0)), 10, (230, 159, 0), ctx.t("maken.render.gauge"))
+    _bar(d, x, y + 162, int(p.get("damage_count", 0)), 10, RED, ctx.t("maken.render.damage"))
+    # support cards (face down)
+    sy = y + 190
+    fonts.text(d, (x, sy + 10), ctx.t("maken.render.support"), 12, INK, bold=True, anchor="lm")
+    for i, _ in enumerate(p.get("support") or []):
+        sx = x + 70 + i * 24
+        d.rounded_rectangle((sx, sy, sx + 18, sy + 24), radius=3, fill=BACK, outline=BACK_LINE)
+    # dust top
+    fonts.text(d, (x, y + 232), fonts.fit(f"{ctx.t('maken.render.dust')} {len(p.get('dust') or [])}: "
+                                          f"{_name(ctx, cards, p.get('dust_top'))}", 12, INFO_W - 16),
+               12, MUTED, anchor="lm")
+    # attack field
+    fx, fy = FIELD_X, y + 30
+    fonts.text(d, (fx, y + 14), ctx.t("maken.render.field"), 13, MUTED, bold=True, anchor="lm")
+    field = p.get("field") or []
+    span = GUARD_X - 16 - fx - CW
+    step = min(CW + 6, span // max(1, len(field) - 1)) if len(field) > 1 else 0
+    for i, e in enumerate(field):
+        c = cards.get(e.get("card"))
+        if not c:
+            continue
+        tile = _card_img(_j(c), tuple(e.get("bonuses") or ()), ctx.locale, bool(e.get("twin")))
+        img.paste(tile, (fx + i * step, fy + (i % 2) * 0), tile)
+    if not field:
+        d.rounded_rectangle((fx, fy, fx + CW, fy + CH), radius=8, outline=LINE, width=2)
+        fonts.text(d, (fx + CW // 2, fy + CH // 2), ctx.t("maken.render.empty"), 12, MUTED, anchor="mm")
+    top = p.get("top")
+    if top:
+        reach = str(top["front"]) if top["front"] == top["back"] else f"{top['front']}/{top['back']}"
+        line = (f"{ctx.t('maken.render.spd')} {top['speed']}  {ctx.t('maken.render.rch')} {reach}  "
+                f"{ctx.t('maken.render.atk')} {top['attack']}  {ctx.t('maken.render.grd')} {top['guard']}")
+        fonts.text(d, (fx, fy + CH + 20), "▲ " + line, 13, INK, bold=True, anchor="lm")
+    # guard space
+    g = p.get("guard") or {}
+    gx = GUARD_X
+    d.line((gx - 8, y + 10, gx - 8, y + BAND_H - 10), fill=LINE, width=1)
+    label = ctx.t("maken.render.guard")
+    if g.get("type"):
+        label = ctx.t("maken.render.guard_type", kind=ctx.t(f"maken.posture.{g['type']}"))
+    fonts.text(d, (gx, y + 14), label, 13, MUTED, bold=True, anchor="lm")
+    n = int(g.get("count") or 0)
+    horizontal = g.get("type") == "crouch"          # 屈みガード: bet sideways
+    back = _back(horizontal)
+    for i in range(n):
+        img.paste(back, (gx + i * 12, y + 30 + i * 4), back)
+    if n:
+        fonts.text(d, (gx, y + 30 + back.size[1] + 4 * n + 12), f"× {n}", 14, INK, bold=True, anchor="lm")
+    if g.get("open") and cards.get(g["open"]):
+        tile = _card_img(_j(cards[g["open"]]), (), ctx.locale, False)
+        ox = W - M - 12 - CW
+        img.paste(tile, (ox, y + 30), tile)
+        fonts.text(d, (ox + CW // 2, y + 30 + CH + 10), "GC", 13, RED, bold=True, anchor="mm")
+
+
+def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
+    y = MID_Y
+    d.rounded_rectangle((M, y, W - M, y + MID_H), radius=8, fill=WHITE, outline=LINE)
+    outcome = view.get("outcome")
+    if outcome:
+        head, _ = ctx.outcome_text(outcome)
+        reason = ctx.t(f"maken.reason.{outcome.get('reason')}")
+        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{head} — {reason}", 20, W - 60, True), 20, RED,
+                   bold=True, anchor="lm")
+    else:
+        sit = view.get("situation")
+        pending = view.get("pending")
+        if view.get("step") == "bonus" and pending:
+            text = ctx.t("maken.render.bonus_step", kind=ctx.t(f"maken.judge.{pending.get('kind')}"),
+                         name=ctx.name(pending.get("seat")))
+        elif sit == "even":
+            text = ctx.t("maken.situation.even")
+        elif sit == "guard":
+            text = ctx.t("maken.situation.guard", guarder=ctx.name(view.get("guarder")))
+        else:
+            text = ctx.t(f"maken.step.{view.get('step', 'over')}")
+        to_act = view.get("to_act") or []
+        who = ctx.t("maken.render.to_act", name=ctx.name(to_act[0])) if to_act else ""
+        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{text}   ·   {who}", 20, W - 60, True), 20, INK,
+                   bold=True, anchor="lm")
+    parts = []
+    j = view.get("judge")
+    if j:
+        totals = ["-" if v is None else str(v) for v in (j.get("totals") or [None, None])]
+        key = "maken.render.judge" if j.get("turn") == view.get("turn") else "maken.render.last_judge"
+        parts.append(ctx.t(key, kind=ctx.t(f"maken.judge.{j.get('kind')}"), a=totals[0], b=totals[1]))
+    last = view.get("last")
+    if last and last.get("command"):
+        parts.append(ctx.t("maken.render.last", text=f"{ctx.name(last.get('seat'))}: {last['command']}"))
+    fonts.text(d, (M + 14, y + 51), fonts.fit("   ·   ".join(parts), 14, W - 60), 14, MUTED, anchor="lm")
+
+
+@register("maken")
+def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
+    img = Image.new("RGB", (W, H), PAPER)
+    d = ImageDraw.Draw(img)
+    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, 420, True), 24, INK, bold=True, anchor="lm")
+    fonts.text(d, (M, 50), ctx.view_label(view), 13, MUTED, anchor="lm")
+    if view.get("turn") is not None:
+        fonts.text(d, (W - M, 24), ctx.t("maken.render.turn", turn=view.get("turn"), max=view.get("max_turns")),
+                   20, INK, bold=True, anchor="rm")
+    step = ctx.t(f"maken.step.{view.get('step', 'over')}")
+    right = ctx.t("maken.render.step", step=step)
+    clock = ctx.clock_text()
+    if clock:
+        right = f"{right}   {clock}"
+    fonts.text(d, (W - M, 50), right, 13, RED if ctx.clock_urgent() else MUTED, anchor="rm")
+    me = view.get("seat")
+    top_seat = 1 - me if me in (0, 1) else 1
+    _band(img, d, view, ctx, top_seat, TOP_Y)
+    _middle(d, view, ctx)
+    _band(img, d, view, ctx, 1 - top_seat, BOT_Y)
+    cards = view.get("cards") or {}
+    if me in (0, 1) and "hand" in view:
+        fonts.text(d, (M, HAND_Y + 10), ctx.t("maken.render.your_hand"), 13, INK, bold=True, anchor="lm")
+        hand = view.get("hand") or []
+        step = min(CW + 6, (W - 2 * M - CW) // max(1, len(hand) - 1)) if len(hand) > 1 else 0
+        for i, cid in enumerate(hand):
+            c = cards.get(cid)
+            if c:
+                tile = _card_img(_j(c), (), ctx.locale, False)
+                img.paste(tile, (M + i * step, HAND_Y + 22), tile)
+        guard = view.get("guard_cards") or []
+        if guard:
+            names = ", ".join(_name(ctx, cards, c) for c in reversed(guard))
+            fonts.text(d, (W - M, HAND_Y + 10), fonts.fit(f"{ctx.t('maken.render.guard')}: {names}", 12, 560),
+                       12, MUTED, anchor="rm")
+    else:
+        y = HAND_Y + 8
+        for ev in (view.get("log") or [])[-8:]:
+            line = event_text(ctx.t, ctx.name, cards, ev, ctx.locale)
+            fonts.text(d, (M, y), fonts.fit(line, 13, W - 2 * M), 13, MUTED)
+            y += 19
+    return img
+
+
+def event_text(t, name, cards: dict, ev: dict, locale: str) -> str:
+    """One public log event as a localized line (``t``: translate, ``name``: seat -> name)."""
+    def card(cid):
+        c = cards.get(cid) or {}
+        return (c.get("name") or {}).get(locale) or cid or "?"
+
+    who = name(ev.get("seat")) if ev.get("seat") is not None else ""
+    kind = ev.get("t")
+    if kind == "turn":
+        return t("maken.log.turn", turn=ev.get("turn"), name=who)
+    if kind in ("draw", "damage"):
+        return t(f"maken.log.{kind}", name=who, n=ev.get("n"))
+    if kind in ("mulligan", "set", "skip", "call", "flush"):
+        return t(f"maken.log.{kind}", name=who)
+    if kind in ("use", "gc"):
+        return t(f"maken.log.{kind}", name=who, card=card(ev.get("card")))
+    if kind == "bet":
+        if ev.get("copies", 1) > 1:
+            bonuses = ", ".join(t(f"maken.bonus.{b}") for b in ev.get("bonuses") or [])
+            return t("maken.log.bet_multi", name=who, card=card(ev.get("card")), copies=ev["copies"],
+                     bonuses=bonuses)
+        return t("maken.log.bet", name=who, card=card(ev.get("card")))
+    if kind == "guard":
+        return t("maken.log.guard", name=who, kind=t(f"maken.posture.{ev.get('kind')}"), count=ev.get("count"))
+    if kind == "keep":
+        return t("maken.log.keep", name=who, count=ev.get("count"))
+    if kind == "judge":
+        totals = " / ".join("-" if v is None else str(v) for v in ev.get("totals") or [])
+        return t("maken.log.judge", kind=t(f"maken.judge.{ev.get('kind')}"), totals=totals)
+    if kind == "down":
+        return t("maken.log.down", name=who, lp=ev.get("lp_left"))
+    if kind == "effect" and ev.get("do") in ("draw", "gauge", "recover"):
+        return t(f"maken.log.effect.{ev['do']}", name=who, n=ev.get("n"))
+    return f"{who}: {kind}"
+
+
+# --------------------------------------------------------------------------------------------
+# plain text for the terminal (python bot.py --local), drawn from the view only
+# --------------------------------------------------------------------------------------------
+from render.text import text_renderer  # noqa: E402
+
+
+def _card_line(cards: dict, cid: str, locale: str, bonuses=()) -> str:
+    c = cards.get(cid) or {}
+    name = (c.get("name") or {}).get(locale) or cid
+    if c.get("kind") != "attack":
+        return f"{cid} {name} [{(c.get('text') or {}).get(locale, '')}]"
+    reach = str(c["front"]) if c["front"] == c["back"] else f"{c['front']}/{c['back']}"
+    extra = f" +{'+'.join(bonuses)}" if bonuses else ""
+    return (f"{cid} {name} [spd {c['speed']} rch {reach} atk {c['attack']} grd {c['guard']} "
+            f"{c['posture']}{' no:' + ','.join(c['unguardable']) if c['unguardable'] else ''}"
+            f"{' cost ' + str(c['cost']) if c['cost'] else ''}{' gain ' + str(c['gain']) if c['gain'] else ''}"
+            f"{' gc-' + c['gc'] if c['gc'] else ''} →{c['icon']}]{extra}")
+
+
+@text_renderer("maken")
+def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
+    t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
+    name = lambda s: names[s] if s is not None and s < len(names) else f"#{(s or 0) + 1}"  # noqa: E731
+    cards = view.get("cards") or {}
+    out = [f"{t('maken.render.turn', turn=view.get('turn'), max=view.get('max_turns'))} · "
+           f"{t('maken.render.step', step=t('maken.step.' + str(view.get('step'))))}"]
+    for p in view.get("players") or []:
+        s = p["seat"]
+        ch = (cards.get(p.get("character")) or {}).get("name", {}).get(locale, p.get("character"))
+        tp = " [TP]" if view.get("tp") == s else ""
+        out.append(f"{name(s)} ({ch}){tp}: LP {p['lp_count']} · {t('maken.render.stamina')} {p['stamina_count']}"
+                   f" · {t('maken.render.hand')} {p['hand_count']} · {t('maken.render.gauge')} {p['gauge_count']}"
+                   f" · {t('maken.render.damage')} {p['damage_count']} · {t('maken.render.support')} {len(p['support'])}"
+                   f" · {t('maken.render.dust')} {len(p['dust'])} (top {p['dust_top'] or '-'})")
+        for e in p.get("field") or []:
+            out.append("   " + _card_line(cards, e["card"], locale, e.get("bonuses") or ()))
+        g = p.get("guard") or {}
+        if g.get("count") or g.get("open"):
+            kind = t("maken.posture." + str(g.get("type"))) if g.get("type") else "-"
+            out.append(f"   {t('maken.render.guard_type', kind=kind)}: {g.get('count')} × ?"
+                       + (f" · GC {g['open']}" if g.get("open") else ""))
+    sit = view.get("situation")
+    if sit == "even":
+        out.append(t("maken.situation.even"))
+    elif sit == "guard":
+        out.append(t("maken.situation.guard", guarder=name(view.get("guarder"))))
+    j = view.get("judge")
+    if j:
+        totals = ["-" if v is None else str(v) for v in j.get("totals") or []]
+        out.append(t("maken.render.judge", kind=t("maken.judge." + str(j.get("kind"))), a=totals[0], b=totals[1]))
+    if "hand" in view:
+        out.append(t("maken.render.your_hand") + ":")
+        for cid in view["hand"]:
+            out.append("   " + _card_line(cards, cid, locale))
+        if view.get("guard_cards"):
+            out.append(f"   {t('maken.render.guard')}: {' '.join(reversed(view['guard_cards']))}")
+        if view.get("support_cards"):
+            out.append(f"   {t('maken.render.support')}: " + " ".join(x["card"] for x in view["support_cards"]))
+    last = view.get("last") or {}
+    if last.get("command"):
+        out.append(t("maken.render.last", text=f"{name(last.get('seat'))}: {last['command']}"))
+        for ev in last.get("events") or []:
+            out.append("   · " + event_text(t, name, cards, ev, locale))
+    if view.get("outcome"):
+        o = view["outcome"]
+        out.append(f"★ {', '.join(name(w) for w in o.get('winners', [])) or '='} — {t('maken.reason.' + str(o.get('reason')))}")
+    return "\n".join(out)

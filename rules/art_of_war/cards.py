@@ -1,0 +1,315 @@
+"""Art of War card data: the schema, validation, the deck rules and deck codes (pure; no I/O).
+
+``data/cards/art_of_war_loader.py`` reads the JSON files and calls :func:`build_cardset`.
+
+A deck spec is ``{"king": "king_iron", "units": {"soldier": 4, "archer": 4, ...}}``: exactly one
+KING and 20 basic units (rulebook: 「KING」カード1枚+5種類のカードを20枚選び合計21で1デッキ).
+
+>>> cs = build_cardset([("t", {"units": BASIC_FOR_DOCTEST, "kings": [KING_FOR_DOCTEST]})])
+>>> spec = {"king": "king_x", "units": {"soldier": 20}}
+>>> validate_deck(cs, spec)
+[]
+>>> decode_deck(encode_deck(cs, spec), cs) == normalise_deck(spec)
+True
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+BASIC_IDS = ("soldier", "archer", "priest", "guardian", "wizard")
+CODES = ("s", "a", "p", "g", "w")
+CODE_OF = dict(zip(BASIC_IDS, CODES))
+ID_OF = dict(zip(CODES, BASIC_IDS))
+SUPPORTS = {"s": "boost", "a": "shoot", "p": "relocate", "g": "cancel", "w": "negate"}
+DECK_UNITS = 20
+CODE_PREFIX = "aow1"
+
+
+class CardDataError(ValueError):
+    """A problem in a card file, naming the file, the card and the field."""
+
+    def __init__(self, file: str, card: str | None, field: str | None, problem: str) -> None:
+        where = file + (f", card {card!r}" if card else "") + (f", field {field!r}" if field else "")
+        super().__init__(f"{where}: {problem}")
+        self.file, self.card, self.field, self.problem = file, card, field, problem
+
+
+def _names(obj: Any, file: str, card: str, field: str) -> dict:
+    if not (isinstance(obj, dict) and isinstance(obj.get("en"), str) and isinstance(obj.get("ja"), str)
+            and obj["en"].strip() and obj["ja"].strip()):
+        raise CardDataError(file, card, field, 'must be {"en": text, "ja": text}, both non-empty')
+    return {"en": obj["en"], "ja": obj["ja"]}
+
+
+def _card(entry: Any, file: str, king: bool) -> dict:
+    if not isinstance(entry, dict):
+        raise CardDataError(file, None, None, "a card must be a JSON object")
+    cid = entry.get("id")
+    if not isinstance(cid, str) or not re.fullmatch(r"[a-z][a-z0-9_]{1,30}", cid):
+        raise CardDataError(file, str(cid), "id", "must be lowercase letters, digits and _")
+    allowed = {"id", "name", "range", "attack", "defence", "text"} | (set() if king else {"code", "support"})
+    for key in entry:
+        if key not in allowed:
+            raise CardDataError(file, cid, key, f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    rng = entry.get("range")
+    if not isinstance(rng, list) or not rng:
+        raise CardDataError(file, cid, "range", "must be a non-empty list of [forward, sideways]")
+    offsets = []
+    for off in rng:
+        if (not isinstance(off, list) or len(off) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in off)
+                or not 1 <= off[0] <= 3 or not -2 <= off[1] <= 2):
+            raise CardDataError(file, cid, "range", f"{off!r} is not [forward 1..3, sideways -2..2]")
+        if off in offsets:
+            raise CardDataError(file, cid, "range", f"{off!r} is listed twice")
+        offsets.append(list(off))
+    attack = entry.get("attack")
+    if not ((isinstance(attack, int) and not isinstance(attack, bool) and 0 <= attack <= 9) or attack == "hand"):
+        raise CardDataError(file, cid, "attack", 'must be a whole number 0..9 or "hand"')
+    dfc = entry.get("defence")
+    if (not isinstance(dfc, list) or len(dfc) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9 for v in dfc)):
+        raise CardDataError(file, cid, "defence", "must be [upright, sideways], whole numbers 1..9")
+    card = {"id": cid, "kind": "king" if king else "unit",
+            "name": _names(entry.get("name"), file, cid, "name"),
+            "text": _names(entry.get("text"), file, cid, "text"),
+            "range": offsets, "attack": attack, "defence": list(dfc)}
+    if not king:
+        if cid not in CODE_OF:
+            raise CardDataError(file, cid, "id", f"basic units are exactly {', '.join(BASIC_IDS)}")
+        if entry.get("code") != CODE_OF[cid]:
+            raise CardDataError(file, cid, "code", f"must be {CODE_OF[cid]!r}")
+        if entry.get("support") != SUPPORTS[CODE_OF[cid]]:
+            raise CardDataError(file, cid, "support", f"must be {SUPPORTS[CODE_OF[cid]]!r}")
+        card["code"] = CODE_OF[cid]
+        card["support"] = SUPPORTS[CODE_OF[cid]]
+    else:
+        card["code"] = "k"
+        card["support"] = "any"
+    return card
+
+
+class CardSet:
+    """Validated basic units, KINGs (file order) and ready-made decks."""
+
+    def __init__(self, units: dict[str, dict], kings: dict[str, dict], decks: dict[str, dict]) -> None:
+        self.units = units            # id -> card (the five basic units)
+        self.kings = kings            # id -> card
+        self.decks = decks            # id -> {"name": {...}, "spec": spec}
+
+    def card(self, cid: str) -> dict:
+        return self.units.get(cid) or self.kings[cid]
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self.units or cid in self.kings
+
+
+def build_cardset(sources: Iterable[tuple[str, Any]]) -> CardSet:
+    """Validate ``[(file label, parsed JSON), ...]`` into a :class:`CardSet`.
+
+    Raises :class:`CardDataError` naming the file, the card and the field of the first problem.
+    """
+    units: dict[str, dict] = {}
+    kings: dict[str, dict] = {}
+    raw_decks: list[tuple[str, Any]] = []
+    for file, data in sources:
+        if not isinstance(data, dict):
+            raise CardDataError(file, None, None, 'a card file must be a JSON object with "units", "kings" and/or "decks"')
+        for key in data:
+            if key not in ("format", "comment", "units", "kings", "decks"):
+                raise CardDataError(file, None, key, "unknown top-level key; allowed: format, comment, units, kings, decks")
+        if "format" in data and data["format"] != "art_of_war/1":
+            raise CardDataError(file, None, "format", 'must be "art_of_war/1"')
+        for key, king in (("units", False), ("kings", True)):
+            entries = data.get(key, [])
+            if not isinstance(entries, list):
+                raise CardDataError(file, None, key, "must be a list of cards")
+            for entry in entries:
+                card = _card(entry, file, king)
+                if card["id"] in units or card["id"] in kings:
+                    raise CardDataError(file, card["id"], "id", "is defined twice")
+                (kings if king else units)[card["id"]] = card
+        decks = data.get("decks", [])
+        if not isinstance(decks, list):
+            raise CardDataError(file, None, "decks", "must be a list of decks")
+        raw_decks += [(file, d) for d in decks]
+    missing = [u for u in BASIC_IDS if u not in units]
+    if missing:
+        raise CardDataError("(card set)", None, "units", f"missing basic units: {', '.join(missing)}")
+    if not kings:
+        raise CardDataError("(card set)", None, "kings", "needs at least one KING")
+    units = {u: units[u] for u in BASIC_IDS}
+    cs = CardSet(units, kings, {})
+    for file, d in raw_decks:
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+            raise CardDataError(file, None, "decks", "a deck needs an id")
+        did = d["id"]
+        for key in d:
+            if key not in ("id", "name", "king", "units"):
+                raise CardDataError(file, did, key, "unknown deck field; allowed: id, name, king, units")
+        name = _names(d.get("name"), file, did, "name")
+        spec = {"king": d.get("king"), "units": d.get("units")}
+        problems = validate_deck(cs, spec)
+        if problems:
+            raise CardDataError(file, did, "units", "illegal deck: " + "; ".join(p["text"] for p in problems))
+        if did in cs.decks:
+            raise CardDataError(file, did, "id", "deck defined twice")
+        cs.decks[did] = {"name": name, "spec": normalise_deck(spec)}
+    return cs
+
+
+# --------------------------------------------------------------------------- deck rules
+
+DECK_EN = {
+    "art_of_war.deck.not_a_deck": "A deck names one KING and counts of basic units (king, units).",
+    "art_of_war.deck.no_king": "A deck needs exactly one KING; choose one of: {kings}.",
+    "art_of_war.deck.unknown_king": "\"{card}\" is not a KING; KINGs: {kings}.",
+    "art_of_war.deck.unknown_card": "\"{card}\" is not a basic unit; basic units: {units}.",
+    "art_of_war.deck.bad_count": "The count of {card} must be a whole number ≥ 0, not {count}.",
+    "art_of_war.deck.total": "A deck has exactly 20 basic units besides its KING; this one has {total}.",
+}
+
+
+def _problem(key: str, **params: Any) -> dict:
+    return {"key": key, "params": params, "text": DECK_EN[key].format(**params)}
+
+
+def validate_deck(cs: CardSet, spec: Any) -> list[dict]:
+    """Every broken deck rule of ``spec`` as ``{"key", "params", "text"}``; [] = legal."""
+    if not isinstance(spec, dict):
+        return [_problem("art_of_war.deck.not_a_deck")]
+    out = []
+    kings = ", ".join(cs.kings)
+    king = spec.get("king")
+    if king is None or king == "":
+        out.append(_problem("art_of_war.deck.no_king", kings=kings))
+    elif not isinstance(king, str) or king not in cs.kings:
+        out.append(_problem("art_of_war.deck.unknown_king", card=str(king), kings=kings))
+    units = spec.get("units")
+    if units is None:
+        units = {}
+    if not isinstance(units, dict):
+        return out + [_problem("art_of_war.deck.not_a_deck")]
+    total = 0
+    for cid, n in units.items():
+        if cid not in cs.units:
+            out.append(_problem("art_of_war.deck.unknown_card", card=str(cid), units=", ".join(BASIC_IDS)))
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            out.append(_problem("art_of_war.deck.bad_count", card=str(cid), count=str(n)))
+        elif cid in cs.units:
+            total += n
+    if total != DECK_UNITS:
+        out.append(_problem("art_of_war.deck.total", total=total))
+    return out
+
+
+def normalise_deck(spec: dict) -> dict:
+    """The canonical form: basic units in rulebook order, zero counts dropped."""
+    units = spec.get("units") or {}
+    return {"king": spec.get("king"),
+            "units": {u: units[u] for u in BASIC_IDS if isinstance(units.get(u), int) and units.get(u)}}
+
+
+def encode_deck(cs: CardSet, spec: dict) -> str:
+    """``aow1-<king>-s.a.p.g.w`` e.g. ``aow1-king_iron-4.3.3.6.4``."""
+    spec = normalise_deck(spec)
+    counts = ".".join(str(spec["units"].get(u, 0)) for u in BASIC_IDS)
+    return f"{CODE_PREFIX}-{spec['king']}-{counts}"
+
+
+def decode_deck(code: Any, cs: CardSet) -> dict:
+    if not isinstance(code, str):
+        raise ValueError(f"a deck code is text like {CODE_PREFIX}-king_iron-4.4.4.4.4, not {code!r}")
+    m = re.fullmatch(rf"\s*{CODE_PREFIX}-([a-z][a-z0-9_]*)-(\d{{1,2}})\.(\d{{1,2}})\.(\d{{1,2}})\.(\d{{1,2}})\.(\d{{1,2}})\s*",
+                     code.strip().lower())
+    if not m:
+        raise ValueError(f"{code!r} is not an Art of War deck code; it looks like "
+                         f"{CODE_PREFIX}-king_iron-4.4.4.4.4 (KING, then SOLDIER.ARCHER.PRIEST.GUARDIAN.WIZARD counts)")
+    king = m.group(1)
+    if king not in cs.kings:
+        raise ValueError(f"deck code {code!r} names an unknown KING {king!r}; KINGs: {', '.join(cs.kings)}")
+    units = {u: int(m.group(i + 2)) for i, u in enumerate(BASIC_IDS)}
+    return normalise_deck({"king": king, "units": units})
+
+
+class Decks:
+    """The ``game.decks`` interface of ``docs/engine.md``."""
+
+    def __init__(self, cs: CardSet) -> None:
+        self.cs = cs
+
+    def cards(self) -> dict:
+        out = {}
+        for cid, c in list(self.cs.kings.items()) + list(self.cs.units.items()):
+            out[cid] = {"name": dict(c["name"]), "category": "KING" if c["kind"] == "king" else "unit",
+                        "text": dict(c["text"]), "range": [list(o) for o in c["range"]],
+                        "attack": c["attack"], "defence": list(c["defence"]), "code": c["code"]}
+        return out
+
+    def ready(self) -> dict:
+        return {did: {"name": dict(d["name"]), "spec": json.loads(json.dumps(d["spec"]))}
+                for did, d in self.cs.decks.items()}
+
+    def empty(self) -> dict:
+        return {"king": None, "units": {}}
+
+    def _spec(self, spec: Any) -> dict:
+        if not isinstance(spec, dict):
+            return self.empty()
+        units = spec.get("units") if isinstance(spec.get("units"), dict) else {}
+        return {"king": spec.get("king"), "units": dict(units)}
+
+    def add(self, spec: dict, card_id: str, n: int = 1) -> dict:
+        new = self._spec(spec)
+        if card_id in self.cs.kings:
+            new["king"] = card_id                     # a deck has one KING: adding one replaces it
+            return new
+        if card_id not in self.cs.units:
+            raise ValueError(f"unknown card {card_id!r}; cards: {', '.join(list(self.cs.kings) + list(BASIC_IDS))}")
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be a whole number ≥ 1, not {n!r}")
+        new["units"][card_id] = int(new["units"].get(card_id, 0)) + n
+        return new
+
+    def remove(self, spec: dict, card_id: str, n: int = 1) -> dict:
+        new = self._spec(spec)
+        if card_id in self.cs.kings and new.get("king") == card_id:
+            new["king"] = None
+            return new
+        have = new["units"].get(card_id, 0)
+        if not isinstance(have, int) or have <= 0:
+            raise ValueError(f"{card_id!r} is not in the deck")
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be a whole number ≥ 1, not {n!r}")
+        if have - n > 0:
+            new["units"][card_id] = have - n
+        else:
+            del new["units"][card_id]
+        return new
+
+    def validate(self, spec: Any) -> list[dict]:
+        return validate_deck(self.cs, spec)
+
+    def encode(self, spec: dict) -> str:
+        return encode_deck(self.cs, spec)
+
+    def decode(self, code: str) -> dict:
+        return decode_deck(code, self.cs)
+
+    def describe(self, spec: dict) -> dict:
+        spec = self._spec(spec)
+        king = spec.get("king")
+        units = [[u, spec["units"][u]] for u in BASIC_IDS if isinstance(spec["units"].get(u), int) and spec["units"][u] > 0]
+        units += [[u, n] for u, n in spec["units"].items() if u not in BASIC_IDS]
+        total = sum(n for _, n in units if isinstance(n, int)) + (1 if king else 0)
+        return {"sections": [{"title": {"en": "KING", "ja": "キング"}, "cards": [[king, 1]] if king else []},
+                             {"title": {"en": "Basic units", "ja": "基本ユニット"}, "cards": units}],
+                "total": total}
+
+
+BASIC_FOR_DOCTEST = [
+    {"id": u, "code": c, "support": SUPPORTS[c], "name": {"en": u, "ja": u}, "text": {"en": u, "ja": u},
+     "range": [[1, 0]], "attack": 1, "defence": [2, 1]} for u, c in zip(BASIC_IDS, CODES)]
+KING_FOR_DOCTEST = {"id": "king_x", "name": {"en": "X", "ja": "X"}, "text": {"en": "x", "ja": "x"},
+                    "range": [[1, 0]], "attack": 2, "defence": [3, 2]}

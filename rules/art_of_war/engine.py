@@ -1,0 +1,1040 @@
+"""Art of War: the rules engine behind the contract (``ENGINE.md``; rules: ``docs/rules/art_of_war.md``).
+
+>>> from rules import registry
+>>> game = registry.get("art_of_war")
+>>> state = game.new_match(players=2, seed=3, options={"first": 0})
+>>> game.to_act(state), game.legal_commands(state, 0)
+([0], ['keep', 'mulligan'])
+>>> state = game.apply(game.apply(state, 0, "keep"), 1, "keep")
+>>> game.legal_commands(state, 0)[0].startswith("setup ")
+True
+
+Squares are absolute, like chess: files a–c as seen by seat 0, ranks 1–4.  Rank 1 is seat 0's
+back row, rank 2 its front row, rank 3 seat 1's front row, rank 4 seat 1's back row.  Card
+tokens: ``k`` (the seat's KING), ``s`` SOLDIER, ``a`` ARCHER, ``p`` PRIEST, ``g`` GUARDIAN,
+``w`` WIZARD.  A field cell is ``None`` or ``(owner, code, sideways 0/1, damage this turn)``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from rules import IllegalCommand
+from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
+                                    normalise_deck, validate_deck)
+from rules.art_of_war.messages import EN
+
+GAME = "art_of_war"
+FILES = "abc"
+SQUARES = tuple(f + str(r) for r in range(1, 5) for f in FILES)      # index = (rank-1)*3 + file
+SQ_INDEX = {s: i for i, s in enumerate(SQUARES)}
+FRONT_ROW = (1, 2)                 # row index (rank - 1) of each seat's front row
+BACK_ROW = (0, 3)
+FORWARD = (1, -1)                  # rank direction toward the enemy
+OWN = (tuple(range(0, 6)), tuple(range(6, 12)))
+ENEMY = (OWN[1], OWN[0])
+CARD_ORDER = "ksapgw"
+KINGDOM_ORDER = CODES              # s a p g w
+WAITING_MAX = 5
+HAND_START = 3
+M64 = (1 << 64) - 1
+OWN_TURN_EFFECTS = ("s", "a", "p")
+CARD_WORDS = {"king": "k", "soldier": "s", "archer": "a", "archier": "a", "priest": "p",
+              "guardian": "g", "wizard": "w"}
+VERBS = ("keep", "mulligan", "setup", "deploy", "exchange", "move", "play", "swap", "attack",
+         "support", "immigrate", "draft", "pass", "end")
+USAGE = {
+    "keep": "keep", "mulligan": "mulligan", "setup": "setup s b2 g", "deploy": "deploy b2",
+    "exchange": "exchange b2", "move": "move a2 b1", "play": "play s b2", "swap": "swap b2 s",
+    "attack": "attack b2 b3", "support": "support a b3 / support k s", "immigrate": "immigrate s",
+    "draft": "draft b2 / draft s b2", "pass": "pass", "end": "end",
+    None: "attack b2 b3 / deploy b2 / support a b3 / immigrate s / end",
+}
+
+
+def front_of(i: int, seat: int) -> int | None:
+    """The front-row square in front of back-row square ``i`` of ``seat`` (else None)."""
+    r = i // 3
+    if r == BACK_ROW[seat]:
+        return FRONT_ROW[seat] * 3 + i % 3
+    return None
+
+
+@lru_cache(maxsize=4096)
+def reach(seat: int, sq: int, rng: tuple) -> tuple[int, ...]:
+    """Enemy squares in range of a unit of ``seat`` on ``sq`` with range offsets ``rng``.
+
+    GAMES.md: "Ranges use one 4×3 grid: own back row, own front row, enemy front row, enemy back
+    row; "forward" is toward the enemy."  Sideways is as the owner sees it (seat 1 faces down the
+    board, so its right is toward file a)."""
+    r, c = divmod(sq, 3)
+    side = 1 if seat == 0 else -1
+    out = []
+    for f, s in rng:
+        rr, cc = r + f * FORWARD[seat], c + s * side
+        if 0 <= rr < 4 and 0 <= cc < 3:
+            t = rr * 3 + cc
+            if t in ENEMY[seat]:
+                out.append(t)
+    return tuple(sorted(out))
+
+
+def _rng_next(x: int) -> tuple[int, int]:
+    x = (x + 0x9E3779B97F4A7C15) & M64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return x, z ^ (z >> 31)
+
+
+def _tables(cards: dict) -> dict:
+    """(owner, code) -> (range tuple, attack (-1 = hand size), defence upright, defence sideways)."""
+    tab = {}
+    for owner in (0, 1):
+        for code, card in cards["units"].items():
+            tab[(owner, code)] = _stat(card)
+        tab[(owner, "k")] = _stat(cards["kings"][owner])
+    return tab
+
+
+def _stat(card: dict) -> tuple:
+    atk = card["attack"]
+    return (tuple(tuple(o) for o in card["range"]), -1 if atk == "hand" else atk,
+            card["defence"][0], card["defence"][1])
+
+
+_TAB_CACHE: dict[str, dict] = {}
+
+
+def tables_for(cards: dict) -> dict:
+    key = json.dumps(cards, sort_keys=True)
+    tab = _TAB_CACHE.get(key)
+    if tab is None:
+        if len(_TAB_CACHE) > 64:
+            _TAB_CACHE.clear()
+        tab = _TAB_CACHE[key] = _tables(cards)
+    return tab
+
+
+class AowState:
+    """The whole match as plain data.  Treat as immutable: ``apply`` returns a new one."""
+
+    __slots__ = ("seed", "rng", "cards", "first", "turn", "player", "phase", "actor", "hands",
+                 "decks", "waiting", "kingdom", "grave", "field", "mode", "immigrated", "boost",
+                 "chain", "window", "base", "mull", "draft", "last", "result", "tab", "_legal")
+
+    def copy(self) -> "AowState":
+        s = AowState.__new__(AowState)
+        s.seed, s.rng, s.cards, s.first, s.turn = self.seed, self.rng, self.cards, self.first, self.turn
+        s.player, s.phase, s.actor = self.player, self.phase, self.actor
+        s.hands = [list(self.hands[0]), list(self.hands[1])]
+        s.decks = [list(self.decks[0]), list(self.decks[1])]
+        s.waiting = [list(self.waiting[0]), list(self.waiting[1])]
+        s.kingdom = [list(self.kingdom[0]), list(self.kingdom[1])]
+        s.grave = [list(self.grave[0]), list(self.grave[1])]
+        s.field = list(self.field)
+        s.mode, s.immigrated, s.boost = self.mode, self.immigrated, self.boost
+        s.chain = list(self.chain)
+        s.window, s.base, s.mull, s.draft = self.window, self.base, list(self.mull), self.draft
+        s.last, s.result, s.tab = self.last, self.result, self.tab
+        s._legal = None
+        return s
+
+    def to_json(self) -> dict:
+        return {
+            "seed": self.seed, "rng": self.rng, "cards": self.cards, "first": self.first,
+            "turn": self.turn, "player": self.player, "phase": self.phase, "actor": self.actor,
+            "hands": self.hands, "decks": self.decks, "waiting": self.waiting,
+            "kingdom": self.kingdom, "grave": self.grave,
+            "field": [list(c) if c else None for c in self.field],
+            "mode": self.mode, "immigrated": self.immigrated, "boost": self.boost,
+            "chain": [list(e) for e in self.chain], "window": self.window,
+            "base": self.base.to_json() if self.base is not None else None,
+            "mull": self.mull, "draft": self.draft, "last": self.last, "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> "AowState":
+        s = cls.__new__(cls)
+        s.seed, s.rng, s.cards, s.first = d["seed"], d["rng"], d["cards"], d["first"]
+        s.turn, s.player, s.phase, s.actor = d["turn"], d["player"], d["phase"], d["actor"]
+        s.hands = [list(h) for h in d["hands"]]
+        s.decks = [list(h) for h in d["decks"]]
+        s.waiting = [list(h) for h in d["waiting"]]
+        s.kingdom = [list(h) for h in d["kingdom"]]
+        s.grave = [list(h) for h in d["grave"]]
+        s.field = [tuple(c) if c else None for c in d["field"]]
+        s.mode, s.immigrated, s.boost = d["mode"], d["immigrated"], d["boost"]
+        s.chain = [tuple(e) for e in d["chain"]]
+        s.window = d["window"]
+        s.base = cls.from_json(d["base"]) if d["base"] is not None else None
+        s.mull, s.draft, s.last, s.result = list(d["mull"]), d["draft"], d["last"], d["result"]
+        s.tab = tables_for(s.cards)
+        s._legal = None
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AowState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _int_option(name: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"Art of War option {name!r} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    raise ValueError(f"Art of War option {name!r} must be a whole number, not {value!r}")
+
+
+class ArtOfWarGame:
+    """Art of War behind the engine contract."""
+
+    name = GAME
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, cardset: CardSet) -> None:
+        self.cardset = cardset
+        self.decks = Decks(cardset)
+
+    # ------------------------------------------------------------------ options
+    def option_schema(self) -> dict[str, dict[str, Any]]:
+        ids = list(self.cardset.decks)
+        return {"first": {"default": None, "choices": [None, 0, 1]},
+                "decks": {"default": ids[:2], "choices": ids}}
+
+    def deck_spec(self, item: Any) -> dict:
+        """A ready-made deck id, a deck code or a spec -> a legal spec; ValueError listing every
+        broken deck rule."""
+        if isinstance(item, str):
+            text = item.strip()
+            if text.lower() in self.cardset.decks:
+                return json.loads(json.dumps(self.cardset.decks[text.lower()]["spec"]))
+            if text.lower().startswith("aow1-"):
+                spec = decode_deck(text, self.cardset)
+            else:
+                raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(self.cardset.decks)} "
+                                 "(or a deck code aow1-…)")
+        elif isinstance(item, dict):
+            spec = item
+        else:
+            raise ValueError(f"a deck is a ready-made deck id, a deck code or a spec, not {item!r}")
+        problems = validate_deck(self.cardset, spec)
+        if problems:
+            raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
+        return normalise_deck(spec)
+
+    def validate_options(self, options: dict | None) -> dict:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"Art of War options must be a dict, not {type(options).__name__}")
+        out: dict[str, Any] = {}
+        for name, value in options.items():
+            if name == "first":
+                if value is None or (isinstance(value, str) and value.strip().lower() in ("", "random")):
+                    continue
+                try:
+                    seat = _int_option(name, value)
+                except ValueError:
+                    seat = -1
+                if seat not in (0, 1):
+                    raise ValueError(f"Art of War option 'first' must be 0 or 1 (or absent for random), not {value!r}")
+                out[name] = seat
+            elif name == "decks":
+                if value is None:
+                    continue
+                items = value
+                if isinstance(value, str):
+                    items = [v for v in re.split(r"[/+\s]+", value.strip()) if v]
+                if not isinstance(items, (list, tuple)) or len(items) != 2:
+                    raise ValueError("Art of War option 'decks' must name 2 decks (seat 0, seat 1), e.g. "
+                                     + "/".join(list(self.cardset.decks)[:2]))
+                ids = list(self.cardset.decks)
+                specs = []
+                for seat, item in enumerate(items):
+                    if item is None:
+                        item = ids[seat % len(ids)]
+                    try:
+                        specs.append(self.deck_spec(item))
+                    except ValueError as exc:
+                        raise ValueError(f"Art of War option 'decks': seat {seat}'s deck: {exc}") from None
+                out[name] = specs
+            else:
+                raise ValueError(f"unknown Art of War option {name!r}; allowed options: first, decks")
+        if "decks" not in out:
+            ids = list(self.cardset.decks)
+            out["decks"] = [self.deck_spec(ids[0]), self.deck_spec(ids[1 % len(ids)])]
+        return out
+
+    def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
+        """**Ruling** (set-up ③ 適当な方法で先攻後攻を決める): in a rematch the loser goes first;
+        after a draw the first player is random again.  Decks stay with their seats."""
+        new = dict(options or {})
+        winners = (outcome or {}).get("winners") or []
+        if len(winners) == 1:
+            new["first"] = 1 - int(winners[0])
+        else:
+            new.pop("first", None)
+        return new
+
+    # ------------------------------------------------------------------ set-up
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> AowState:
+        if players != 2:
+            raise ValueError(f"Art of War is for exactly 2 players, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        opts = self.validate_options(options)
+        decks = opts["decks"]
+        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
+                 "kings": [self.cardset.kings[d["king"]] for d in decks]}
+        cards = json.loads(json.dumps(cards))          # the match owns its copy of the card texts
+        s = AowState.__new__(AowState)
+        s.seed, s.rng, s.cards = seed, seed & M64, cards
+        s.tab = tables_for(cards)
+        if "first" in opts:
+            s.first = opts["first"]
+        else:
+            s.rng, out = _rng_next(s.rng)
+            s.first = out % 2
+        s.turn, s.player, s.phase, s.actor = 0, s.first, "mulligan", s.first
+        s.hands, s.decks, s.waiting, s.grave = [[], []], [[], []], [[], []], [[], []]
+        s.kingdom = [[0] * 5, [0] * 5]
+        s.field = [None] * 12
+        s.mode, s.immigrated, s.boost = "", False, 0
+        s.chain, s.window, s.base, s.mull, s.draft = [], None, None, [False, False], 0
+        s.last, s.result, s._legal = None, None, None
+        for seat in (0, 1):                      # ② shuffle the 20 basic units; ④ draw 3
+            s.decks[seat] = [c for c in CODES for _ in range(decks[seat]["units"].get(ID_OF[c], 0))]
+            _shuffle(s, s.decks[seat])
+            _draw(s, seat, HAND_START)
+        return s
+
+    def position(self, *, player: int = 0, hands: dict | None = None, decks: dict | None = None,
+                 waiting: dict | None = None, kingdom: dict | None = None, grave: dict | None = None,
+                 field: dict | None = None, kings: tuple[str, str] | None = None, turn: int = 5,
+                 mode: str = "", immigrated: bool = False, boost: int = 0, seed: int = 0) -> AowState:
+        """A state in the middle of ``player``'s turn (after recovery and draw), for tests and docs.
+
+        ``hands``/``decks``/``waiting``/``grave``: seat -> string of card tokens (deck: top last;
+        waiting: front first), e.g. ``{0: "ssk"}``; ``kingdom``: seat -> string of tokens;
+        ``field``: square -> ``"0s"`` (seat 0's SOLDIER, upright), ``"1g/"`` (sideways),
+        ``"1w:1"`` (1 damage this turn), e.g. ``{"b2": "0s", "b3": "1g/"}``."""
+        ids = list(self.cardset.kings)
+        kings = kings or (ids[0], ids[1 % len(ids)])
+        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
+                 "kings": [self.cardset.kings[k] for k in kings]}
+        cards = json.loads(json.dumps(cards))
+        s = AowState.__new__(AowState)
+        s.seed, s.rng, s.cards, s.tab, s.first = seed, seed & M64, cards, tables_for(cards), player
+        s.turn, s.player, s.phase, s.actor = turn, player, "play", player
+        get = lambda table, seat: list((table or {}).get(seat, ""))     # noqa: E731
+        s.hands = [get(hands, 0), get(hands, 1)]
+        s.decks = [get(decks, 0), get(decks, 1)]
+        s.waiting = [get(waiting, 0), get(waiting, 1)]
+        s.grave = [get(grave, 0), get(grave, 1)]
+        s.kingdom = [[get(kingdom, seat).count(c) for c in CODES] for seat in (0, 1)]
+        s.field = [None] * 12
+        for sq, text in (field or {}).items():
+            m = re.fullmatch(r"([01])([ksapgw])(/?)(?::(\d+))?", text)
+            if not m or sq not in SQ_INDEX:
+                raise ValueError(f"bad field entry {sq!r}: {text!r}")
+            owner = int(m.group(1))
+            if SQ_INDEX[sq] not in OWN[owner]:
+                raise ValueError(f"{sq} is not on seat {owner}'s battlefield")
+            s.field[SQ_INDEX[sq]] = (owner, m.group(2), 1 if m.group(3) else 0, int(m.group(4) or 0))
+        _forward(s, 0)
+        _forward(s, 1)
+        s.mode, s.immigrated, s.boost = mode, immigrated, boost
+        s.chain, s.window, s.base, s.mull, s.draft = [], None, None, [True, True], 0
+        s.last, s.result, s._legal = None, None, None
+        return s
+
+    # ------------------------------------------------------------------ queries
+    def to_act(self, state: AowState) -> list[int]:
+        if state.result is not None:
+            return []
+        if state.window is not None:
+            return [state.window]
+        return [state.actor]
+
+    def public_to_act(self, state: AowState) -> list[int]:
+        """While a hidden response window is open, everyone is shown the seat that declared."""
+        if state.result is not None:
+            return []
+        if state.window is not None:
+            return [state.player]
+        return [state.actor]
+
+    def outcome(self, state: AowState) -> dict | None:
+        if state.result is None:
+            return None
+        return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
+
+    def timeout_command(self, state: AowState, seat: int) -> str | None:
+        """The host's default when ``seat``'s clock runs out: ``pass`` in a response window,
+        ``keep`` at the mulligan, the first legal placement in set-up and conscription; None in
+        a normal turn (the clock decides)."""
+        if state.result is not None or seat not in self.to_act(state):
+            return None
+        if state.window == seat:
+            return "pass"
+        if state.phase == "mulligan":
+            return "keep"
+        if state.phase in ("setup", "draft"):
+            return self._legal(state)[0]
+        return None
+
+    def legal_commands(self, state: AowState, seat: int) -> list[str]:
+        if isinstance(seat, bool) or seat not in self.to_act(state):
+            return []
+        return list(self._legal(state))
+
+    def _legal(self, state: AowState) -> tuple[str, ...]:
+        if state._legal is None:
+            state._legal = tuple(_legal(state)) if state.result is None else ()
+        return state._legal
+
+    # ------------------------------------------------------------------ errors
+    def _hint(self, state: AowState, verb: str | None = None, limit: int = 6) -> str:
+        legal = self._legal(state)
+        if verb:
+            pref = [c for c in legal if c.split()[0] == verb]
+            legal = tuple(pref) + tuple(c for c in legal if c.split()[0] != verb)
+        shown = ", ".join(legal[:limit])
+        if len(legal) > limit:
+            shown += f", … (+{len(legal) - limit})"
+        return shown
+
+    def _fail(self, key: str, state: AowState | None = None, prefer: str | None = None,
+              **params: Any) -> IllegalCommand:
+        if state is not None and "{legal}" in EN[key]:
+            params["legal"] = self._hint(state, prefer)
+        return IllegalCommand(EN[key].format(**params), key=key, **params)
+
+    # ------------------------------------------------------------------ parsing
+    def _parse(self, state: AowState, command: Any) -> tuple[str, list[str]]:
+        """Command text -> (verb, canonical args).  Syntax only."""
+        if not isinstance(command, str):
+            raise self._fail("art_of_war.err.syntax", state, command=str(command)[:40], usage=USAGE[None])
+        tokens = command.lower().split()
+        if not tokens:
+            raise self._fail("art_of_war.err.empty", state)
+        verb, args = tokens[0], tokens[1:]
+        if verb not in VERBS:
+            if re.fullmatch(r"[a-z]+", verb):
+                raise self._fail("art_of_war.err.unknown_verb", state, verb=verb[:20])
+            raise self._fail("art_of_war.err.syntax", state, command=" ".join(tokens)[:40], usage=USAGE[None])
+        # each verb: a pattern of token kinds (C card, Q square, E effect card)
+        shapes = {"keep": [""], "mulligan": [""], "pass": [""], "end": [""],
+                  "setup": ["CQC"], "deploy": ["Q"], "exchange": ["Q"], "move": ["QQ"],
+                  "play": ["CQ"], "swap": ["QC"], "attack": ["QQ"], "immigrate": ["C"],
+                  "draft": ["Q", "CQ"],
+                  "support": ["C", "CQ", "CQQ", "CC", "CCQ", "CCQQ"]}[verb]
+        want = [sh for sh in shapes if len(sh) == len(args)]
+        if not want:
+            raise self._fail("art_of_war.err.syntax", state, verb, command=" ".join(tokens)[:40],
+                             usage=USAGE[verb])
+        last_err = None
+        for shape in want:
+            out = []
+            try:
+                for kind, tok in zip(shape, args):
+                    if kind == "C":
+                        code = CARD_WORDS.get(tok, tok)
+                        if code not in CARD_ORDER:
+                            raise self._fail("art_of_war.err.unknown_card", state, verb, token=tok[:20])
+                        out.append(code)
+                    else:
+                        if tok not in SQ_INDEX:
+                            raise self._fail("art_of_war.err.unknown_square", state, verb, token=tok[:20])
+                        out.append(tok)
+            except IllegalCommand as err:
+                last_err = err
+                continue
+            return verb, out
+        raise last_err  # type: ignore[misc]
+
+    def public_command(self, state_before: AowState, seat: int, command: str) -> str | None:
+        """The command as everyone may see it.  A ``pass`` in a response window is hidden
+        (None): it must look like no window at all.  Everything else is public (rear supports
+        are declared aloud and the waiting area is face up)."""
+        try:
+            verb, args = self._parse(state_before, command)
+        except IllegalCommand:
+            return " ".join(str(command).split())
+        if verb == "pass" and state_before.window == seat:
+            return None
+        return " ".join([verb, *args])
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: AowState, seat: int, command: str) -> AowState:
+        if state.result is not None:
+            raise self._fail("art_of_war.err.game_over")
+        waiting = self.to_act(state)
+        if isinstance(seat, bool) or seat not in waiting:
+            raise self._fail("art_of_war.err.not_your_turn", waiting=waiting[0])
+        verb, args = self._parse(state, command)
+        canonical = " ".join([verb, *args])
+        if canonical not in self._legal(state):
+            try:
+                err = self._diagnose(state, seat, verb, args, canonical)
+            except (IndexError, ValueError, KeyError):      # an odd shape: the generic message
+                err = self._fail("art_of_war.err.not_legal", state, verb, command=canonical)
+            raise err
+        return _execute(state, seat, verb, args, canonical)
+
+    def _diagnose(self, state: AowState, seat: int, verb: str, args: list[str], canonical: str) -> IllegalCommand:
+        f = lambda key, **kw: self._fail(key, state, verb, **kw)     # noqa: E731
+        hand = state.hands[seat]
+        if state.window is not None:
+            if verb != "support":
+                return f("art_of_war.err.window")
+        elif state.phase == "mulligan":
+            return f("art_of_war.err.mulligan_phase")
+        elif state.phase == "setup":
+            if verb != "setup":
+                return f("art_of_war.err.setup_phase")
+        elif state.phase == "draft":
+            if verb != "draft":
+                return f("art_of_war.err.draft_phase")
+        elif verb in ("keep", "mulligan", "setup", "draft"):
+            return f("art_of_war.err.not_legal", command=canonical)
+        elif verb == "pass":
+            return f("art_of_war.err.nothing_to_pass")
+        cards = [a for a in args if a in CARD_ORDER and len(a) == 1]
+        squares = [a for a in args if a in SQ_INDEX]
+        if verb in ("setup", "play", "swap", "immigrate", "support"):
+            for c in (cards if verb == "setup" else cards[:1]):
+                if c not in hand:
+                    return f("art_of_war.err.not_in_hand", card=c)
+        if verb == "setup" and cards[0] == cards[1] and hand.count(cards[0]) < 2:
+            return f("art_of_war.err.setup_two", card=cards[0])
+        if verb == "immigrate":
+            if cards[0] == "k":
+                return f("art_of_war.err.king_kingdom")
+            if state.immigrated:
+                return f("art_of_war.err.immigrated")
+        if verb == "support":
+            eff = cards[1] if cards[0] == "k" and len(cards) > 1 else cards[0]
+            if cards[0] == "k" and len(cards) == 1:
+                return f("art_of_war.err.king_effect")
+            if len(state.waiting[seat]) >= WAITING_MAX:
+                return f("art_of_war.err.waiting_full")
+            if eff == "k":
+                return f("art_of_war.err.king_effect")
+            when = {"g": "art_of_war.when.guardian", "w": "art_of_war.when.wizard"}.get(eff, "art_of_war.when.own")
+            if state.window is None and eff in ("g", "w"):
+                return f("art_of_war.err.support_timing", card=eff, when=EN[when])
+            if state.window is not None:
+                need = "g" if state.chain[-1][0] == "attack" else "w"
+                if eff != need:
+                    return f("art_of_war.err.support_timing", card=eff, when=EN[when])
+        if verb in ("deploy", "exchange", "move", "play", "swap"):
+            if state.mode == "arrange":
+                return f("art_of_war.err.arranged")
+            if state.mode == "battle":
+                return f("art_of_war.err.battle_started")
+            if verb in ("play", "swap") and state.waiting[seat]:
+                return f("art_of_war.err.waiting_not_empty")
+            if verb in ("deploy", "exchange") and not state.waiting[seat]:
+                return f("art_of_war.err.waiting_empty")
+        if verb == "attack" and state.mode == "arrange":
+            return f("art_of_war.err.arranged")
+        if verb == "draft" and len(args) == 2 and args[0] in KINGDOM_ORDER \
+                and state.kingdom[seat][KINGDOM_ORDER.index(args[0])] == 0:
+            return f("art_of_war.err.no_kingdom_card", card=args[0])
+        for sq in squares:
+            if SQ_INDEX[sq] not in OWN[seat] and not (verb == "attack" and sq == squares[-1]) \
+                    and not (verb == "support" and cards and (cards[-1] == "a")):
+                return f("art_of_war.err.not_own_square", square=sq)
+        if verb in ("exchange", "move", "swap", "attack") or (verb == "support" and cards[-1] == "p"):
+            sq = squares[0]
+            cell = state.field[SQ_INDEX[sq]]
+            if cell is None or cell[0] != seat:
+                return f("art_of_war.err.no_unit", square=sq)
+            if verb == "attack":
+                if cell[2]:
+                    return f("art_of_war.err.sideways", square=sq)
+                return f("art_of_war.err.out_of_range", square=sq, target=squares[1])
+            if verb == "move" or verb == "support":
+                return f("art_of_war.err.no_change")
+        if verb in ("deploy", "play", "setup", "draft"):
+            return f("art_of_war.err.not_placeable", square=squares[0])
+        return f("art_of_war.err.not_legal", command=canonical)
+
+    # ------------------------------------------------------------------ view
+    def view(self, state: AowState, seat: int | None) -> dict:
+        shown = state
+        if state.window is not None and seat != state.window and state.base is not None:
+            shown = state.base                 # a hidden window: show the moment before it
+        return _view(self, shown, seat, state)
+
+    # ------------------------------------------------------------------ persistence
+    def dump(self, state: AowState) -> str:
+        d = state.to_json()
+        d["game"], d["version"] = GAME, 1
+        return json.dumps(d, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+    def load(self, text: str) -> AowState:
+        d = json.loads(text)
+        if not isinstance(d, dict) or d.get("game") != GAME or d.get("version") != 1:
+            raise ValueError("not an Art of War state (version 1)")
+        return AowState.from_json(d)
+
+
+# ============================================================================ mechanics
+
+def _shuffle(s: AowState, cards: list) -> None:
+    x = s.rng
+    for i in range(len(cards) - 1, 0, -1):
+        x, r = _rng_next(x)
+        j = r % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    s.rng = x
+
+
+def _draw(s: AowState, seat: int, n: int) -> None:
+    deck, hand = s.decks[seat], s.hands[seat]
+    for _ in range(n):
+        if deck:                                   # GAMES.md: "Deck out: no draw."
+            hand.append(deck.pop())
+
+
+def _distinct(hand: list) -> list[str]:
+    return [c for c in CARD_ORDER if c in hand]
+
+
+def _placeable(s: AowState, seat: int, vacated: int | None = None) -> list[int]:
+    """Empty squares of ``seat`` a card may be placed on: front row, or back row behind a unit."""
+    field = s.field
+    out = []
+    for i in OWN[seat]:
+        if field[i] is not None and i != vacated:
+            continue
+        f = front_of(i, seat)
+        if f is None or (field[f] is not None and f != vacated):
+            out.append(i)
+    return out
+
+
+def _move_targets(s: AowState, seat: int, o: int) -> list[int]:
+    field = s.field
+    out = []
+    for t in OWN[seat]:
+        if t == o:
+            continue
+        if field[t] is not None:
+            out.append(t)
+            continue
+        f = front_of(t, seat)
+        if f is None or (field[f] is not None and f != o):
+            out.append(t)
+    return out
+
+
+def _targets(s: AowState, seat: int, o: int) -> list[int]:
+    cell = s.field[o]
+    rng = s.tab[(seat, cell[1])][0]
+    field = s.field
+    return [t for t in reach(seat, o, rng) if field[t] is not None]
+
+
+def _can_respond(s: AowState, seat: int, eff: str) -> bool:
+    hand = s.hands[seat]
+    return len(s.waiting[seat]) < WAITING_MAX and (eff in hand or "k" in hand)
+
+
+def _legal(s: AowState) -> list[str]:
+    if s.window is not None:
+        r = s.window
+        eff = "g" if s.chain[-1][0] == "attack" else "w"
+        out = []
+        if len(s.waiting[r]) < WAITING_MAX:
+            if eff in s.hands[r]:
+                out.append(f"support {eff}")
+            if "k" in s.hands[r]:
+                out.append(f"support k {eff}")
+        out.append("pass")
+        return out
+    phase = s.phase
+    if phase == "mulligan":
+        return ["keep", "mulligan"]
+    seat = s.actor
+    hand = s.hands[seat]
+    if phase == "setup":
+        out = []
+        spots = _placeable(s, seat)
+        for d in _distinct(hand):
+            rest = list(hand)
+            rest.remove(d)
+            for w in _distinct(rest):
+                for sq in spots:
+                    out.append(f"setup {d} {SQUARES[sq]} {w}")
+        return sorted(out, key=lambda c: (CARD_ORDER.index(c[6]), c[8:10], CARD_ORDER.index(c[11])))
+    if phase == "draft":
+        spots = _placeable(s, seat)
+        if s.waiting[seat]:
+            return [f"draft {SQUARES[i]}" for i in spots]
+        return [f"draft {c} {SQUARES[i]}" for k, c in enumerate(KINGDOM_ORDER) if s.kingdom[seat][k]
+                for i in spots]
+    # the turn player's main step
+    field = s.field
+    out: list[str] = []
+    distinct = _distinct(hand)
+    units = [i for i in OWN[seat] if field[i] is not None]
+    if s.mode == "":
+        if s.waiting[seat]:
+            out += [f"deploy {SQUARES[i]}" for i in _placeable(s, seat)]
+            out += [f"exchange {SQUARES[i]}" for i in units]
+        else:
+            spots = _placeable(s, seat)
+            out += [f"play {c} {SQUARES[i]}" for c in distinct for i in spots]
+            out += [f"swap {SQUARES[i]} {c}" for i in units for c in distinct]
+        out += [f"move {SQUARES[o]} {SQUARES[t]}" for o in units for t in _move_targets(s, seat, o)]
+    if s.mode != "arrange":
+        for o in units:
+            if not field[o][2]:
+                out += [f"attack {SQUARES[o]} {SQUARES[t]}" for t in _targets(s, seat, o)]
+    if len(s.waiting[seat]) < WAITING_MAX:
+        enemies = [i for i in ENEMY[seat] if field[i] is not None]
+        for c in distinct:
+            effs = OWN_TURN_EFFECTS if c == "k" else ((c,) if c in OWN_TURN_EFFECTS else ())
+            head = "support k " if c == "k" else "support "
+            for e in effs:
+                if e == "s":
+                    out.append(head + "s")
+                elif e == "a":
+                    out += [f"{head}a {SQUARES[i]}" for i in enemies]
+                else:
+                    out += [f"{head}p {SQUARES[o]} {SQUARES[t]}" for o in units
+                            for t in _move_targets(s, seat, o)]
+    if not s.immigrated:
+        out += [f"immigrate {c}" for c in distinct if c != "k"]
+    out.append("end")
+    return out
+
+
+def _ev(s: AowState, **kw: Any) -> None:
+    s.last["events"].append(kw)
+
+
+def _execute(state: AowState, seat: int, verb: str, args: list[str], canonical: str) -> AowState:
+    s = state.copy()
+    if s.window is None:
+        s.last = {"seat": seat, "command": canonical, "events": []}
+    else:
+        s.last = dict(s.last or {}, events=list((s.last or {}).get("events", [])))
+    hand = s.hands[seat]
+    if verb in ("keep", "mulligan"):
+        s.mull[seat] = True
+        if verb == "mulligan":                       # ④ 一度だけ戻してシャッフルし、引き直す
+            s.decks[seat] += hand
+            hand.clear()
+            _shuffle(s, s.decks[seat])
+            _draw(s, seat, HAND_START)
+        if seat == s.first:
+            s.actor = 1 - seat
+        else:                                        # ⑤ お互いにキングを手札に入れる
+            s.hands[0].append("k")
+            s.hands[1].append("k")
+            s.phase, s.actor = "setup", s.first
+        return s
+    if verb == "setup":                              # ⑥
+        d, sq, w = args
+        hand.remove(d)
+        hand.remove(w)
+        s.field[SQ_INDEX[sq]] = (seat, d, 0, 0)
+        s.waiting[seat].append(w)
+        if s.decks[seat]:
+            top = s.decks[seat].pop()
+            s.kingdom[seat][KINGDOM_ORDER.index(top)] += 1
+            _ev(s, kind="kingdom", seat=seat, card=top)
+            _nation(s)
+        if s.result is None:
+            if seat == s.first:
+                s.actor = 1 - seat
+            else:
+                _begin_turn(s, s.first, 1)
+        return _settle(s)
+    if verb == "draft":
+        if len(args) == 1:
+            card = s.waiting[seat].pop(0)
+            sq = args[0]
+        else:
+            card, sq = args
+            s.kingdom[seat][KINGDOM_ORDER.index(card)] -= 1
+        s.field[SQ_INDEX[sq]] = (seat, card, 0, 0)
+        _ev(s, kind="draft", seat=seat, card=card, square=sq)
+        s.draft -= 1
+        if s.draft == 0:
+            s.phase, s.actor = "play", s.player
+        return _settle(s)
+    if verb == "pass":
+        return _settle(_resolve(s))
+    if verb == "support":
+        card = args[0]
+        eff = args[1] if card == "k" else card
+        rest = args[2:] if card == "k" else args[1:]
+        hand.remove(card)
+        s.waiting[seat].append(card)
+        entry = ("support", seat, card, eff, *rest)
+        if s.window is not None:                     # a response (GUARDIAN cancel / WIZARD)
+            s.chain.append(entry)
+            other = 1 - seat
+            if _can_respond(s, other, "w"):
+                s.window = other
+                return s
+            return _settle(_resolve(s))
+        opp = 1 - seat
+        if _can_respond(s, opp, "w"):                # WIZARD window for the opponent
+            s.chain, s.window, s.base = [entry], opp, state
+            return s
+        s.chain = [entry]
+        return _settle(_resolve(s))
+    if verb == "attack":
+        o, t = SQ_INDEX[args[0]], SQ_INDEX[args[1]]
+        owner, code, _, dmg = s.field[o]
+        atk = s.tab[(seat, code)][1]
+        power = (len(hand) if atk < 0 else atk) + s.boost     # 攻撃宣言時点での手札枚数
+        s.field[o] = (owner, code, 1, dmg)           # 横向きにした時点でそのカードの攻撃力が確定
+        s.mode = "battle"
+        entry = ("attack", seat, o, t, power)
+        opp = 1 - seat
+        if _can_respond(s, opp, "g"):                # GUARDIAN window for the defender
+            s.chain, s.window, s.base = [entry], opp, state
+            return s
+        s.chain = [entry]
+        return _settle(_resolve(s))
+    if verb == "immigrate":                          # 入国
+        card = args[0]
+        hand.remove(card)
+        s.immigrated = True
+        s.kingdom[seat][KINGDOM_ORDER.index(card)] += 1
+        _nation(s)
+        return _settle(s)
+    if verb == "end":
+        return _end_turn(s)
+    # arrange actions
+    s.mode = "arrange"
+    field = s.field
+    if verb == "deploy":
+        card = s.waiting[seat].pop(0)
+        field[SQ_INDEX[args[0]]] = (seat, card, 0, 0)
+    elif verb == "exchange":
+        i = SQ_INDEX[args[0]]
+        s.waiting[seat].append(field[i][1])
+        card = s.waiting[seat].pop(0)
+        field[i] = (seat, card, 0, 0)
+    elif verb == "move":
+        _relocate(s, seat, SQ_INDEX[args[0]], SQ_INDEX[args[1]])
+    elif verb == "play":
+        card, sq = args
+        hand.remove(card)
+        field[SQ_INDEX[sq]] = (seat, card, 0, 0)
+    elif verb == "swap":
+        sq, card = args
+        i = SQ_INDEX[sq]
+        hand.remove(card)
+        hand.append(field[i][1])
+        field[i] = (seat, card, 0, 0)
+    _forward(s, seat)
+    return _settle(s)
+
+
+def _relocate(s: AowState, seat: int, o: int, t: int) -> None:
+    field = s.field
+    field[o], field[t] = field[t], field[o]
+    _forward(s, seat)
+
+
+def _forward(s: AowState, seat: int) -> None:
+    """後列に置かれたユニットの前に前列のユニットが無い…即座に前列へ移動させる。(強制)"""
+    field = s.field
+    fr, br = FRONT_ROW[seat] * 3, BACK_ROW[seat] * 3
+    for c in range(3):
+        if field[fr + c] is None and field[br + c] is not None:
+            field[fr + c], field[br + c] = field[br + c], None
+
+
+def _resolve(s: AowState) -> AowState:
+    """Resolve the chain: the top entry takes effect; each entry above the first negates
+    (WIZARD) or cancels (GUARDIAN) the one below it, unless it is itself negated."""
+    chain = s.chain
+    effective = len(chain) % 2 == 1
+    for e in chain[1:]:
+        _ev(s, kind="respond", seat=e[1], card=e[2], effect=e[3])
+    first = chain[0]
+    s.chain, s.window, s.base = [], None, None
+    if not effective:
+        _ev(s, kind="cancel" if first[0] == "attack" else "negated", seat=first[1])
+        return s
+    if first[0] == "attack":
+        _, seat, o, t, power = first
+        _hit(s, seat, t, power, True)
+        return s
+    _, seat, card, eff, *rest = first
+    if eff == "s":
+        s.boost += 1
+        _ev(s, kind="boost", seat=seat, n=s.boost)
+    elif eff == "a":
+        t = SQ_INDEX[rest[0]]
+        if s.field[t] is not None:
+            _hit(s, seat, t, 1, False)
+    elif eff == "p":
+        _relocate(s, seat, SQ_INDEX[rest[0]], SQ_INDEX[rest[1]])
+    return s
+
+
+def _hit(s: AowState, by: int, t: int, power: int, attack: bool) -> None:
+    """GAMES.md: "One hit whose damage equals the defence exactly captures the unit …; a hit
+    above the defence, or an accumulated total ≥ defence after two or more hits, destroys it"."""
+    owner, code, side, prior = s.field[t]
+    dfc = s.tab[(owner, code)][3 if side else 2]
+    total = prior + power
+    sq = SQUARES[t]
+    if attack and prior == 0 and power == dfc:
+        s.field[t] = None
+        _ev(s, kind="capture", seat=owner, card=code, square=sq)
+        if code == "k":
+            s.result = {"winners": [by], "reason": "execution"}
+        else:
+            s.kingdom[by][KINGDOM_ORDER.index(code)] += 1
+            _nation(s)
+    elif power > dfc or total >= dfc:
+        s.field[t] = None
+        s.grave[owner].append(code)
+        _ev(s, kind="destroy", seat=owner, card=code, square=sq)
+        if code == "k":
+            s.result = {"winners": [by], "reason": "execution"}
+    else:
+        s.field[t] = (owner, code, side, total)
+        _ev(s, kind="damage", seat=owner, card=code, square=sq, n=power, total=total)
+    _forward(s, owner)
+
+
+def _nation(s: AowState) -> None:
+    """建国: お互いの王国エリアにカードが置かれるたびに各種類の枚数を比較する。"""
+    if s.result is not None:
+        return
+    k0, k1 = s.kingdom
+    ahead0 = sum(1 for a, b in zip(k0, k1) if a > b)
+    ahead1 = sum(1 for a, b in zip(k0, k1) if b > a)
+    if ahead0 >= 4:
+        s.result = {"winners": [0], "reason": "nation_building"}
+    elif ahead1 >= 4:
+        s.result = {"winners": [1], "reason": "nation_building"}
+
+
+def _settle(s: AowState) -> AowState:
+    """After an action: game over, or conscription (徴兵) for a seat whose battlefield is empty."""
+    if s.result is not None:
+        s.phase, s.window, s.chain, s.base = "over", None, [], None
+        return s
+    if s.phase in ("play",) and s.window is None:
+        for seat in (1 - s.player, s.player):
+            if not any(s.field[i] is not None for i in OWN[seat]):
+                # 滅亡: 2枚のユニットを展開できない場合、展開できなかったプレイヤーは敗北する
+                if len(s.waiting[seat]) + sum(s.kingdom[seat]) < 2:
+                    s.result = {"winners": [1 - seat], "reason": "annihilation"}
+                    s.phase = "over"
+                    return s
+                s.phase, s.actor, s.draft = "draft", seat, 2
+                return s
+    return s
+
+
+def _begin_turn(s: AowState, player: int, turn: int) -> None:
+    s.player, s.actor, s.turn, s.phase = player, player, turn, "play"
+    s.mode, s.immigrated, s.boost = "", False, 0
+    field = s.field
+    for i in OWN[player]:                            # 1. リカバリーフェイズ
+        c = field[i]
+        if c is not None and c[2]:
+            field[i] = (c[0], c[1], 0, c[3])
+    _draw(s, player, 1)                              # 2. ドローフェイズ
+
+
+def _end_turn(s: AowState) -> AowState:
+    field = s.field
+    for i in range(12):                              # ターンの終了時に蓄積したダメージはリセット
+        c = field[i]
+        if c is not None and c[3]:
+            field[i] = (c[0], c[1], c[2], 0)
+    s.boost = 0
+    if not s.decks[0] and not s.decks[1]:            # 終戦
+        k = [sum(s.kingdom[0]), sum(s.kingdom[1])]
+        g = [len(s.grave[0]), len(s.grave[1])]
+        if k[0] != k[1]:
+            winners = [0 if k[0] > k[1] else 1]
+        elif g[0] != g[1]:
+            winners = [0 if g[0] < g[1] else 1]
+        else:
+            winners = []
+        s.result = {"winners": winners, "reason": "end_of_war"}
+        s.phase = "over"
+        return s
+    _begin_turn(s, 1 - s.player, s.turn + 1)
+    return s
+
+
+# ============================================================================ view
+
+def _card_info(s: AowState, owner: int, code: str) -> dict:
+    card = s.cards["kings"][owner] if code == "k" else s.cards["units"][code]
+    return card
+
+
+def _view(game: ArtOfWarGame, s: AowState, seat: int | None, real: AowState) -> dict:
+    field = []
+    for i, c in enumerate(s.field):
+        if c is None:
+            continue
+        owner, code, side, dmg = c
+        rng, atk, du, ds = s.tab[(owner, code)]
+        field.append({"square": SQUARES[i], "owner": owner, "card": code,
+                      "id": _card_info(s, owner, code)["id"],
+                      "orientation": "sideways" if side else "upright", "damage": dmg,
+                      "defence": ds if side else du,
+                      "attack": "hand" if atk < 0 else atk})
+    players = []
+    for p in (0, 1):
+        players.append({
+            "seat": p, "king": s.cards["kings"][p]["id"], "hand_count": len(s.hands[p]),
+            "deck_count": len(s.decks[p]), "waiting": list(s.waiting[p]),
+            "kingdom": dict(zip(KINGDOM_ORDER, s.kingdom[p])), "kingdom_count": sum(s.kingdom[p]),
+            "graveyard": list(s.grave[p]), "graveyard_count": len(s.grave[p]),
+            "mulligan_done": s.mull[p],
+        })
+    units = {c: {"id": v["id"], "name": v["name"], "range": v["range"], "attack": v["attack"],
+                 "defence": v["defence"]} for c, v in s.cards["units"].items()}
+    kings = [{"id": v["id"], "name": v["name"], "range": v["range"], "attack": v["attack"],
+              "defence": v["defence"]} for v in s.cards["kings"]]
+    game_over = real.result is not None
+    out: dict[str, Any] = {
+        "game": GAME, "seat": seat, "turn": s.turn, "first": s.first, "player": s.player,
+        "phase": "over" if game_over else s.phase,
+        "to_act": game.public_to_act(real) if seat is None or seat != real.window else game.to_act(real),
+        "actor": s.actor, "mode": s.mode, "immigrated": s.immigrated, "boost": s.boost,
+        "draft": s.draft if s.phase == "draft" else 0,
+        "field": field, "players": players, "units": units, "kings": kings,
+        "last": json.loads(json.dumps(s.last)) if s.last is not None else None,
+        "outcome": game.outcome(real),
+    }
+    if seat in (0, 1):
+        out["hand"] = sorted(s.hands[seat], key=CARD_ORDER.index)
+        if real.window == seat:
+            out["window"] = {"chain": [_entry_view(e) for e in real.chain],
+                             "responses": [c for c in game._legal(real) if c != "pass"]}
+    return out
+
+
+def _entry_view(e: tuple) -> dict:
+    if e[0] == "attack":
+        return {"kind": "attack", "seat": e[1], "from": SQUARES[e[2]], "to": SQUARES[e[3]], "power": e[4]}
+    return {"kind": "support", "seat": e[1], "card": e[2], "effect": e[3], "args": list(e[4:])}

@@ -1,0 +1,21 @@
+"""Avalon's Sanctuary (アヴァロンの聖域), 2–4 players with late join.  See ``docs/rules/avalon.md``.
+
+``make_game()`` builds the engine from the card set loaded by ``data.cards.avalon_loader`` (the
+only place that reads files); the engine itself does no I/O and copies the card definitions
+into every match state.
+"""
+from __future__ import annotations
+
+from rules.avalon.engine import AvalonGame, State
+
+
+def make_game(cards: dict | None = None, ready: dict | None = None) -> AvalonGame:
+    if cards is None or ready is None:
+        from data.cards.avalon_loader import load_avalon
+        loaded = load_avalon()
+        cards = loaded["cards"] if cards is None else cards
+        ready = loaded["decks"] if ready is None else ready
+    return AvalonGame(cards, ready)
+
+
+__all__ = ["AvalonGame", "State", "make_game"]

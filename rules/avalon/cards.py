@@ -1,0 +1,230 @@
+"""Card definitions of Avalon's Sanctuary: the schema (validated when the set is loaded) and the
+card texts in both languages, generated from the data so text and behaviour never disagree.
+
+A card is a plain JSON dict (``docs/rules/avalon.md``, "Cards"):
+
+- creature: ``id, category="creature", name{en,ja}, attr (yellow/red/blue/green/none), orig 1–5,
+  atk, dur, mana {y,r,b,g: attribute icons, c: colourless, w: rainbow, v: rainbow vessel}``, and
+  optionally ``keywords`` (first, last, evade, evade_null, death, death_null, reflect,
+  reflect_null, counter), ``target_minus`` (while deployed), ``battle {atk, dur, when}``
+  (ability order 4), ``on_summon {draw}``, ``support {...}`` (usable as battle support),
+  ``ninja`` (the Ninja Master ability, order 3);
+- support: ``id, category="support", name, orig, support {kind, ...}``;
+- magic: ``id, category="magic", name, orig, magic {kind, ...}``;
+- avatar: ``id, category="avatar", name``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+ATTRS = ("yellow", "red", "blue", "green", "none")
+ATTR_LETTER = {"yellow": "y", "red": "r", "blue": "b", "green": "g", "none": "n"}
+MANA_KEYS = ("y", "r", "b", "g", "c", "w", "v")
+COLOURED = ("y", "r", "b", "g")
+KEYWORDS = ("first", "last", "evade", "evade_null", "death", "death_null", "reflect",
+            "reflect_null", "counter")
+SUPPORT_KINDS = ("weapon_replace", "informant", "chaos_panic", "stat", "poison_mist",
+                 "fingertips", "grant")
+MAGIC_KINDS = ("draw", "life", "destroy", "surge", "scatter", "empower", "prism", "recycle", "focus")
+CATEGORIES = ("creature", "support", "magic", "avatar")
+
+# ability order (rulebook: 戦闘時における発動順 1–9)
+SUPPORT_ORDER = {"weapon_replace": 1, "informant": 2, "chaos_panic": 3, "stat": 4,
+                 "poison_mist": 5, "fingertips": 6}
+GRANT_ORDER = {"first": 7, "last": 7, "evade": 8, "evade_null": 8, "death": 8, "death_null": 8,
+               "reflect": 8, "reflect_null": 8, "counter": 9}
+
+
+class CardDataError(ValueError):
+    """A bad card file: names the file, the card and the field."""
+
+    def __init__(self, file: str, card: str | None, field: str | None, problem: str) -> None:
+        self.file, self.card, self.field, self.problem = file, card, field, problem
+        where = file + (f", card {card!r}" if card else "") + (f", field {field!r}" if field else "")
+        super().__init__(f"{where}: {problem}")
+
+
+def _name(d: Any, file: str, cid: str, field: str = "name") -> None:
+    if not (isinstance(d, dict) and isinstance(d.get("en"), str) and isinstance(d.get("ja"), str)
+            and d["en"].strip() and d["ja"].strip()):
+        raise CardDataError(file, cid, field, 'must be {"en": text, "ja": text}')
+
+
+def _int(v: Any, lo: int, hi: int, file: str, cid: str, field: str) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise CardDataError(file, cid, field, f"must be a whole number from {lo} to {hi}, not {v!r}")
+
+
+def _support(eff: Any, file: str, cid: str) -> None:
+    if not isinstance(eff, dict) or eff.get("kind") not in SUPPORT_KINDS:
+        raise CardDataError(file, cid, "support", f"kind must be one of {', '.join(SUPPORT_KINDS)}")
+    if eff["kind"] == "stat":
+        _int(eff.get("atk", 0), -9, 9, file, cid, "support.atk")
+        _int(eff.get("dur", 0), -9, 9, file, cid, "support.dur")
+    if eff["kind"] == "grant" and eff.get("kw") not in KEYWORDS:
+        raise CardDataError(file, cid, "support.kw", f"must be one of {', '.join(KEYWORDS)}")
+
+
+def validate_card(card: Any, file: str) -> dict:
+    """Check one card definition; return it (unchanged) or raise CardDataError."""
+    if not isinstance(card, dict):
+        raise CardDataError(file, None, None, "a card must be an object")
+    cid = card.get("id")
+    if not isinstance(cid, str) or not cid.isalnum() or not cid.islower() or not 2 <= len(cid) <= 6:
+        raise CardDataError(file, str(cid), "id", "must be 2–6 lowercase letters/digits")
+    cat = card.get("category")
+    if cat not in CATEGORIES:
+        raise CardDataError(file, cid, "category", f"must be one of {', '.join(CATEGORIES)}")
+    _name(card.get("name"), file, cid)
+    if cat == "avatar":
+        return card
+    _int(card.get("orig"), 1, 5, file, cid, "orig")
+    if cat == "creature":
+        if card.get("attr") not in ATTRS:
+            raise CardDataError(file, cid, "attr", f"must be one of {', '.join(ATTRS)}")
+        _int(card.get("atk"), 0, 20, file, cid, "atk")
+        _int(card.get("dur"), 1, 20, file, cid, "dur")
+        mana = card.get("mana")
+        if not isinstance(mana, dict) or any(k not in MANA_KEYS for k in mana):
+            raise CardDataError(file, cid, "mana", f"must map icons ({', '.join(MANA_KEYS)}) to counts")
+        for k, n in mana.items():
+            _int(n, 1, 9, file, cid, f"mana.{k}")
+        kws = card.get("keywords", [])
+        if not isinstance(kws, list) or any(k not in KEYWORDS for k in kws):
+            raise CardDataError(file, cid, "keywords", f"each must be one of {', '.join(KEYWORDS)}")
+        if "target_minus" in card:
+            _int(card["target_minus"], 1, 5, file, cid, "target_minus")
+        if "battle" in card:
+            b = card["battle"]
+            if not isinstance(b, dict) or b.get("when") not in ("invade", "defend", "any"):
+                raise CardDataError(file, cid, "battle", "needs atk, dur and when (invade/defend/any)")
+            _int(b.get("atk", 0), -9, 9, file, cid, "battle.atk")
+            _int(b.get("dur", 0), -9, 9, file, cid, "battle.dur")
+        if "on_summon" in card:
+            _int(card["on_summon"].get("draw") if isinstance(card["on_summon"], dict) else None,
+                 1, 3, file, cid, "on_summon.draw")
+        if "support" in card:
+            _support(card["support"], file, cid)
+        if "ninja" in card and card["ninja"] is not True:
+            raise CardDataError(file, cid, "ninja", "must be true when present")
+    elif cat == "support":
+        _support(card.get("support"), file, cid)
+    else:
+        eff = card.get("magic")
+        if not isinstance(eff, dict) or eff.get("kind") not in MAGIC_KINDS:
+            raise CardDataError(file, cid, "magic", f"kind must be one of {', '.join(MAGIC_KINDS)}")
+    return card
+
+
+# --------------------------------------------------------------------------- texts
+
+KW_TEXT = {
+    "first": ("First strike", "先制"), "last": ("Last strike", "後攻"),
+    "evade": ("Evade", "避け"), "evade_null": ("Evade-null", "避け無効"),
+    "death": ("Instant death", "即死"), "death_null": ("Death-null", "即死無効"),
+    "reflect": ("Reflect", "反射"), "reflect_null": ("Reflect-null", "反射無効"),
+    "counter": ("Counter", "反撃"),
+}
+ATTR_TEXT = {"yellow": ("yellow", "黄"), "red": ("red", "赤"), "blue": ("blue", "青"),
+             "green": ("green", "緑"), "none": ("colourless", "無")}
+MANA_TEXT = {"y": ("yellow", "黄"), "r": ("red", "赤"), "b": ("blue", "青"), "g": ("green", "緑"),
+             "c": ("colourless", "無"), "w": ("rainbow", "虹"), "v": ("rainbow vessel", "虹の器")}
+WHEN_TEXT = {"invade": ("when it battles as the invader", "侵略側で戦闘する時"),
+             "defend": ("when it battles as the defender", "防衛側で戦闘する時"),
+             "any": ("in battle", "戦闘時")}
+
+
+def support_text(eff: dict) -> tuple[str, str]:
+    k = eff["kind"]
+    if k == "weapon_replace":
+        return ("Battle support (order 1, Weapon Replace): the two battling creatures exchange attack values. "
+                "If both sides use it, both creatures survive.",
+                "戦闘支援(発動順1・ウェポンリプレイス):戦闘する2体の攻撃値を入れ替える。双方が使用した場合、双方とも生き残る。")
+    if k == "informant":
+        return ("Battle support (order 2, Informant): the opposing battle support is cancelled (unless it already resolved).",
+                "戦闘支援(発動順2・密告):相手の戦闘支援の効果を無効にする(既に発動したものを除く)。")
+    if k == "chaos_panic":
+        return ("Battle support (order 3, Chaos Panic): the opposing creature's attack and durability are exchanged.",
+                "戦闘支援(発動順3・カオスパニック):相手クリーチャーの攻撃値と耐久値を入れ替える。")
+    if k == "poison_mist":
+        return ("Battle support (order 5, Poison Mist): the opposing creature's durability is halved (rounded up).",
+                "戦闘支援(発動順5・ポイズンミスト):相手クリーチャーの耐久値を半分にする(端数切り上げ)。")
+    if k == "fingertips":
+        return ("Battle support (order 6, Magician's Fingertips): the opposing creature loses every battle keyword it has now.",
+                "戦闘支援(発動順6・奇術師の指先):相手クリーチャーはこの時点で持つ戦闘能力をすべて失う。")
+    if k == "stat":
+        a, d = eff.get("atk", 0), eff.get("dur", 0)
+        return (f"Battle support (order 4): your creature gets {a:+d} attack and {d:+d} durability.",
+                f"戦闘支援(発動順4):自分のクリーチャーの攻撃値{a:+d}・耐久値{d:+d}。")
+    en, ja = KW_TEXT[eff["kw"]]
+    order = GRANT_ORDER[eff["kw"]]
+    return (f"Battle support (order {order}): your creature gains {en}.",
+            f"戦闘支援(発動順{order}):自分のクリーチャーは「{ja}」を得る。")
+
+
+def magic_text(eff: dict) -> tuple[str, str]:
+    k = eff["kind"]
+    return {
+        "draw": (f"Draw {eff.get('n', 2)} cards.", f"カードを{eff.get('n', 2)}枚引く。"),
+        "life": ("Add the top card of your memory to your life.", "メモリーの一番上のカードをライフに加える。"),
+        "destroy": (f"Destroy another player's creature of originality {eff.get('max_orig', 2)} or less on a land "
+                    "(its mana stays).",
+                    f"他のプレイヤーの土地にいるオリジナリティ{eff.get('max_orig', 2)}以下のクリーチャー1体を破壊する(魔素は残る)。"),
+        "surge": ("Put the top card of your memory as mana on one of your lands without a creature, ignoring the stacking restriction.",
+                  "メモリーの一番上のカードを、クリーチャーのいない自分の土地に魔素として素成する(重ねる制限を無視)。"),
+        "scatter": ("Every other player discards a random card from their hand.",
+                    "他のプレイヤー全員は手札からランダムに1枚捨てる。"),
+        "empower": (f"Your creature on a land gets +{eff.get('atk', 1)} attack while deployed.",
+                    f"自分の土地のクリーチャー1体は、配置中攻撃値+{eff.get('atk', 1)}。"),
+        "prism": ("Every icon of the top mana card of one of your lands becomes rainbow.",
+                  "自分の土地1つの一番上の魔素カードの魔素をすべて虹属性にする。"),
+        "recycle": ("Shuffle your discard pile into your memory.", "捨て山をメモリーに加えてよく切る。"),
+        "focus": (f"This turn your target mana is {eff.get('n', 3)} lower.",
+                  f"このターン、自分の目標魔力を{eff.get('n', 3)}少なくする。"),
+    }[k]
+
+
+def card_text(card: dict) -> dict:
+    """``{"en": text, "ja": text}`` of a card, generated from its definition."""
+    cat = card["category"]
+    if cat == "avatar":
+        return {"en": "Avatar: your other self. In a battle, putting it out as your battle support means using nothing.",
+                "ja": "アバター:あなたの分身。戦闘で戦闘支援として出すと「何も使用しない」と同じ意味になる。"}
+    if cat == "support":
+        en, ja = support_text(card["support"])
+        return {"en": en, "ja": ja}
+    if cat == "magic":
+        en, ja = magic_text(card["magic"])
+        return {"en": "Magic: " + en, "ja": "魔法:" + ja}
+    en_parts, ja_parts = [], []
+    a_en, a_ja = ATTR_TEXT[card["attr"]]
+    mana = card["mana"]
+    m_en = ", ".join(f"{n} {MANA_TEXT[k][0]}" for k, n in mana.items()) or "none"
+    m_ja = "・".join(f"{MANA_TEXT[k][1]}{n}" for k, n in mana.items()) or "なし"
+    en_parts.append(f"{a_en.capitalize()} creature ★{card['orig']}, {card['atk']}/{card['dur']}. Mana: {m_en}.")
+    ja_parts.append(f"{a_ja}属性クリーチャー ★{card['orig']}、攻撃{card['atk']}/耐久{card['dur']}。魔素:{m_ja}。")
+    kws = card.get("keywords", [])
+    if kws:
+        en_parts.append(", ".join(KW_TEXT[k][0] for k in kws) + ".")
+        ja_parts.append("・".join(KW_TEXT[k][1] for k in kws) + "。")
+    if card.get("target_minus"):
+        n = card["target_minus"]
+        en_parts.append(f"While deployed: your target mana is {n} lower.")
+        ja_parts.append(f"配置中:自分の目標魔力を{n}少なくする。")
+    if card.get("battle"):
+        b = card["battle"]
+        w_en, w_ja = WHEN_TEXT[b["when"]]
+        en_parts.append(f"{w_en.capitalize()} (order 4): {b.get('atk', 0):+d} attack, {b.get('dur', 0):+d} durability.")
+        ja_parts.append(f"{w_ja}(発動順4):攻撃値{b.get('atk', 0):+d}・耐久値{b.get('dur', 0):+d}。")
+    if card.get("on_summon"):
+        n = card["on_summon"]["draw"]
+        en_parts.append(f"On summon: draw {n}.")
+        ja_parts.append(f"召喚時:カードを{n}枚引く。")
+    if card.get("ninja"):
+        en_parts.append("Ninja Master (order 3): in battle it gains first strike and evade.")
+        ja_parts.append("ニンジャマスター(発動順3):戦闘時、先制と避けを得る。")
+    if card.get("support"):
+        en, ja = support_text(card["support"])
+        en_parts.append(en)
+        ja_parts.append(ja)
+    return {"en": " ".join(en_parts), "ja": "".join(ja_parts)}

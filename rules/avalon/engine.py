@@ -1,0 +1,1240 @@
+"""Avalon's Sanctuary (アヴァロンの聖域): the rules engine behind the contract (ENGINE.md).
+
+2–4 players, leader and chasers, late join.  Rules, rulings, notation and view format:
+``docs/rules/avalon.md``.
+
+>>> from rules import registry
+>>> game = registry.get("avalon")
+>>> s = game.new_match(players=2, seed=7, options={"leader": 0})
+>>> game.to_act(s)
+[0]
+>>> game.legal_commands(s, 0)[-1]
+'done'
+>>> s = game.apply(s, 0, "done")          # leader's set phase -> main phase
+>>> game.legal_commands(s, 0)
+['pass']
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules import IllegalCommand
+from rules.avalon.cards import COLOURED, GRANT_ORDER, SUPPORT_ORDER, ATTR_LETTER
+from rules.avalon.messages import EN
+
+HAND_SIZE = 6
+LANDS = 5
+MASK = (1 << 64) - 1
+
+# mode -> (life bonus or fixed life, target mana, proofs); rulebook mode table
+MODES = {
+    "intro": ("+", 3, 10, 2),
+    "normal": ("+", 2, 12, 2),
+    "veteran": ("+", 1, 12, 2),
+    "expert": ("+", 1, 12, 3),
+    "complete": ("=", 3, 12, 3),
+}
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "mode": {"default": "normal", "choices": list(MODES)},
+    "leader": {"default": None, "choices": [None, 0, 1, 2, 3]},
+    "max_rounds": {"default": 60, "min": 5, "max": 500},
+}
+VERBS = ("forge", "summon", "magic", "discard", "done", "advance", "ranged", "invade", "pass", "support")
+
+
+# --------------------------------------------------------------------------- PRNG (splitmix64)
+
+def _next(s: "State") -> int:
+    s.rng = (s.rng + 0x9E3779B97F4A7C15) & MASK
+    z = s.rng
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def _shuffle(s: "State", items: list) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = _next(s) % (i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+# --------------------------------------------------------------------------- state
+
+class Player:
+    __slots__ = ("status", "deck", "avatar", "memory", "hand", "life", "discard", "lands",
+                 "proofs", "focus")
+
+    def clone(self) -> "Player":
+        p = Player.__new__(Player)
+        p.status, p.deck, p.avatar = self.status, self.deck, self.avatar
+        p.memory, p.hand, p.life, p.discard = self.memory[:], self.hand[:], self.life[:], self.discard[:]
+        p.lands = [[l[0][:], l[1], l[2]] for l in self.lands]
+        p.proofs, p.focus = self.proofs[:], self.focus
+        return p
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    @staticmethod
+    def from_json(d: dict) -> "Player":
+        p = Player.__new__(Player)
+        for k in Player.__slots__:
+            setattr(p, k, d[k])
+        p.lands = [[[list(m) for m in l[0]], l[1], l[2]] for l in p.lands]
+        return p
+
+
+class State:
+    """The whole match as data.  A land is ``[mana, creature, atk_bonus]`` where ``mana`` is a
+    list of ``[card_id, conversions]`` (bottom first; ``conversions`` a string of icon letters
+    turned rainbow, ``"*"`` = all) and ``creature`` a card id or None.  ``sanct`` is the
+    sanctuary (a land of the leader's) or None."""
+
+    __slots__ = ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
+                 "players", "leader", "round", "kind", "step", "actor", "queue", "decls", "bi",
+                 "battle", "sanct", "advanced", "holy", "abort", "result", "events", "last_battle",
+                 "decks_opt")
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        for k in ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
+                  "leader", "round", "kind", "step", "actor", "bi", "advanced", "holy", "abort",
+                  "result", "last_battle", "decks_opt"):
+            setattr(s, k, getattr(self, k))
+        s.players = [p.clone() for p in self.players]
+        s.queue = self.queue[:]
+        s.decls = self.decls[:]
+        s.battle = None if self.battle is None else dict(self.battle, choice=self.battle["choice"][:])
+        s.sanct = None if self.sanct is None else [self.sanct[0][:], self.sanct[1], self.sanct[2]]
+        s.events = self.events[:]
+        return s
+
+
+# --------------------------------------------------------------------------- card helpers
+
+def icons(defs: dict, entry: list) -> dict:
+    """The icons of one mana entry after rainbow conversions."""
+    base = defs[entry[0]].get("mana") or {}
+    out = dict(base)
+    conv = entry[1]
+    if conv == "*":
+        n = sum(v for k, v in out.items() if k != "v")
+        out = {"w": n} if n else {}
+        if base.get("v"):
+            out["v"] = base["v"]
+    else:
+        for a in conv:
+            if out.get(a, 0) > 0:
+                out[a] -= 1
+                if not out[a]:
+                    del out[a]
+                out["w"] = out.get("w", 0) + 1
+    return out
+
+
+def land_icons(defs: dict, land: list) -> dict:
+    tot: dict[str, int] = {}
+    for e in land[0]:
+        for k, v in icons(defs, e).items():
+            tot[k] = tot.get(k, 0) + v
+    return tot
+
+
+def mana_count(defs: dict, land: list) -> int:
+    """Mana of a land for the target and for summoning: every icon but the rainbow vessel."""
+    return sum(v for k, v in land_icons(defs, land).items() if k != "v")
+
+
+def mana_total(defs: dict, p: Player) -> int:
+    return sum(mana_count(defs, l) for l in p.lands)
+
+
+def eff_target(s: State, p: Player) -> int:
+    minus = sum(s.defs[l[1]].get("target_minus", 0) for l in p.lands if l[1])
+    return max(1, s.target - minus - p.focus)
+
+
+def can_stack(defs: dict, land: list, card: dict) -> bool:
+    """Rulebook: on a land with mana only a card of the top mana's attribute or a colourless
+    creature may be forged; colourless, rainbow, vessel mana and no-mana cards lift the limit."""
+    if not land[0] or card["attr"] == "none":
+        return True
+    top = icons(defs, land[0][-1])
+    if not top or any(k in top for k in ("c", "w", "v")):
+        return True
+    return ATTR_LETTER[card["attr"]] in top
+
+
+def can_summon(defs: dict, land: list, card: dict) -> bool:
+    if land[1] is not None or not land[0]:
+        return False
+    ic = land_icons(defs, land)
+    if card["attr"] == "none":
+        return sum(v for k, v in ic.items() if k != "v") >= card["orig"]
+    return ic.get(ATTR_LETTER[card["attr"]], 0) + ic.get("w", 0) >= card["orig"]
+
+
+def vessel_choices(defs: dict, land: list, card: dict) -> list[str]:
+    """Icon letters a rainbow vessel forged on ``land`` may turn rainbow (of the card below)."""
+    if not card.get("mana", {}).get("v") or not land[0]:
+        return []
+    below = icons(defs, land[0][-1])
+    return [k for k in ("y", "r", "b", "g", "c") if below.get(k)]
+
+
+def creature_view(defs: dict, land: list) -> dict | None:
+    if land[1] is None:
+        return None
+    c = defs[land[1]]
+    return {"card": land[1], "atk": c["atk"] + land[2], "dur": c["dur"], "orig": c["orig"],
+            "attr": c["attr"], "keywords": list(c.get("keywords", []))}
+
+
+# --------------------------------------------------------------------------- errors
+
+def fail(key: str, **params: Any) -> IllegalCommand:
+    return IllegalCommand(EN[key].format(**params), key=key, **params)
+
+
+def ptok(seat: int) -> str:
+    return f"p{seat + 1}"
+
+
+def ltok(i: int) -> str:
+    return f"l{i + 1}"
+
+
+# --------------------------------------------------------------------------- primitive actions
+
+MAX_EVENTS = 14
+
+
+def _event(s: State, key: str, **params: Any) -> None:
+    s.events.append({"key": key, "params": params})
+    if len(s.events) > MAX_EVENTS:
+        del s.events[0]
+
+
+def _alive(s: State) -> list[int]:
+    return [i for i, p in enumerate(s.players) if p.status != "out"]
+
+
+def _eliminate(s: State, seat: int) -> None:
+    p = s.players[seat]
+    if p.status == "out":
+        return
+    p.status = "out"
+    p.memory, p.hand, p.life, p.discard, p.proofs = [], [], [], [], []
+    p.lands = [[[], None, 0] for _ in range(LANDS)]
+    p.focus = 0
+    _event(s, "avalon.ev.eliminated", player=ptok(seat))
+    if seat == s.leader:
+        s.sanct = None
+        s.abort = True
+    alive = _alive(s)
+    if len(alive) <= 1 and s.result is None:
+        s.result = {"winners": alive, "reason": "last_standing" if alive else "all_out"}
+        s.step = "over"
+
+
+def _lose_life(s: State, seat: int) -> None:
+    p = s.players[seat]
+    if p.status == "out":
+        return
+    if p.life:
+        p.discard.append(p.life.pop())
+    if not p.life:
+        _eliminate(s, seat)
+
+
+def _check_memory(s: State, seat: int) -> None:
+    """Rulebook: メモリーが0枚になったら、その時点でライフを1枚捨て山に送り、その後捨て山をよく
+    切ってからメモリーとして戻す."""
+    p = s.players[seat]
+    if p.memory or p.status == "out":
+        return
+    _event(s, "avalon.ev.refresh", player=ptok(seat))
+    _lose_life(s, seat)
+    if p.status == "out":
+        return
+    p.memory, p.discard = p.discard, []
+    _shuffle(s, p.memory)
+
+
+def _draw(s: State, seat: int, n: int) -> None:
+    p = s.players[seat]
+    for _ in range(n):
+        if not p.memory or p.status == "out":
+            return
+        p.hand.append(p.memory.pop())
+        _check_memory(s, seat)
+
+
+def _gain_life(s: State, seat: int) -> None:
+    p = s.players[seat]
+    if p.memory and p.status != "out":
+        p.life.append(p.memory.pop())
+        _check_memory(s, seat)
+
+
+def _clear_land(p: Player, land: list) -> None:
+    if land[1] is not None:
+        p.discard.append(land[1])
+    p.discard.extend(e[0] for e in land[0])
+    land[0], land[1], land[2] = [], None, 0
+
+
+def _lifespan(s: State, seat: int, sanct: bool) -> None:
+    """Rulebook: each deployed creature sends its bottom mana card to the discard pile; with none
+    left it is destroyed; a land with mana but no creature loses all its mana."""
+    p = s.players[seat]
+    lands = list(p.lands) + ([s.sanct] if sanct and s.sanct is not None else [])
+    for land in lands:
+        if land[1] is not None:
+            if land[0]:
+                p.discard.append(land[0].pop(0)[0])
+            else:
+                _event(s, "avalon.ev.expired", player=ptok(seat), card=land[1])
+                _clear_land(p, land)
+        elif land[0]:
+            _clear_land(p, land)
+    if sanct and s.sanct is not None and s.sanct[1] is None:
+        s.sanct = None
+
+
+def _setup_player(s: State, seat: int, deck: dict) -> Player:
+    p = Player.__new__(Player)
+    p.status = "play"
+    p.deck = deck
+    p.avatar = deck["avatar"]
+    p.memory = [cid for cid, n in deck["cards"].items() for _ in range(n)]
+    _shuffle(s, p.memory)
+    p.hand, p.life, p.discard, p.proofs = [], [], [], []
+    p.lands = [[[], None, 0] for _ in range(LANDS)]
+    p.focus = 0
+    for _ in range(HAND_SIZE):
+        p.hand.append(p.memory.pop())
+    for _ in range(s.life0):
+        p.life.append(p.memory.pop())
+    return p
+
+
+# --------------------------------------------------------------------------- the turn machine
+
+def _clockwise(s: State, start: int) -> list[int]:
+    n = len(s.players)
+    return [(start + k) % n for k in range(n)]
+
+
+def _chasers(s: State) -> list[int]:
+    return [i for i in _clockwise(s, s.leader)[1:] if s.players[i].status == "play"]
+
+
+def _progress(s: State) -> None:
+    """Run automatic steps until a decision is awaited or the match is over."""
+    while True:
+        if s.result is not None:
+            s.step = "over"
+            return
+        if s.abort:
+            s.abort = False
+            old = s.leader
+            nxt = [i for i in _clockwise(s, old)[1:] if s.players[i].status != "out"]
+            if s.holy is not None and s.players[s.holy].status == "play":
+                nxt.insert(0, s.holy)
+            s.leader = nxt[0]
+            s.holy = None
+            s.battle, s.decls, s.queue, s.sanct = None, [], [], None
+            _event(s, "avalon.ev.leader_out", player=ptok(old), leader=ptok(s.leader))
+            s.step = "leader_start"
+        st = s.step
+        if st in ("set", "main", "declare", "support", "over"):
+            return
+        if st == "leader_start":
+            if s.players[s.leader].status == "out":
+                s.abort = True
+                continue
+            s.round += 1
+            if s.round > s.max_rounds:
+                _finish_by_cap(s)
+                continue
+            s.kind, s.advanced, s.holy, s.decls, s.bi = "leader", False, None, [], 0
+            if s.players[s.leader].status == "waiting":
+                s.players[s.leader].status = "play"
+            _event(s, "avalon.ev.leader_turn", player=ptok(s.leader), round=s.round)
+            need = HAND_SIZE - len(s.players[s.leader].hand)
+            _draw(s, s.leader, max(0, need))
+            if s.abort or s.result:
+                continue
+            s.step, s.actor = "set", s.leader
+        elif st == "leader_end":
+            _lifespan(s, s.leader, True)
+            if s.advanced:
+                _gain_life(s, s.leader)          # 聖地到達報酬
+            else:
+                _lose_life(s, s.leader)
+            for p in s.players:
+                p.focus = 0
+                if p.status == "waiting":        # 途中参加: plays as a chaser once a leader turn ends
+                    p.status = "play"
+            if s.abort or s.result:
+                continue
+            s.step = "chaser_start"
+        elif st == "chaser_start":
+            s.kind = "chaser"
+            for c in _chasers(s):
+                need = HAND_SIZE - len(s.players[c].hand)
+                _draw(s, c, max(0, need))
+            if s.abort or s.result:
+                continue
+            s.queue = _chasers(s)
+            s.step = "chaser_set"
+        elif st == "chaser_set":
+            s.queue = [c for c in s.queue if s.players[c].status == "play"]
+            if s.queue:
+                s.step, s.actor = "set", s.queue[0]
+            else:
+                s.step = "order"
+        elif st == "order":
+            cw = _chasers(s)
+            sums = {c: sum(s.defs[l[1]]["orig"] for l in s.players[c].lands if l[1]) for c in cw}
+            s.queue = sorted(cw, key=lambda c: (-sums[c], cw.index(c)))
+            s.decls = []
+            s.step = "declare_next"
+        elif st == "declare_next":
+            s.queue = [c for c in s.queue if s.players[c].status == "play"]
+            if s.queue:
+                s.step, s.actor = "declare", s.queue[0]
+            else:
+                s.bi = 0
+                s.step = "battle_next"
+        elif st == "battle_next":
+            if s.bi >= len(s.decls):
+                s.step = "chaser_end"
+                continue
+            d = s.decls[s.bi]
+            s.bi += 1
+            if d["verb"] == "pass":
+                continue
+            a = d["seat"]
+            pa = s.players[a]
+            if pa.status != "play" or pa.lands[d["land"]][1] is None:
+                _event(s, "avalon.ev.battle_skipped", player=ptok(a))
+                continue
+            if d["verb"] == "invade":
+                if s.sanct is None:
+                    _event(s, "avalon.ev.battle_skipped", player=ptok(a))
+                    continue
+                dl = -1
+            else:
+                dl = d["tland"]
+                if s.players[s.leader].lands[dl][1] is None:
+                    _event(s, "avalon.ev.battle_skipped", player=ptok(a))
+                    continue
+            s.battle = {"kind": "holy" if dl == -1 else "ranged", "a": a, "al": d["land"],
+                        "d": s.leader, "dl": dl, "choice": [None, None], "ret": "battle_next"}
+            s.step = "support"
+        elif st == "chaser_end":
+            _chaser_end(s)
+        else:  # pragma: no cover - defensive
+            raise RuntimeError(f"unknown step {st!r}")
+
+
+def _finish_by_cap(s: State) -> None:
+    """House rule: after max_rounds leader turns the most proofs wins, then the most life."""
+    alive = _alive(s)
+    best = max((len(s.players[i].proofs), len(s.players[i].life)) for i in alive)
+    winners = [i for i in alive if (len(s.players[i].proofs), len(s.players[i].life)) == best]
+    s.result = {"winners": winners if len(winners) == 1 else [], "reason": "round_limit"}
+    s.step = "over"
+
+
+def _chaser_end(s: State) -> None:
+    chasers = _chasers(s)
+    new_leader = s.leader
+    # 1. 聖地の確認
+    if s.holy is not None:
+        new_leader = s.holy
+        _event(s, "avalon.ev.leader_change_holy", player=ptok(new_leader))
+    elif s.sanct is None:
+        best, who = -1, None
+        for c in chasers:
+            p = s.players[c]
+            m = mana_total(s.defs, p)
+            if m >= eff_target(s, p) and m > best:
+                best, who = m, c
+        if who is not None:
+            new_leader = who
+            _event(s, "avalon.ev.leader_change_mana", player=ptok(who))
+    else:
+        lp = s.players[s.leader]
+        lp.proofs.append(s.sanct[1])
+        lp.discard.extend(e[0] for e in s.sanct[0])
+        _event(s, "avalon.ev.proof", player=ptok(s.leader), card=s.sanct[1], proofs=len(lp.proofs))
+        s.sanct = None
+        if len(lp.proofs) >= s.proofs_needed:
+            s.result = {"winners": [s.leader], "reason": "proofs"}
+            s.step = "over"
+            return
+    # 2. 寿命処理 / 3. ライフの増減
+    for c in chasers:
+        _lifespan(s, c, False)
+    for c in chasers:
+        if c != s.holy:                           # リーダー奪取報酬
+            _lose_life(s, c)
+        s.players[c].focus = 0
+    s.players[s.leader].focus = 0
+    if s.result is not None:
+        return
+    s.abort = False                               # a leader cannot be eliminated here
+    s.leader = new_leader
+    s.battle, s.queue = None, []
+    s.step = "leader_start"
+
+
+# --------------------------------------------------------------------------- battle
+
+def _support_eff(s: State, choice: str) -> dict | None:
+    if choice == "avatar":
+        return None
+    return s.defs[choice].get("support")
+
+
+def _eff_order(eff: dict) -> int:
+    if eff["kind"] == "grant":
+        return GRANT_ORDER[eff["kw"]]
+    return SUPPORT_ORDER[eff["kind"]]
+
+
+def resolve_battle(s: State) -> None:
+    """Ability order 1–9 (tie: invader's support, defender's support, invader's creature,
+    defender's creature), then the strike order 1–6, then the results on life."""
+    b = s.battle
+    a, d = b["a"], b["d"]
+    pa, pd = s.players[a], s.players[d]
+    la = pa.lands[b["al"]]
+    ld = s.sanct if b["dl"] == -1 else pd.lands[b["dl"]]
+    lands = (la, ld)
+    cards = (s.defs[la[1]], s.defs[ld[1]])
+    atk = [cards[0]["atk"] + la[2], cards[1]["atk"] + ld[2]]
+    dur = [cards[0]["dur"], cards[1]["dur"]]
+    kw = [set(cards[0].get("keywords", [])), set(cards[1].get("keywords", []))]
+    choice = b["choice"]
+    effs = [_support_eff(s, choice[0]), _support_eff(s, choice[1])]
+    log: list[list] = []
+    steps = []
+    for side in (0, 1):
+        if effs[side] is not None:
+            steps.append((_eff_order(effs[side]), side, "support", effs[side]))
+    for side in (0, 1):
+        c = cards[side]
+        if c.get("ninja"):
+            steps.append((3, 2 + side, "ninja", None))
+        bt = c.get("battle")
+        if bt and (bt["when"] == "any" or (bt["when"] == "invade") == (side == 0)):
+            steps.append((4, 2 + side, "battle", bt))
+    steps.sort(key=lambda t: (t[0], t[1]))
+    cancelled = [False, False]
+    no_damage = bool(effs[0] and effs[1] and effs[0]["kind"] == effs[1]["kind"] == "weapon_replace")
+    for order, tie, what, eff in steps:
+        side = tie % 2
+        other = 1 - side
+        if what == "support":
+            if cancelled[side]:
+                log.append([order, side, "cancelled"])
+                continue
+            k = eff["kind"]
+            if k == "weapon_replace":
+                atk[0], atk[1] = atk[1], atk[0]
+            elif k == "informant":
+                if effs[other] is not None and _eff_order(effs[other]) > 2:
+                    cancelled[other] = True
+            elif k == "chaos_panic":
+                atk[other], dur[other] = dur[other], max(1, atk[other])
+            elif k == "stat":
+                atk[side] += eff.get("atk", 0)
+                dur[side] += eff.get("dur", 0)
+            elif k == "poison_mist":
+                dur[other] = (dur[other] + 1) // 2
+            elif k == "fingertips":
+                kw[other].clear()
+            elif k == "grant":
+                kw[side].add(eff["kw"])
+                if eff["kw"] == "first":
+                    kw[side].discard("last")
+                elif eff["kw"] == "last":
+                    kw[side].discard("first")
+            log.append([order, side, k])
+        elif what == "ninja":
+            kw[side] |= {"first", "evade"}
+            kw[side].discard("last")
+            log.append([order, side, "ninja"])
+        else:
+            atk[side] += eff.get("atk", 0)
+            dur[side] += eff.get("dur", 0)
+            log.append([order, side, "battle"])
+        atk[side], atk[other] = max(0, atk[side]), max(0, atk[other])
+        dur[side], dur[other] = max(1, dur[side]), max(1, dur[other])
+    dmg = [0, 0]
+    dead = [False, False]
+    strikes: list[list] = []
+    if not no_damage:
+        def slot(side: int) -> int:
+            if "first" in kw[side]:
+                return side
+            if "last" in kw[side]:
+                return 4 + side
+            return 2 + side
+        for x in sorted((0, 1), key=slot):
+            y = 1 - x
+            if dead[x] or dead[y] or atk[x] <= 0:
+                continue
+            if "evade" in kw[y] and "evade_null" not in kw[x]:
+                strikes.append([x, "evade", 0])
+                continue
+            if "reflect" in kw[y] and "reflect_null" not in kw[x]:
+                dmg[x] += atk[x]
+                strikes.append([x, "reflect", atk[x]])
+                if dmg[x] >= dur[x]:
+                    dead[x] = True
+                continue
+            dmg[y] += atk[x]
+            if "death" in kw[x] and "death_null" not in kw[y]:
+                dead[y] = True
+                strikes.append([x, "death", atk[x]])
+            else:
+                strikes.append([x, "hit", atk[x]])
+                if dmg[y] >= dur[y]:
+                    dead[y] = True
+            if not dead[y] and "counter" in kw[y]:
+                dmg[x] += atk[x]
+                strikes.append([y, "counter", atk[x]])
+                if dmg[x] >= dur[x]:
+                    dead[x] = True
+    s.last_battle = {
+        "kind": b["kind"], "invader": a, "defender": d, "invader_land": b["al"], "defender_land": b["dl"],
+        "cards": [lands[0][1], lands[1][1]], "supports": list(choice), "cancelled": cancelled,
+        "atk": atk, "dur": dur, "damage": dmg, "keywords": [sorted(kw[0]), sorted(kw[1])],
+        "abilities": log, "strikes": strikes, "destroyed": dead, "no_damage": no_damage,
+    }
+    # 戦闘終了時: supports to the discard pile, avatars go back
+    for side, seat in ((0, a), (1, d)):
+        if choice[side] != "avatar":
+            p = s.players[seat]
+            p.hand.remove(choice[side])
+            p.discard.append(choice[side])
+    s.battle = None
+    res = "both" if all(dead) else "invader" if dead[1] else "defender" if dead[0] else "none"
+    _event(s, f"avalon.ev.battle_{b['kind']}_{res}", invader=ptok(a), defender=ptok(d))
+    if dead[0]:
+        _clear_land(pa, la)
+    if dead[1]:
+        if b["dl"] == -1:
+            _clear_land(pd, s.sanct)
+            s.sanct = None
+        else:
+            _clear_land(pd, ld)
+    # life: gains first (invader, then defender), then losses
+    if dead[1]:
+        _gain_life(s, a)
+    if dead[0]:
+        _gain_life(s, d)
+    if dead[1]:
+        _lose_life(s, d)
+    if dead[0]:
+        _lose_life(s, a)
+    if b["kind"] == "holy" and dead[1]:
+        s.holy = a                                  # 聖戦に勝利: the rest of the battles are not fought
+        s.step = "chaser_end"
+    else:
+        s.step = b["ret"]
+
+
+# --------------------------------------------------------------------------- legal commands
+
+def _set_commands(s: State, seat: int) -> list[str]:
+    defs = s.defs
+    p = s.players[seat]
+    forge, summon, magic, discard = [], [], [], []
+    for cid in sorted(set(p.hand)):
+        c = defs[cid]
+        cat = c["category"]
+        if cat == "creature":
+            for i, land in enumerate(p.lands):
+                if land[1] is None and can_stack(defs, land, c):
+                    vc = vessel_choices(defs, land, c)
+                    if vc:
+                        forge += [f"forge {cid} {ltok(i)} {a}" for a in vc]
+                    else:
+                        forge.append(f"forge {cid} {ltok(i)}")
+            for i, land in enumerate(p.lands):
+                if can_summon(defs, land, c):
+                    summon.append(f"summon {cid} {ltok(i)}")
+        elif cat == "magic":
+            for t in _magic_targets(s, seat, c["magic"]):
+                magic.append(f"magic {cid} {t}" if t else f"magic {cid}")
+        discard.append(f"discard {cid}")
+    return forge + summon + magic + discard + ["done"]
+
+
+def _magic_targets(s: State, seat: int, eff: dict) -> list[str]:
+    k = eff["kind"]
+    p = s.players[seat]
+    if k in ("draw", "life", "scatter", "recycle", "focus"):
+        return [""]
+    if k == "destroy":
+        out = []
+        for q in range(len(s.players)):
+            if q == seat or s.players[q].status != "play":
+                continue
+            for j, land in enumerate(s.players[q].lands):
+                if land[1] is not None and s.defs[land[1]]["orig"] <= eff.get("max_orig", 2):
+                    out.append(f"{ptok(q)}{ltok(j)}")
+        return out
+    if k == "surge":
+        return [ltok(i) for i, l in enumerate(p.lands) if l[1] is None]
+    if k == "empower":
+        return [ltok(i) for i, l in enumerate(p.lands) if l[1] is not None]
+    if k == "prism":
+        return [ltok(i) for i, l in enumerate(p.lands) if l[0]]
+    return []  # pragma: no cover
+
+
+def _battle_targets(s: State, seat: int, own: int) -> list[str]:
+    """Ranged-battle commands: own creature on a land vs an opposing creature on a land."""
+    p = s.players[seat]
+    targets = []
+    if seat == s.leader:
+        foes = _chasers(s)
+    else:
+        foes = [s.leader]
+    for q in foes:
+        for j, land in enumerate(s.players[q].lands):
+            if land[1] is not None:
+                targets.append(f"{ptok(q)}{ltok(j)}")
+    out = []
+    for i, land in enumerate(p.lands):
+        if land[1] is not None:
+            out += [f"ranged {ltok(i)} {t}" for t in targets]
+    return out
+
+
+def _main_commands(s: State, seat: int) -> list[str]:
+    p = s.players[seat]
+    out = []
+    if mana_total(s.defs, p) >= eff_target(s, p) and s.sanct is None:
+        out += [f"advance {ltok(i)}" for i, l in enumerate(p.lands)
+                if l[1] is not None and s.defs[l[1]]["attr"] != "none"]
+    return out + _battle_targets(s, seat, 0) + ["pass"]
+
+
+def _declare_commands(s: State, seat: int) -> list[str]:
+    p = s.players[seat]
+    out = []
+    if s.sanct is not None and mana_total(s.defs, p) >= eff_target(s, p):
+        out += [f"invade {ltok(i)}" for i, l in enumerate(p.lands) if l[1] is not None]
+    return out + _battle_targets(s, seat, 0) + ["pass"]
+
+
+def _support_commands(s: State, seat: int) -> list[str]:
+    p = s.players[seat]
+    ids = sorted({c for c in p.hand if s.defs[c].get("support")})
+    return ["support avatar"] + [f"support {c}" for c in ids]
+
+
+def _legal(s: State, seat: int) -> list[str]:
+    st = s.step
+    if st == "set" and seat == s.actor:
+        return _set_commands(s, seat)
+    if st == "main" and seat == s.actor:
+        return _main_commands(s, seat)
+    if st == "declare" and seat == s.actor:
+        return _declare_commands(s, seat)
+    if st == "support" and s.battle is not None:
+        b = s.battle
+        for side, who in enumerate((b["a"], b["d"])):
+            if who == seat and b["choice"][side] is None:
+                return _support_commands(s, seat)
+    return []
+
+
+def _to_act(s: State) -> list[int]:
+    st = s.step
+    if st in ("set", "main", "declare"):
+        return [s.actor]
+    if st == "support" and s.battle is not None:
+        b = s.battle
+        return sorted(w for side, w in enumerate((b["a"], b["d"])) if b["choice"][side] is None)
+    return []
+
+
+# --------------------------------------------------------------------------- the game
+
+_ALIASES = {"end": "done", "finish": "done", "skip": "pass"}
+USAGE = {
+    "forge": "forge c01 l1", "summon": "summon c01 l1", "magic": "magic m01 / magic m03 p2l1",
+    "discard": "discard c01", "done": "done", "advance": "advance l1", "ranged": "ranged l1 p2l3",
+    "invade": "invade l1", "pass": "pass", "support": "support avatar / support s01",
+}
+STEP_VERBS = {"set": ("forge", "summon", "magic", "discard", "done"),
+              "main": ("advance", "ranged", "pass"),
+              "declare": ("invade", "ranged", "pass"),
+              "support": ("support",)}
+
+
+class AvalonGame:
+    """Avalon's Sanctuary behind the engine contract (``ENGINE.md`` + ``docs/engine.md``)."""
+
+    name = "avalon"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, cards: dict, ready: dict) -> None:
+        from rules.avalon.decks import Decks
+        self.card_defs = cards
+        self.decks = Decks(cards, ready)
+        self._ready_ids = list(ready)
+
+    # ----------------------------------------------------------------- options
+    def option_schema(self) -> dict:
+        out = {k: dict(v, choices=list(v["choices"])) if "choices" in v else dict(v)
+               for k, v in OPTION_SCHEMA.items()}
+        out["decks"] = {"default": self._ready_ids[:2], "choices": list(self._ready_ids)}
+        return out
+
+    def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
+        """Same mode and decks; the previous winner does not lead first (the leader is drawn
+        again among the others when there was a single winner)."""
+        new = dict(options or {})
+        new.pop("leader", None)
+        return new
+
+    def validate_options(self, options: dict | None, players: int) -> dict:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("Avalon's Sanctuary options must be a dict")
+        out: dict[str, Any] = {"mode": "normal", "leader": None, "max_rounds": 60, "decks": []}
+        for k, v in options.items():
+            if k == "mode":
+                if v not in MODES:
+                    raise ValueError(f"Avalon's Sanctuary option 'mode' must be one of {', '.join(MODES)}, not {v!r}")
+                out["mode"] = v
+            elif k == "leader":
+                if v is None or (isinstance(v, str) and v.strip().lower() in ("", "random")):
+                    continue
+                try:
+                    n = int(v)
+                except (TypeError, ValueError):
+                    n = -1
+                if isinstance(v, bool) or not 0 <= n < players:
+                    raise ValueError(f"Avalon's Sanctuary option 'leader' must be a seat 0–{players - 1} "
+                                     f"(or absent for random), not {v!r}")
+                out["leader"] = n
+            elif k == "max_rounds":
+                spec = OPTION_SCHEMA["max_rounds"]
+                if isinstance(v, bool) or not isinstance(v, int) or not spec["min"] <= v <= spec["max"]:
+                    raise ValueError(f"Avalon's Sanctuary option 'max_rounds' must be a whole number "
+                                     f"from {spec['min']} to {spec['max']}, not {v!r}")
+                out["max_rounds"] = v
+            elif k == "decks":
+                if not isinstance(v, (list, tuple)) or len(v) > self.max_players:
+                    raise ValueError("Avalon's Sanctuary option 'decks' must be a list of up to 4 decks "
+                                     "(one per seat, late joiners included; None = a ready-made deck)")
+                decks = []
+                for seat, item in enumerate(v):
+                    if item is None:
+                        decks.append(None)
+                        continue
+                    try:
+                        decks.append(self.decks.resolve(item))
+                    except ValueError as exc:
+                        raise ValueError(f"Avalon's Sanctuary option 'decks': seat {seat}'s deck: {exc}") from None
+                out["decks"] = decks
+            else:
+                raise ValueError(f"unknown Avalon's Sanctuary option {k!r}; allowed options: "
+                                 f"{', '.join(list(OPTION_SCHEMA) + ['decks'])}")
+        return out
+
+    def _deck_for(self, s: State, seat: int, given: Any = None) -> dict:
+        if given is not None:
+            return self.decks.resolve(given)
+        if seat < len(s.decks_opt) and s.decks_opt[seat] is not None:
+            return s.decks_opt[seat]
+        from rules.avalon.decks import normalise
+        rid = self._ready_ids[seat % len(self._ready_ids)]
+        return normalise(self.decks._ready[rid]["spec"])
+
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> State:
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise ValueError(f"Avalon's Sanctuary is for 2–4 players, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        opts = self.validate_options(options, players)
+        s = State.__new__(State)
+        s.defs = dict(self.card_defs)      # every card of the set: late joiners and replays need no files
+        s.seed, s.rng = seed, seed & MASK
+        kind, n, target, proofs = MODES[opts["mode"]]
+        s.mode, s.target, s.proofs_needed = opts["mode"], target, proofs
+        s.life0 = players + n if kind == "+" else n
+        s.max_rounds = opts["max_rounds"]
+        s.decks_opt = opts["decks"]
+        s.players = []
+        for seat in range(players):
+            s.players.append(_setup_player(s, seat, self._deck_for(s, seat)))
+        s.leader = opts["leader"] if opts["leader"] is not None else _next(s) % players
+        s.round, s.kind, s.step, s.actor = 0, "leader", "leader_start", s.leader
+        s.queue, s.decls, s.bi, s.battle, s.sanct = [], [], 0, None, None
+        s.advanced, s.holy, s.abort, s.result = False, None, False, None
+        s.events, s.last_battle = [], None
+        _progress(s)
+        return s
+
+    # ----------------------------------------------------------------- queries
+    def to_act(self, state: State) -> list[int]:
+        return _to_act(state)
+
+    def public_to_act(self, state: State) -> list[int]:
+        return _to_act(state)
+
+    def legal_commands(self, state: State, seat: int) -> list[str]:
+        if state.result is not None or isinstance(seat, bool) or not isinstance(seat, int):
+            return []
+        return _legal(state, seat)
+
+    def outcome(self, state: State) -> dict | None:
+        if state.result is None:
+            return None
+        return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
+
+    def public_command(self, state_before: State, seat: int, command: str) -> str | None:
+        """Support choices are secret: the log shows only ``support``."""
+        toks = _tokens(command)
+        if toks and toks[0] == "support":
+            return "support"
+        return " ".join(toks)
+
+    # ----------------------------------------------------------------- late join
+    def can_join(self, state: State) -> bool:
+        """A player may join (or a defeated one rejoin) while the match runs; they enter as a
+        chaser when the current (or next) leader turn ends."""
+        if state.result is not None:
+            return False
+        return len(state.players) < self.max_players or any(p.status == "out" for p in state.players)
+
+    def join(self, state: State, seat: int, deck: Any = None) -> State:
+        if state.result is not None:
+            raise fail("avalon.err.game_over")
+        n = len(state.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= n:
+            raise fail("avalon.err.join_seat", seat=str(seat))
+        if seat == n and n >= self.max_players:
+            raise fail("avalon.err.join_full")
+        if seat < n and state.players[seat].status != "out":
+            raise fail("avalon.err.join_playing", player=ptok(seat))
+        try:
+            spec = self._deck_for(state, seat, deck) if seat == n or deck is not None else state.players[seat].deck
+        except ValueError as exc:
+            raise fail("avalon.err.join_deck", detail=str(exc)) from None
+        s = state.clone()
+        p = _setup_player(s, seat, spec)
+        p.status = "waiting"
+        if seat == n:
+            s.players.append(p)
+        else:
+            s.players[seat] = p
+        _event(s, "avalon.ev.joined", player=ptok(seat))
+        return s
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, state: State, seat: int, command: str) -> State:
+        if state.result is not None:
+            raise fail("avalon.err.game_over")
+        waiting = _to_act(state)
+        if isinstance(seat, bool) or seat not in waiting:
+            raise fail("avalon.err.not_your_turn", waiting=", ".join(ptok(w) for w in waiting))
+        toks = _tokens(command)
+        legal = _legal(state, seat)
+        canonical = " ".join(toks)
+        if canonical not in legal:
+            raise self._diagnose(state, seat, toks, legal)
+        s = state.clone()
+        self._execute(s, seat, toks)
+        _progress(s)
+        return s
+
+    def _execute(self, s: State, seat: int, toks: list[str]) -> None:
+        verb = toks[0]
+        p = s.players[seat]
+        defs = s.defs
+        if verb == "forge":
+            cid, li = toks[1], int(toks[2][1:]) - 1
+            land = p.lands[li]
+            p.hand.remove(cid)
+            land[0].append([cid, ""])
+            if len(toks) == 4:
+                a = toks[3]
+                below = land[0][-2]
+                have = icons(defs, below).get(a, 0)
+                n = min(have, defs[cid]["mana"]["v"])
+                land[0][-2] = [below[0], below[1] + a * n]
+            _event(s, "avalon.ev.forge", player=ptok(seat), card=cid, land=ltok(li))
+        elif verb == "summon":
+            cid, li = toks[1], int(toks[2][1:]) - 1
+            p.hand.remove(cid)
+            p.lands[li][1], p.lands[li][2] = cid, 0
+            _event(s, "avalon.ev.summon", player=ptok(seat), card=cid, land=ltok(li))
+            draw = defs[cid].get("on_summon", {}).get("draw", 0)
+            if draw:
+                _draw(s, seat, draw)
+        elif verb == "magic":
+            cid = toks[1]
+            p.hand.remove(cid)
+            p.discard.append(cid)
+            _event(s, "avalon.ev.magic", player=ptok(seat), card=cid, target=toks[2] if len(toks) > 2 else "-")
+            self._magic(s, seat, defs[cid]["magic"], toks[2] if len(toks) > 2 else "")
+        elif verb == "discard":
+            p.hand.remove(toks[1])
+            p.discard.append(toks[1])
+            _event(s, "avalon.ev.discard", player=ptok(seat), card=toks[1])
+        elif verb == "done":
+            if s.kind == "leader":
+                s.step = "main"
+            else:
+                s.queue.pop(0)
+                s.step = "chaser_set"
+        elif verb == "advance":
+            li = int(toks[1][1:]) - 1
+            s.sanct = p.lands[li]
+            p.lands[li] = [[], None, 0]
+            s.advanced = True
+            _event(s, "avalon.ev.advance", player=ptok(seat), card=s.sanct[1])
+            s.step = "leader_end"
+        elif verb in ("ranged", "invade", "pass") and s.step == "declare":
+            d = {"seat": seat, "verb": verb, "land": -1, "tseat": -1, "tland": -1}
+            if verb != "pass":
+                d["land"] = int(toks[1][1:]) - 1
+            if verb == "ranged":
+                d["tseat"], d["tland"] = int(toks[2][1]) - 1, int(toks[2][3]) - 1
+            s.decls.append(d)
+            s.queue.pop(0)
+            _event(s, "avalon.ev.declare", player=ptok(seat), command=" ".join(toks))
+            s.step = "declare_next"
+        elif verb == "ranged":
+            q, j = int(toks[2][1]) - 1, int(toks[2][3]) - 1
+            s.battle = {"kind": "ranged", "a": seat, "al": int(toks[1][1:]) - 1, "d": q, "dl": j,
+                        "choice": [None, None], "ret": "leader_end"}
+            _event(s, "avalon.ev.declare", player=ptok(seat), command=" ".join(toks))
+            s.step = "support"
+        elif verb == "pass":
+            s.step = "leader_end"
+        elif verb == "support":
+            b = s.battle
+            side = 0 if b["a"] == seat else 1
+            b["choice"][side] = toks[1]
+            if None not in b["choice"]:
+                resolve_battle(s)
+
+    def _magic(self, s: State, seat: int, eff: dict, target: str) -> None:
+        p = s.players[seat]
+        k = eff["kind"]
+        if k == "draw":
+            _draw(s, seat, eff.get("n", 2))
+        elif k == "life":
+            for _ in range(eff.get("n", 1)):
+                _gain_life(s, seat)
+        elif k == "destroy":
+            q, j = int(target[1]) - 1, int(target[3]) - 1
+            land = s.players[q].lands[j]
+            s.players[q].discard.append(land[1])
+            land[1], land[2] = None, 0
+        elif k == "surge":
+            if p.memory:
+                p.lands[int(target[1:]) - 1][0].append([p.memory.pop(), ""])
+                _check_memory(s, seat)
+        elif k == "scatter":
+            for q in _clockwise(s, seat)[1:]:
+                o = s.players[q]
+                if o.status != "out" and o.hand:
+                    o.discard.append(o.hand.pop(_next(s) % len(o.hand)))
+        elif k == "empower":
+            p.lands[int(target[1:]) - 1][2] += eff.get("atk", 1)
+        elif k == "prism":
+            mana = p.lands[int(target[1:]) - 1][0]
+            mana[-1] = [mana[-1][0], "*"]
+        elif k == "recycle":
+            p.memory.extend(p.discard)
+            p.discard = []
+            _shuffle(s, p.memory)
+        elif k == "focus":
+            p.focus += eff.get("n", 3)
+
+    # ----------------------------------------------------------------- errors
+    def _hint(self, legal: list[str], verb: str | None) -> str:
+        if verb:
+            legal = [c for c in legal if c.split()[0] == verb] + [c for c in legal if c.split()[0] != verb]
+        shown = ", ".join(legal[:6])
+        return shown + (f", … (+{len(legal) - 6})" if len(legal) > 6 else "")
+
+    def _diagnose(self, s: State, seat: int, toks: list[str], legal: list[str]) -> IllegalCommand:
+        def f(key: str, **params: Any) -> IllegalCommand:
+            params["legal"] = self._hint(legal, toks[0] if toks else None)
+            return fail(key, **params)
+        if not toks:
+            return f("avalon.err.empty")
+        verb = toks[0]
+        if verb not in VERBS:
+            return f("avalon.err.unknown_verb", verb=verb[:20])
+        allowed = STEP_VERBS.get(s.step, ())
+        if verb not in allowed:
+            return f(f"avalon.err.step_{s.step}", verb=verb)
+        p = s.players[seat]
+        defs = s.defs
+        if verb in ("forge", "summon", "magic", "discard", "support") and len(toks) >= 2:
+            cid = toks[1]
+            if verb == "support" and cid == "avatar":
+                return f("avalon.err.syntax", command=" ".join(toks)[:40], usage=USAGE[verb])
+            if cid not in p.hand:
+                return f("avalon.err.not_in_hand", card=cid[:12])
+            c = defs[cid]
+            if verb in ("forge", "summon") and c["category"] != "creature":
+                return f("avalon.err.not_creature", card=cid, verb=verb)
+            if verb == "magic" and c["category"] != "magic":
+                return f("avalon.err.not_magic", card=cid)
+            if verb == "support" and not c.get("support"):
+                return f("avalon.err.not_support", card=cid)
+            if verb in ("forge", "summon") and len(toks) >= 3:
+                if toks[2] not in ("l1", "l2", "l3", "l4", "l5"):
+                    return f("avalon.err.bad_land", token=toks[2][:12])
+                land = p.lands[int(toks[2][1]) - 1]
+                if land[1] is not None:
+                    return f("avalon.err.land_occupied", land=toks[2])
+                if verb == "forge" and not can_stack(defs, land, c):
+                    return f("avalon.err.stacking", card=cid, land=toks[2])
+                if verb == "forge":
+                    return f("avalon.err.vessel", card=cid, land=toks[2],
+                             choices=", ".join(vessel_choices(defs, land, c)) or "-")
+                if verb == "summon":
+                    return f("avalon.err.summon_mana", card=cid, land=toks[2], stars=c["orig"],
+                             attr=c["attr"])
+            if verb == "magic" and len(toks) <= 3:
+                return f("avalon.err.magic_target", card=cid)
+        if verb in ("advance", "invade", "ranged") and len(toks) >= 2:
+            if toks[1] not in ("l1", "l2", "l3", "l4", "l5"):
+                return f("avalon.err.bad_land", token=toks[1][:12])
+            land = p.lands[int(toks[1][1]) - 1]
+            if land[1] is None:
+                return f("avalon.err.no_creature", land=toks[1])
+            if verb in ("advance", "invade"):
+                if verb == "invade" and s.sanct is None:
+                    return f("avalon.err.no_sanctuary")
+                if mana_total(defs, p) < eff_target(s, p):
+                    return f("avalon.err.below_target", mana=mana_total(defs, p), target=eff_target(s, p))
+                if verb == "advance" and defs[land[1]]["attr"] == "none":
+                    return f("avalon.err.advance_colourless", card=land[1])
+            if verb == "ranged" and len(toks) == 3:
+                return f("avalon.err.ranged_target", target=toks[2][:12])
+        return f("avalon.err.syntax", command=" ".join(toks)[:40], usage=USAGE[verb])
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: State, seat: int | None) -> dict:
+        s = state
+        defs = s.defs
+        used: set[str] = set()
+
+        def land_view(land: list) -> dict:
+            mana = []
+            for e in land[0]:
+                used.add(e[0])
+                mana.append({"card": e[0], "icons": icons(defs, e)})
+            cv = creature_view(defs, land)
+            if cv:
+                used.add(cv["card"])
+            return {"mana": mana, "icons": land_icons(defs, land), "mana_count": mana_count(defs, land),
+                    "creature": cv}
+
+        players = []
+        for i, p in enumerate(s.players):
+            used.update(p.proofs)
+            used.update(p.discard[-1:])
+            players.append({
+                "seat": i, "player": ptok(i), "status": p.status, "leader": i == s.leader,
+                "avatar": p.avatar, "life": len(p.life), "memory": len(p.memory), "hand_count": len(p.hand),
+                "discard_count": len(p.discard), "discard_top": p.discard[-1] if p.discard else None,
+                "proofs": list(p.proofs), "lands": [land_view(l) for l in p.lands],
+                "mana_total": mana_total(defs, p), "target": eff_target(s, p),
+            })
+            used.add(p.avatar)
+        battle = None
+        if s.battle is not None:
+            b = s.battle
+            battle = {"kind": b["kind"], "invader": b["a"], "defender": b["d"], "invader_land": b["al"],
+                      "defender_land": b["dl"], "chosen": [c is not None for c in b["choice"]]}
+            if seat is not None and seat in (b["a"], b["d"]):
+                mine = b["choice"][0 if seat == b["a"] else 1]
+                battle["my_choice"] = mine
+        last = json.loads(json.dumps(s.last_battle)) if s.last_battle else None
+        if last:
+            used.update(c for c in last["cards"] + last["supports"] if c != "avatar")
+        out = {
+            "game": "avalon", "seat": seat, "mode": s.mode, "target": s.target,
+            "proofs_needed": s.proofs_needed, "life_start": s.life0, "round": s.round,
+            "max_rounds": s.max_rounds, "kind": s.kind, "step": s.step, "leader": s.leader,
+            "actor": s.actor if s.step in ("set", "main", "declare") else None,
+            "to_act": _to_act(s), "players": players,
+            "sanctuary": None if s.sanct is None else dict(land_view(s.sanct), owner=s.leader),
+            "declarations": [dict(d, player=ptok(d["seat"])) for d in s.decls] if s.kind == "chaser" else [],
+            "battle": battle, "last_battle": last,
+            "events": json.loads(json.dumps(s.events)), "outcome": self.outcome(s),
+        }
+        if seat is not None and 0 <= seat < len(s.players):
+            out["hand"] = sorted(s.players[seat].hand)
+            used.update(out["hand"])
+            if battle and battle.get("my_choice") and battle["my_choice"] != "avatar":
+                used.add(battle["my_choice"])
+        for ev in s.events:
+            c = ev["params"].get("card")
+            if c:
+                used.add(c)
+        used.discard(None)
+        out["cards"] = {c: _card_brief(defs[c]) for c in sorted(used) if c in defs}
+        return out
+
+    # ----------------------------------------------------------------- persistence
+    def dump(self, state: State) -> str:
+        d = {k: getattr(state, k) for k in State.__slots__ if k != "players"}
+        d["players"] = [p.to_json() for p in state.players]
+        d["game"], d["version"] = "avalon", 1
+        return json.dumps(d, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+    def load(self, text: str) -> State:
+        d = json.loads(text)
+        if not isinstance(d, dict) or d.get("game") != "avalon" or d.get("version") != 1:
+            raise ValueError("not an Avalon's Sanctuary state (version 1)")
+        s = State.__new__(State)
+        for k in State.__slots__:
+            if k != "players":
+                setattr(s, k, d[k])
+        s.players = [Player.from_json(p) for p in d["players"]]
+        if s.sanct is not None:
+            s.sanct = [[list(m) for m in s.sanct[0]], s.sanct[1], s.sanct[2]]
+        return s
+
+
+def _card_brief(c: dict) -> dict:
+    from rules.avalon.cards import card_text
+    out = {k: v for k, v in c.items() if k != "id"}
+    out["text"] = card_text(c)
+    return out
+
+
+def _tokens(command: Any) -> list[str]:
+    if not isinstance(command, str):
+        return []
+    toks = command.strip().lower().split()
+    if toks and toks[0] in _ALIASES:
+        toks[0] = _ALIASES[toks[0]]
+    if len(toks) == 2 and toks[0] == "support" and toks[1] == "none":
+        toks[1] = "avatar"
+    return toks

@@ -1,0 +1,1177 @@
+"""Project Maken (さあくる湯沢温泉): the rules engine behind the contract (``ENGINE.md``).
+
+Rules, rulings, notation and the view format: ``docs/rules/maken.md``.  The attack phase follows
+``shared/seeds/project-maken-attack-phase.txt`` (sections A–F and footnotes 注1–注19); the rest
+of the turn follows the rulings of ``GAMES.md``.
+
+>>> from rules import registry
+>>> game = registry.get("maken")
+>>> state = game.new_match(players=2, seed=7, options={"first": 0})
+>>> game.to_act(state), game.legal_commands(state, 0)
+([0], ['ready', 'mulligan'])
+>>> state = game.apply(game.apply(state, 0, "ready"), 1, "ready")
+>>> game.legal_commands(state, 0)                  # the very first TP draws at most 2
+['draw 1', 'draw 2']
+
+The state is one JSON-able dict (``MakenState.d``); ``apply`` works on a copy.  Piles are lists:
+``stamina[s][0]`` is the top of the stamina pile, ``dust[s][-1]`` the top of the dust, the last
+entry of ``field[s]`` the top of the attack field (``[card, bonuses, twin]``), the last entry of
+``guard[s]`` the top face-down guard card.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rules import IllegalCommand
+from rules.maken.messages import EN, USAGE, VERBS
+
+GAME = "maken"
+GAUGE_CAP = 10          # 注1, 注19
+DAMAGE_DOWN = 10        # 注18
+LP_CARDS = 3
+HAND_START = 5
+SUPPORT_MAX = 6
+FIRST_DRAW_LIMIT = 2
+DEFAULT_MAX_TURNS = 60
+GUARD_TYPES = ("stand", "crouch", "air")
+BONUSES = ("atk", "spd", "grd")
+TRIPLE_BONUSES = (("atk", "grd"), ("atk", "spd"), ("grd", "spd"))
+LOG_KEEP = 16
+STEP_VERBS = {
+    "mulligan": ("ready", "mulligan"), "draw": ("draw",), "before": ("set", "use", "fb", "skip"),
+    "attack": ("attack", "guard", "keep", "gc", "call", "break"), "bonus": ("bonus", "pass"),
+    "after": ("use", "end"),
+}
+_MASK = (1 << 64) - 1
+
+
+# --------------------------------------------------------------------------- PRNG (in the state)
+def _rng_next(x: int) -> tuple[int, int]:
+    """splitmix64: (new state, 64-bit output)."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+def _shuffle(d: dict, pile: list) -> None:
+    x = d["rng"]
+    for i in range(len(pile) - 1, 0, -1):
+        x, z = _rng_next(x)
+        j = z % (i + 1)
+        pile[i], pile[j] = pile[j], pile[i]
+    d["rng"] = x
+
+
+# --------------------------------------------------------------------------- the state
+_PAIRS = ("hand", "stamina", "lp", "gauge", "damage", "dust", "guard")
+
+
+class MakenState:
+    """The whole match as one JSON-able dict ``d`` (see the module docstring)."""
+
+    __slots__ = ("d",)
+
+    def __init__(self, d: dict) -> None:
+        self.d = d
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MakenState) and self.d == other.d
+
+    def __repr__(self) -> str:
+        d = self.d
+        return f"<MakenState turn {d['turn']} step {d['step']} tp {d['tp']}>"
+
+
+def _copy(d: dict) -> dict:
+    n = dict(d)
+    for k in _PAIRS:
+        n[k] = [list(d[k][0]), list(d[k][1])]
+    n["support"] = [[list(x) for x in d["support"][0]], [list(x) for x in d["support"][1]]]
+    n["field"] = [[[e[0], list(e[1]), e[2]] for e in d["field"][0]],
+                  [[e[0], list(e[1]), e[2]] for e in d["field"][1]]]
+    for k in ("gtype", "gc_open", "mulled", "chars"):
+        n[k] = list(d[k])
+    n["log"] = list(d["log"])
+    if d["pending"] is not None:
+        n["pending"] = dict(d["pending"])
+    return n
+
+
+# --------------------------------------------------------------------------- card values
+def _speed(d: dict, e: list) -> int:
+    return d["cards"][e[0]]["speed"] + e[1].count("spd")
+
+
+def _attack(d: dict, e: list) -> int:
+    return d["cards"][e[0]]["attack"] + e[1].count("atk")
+
+
+def _difficulty(d: dict, e: list) -> int:
+    return d["cards"][e[0]]["guard"] + e[1].count("grd")
+
+
+def _top(d: dict, s: int) -> list | None:
+    f = d["field"][s]
+    return f[-1] if f else None
+
+
+def _top_speed(d: dict, s: int) -> int:
+    t = _top(d, s)
+    return 0 if t is None else _speed(d, t)          # 注12: no card = speed 0
+
+
+def _top_back(d: dict, s: int) -> int:
+    t = _top(d, s)
+    return 0 if t is None else d["cards"][t[0]]["back"]
+
+
+def _multisets(counts: list[tuple[str, int]], k: int, start: int = 0) -> list[tuple[str, ...]]:
+    """All sorted multisets of size k from (id, available) pairs (sorted by id)."""
+    if k == 0:
+        return [()]
+    out = []
+    for i in range(start, len(counts)):
+        cid, n = counts[i]
+        if n <= 0:
+            continue
+        counts[i] = (cid, n - 1)
+        for rest in _multisets(counts, k - 1, i):
+            out.append((cid,) + rest)
+        counts[i] = (cid, n)
+    return out
+
+
+def _counts(hand: list[str]) -> dict[str, int]:
+    c: dict[str, int] = {}
+    for x in hand:
+        c[x] = c.get(x, 0) + 1
+    return c
+
+
+def _face_down_sets(hand: list[str], k: int) -> list[str]:
+    """Token strings "<top> <rest sorted>" for every way to bet k face-down cards from hand."""
+    counts = _counts(hand)
+    out = []
+    for top in sorted(counts):
+        rest_counts = sorted(counts.items())
+        rest_counts = [(c, n - (c == top)) for c, n in rest_counts]
+        for rest in _multisets(rest_counts, k - 1):
+            out.append(" ".join((top,) + rest))
+    return out
+
+
+# --------------------------------------------------------------------------- mechanics
+def _event(d: dict, **ev: Any) -> None:
+    d["log"].append(ev)
+    if len(d["log"]) > LOG_KEEP:
+        del d["log"][0]
+    d["events"].append(ev)
+
+
+def _draw(d: dict, s: int, n: int) -> int:
+    st = d["stamina"][s]
+    k = min(n, len(st))
+    d["hand"][s].extend(st[:k])
+    del st[:k]
+    return k
+
+
+def _gauge_gain(d: dict, s: int, n: int) -> int:
+    """注1: at 10 gauge cards (already or on reaching it) the rest of the gain is ignored."""
+    moved = 0
+    for _ in range(n):
+        if len(d["gauge"][s]) >= GAUGE_CAP or not d["stamina"][s]:
+            break
+        d["gauge"][s].append(d["stamina"][s].pop(0))
+        moved += 1
+    return moved
+
+
+def _pay(d: dict, s: int, n: int) -> None:
+    for _ in range(n):                           # gauge cards to the dust
+        d["dust"][s].append(d["gauge"][s].pop())
+
+
+def _send(d: dict, s: int, cid: str) -> None:
+    """A face-up card moves to where its destination icon says (F, 注19)."""
+    icon = d["cards"][cid]["icon"]
+    if icon == "gauge" and len(d["gauge"][s]) < GAUGE_CAP:
+        d["gauge"][s].append(cid)
+    elif icon == "hand":
+        d["hand"][s].append(cid)
+    elif icon == "stamina":
+        d["stamina"][s].append(cid)
+    else:                                        # dust, or the 11th gauge card (注19)
+        d["dust"][s].append(cid)
+
+
+def _apply_effects(d: dict, s: int, effects: list, where: str) -> int:
+    power = 0
+    for eff in effects:
+        if "if_gauge" in eff and len(d["gauge"][s]) < eff["if_gauge"]:
+            continue
+        n = eff["n"]
+        if eff["do"] == "draw":
+            _event(d, t="effect", seat=s, where=where, do="draw", n=_draw(d, s, n))
+        elif eff["do"] == "gauge":
+            _event(d, t="effect", seat=s, where=where, do="gauge", n=_gauge_gain(d, s, n))
+        elif eff["do"] == "power":
+            power += n
+        elif eff["do"] == "recover":
+            k = min(n, len(d["damage"][s]))
+            moved = d["damage"][s][len(d["damage"][s]) - k:]
+            del d["damage"][s][len(d["damage"][s]) - k:]
+            d["stamina"][s].extend(moved)
+            _event(d, t="effect", seat=s, where=where, do="recover", n=k)
+    return power
+
+
+def _bet(d: dict, s: int, cid: str, mult: int, bonuses: list[str], how: str) -> None:
+    """注4 — the order of a bet (engine ruling): pay the gauge cost, place the card(s), the gauge
+    gain (注2: before the card's text), the double/triple attack draw, then the text effects."""
+    card = d["cards"][cid]
+    _pay(d, s, card["cost"] * mult)
+    hand = d["hand"][s]
+    for _ in range(mult):
+        hand.remove(cid)
+    for i in range(mult):
+        top = i == mult - 1
+        d["field"][s].append([cid, list(bonuses) if top else [], 0 if top else 1])
+    gained = _gauge_gain(d, s, card["gain"] * mult)
+    _event(d, t="bet", seat=s, how=how, card=cid, copies=mult, bonuses=list(bonuses),
+           cost=card["cost"] * mult, gained=gained)
+    if mult > 1:
+        _event(d, t="effect", seat=s, where="multi", do="draw", n=_draw(d, s, 1))
+    _apply_effects(d, s, card["bet"], "bet")
+
+
+def _down(d: dict, s: int) -> None:
+    """A down: take 1 LP card into the hand, all damage cards under the stamina.  Ruling: taking the
+    last LP card loses the match (注17)."""
+    lp = d["lp"][s]
+    if lp:
+        d["hand"][s].append(lp.pop(0))
+    d["stamina"][s].extend(d["damage"][s])
+    d["damage"][s] = []
+    _event(d, t="down", seat=s, lp_left=len(lp))
+    if not lp and d["result"] is None:
+        d["result"] = {"winners": [1 - s], "reason": "lp"}
+
+
+def _damage(d: dict, s: int, total: int) -> None:
+    """E: ``total`` cards from stamina (then dust, turned face down) to the damage pile; a down at
+    10 damage (注18) or when nothing is left while damage remains ends the resolution."""
+    if total <= 0:
+        _event(d, t="damage", seat=s, n=0, from_dust=0)
+        return
+    taken = from_dust = 0
+    st, dust, dmg = d["stamina"][s], d["dust"][s], d["damage"][s]
+    for _ in range(total):
+        if st:
+            dmg.append(st.pop(0))
+        elif dust:
+            dmg.append(dust.pop())
+            from_dust += 1
+        else:
+            _event(d, t="damage", seat=s, n=taken, from_dust=from_dust)
+            _down(d, s)
+            return
+        taken += 1
+        if len(dmg) >= DAMAGE_DOWN:
+            _event(d, t="damage", seat=s, n=taken, from_dust=from_dust)
+            _down(d, s)
+            return
+    _event(d, t="damage", seat=s, n=taken, from_dust=from_dust)
+
+
+def _can_bet_face_up(d: dict, s: int, cid: str, mult: int = 1) -> bool:
+    card = d["cards"][cid]
+    return card["kind"] == "attack" and card["gc"] != "only" and card["cost"] * mult <= len(d["gauge"][s])
+
+
+# --------------------------------------------------------------------------- options
+def _int_option(name: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"Project Maken option {name!r} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    raise ValueError(f"Project Maken option {name!r} must be a whole number, not {value!r}")
+
+
+class MakenGame:
+    """Project Maken behind the engine contract (``ENGINE.md``)."""
+
+    name = GAME
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, cardset: Any) -> None:
+        from rules.maken.decks import MakenDecks
+
+        self.cardset = cardset
+        self.decks = MakenDecks(cardset)
+
+    # ----------------------------------------------------------------- options
+    def option_schema(self) -> dict:
+        ids = list(self.cardset.decks)
+        return {
+            "decks": {"default": ids[:2], "choices": ids},
+            "first": {"default": None, "choices": [None, 0, 1]},
+            "max_turns": {"default": DEFAULT_MAX_TURNS, "min": 10, "max": 500},
+        }
+
+    def deck_spec(self, item: Any) -> dict:
+        """A ready-made deck id, a deck code or a spec -> a legal spec (ValueError lists every
+        broken rule)."""
+        from rules.maken.decks import DeckCodeError, decode_spec, deck_problems, normalise_spec
+
+        if isinstance(item, str):
+            text = item.strip()
+            if text.lower() in self.cardset.decks:
+                return normalise_spec(self.cardset.decks[text.lower()]["spec"])
+            if text.lower().startswith("mk1-"):
+                try:
+                    spec = decode_spec(text)
+                except DeckCodeError as exc:
+                    raise ValueError(str(exc)) from None
+            else:
+                known = ", ".join(self.cardset.decks) or "(none)"
+                raise ValueError(f"unknown deck {text!r}; ready-made decks: {known} (or a deck code mk1-…)")
+        elif isinstance(item, dict):
+            spec = item
+        else:
+            raise ValueError(f"a deck is a ready-made deck id, a deck code or {{\"character\", \"cards\"}}, not {item!r}")
+        problems = deck_problems(self.cardset, spec)
+        if problems:
+            raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
+        return normalise_spec(spec)
+
+    def validate_options(self, options: dict | None) -> dict:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"Project Maken options must be a dict, not {type(options).__name__}")
+        schema = self.option_schema()
+        out: dict[str, Any] = {}
+        for name, value in options.items():
+            if name not in schema:
+                raise ValueError(f"unknown Project Maken option {name!r}; allowed options: {', '.join(schema)}")
+            if name == "first":
+                if value is None or (isinstance(value, str) and value.strip().lower() in ("", "random")):
+                    continue
+                try:
+                    seat = _int_option(name, value)
+                except ValueError:
+                    seat = -1
+                if seat not in (0, 1):
+                    raise ValueError(f"Project Maken option 'first' must be 0 or 1 (or absent for random), not {value!r}")
+                out[name] = seat
+            elif name == "max_turns":
+                n = _int_option(name, value)
+                if not schema[name]["min"] <= n <= schema[name]["max"]:
+                    raise ValueError(f"Project Maken option 'max_turns' must be between {schema[name]['min']} "
+                                     f"and {schema[name]['max']}, not {n}")
+                out[name] = n
+            elif name == "decks":
+                if value is None:
+                    continue
+                items = value
+                if isinstance(value, str):
+                    items = [v for v in re.split(r"[/+\s]+", value.strip()) if v]
+                if not isinstance(items, (list, tuple)) or len(items) != 2:
+                    raise ValueError("Project Maken option 'decks' must name 2 decks (seat 0, seat 1), e.g. "
+                                     + "/".join(schema["decks"]["default"]))
+                specs = []
+                ready = list(self.cardset.decks)
+                for seat, item in enumerate(items):
+                    if item is None:
+                        item = ready[seat % len(ready)]
+                    try:
+                        specs.append(self.deck_spec(item))
+                    except ValueError as exc:
+                        raise ValueError(f"Project Maken option 'decks': seat {seat}'s deck: {exc}") from None
+                out[name] = specs
+        if "decks" not in out:
+            ready = list(self.cardset.decks)
+            if len(ready) < 2:
+                raise ValueError("Project Maken needs 'decks': fewer than 2 ready-made decks exist")
+            out["decks"] = [self.deck_spec(ready[0]), self.deck_spec(ready[1])]
+        return out
+
+    def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
+        """Ruling: in a rematch the loser is the first TP; after a draw it is random again.
+        Decks stay with their seats."""
+        new = dict(options or {})
+        winners = (outcome or {}).get("winners") or []
+        if len(winners) == 1:
+            new["first"] = 1 - int(winners[0])
+        else:
+            new.pop("first", None)
+        return new
+
+    # ----------------------------------------------------------------- setup
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> MakenState:
+        if players != 2:
+            raise ValueError(f"Project Maken is for exactly 2 players, not {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        opts = self.validate_options(options)
+        decks = opts["decks"]
+        used = {d["character"] for d in decks} | {c for d in decks for c in d["cards"]}
+        cards = {}
+        for cid in sorted(used):
+            src = self.cardset.characters.get(cid) or self.cardset.cards[cid]
+            cards[cid] = json.loads(json.dumps(src))
+        d = self._blank(seed, cards, opts.get("max_turns", DEFAULT_MAX_TURNS))
+        d["rng"] = (seed * 0x2545F4914F6CDD1D + 0x1234567) & _MASK
+        if "first" in opts:
+            first = opts["first"]
+        else:
+            d["rng"], z = _rng_next(d["rng"])
+            first = z % 2
+        d["first"] = first
+        d["tp"] = first
+        for s in (0, 1):                         # shuffle, (cut), 3 LP cards, the rest is stamina
+            d["chars"][s] = decks[s]["character"]
+            pile = [c for c, n in decks[s]["cards"].items() for _ in range(n)]
+            _shuffle(d, pile)
+            d["lp"][s] = pile[:LP_CARDS]
+            d["stamina"][s] = pile[LP_CARDS:]
+        for s in (0, 1):
+            _draw(d, s, HAND_START)
+        d["step"] = "mulligan"
+        d["mull"] = first
+        d["events"] = []
+        return MakenState(d)
+
+    @staticmethod
+    def _blank(seed: int, cards: dict, max_turns: int) -> dict:
+        return {
+            "game": GAME, "version": 1, "seed": seed, "rng": 0, "cards": cards, "first": 0,
+            "max_turns": max_turns, "turn": 0, "tp": 0, "step": "mulligan", "chars": [None, None],
+            "hand": [[], []], "stamina": [[], []], "lp": [[], []], "gauge": [[], []],
+            "damage": [[], []], "dust": [[], []], "guard": [[], []], "support": [[], []],
+            "field": [[], []], "gtype": [None, None], "gc_open": [None, None], "mulled": [False, False],
+            "mull": None, "situation": None, "guarder": None, "actor": None, "after_fb": False,
+            "pending": None, "judge": None, "last": None, "log": [], "events": [], "result": None,
+        }
+
+    def position(self, *, chars: tuple[str, str] | None = None, tp: int = 0, actor: int | None = None,
+                 step: str = "attack", turn: int = 3, situation: str | None = "even",
+                 guarder: int | None = None, after_fb: bool = False, seed: int = 0,
+                 max_turns: int = DEFAULT_MAX_TURNS, **seats: Any) -> MakenState:
+        """A state built from a position (tests, docs, puzzles).  ``seats``: ``hand0``, ``field1``,
+        ``stamina0`` (top first), ``dust1`` (top last), ``gauge0``, ``damage0``, ``lp0``,
+        ``guard1`` (top last), ``gtype1``, ``support0`` (``[[card, turn_set], ...]``); a field entry
+        is a card id or ``[card, bonuses, twin]``.  Card ids must exist in the card set."""
+        ready = list(self.cardset.decks.values())
+        chars = chars or (ready[0]["spec"]["character"], ready[1]["spec"]["character"])
+        cards = {}
+        for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items()):
+            cards[cid] = json.loads(json.dumps(c))
+        d = self._blank(seed, cards, max_turns)
+        d["rng"] = seed & _MASK
+        d.update(first=tp, tp=tp, step=step, turn=turn, chars=list(chars), situation=situation,
+                 guarder=guarder, after_fb=after_fb, mull=None, mulled=[True, True])
+        d["actor"] = (1 - tp if actor is None else actor) if step == "attack" else None
+        for s in (0, 1):
+            for k in _PAIRS:
+                d[k][s] = list(seats.get(f"{k}{s}", []))
+            d["support"][s] = [list(x) for x in seats.get(f"support{s}", [])]
+            d["field"][s] = [[e, [], 0] if isinstance(e, str) else [e[0], list(e[1]), e[2]]
+                             for e in seats.get(f"field{s}", [])]
+            d["gtype"][s] = seats.get(f"gtype{s}")
+        return MakenState(d)
+
+    # ----------------------------------------------------------------- queries
+    def to_act(self, state: MakenState) -> list[int]:
+        d = state.d
+        if d["result"] is not None:
+            return []
+        step = d["step"]
+        if step == "mulligan":
+            return [d["mull"]]
+        if step == "attack":
+            return [d["actor"]]
+        if step == "bonus":
+            return [d["pending"]["seat"]]
+        return [d["tp"]]
+
+    def public_to_act(self, state: MakenState) -> list[int]:
+        """No secret decisions in Project Maken: the same as ``to_act``."""
+        return self.to_act(state)
+
+    def outcome(self, state: MakenState) -> dict | None:
+        r = state.d["result"]
+        if r is None:
+            return None
+        return {"winners": list(r["winners"]), "reason": r["reason"]}
+
+    def legal_commands(self, state: MakenState, seat: int) -> list[str]:
+        if isinstance(seat, bool) or seat not in self.to_act(state):
+            return []
+        return self._legal(state.d)
+
+    def timeout_command(self, state: MakenState, seat: int) -> str | None:
+        """The default when ``seat``'s clock runs out: keep the hand, draw the most, skip a
+        bonus bet, end the turn; in the attack phase call (or let the guard break)."""
+        d = state.d
+        if d["result"] is not None or seat not in self.to_act(state):
+            return None
+        legal = self._legal(d)
+        for cmd in ("ready", "pass", "end", "call", "break", "skip"):
+            if cmd in legal:
+                return cmd
+        draws = [c for c in legal if c.startswith("draw ")]
+        return draws[-1] if draws else None
+
+    # ----------------------------------------------------------------- legal commands
+    def _legal(self, d: dict) -> list[str]:
+        step = d["step"]
+        if d["result"] is not None:
+            return []
+        if step == "mulligan":
+            return ["ready", "mulligan"] if not d["mulled"][d["mull"]] else ["ready"]
+        tp = d["tp"]
+        if step == "draw":
+            return [f"draw {n}" for n in range(1, self._draw_limit(d) + 1)]
+        if step == "before":
+            out = []
+            if len(d["support"][tp]) < SUPPORT_MAX:
+                out += [f"set {c}" for c in sorted(set(d["hand"][tp])) if d["cards"][c]["kind"] == "support"]
+            out += [f"use {c}" for c in self._usable(d, tp, "before")]
+            fbs = self._fb_options(d)
+            out += fbs
+            if not fbs:
+                out.append("skip")
+            return out
+        if step == "after":
+            return [f"use {c}" for c in self._usable(d, tp, "after")] + ["end"]
+        if step == "bonus":
+            s = d["pending"]["seat"]
+            return [f"bonus {c}" for c in sorted(set(d["hand"][s])) if _can_bet_face_up(d, s, c)] + ["pass"]
+        return self._attack_options(d)
+
+    def _draw_limit(self, d: dict) -> int:
+        tp = d["tp"]
+        limit = d["cards"][d["chars"][tp]].get("draw_limit", 3)
+        if d["turn"] == 1:
+            limit = min(limit, FIRST_DRAW_LIMIT)
+        return max(1, min(limit, len(d["stamina"][tp])))
+
+    def _usable(self, d: dict, s: int, timing: str) -> list[str]:
+        return sorted({c for c, t in d["support"][s] if t < d["turn"] and d["cards"][c]["timing"] == timing})
+
+    def _multi(self, d: dict, s: int, cid: str, verb: str) -> list[str]:
+        """The single bet and the double/triple attack variants of ``cid``."""
+        n = d["hand"][s].count(cid)
+        out = [f"{verb} {cid}"]
+        if n >= 2 and _can_bet_face_up(d, s, cid, 2):
+            out += [f"{verb} {cid} double {b}" for b in BONUSES]
+        if n >= 3 and _can_bet_face_up(d, s, cid, 3):
+            out += [f"{verb} {cid} triple {a} {b}" for a, b in TRIPLE_BONUSES]
+        return out
+
+    def _fb_options(self, d: dict) -> list[str]:
+        tp = d["tp"]
+        defenceless = not d["hand"][1 - tp]
+        out = []
+        for cid in sorted(set(d["hand"][tp])):
+            if not _can_bet_face_up(d, tp, cid):
+                continue
+            if d["cards"][cid]["front"] == 0 and not defenceless:
+                continue
+            out += self._multi(d, tp, cid, "fb")
+        return out
+
+    def _attack_ok(self, d: dict, s: int, cid: str) -> bool:
+        """B.1: speed and reach against the opponent's top card, unless the opponent guards (◎)."""
+        if not _can_bet_face_up(d, s, cid):
+            return False
+        if d["situation"] == "guard":
+            return True
+        card = d["cards"][cid]
+        o = 1 - s
+        return card["speed"] >= _top_speed(d, o) and card["front"] >= _top_back(d, o)
+
+    def _guard_types(self, d: dict, s: int) -> list[str]:
+        """B.2 and figure 3: the guard types ``s`` may take now (even situation)."""
+        o = 1 - s
+        top = _top(d, o)
+        if top is None:
+            return []
+        ung = d["cards"][top[0]]["unguardable"]
+        if not d["field"][s]:                    # right after the opponent's FB: stand or crouch
+            return [t for t in ("stand", "crouch") if t not in ung]
+        posture = d["cards"][d["field"][s][-1][0]]["posture"]     # 注7: judged before the dust
+        return [] if posture in ung else [posture]
+
+    def _keep_plan(self, d: dict, s: int) -> tuple[bool, list[str], int]:
+        """B.3: (flushed?, guard types allowed, face-down cards needed)."""
+        o = 1 - s
+        top = _top(d, o)
+        n = _difficulty(d, top)
+        ung = d["cards"][top[0]]["unguardable"]
+        if d["gtype"][s] in ung:                 # ガード流し, then stand or crouch anew (注9)
+            return True, [t for t in ("stand", "crouch") if t not in ung], n
+        return False, [d["gtype"][s]], max(0, n - len(d["guard"][s]))
+
+    def _gc_ok(self, d: dict, s: int) -> str | None:
+        """B.4: None if the top guard card may be opened, else a why-key."""
+        if not d["guard"][s]:
+            return "maken.why.no_guard_cards"
+        card = d["cards"][d["guard"][s][-1]]
+        if card["kind"] != "attack" or card["gc"] not in ("only", "able"):
+            return "maken.why.top_not_gc"
+        if card["cost"] > len(d["gauge"][s]):
+            return "maken.why.gauge"
+        if card["front"] < _top_back(d, 1 - s):
+            return "maken.why.reach"
+        return None
+
+    def _attack_options(self, d: dict) -> list[str]:
+        s = d["actor"]
+        o = 1 - s
+        out = []
+        hand = d["hand"][s]
+        if d["situation"] == "even" or d["guarder"] == o:
+            for cid in sorted(set(hand)):
+                if self._attack_ok(d, s, cid):
+                    out += self._multi(d, s, cid, "attack")
+        if d["situation"] == "even":
+            n = _difficulty(d, _top(d, o))
+            if len(hand) >= n:                   # 注5
+                for t in self._guard_types(d, s):
+                    out += [f"guard {t} {x}" for x in _face_down_sets(hand, n)]
+            out.append("call")
+            return out
+        if d["guarder"] == o:
+            out.append("call")
+            return out
+        flushed, types, need = self._keep_plan(d, s)
+        if flushed:
+            if len(hand) >= need:
+                for t in types:
+                    out += [f"keep {t} {x}" for x in _face_down_sets(hand, need)]
+        elif need == 0:
+            out.append("keep")
+        elif len(hand) >= need:
+            out += [f"keep {x}" for x in _face_down_sets(hand, need)]
+        if self._gc_ok(d, s) is None:
+            out.append("gc")
+        out.append("break")
+        return out
+
+    # ----------------------------------------------------------------- errors
+    def _hint(self, d: dict, verb: str | None = None, limit: int = 6) -> str:
+        legal = self._legal(d)
+        if verb:
+            pref = [c for c in legal if c.split()[0] == verb]
+            legal = pref + [c for c in legal if c.split()[0] != verb]
+        shown = ", ".join(legal[:limit])
+        if len(legal) > limit:
+            shown += f", … (+{len(legal) - limit})"
+        return shown
+
+    def _fail(self, key: str, d: dict | None = None, prefer: str | None = None, **params: Any) -> IllegalCommand:
+        if "{legal}" in EN[key]:
+            params["legal"] = self._hint(d, prefer) if d is not None else ""
+        return IllegalCommand(EN[key].format(**params), key=key, **params)
+
+    # ----------------------------------------------------------------- parsing
+    def _canonical(self, d: dict, command: Any) -> tuple[str, list[str]]:
+        if not isinstance(command, str):
+            raise self._fail("maken.err.syntax", d, command=str(command)[:60], usage=USAGE[None])
+        tokens = command.lower().replace(",", " ").split()
+        if not tokens:
+            raise self._fail("maken.err.empty", d)
+        verb, args = tokens[0], tokens[1:]
+        aliases = {"keephand": "ready", "guardcancel": "gc", "first": "fb", "bet": "attack"}
+        verb = aliases.get(verb, verb)
+        if verb not in VERBS:
+            if re.fullmatch(r"[a-z]+", verb):
+                raise self._fail("maken.err.unknown_verb", d, verb=verb[:30])
+            raise self._fail("maken.err.syntax", d, command=" ".join(tokens)[:60], usage=USAGE[None])
+        args = [{"x2": "double", "x3": "triple", "2": "double", "3": "triple"}.get(a, a)
+                if i == 1 and verb in ("attack", "fb") else a for i, a in enumerate(args)]
+        if verb in ("attack", "fb") and len(args) == 4 and args[1] == "triple":
+            args = args[:2] + sorted(args[2:])
+        if verb == "guard" and len(args) >= 3:
+            args = args[:2] + sorted(args[2:])
+        if verb == "keep" and args:
+            head = 1 if args[0] in GUARD_TYPES else 0
+            if len(args) > head + 1:
+                args = args[:head + 1] + sorted(args[head + 1:])
+        return verb, args
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, state: MakenState, seat: int, command: str) -> MakenState:
+        d0 = state.d
+        if d0["result"] is not None:
+            raise self._fail("maken.err.game_over")
+        waiting = self.to_act(state)
+        if isinstance(seat, bool) or seat not in waiting:
+            raise self._fail("maken.err.not_your_turn", waiting=waiting[0])
+        verb, args = self._canonical(d0, command)
+        text = " ".join([verb, *args])
+        legal = self._legal(d0)
+        if text not in legal:
+            raise self._diagnose(d0, seat, verb, args, text, legal)
+        d = _copy(d0)
+        d["events"] = []
+        d["last"] = {"seat": seat, "command": self._public_text(d0, seat, verb, args), "step": d0["step"]}
+        getattr(self, f"_do_{verb}")(d, seat, args)
+        d["last"]["events"] = d["events"]
+        return MakenState(d)
+
+    # each _do_* gets a legal command (already checked) on the working copy
+    def _do_ready(self, d: dict, s: int, args: list[str]) -> None:
+        d["mulled"][s] = True
+        self._after_mulligan(d, s)
+
+    def _do_mulligan(self, d: dict, s: int, args: list[str]) -> None:
+        d["mulled"][s] = True
+        d["stamina"][s].extend(d["hand"][s])
+        d["hand"][s] = []
+        _shuffle(d, d["stamina"][s])
+        _draw(d, s, HAND_START)
+        _event(d, t="mulligan", seat=s)
+        self._after_mulligan(d, s)
+
+    def _after_mulligan(self, d: dict, s: int) -> None:
+        if s == d["first"]:                       # ruling: the first TP decides first
+            d["mull"] = 1 - s
+            return
+        d["mull"] = None
+        d["turn"] = 1
+        self._start_turn(d, d["first"])
+
+    def _start_turn(self, d: dict, tp: int) -> None:
+        d["tp"] = tp
+        d["step"] = "draw" if d["stamina"][tp] else "before"     # no stamina: no draw
+        _event(d, t="turn", seat=tp, turn=d["turn"])
+
+    def _do_draw(self, d: dict, s: int, args: list[str]) -> None:
+        n = _draw(d, s, int(args[0]))
+        _event(d, t="draw", seat=s, n=n)
+        d["step"] = "before"
+
+    def _do_set(self, d: dict, s: int, args: list[str]) -> None:
+        d["hand"][s].remove(args[0])
+        d["support"][s].append([args[0], d["turn"]])
+        _event(d, t="set", seat=s)
+
+    def _do_use(self, d: dict, s: int, args: list[str]) -> None:
+        cid = args[0]
+        sup = d["support"][s]
+        for i, (c, t) in enumerate(sup):
+            if c == cid and t < d["turn"]:
+                del sup[i]
+                break
+        _event(d, t="use", seat=s, card=cid)
+        _apply_effects(d, s, d["cards"][cid]["effect"], "support")
+        _send(d, s, cid)
+
+    def _do_skip(self, d: dict, s: int, args: list[str]) -> None:
+        _event(d, t="skip", seat=s)
+        self._after_attack(d)
+
+    def _parse_bet(self, args: list[str]) -> tuple[str, int, list[str]]:
+        if len(args) == 1:
+            return args[0], 1, []
+        if args[1] == "double":
+            return args[0], 2, [args[2]]
+        return args[0], 3, args[2:4]
+
+    def _do_fb(self, d: dict, s: int, args: list[str]) -> None:
+        cid, mult, bonuses = self._parse_bet(args)
+        d["step"] = "attack"
+        d["situation"] = "even"                  # A: both players are even
+        d["guarder"] = None
+        _bet(d, s, cid, mult, bonuses, "fb")
+        d["actor"] = 1 - s
+        d["after_fb"] = True
+
+    def _next_action(self, d: dict, s: int) -> None:
+        d["actor"] = 1 - s
+        d["after_fb"] = False
+
+    def _do_attack(self, d: dict, s: int, args: list[str]) -> None:
+        cid, mult, bonuses = self._parse_bet(args)
+        _bet(d, s, cid, mult, bonuses, "attack")
+        self._next_action(d, s)
+
+    def _do_guard(self, d: dict, s: int, args: list[str]) -> None:
+        kind, cards = args[0], args[1:]
+        for e in d["field"][s]:                  # 注5: to the dust in the order they were bet
+            d["dust"][s].append(e[0])
+        d["field"][s] = []
+        self._face_down(d, s, cards)
+        d["gtype"][s] = kind
+        d["situation"] = "guard"
+        d["guarder"] = s
+        _event(d, t="guard", seat=s, kind=kind, count=len(cards))
+        self._next_action(d, s)
+
+    def _face_down(self, d: dict, s: int, cards: list[str]) -> None:
+        """Bet ``cards`` face down; the first named ends on top."""
+        for c in cards:
+            d["hand"][s].remove(c)
+        d["guard"][s].extend(list(reversed(cards[1:])) + [cards[0]])
+
+    def _do_keep(self, d: dict, s: int, args: list[str]) -> None:
+        flushed, _, _ = self._keep_plan(d, s)
+        if flushed:                              # ガード流し (注8: still guarding)
+            d["dust"][s].extend(d["guard"][s])
+            d["guard"][s] = []
+            d["gtype"][s] = args[0]
+            args = args[1:]
+            _event(d, t="flush", seat=s)
+        if args:
+            self._face_down(d, s, args)
+        _event(d, t="keep", seat=s, kind=d["gtype"][s], added=len(args), count=len(d["guard"][s]))
+        self._next_action(d, s)
+
+    def _do_gc(self, d: dict, s: int, args: list[str]) -> None:
+        cid = d["guard"][s].pop()                # 注10: only the top card
+        _pay(d, s, d["cards"][cid]["cost"])
+        d["gc_open"][s] = cid
+        _event(d, t="gc", seat=s, card=cid)
+        self._judge(d, "guard_cancel", s, None)
+
+    def _do_call(self, d: dict, s: int, args: list[str]) -> None:
+        _event(d, t="call", seat=s)
+        if d["situation"] == "guard":
+            self._judge(d, "guard_holds", d["guarder"], s)
+            return
+        a, b = _top_speed(d, s), _top_speed(d, 1 - s)
+        if a == b:
+            self._judge(d, "trade", None, s)
+        else:
+            self._judge(d, "clean_hit", s if a > b else 1 - s, s)
+
+    def _do_break(self, d: dict, s: int, args: list[str]) -> None:
+        self._judge(d, "guard_break", 1 - s, None)
+
+    def _do_bonus(self, d: dict, s: int, args: list[str]) -> None:
+        _bet(d, s, args[0], 1, [], "bonus")
+        d["pending"]["bonus"] = args[0]
+        self._finish_judge(d)
+
+    def _do_pass(self, d: dict, s: int, args: list[str]) -> None:
+        self._finish_judge(d)
+
+    def _do_end(self, d: dict, s: int, args: list[str]) -> None:
+        self._next_turn(d)
+
+    # ----------------------------------------------------------------- judge (D) and damage (E)
+    def _judge(self, d: dict, kind: str, winner: int | None, caller: int | None) -> None:
+        d["pending"] = {"kind": kind, "winner": winner, "caller": caller, "seat": None, "bonus": None}
+        bonus_seat = None
+        if kind == "clean_hit" and not d["field"][1 - winner]:
+            bonus_seat = winner                  # D.1: the opponent's field is empty
+        elif kind == "guard_cancel":
+            bonus_seat = winner                  # ruling (GAMES.md): a bonus bet after a GC
+        if bonus_seat is not None:
+            d["pending"]["seat"] = bonus_seat
+            if d["hand"][bonus_seat]:             # asked whenever the hand is not empty (public),
+                # so that being asked never reveals whether a legal bonus bet exists
+                d["step"] = "bonus"
+                d["actor"] = None
+                return
+        self._finish_judge(d)
+
+    def _finish_judge(self, d: dict) -> None:
+        p = d["pending"]
+        kind, w, caller = p["kind"], p["winner"], p["caller"]
+        cards = d["cards"]
+        rec: dict[str, Any] = {"kind": kind, "turn": d["turn"], "winner": w, "caller": caller, "totals": [None, None],
+                               "hits": [], "bonus": p.get("bonus")}
+        if kind in ("clean_hit", "guard_break"):
+            field = d["field"][w]
+            hits = [e for e in field if not e[2]]          # double attack: text once
+            power = 0
+            for e in hits:
+                rec["hits"].append(e[0])
+                power += _apply_effects(d, w, cards[e[0]]["hit"], "hit")
+            if kind == "clean_hit":
+                total = sum(_attack(d, e) for e in field)
+            else:                                          # 注16: GB correction
+                total = _attack(d, field[-1]) + (len(field) - 1)
+            rec["totals"][w] = max(0, total + power)       # 注14
+            _damage(d, 1 - w, rec["totals"][w])
+        elif kind == "guard_cancel":
+            opened = d["gc_open"][w]
+            hit = [opened] + ([p["bonus"]] if p.get("bonus") else [])
+            power = 0
+            for c in hit:
+                rec["hits"].append(c)
+                power += _apply_effects(d, w, cards[c]["hit"], "hit")
+            total = sum(cards[c]["attack"] for c in hit)
+            rec["totals"][w] = max(0, total + power)
+            _damage(d, 1 - w, rec["totals"][w])
+        elif kind == "trade":
+            called = 1 - caller
+            t_caller = sum(_attack(d, e) for e in d["field"][caller]) - _top_back(d, called)   # 注15
+            t_called = sum(_attack(d, e) for e in d["field"][called])
+            rec["totals"][caller] = max(0, t_caller)
+            rec["totals"][called] = max(0, t_called)
+            _damage(d, called, rec["totals"][caller])      # 注17: the called player first
+            if d["result"] is None:
+                _damage(d, caller, rec["totals"][called])
+        _event(d, t="judge", kind=kind, winner=w, totals=list(rec["totals"]))
+        d["judge"] = rec
+        d["pending"] = None
+        if d["result"] is not None:
+            d["step"] = "over"
+            d["actor"] = None
+            return
+        self._end_attack_phase(d)
+
+    def _end_attack_phase(self, d: dict) -> None:
+        """F: face-up cards go where their icon says, face-down cards to the dust (TP first,
+        then the other player; each in the order bet — ruling)."""
+        tp = d["tp"]
+        for s in (tp, 1 - tp):
+            for e in d["field"][s]:
+                _send(d, s, e[0])
+            d["field"][s] = []
+            if d["gc_open"][s]:
+                _send(d, s, d["gc_open"][s])
+                d["gc_open"][s] = None
+            d["dust"][s].extend(d["guard"][s])
+            d["guard"][s] = []
+            d["gtype"][s] = None
+        d["situation"] = None
+        d["guarder"] = None
+        d["actor"] = None
+        d["after_fb"] = False
+        self._after_attack(d)
+
+    def _after_attack(self, d: dict) -> None:
+        tp = d["tp"]
+        d["step"] = "after"
+        if not any(t < d["turn"] for _, t in d["support"][tp]):
+            self._next_turn(d)
+
+    def _next_turn(self, d: dict) -> None:
+        """The other player becomes TP.  Ruling (engine): a TP with no stamina (no draw), no hand
+        and no support card set on an earlier turn has no decision at all, so that turn passes at
+        once (all public facts); the loop ends at the turn limit at the latest."""
+        while True:
+            if d["turn"] >= d["max_turns"]:      # house rule: the turn limit
+                lp = [len(d["lp"][0]), len(d["lp"][1])]
+                winners = [] if lp[0] == lp[1] else [0 if lp[0] > lp[1] else 1]
+                d["result"] = {"winners": winners, "reason": "turn_limit"}
+                d["step"] = "over"
+                return
+            d["turn"] += 1
+            tp = 1 - d["tp"]
+            self._start_turn(d, tp)
+            if d["step"] == "draw" or d["hand"][tp] or any(t < d["turn"] for _, t in d["support"][tp]):
+                return
+            _event(d, t="skip", seat=tp)
+
+    # ----------------------------------------------------------------- diagnosis
+    def _diagnose(self, d: dict, s: int, verb: str, args: list[str], text: str, legal: list[str]) -> IllegalCommand:
+        step = d["step"]
+        verbs_now = {c.split()[0] for c in legal}
+        if verb not in STEP_VERBS.get(step, ()):
+            return self._fail("maken.err.wrong_step", d, verb=verb, step=EN[f"maken.step.{step}"])
+        if verb not in verbs_now:
+            if verb == "call" and step == "attack" and d["guarder"] == s:
+                return self._fail("maken.err.no_call_guarding", d)
+            if verb == "guard" and step == "attack":
+                why = "maken.why.guarding" if d["guarder"] == s else "maken.why.guarded" if d["guarder"] is not None else "maken.why.unguardable"
+                if d["guarder"] is None and len(d["hand"][s]) < _difficulty(d, _top(d, 1 - s)):
+                    return self._fail("maken.err.hand_short", d, "guard", need=_difficulty(d, _top(d, 1 - s)), have=len(d["hand"][s]))
+                return self._fail("maken.err.cannot_guard", d, why=EN[why])
+            if verb == "keep" and step == "attack":
+                why = "maken.why.not_guarding" if d["guarder"] != s else "maken.why.hand"
+                return self._fail("maken.err.cannot_keep", d, why=EN[why])
+            if verb == "gc" and step == "attack":
+                why = self._gc_ok(d, s) if d["guarder"] == s else "maken.why.not_guarding"
+                return self._fail("maken.err.cannot_gc", d, why=EN[why or "maken.why.not_guarding"])
+            if verb == "set" and step == "before" and len(d["support"][s]) >= SUPPORT_MAX:
+                return self._fail("maken.err.support_full", d, max=SUPPORT_MAX)
+            if verb == "skip" and step == "before":
+                return self._fail("maken.err.must_fb", d, "fb")
+        if verb in ("ready", "mulligan", "skip", "gc", "call", "break", "pass", "end"):
+            return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
+        if verb == "draw":
+            return self._fail("maken.err.draw_count", d, "draw", max=self._draw_limit(d))
+        if not args:
+            return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
+        cards = d["cards"]
+        if verb in ("set", "use", "fb", "attack", "bonus"):
+            cid = args[0]
+            if cid not in cards or cards[cid]["kind"] == "character":
+                return self._fail("maken.err.unknown_card", d, verb, token=cid[:30])
+            card = cards[cid]
+            if verb in ("set", "use") and card["kind"] != "support":
+                return self._fail("maken.err.not_support", d, verb, card=cid)
+            if verb == "use":
+                return self._fail("maken.err.support_not_ready", d, verb, card=cid,
+                                  timing=EN[f"maken.step.{step}"])
+            mult = 1
+            if len(args) >= 2:
+                if args[1] not in ("double", "triple") or verb not in ("fb", "attack"):
+                    return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
+                mult = 2 if args[1] == "double" else 3
+                want = 1 if mult == 2 else 2
+                bonus = args[2:]
+                bad = [b for b in bonus if b not in BONUSES]
+                if bad:
+                    return self._fail("maken.err.bad_bonus", d, verb, token=bad[0][:20])
+                if len(bonus) != want or (mult == 3 and bonus[0] == bonus[1]):
+                    return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
+            have = d["hand"][s].count(cid)
+            if have < mult:
+                return self._fail("maken.err.not_in_hand", d, verb, card=cid, count=mult)
+            if verb == "set":
+                return self._fail("maken.err.not_legal", d, verb, command=text[:60])
+            if card["kind"] != "attack":
+                return self._fail("maken.err.not_attack", d, verb, card=cid)
+            if card["gc"] == "only":
+                return self._fail("maken.err.gc_only", d, verb, card=cid)
+            if card["cost"] * mult > len(d["gauge"][s]):
+                return self._fail("maken.err.gauge_short", d, verb, card=cid, cost=card["cost"] * mult,
+                                  gauge=len(d["gauge"][s]))
+            if verb == "fb" and card["front"] == 0:
+                return self._fail("maken.err.fb_reach_zero", d, verb, card=cid)
+            if verb == "attack" and d["situation"] == "even":
+                o = 1 - s
+                if card["speed"] < _top_speed(d, o):
+                    return self._fail("maken.err.too_slow", d, verb, card=cid, speed=card["speed"], need=_top_speed(d, o))
+                if card["front"] < _top_back(d, o):
+                    return self._fail("maken.err.too_short", d, verb, card=cid, reach=card["front"], need=_top_back(d, o))
+            return self._fail("maken.err.not_legal", d, verb, command=text[:60])
+        # guard / keep
+        o = 1 - s
+        if verb == "guard":
+            kind, chosen = args[0], args[1:]
+            allowed = self._guard_types(d, s)
+            if kind not in GUARD_TYPES or not chosen:
+                return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
+            if kind not in allowed:
+                return self._fail("maken.err.guard_type", d, verb, kind=kind,
+                                  allowed=", ".join(allowed) or "-")
+            need = _difficulty(d, _top(d, o))
+        else:
+            flushed, types, need = self._keep_plan(d, s)
+            chosen = args
+            if flushed:
+                if not args or args[0] not in GUARD_TYPES:
+                    return self._fail("maken.err.keep_type", d, verb, allowed=", ".join(types) or "-")
+                if args[0] not in types:
+                    return self._fail("maken.err.guard_type", d, verb, kind=args[0], allowed=", ".join(types) or "-")
+                chosen = args[1:]
+            elif args and args[0] in GUARD_TYPES:
+                return self._fail("maken.err.guard_type", d, verb, kind=args[0], allowed=d["gtype"][s] or "-")
+        for c in chosen:
+            if c not in cards or cards[c]["kind"] == "character":
+                return self._fail("maken.err.unknown_card", d, verb, token=c[:30])
+        if len(chosen) != need:
+            return self._fail("maken.err.guard_count", d, verb, need=need, given=len(chosen))
+        counts = _counts(d["hand"][s])
+        for c, n in _counts(chosen).items():
+            if counts.get(c, 0) < n:
+                return self._fail("maken.err.not_in_hand", d, verb, card=c, count=n)
+        return self._fail("maken.err.not_legal", d, verb, command=text[:60])
+
+    # ----------------------------------------------------------------- public text
+    def _public_text(self, d: dict, seat: int, verb: str, args: list[str]) -> str:
+        if verb == "guard":
+            return " ".join(["guard", args[0]] + ["?"] * (len(args) - 1))
+        if verb == "keep":
+            head = [args[0]] if args and args[0] in GUARD_TYPES else []
+            return " ".join(["keep"] + head + ["?"] * (len(args) - len(head)))
+        if verb == "set":
+            return "set ?"
+        return " ".join([verb, *args])
+
+    def public_command(self, state_before: MakenState, seat: int, command: str) -> str | None:
+        """The command as everyone may see it: face-down cards (guard, keep, set) become ``?``."""
+        try:
+            verb, args = self._canonical(state_before.d, command)
+        except IllegalCommand:
+            return " ".join(str(command).split())
+        return self._public_text(state_before.d, seat, verb, args)
+
+    # ----------------------------------------------------------------- view
+    def view(self, state: MakenState, seat: int | None) -> dict:
+        d = state.d
+        cards = d["cards"]
+        mentioned: set[str] = set(d["chars"])
+        players = []
+        for s in (0, 1):
+            field = [{"card": e[0], "bonuses": list(e[1]), "twin": bool(e[2])} for e in d["field"][s]]
+            mentioned.update(e[0] for e in d["field"][s])
+            mentioned.update(d["dust"][s])
+            if d["gc_open"][s]:
+                mentioned.add(d["gc_open"][s])
+            players.append({
+                "seat": s, "character": d["chars"][s], "upright": s == d["tp"] and d["turn"] > 0,
+                "hand_count": len(d["hand"][s]), "stamina_count": len(d["stamina"][s]),
+                "gauge_count": len(d["gauge"][s]), "damage_count": len(d["damage"][s]),
+                "lp_count": len(d["lp"][s]), "dust": list(d["dust"][s]),
+                "dust_top": d["dust"][s][-1] if d["dust"][s] else None,
+                "field": field,
+                "top": ({"card": field[-1]["card"], "speed": _speed(d, d["field"][s][-1]),
+                         "front": cards[field[-1]["card"]]["front"], "back": cards[field[-1]["card"]]["back"],
+                         "attack": _attack(d, d["field"][s][-1]), "guard": _difficulty(d, d["field"][s][-1])}
+                        if field else None),
+                "guard": {"type": d["gtype"][s], "count": len(d["guard"][s]), "open": d["gc_open"][s]},
+                "support": [{"turn_set": t} for _, t in d["support"][s]],
+            })
+        situation = None
+        if d["situation"] == "even":
+            situation = "even"
+        elif d["situation"] == "guard":
+            situation = "guard"
+        judge = json.loads(json.dumps(d["judge"])) if d["judge"] else None
+        if judge:
+            mentioned.update(judge.get("hits", []))
+        last = json.loads(json.dumps(d["last"])) if d["last"] else None
+        log = json.loads(json.dumps(d["log"]))
+        for ev in log + (last or {}).get("events", []):
+            if isinstance(ev.get("card"), str):
+                mentioned.add(ev["card"])
+        out: dict[str, Any] = {
+            "game": GAME, "seat": seat, "turn": d["turn"], "max_turns": d["max_turns"],
+            "first": d["first"], "tp": d["tp"], "step": d["step"], "to_act": self.public_to_act(state),
+            "situation": situation, "guarder": d["guarder"], "after_fb": d["after_fb"],
+            "players": players, "judge": judge,
+            "pending": ({"kind": d["pending"]["kind"], "seat": d["pending"]["seat"]} if d["pending"] else None),
+            "last": last, "log": log, "outcome": self.outcome(state),
+        }
+        if seat in (0, 1):
+            out["hand"] = sorted(d["hand"][seat])
+            out["guard_cards"] = list(d["guard"][seat])
+            out["support_cards"] = [{"card": c, "turn_set": t} for c, t in d["support"][seat]]
+            mentioned.update(d["hand"][seat], d["guard"][seat], (c for c, _ in d["support"][seat]))
+            out["legal"] = self._legal(d) if seat in self.to_act(state) else []
+        out["cards"] = {cid: json.loads(json.dumps(cards[cid])) for cid in sorted(mentioned) if cid in cards}
+        return out
+
+    # ----------------------------------------------------------------- persistence
+    def dump(self, state: MakenState) -> str:
+        return json.dumps(state.d, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+    def load(self, text: str) -> MakenState:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("game") != GAME or data.get("version") != 1:
+            raise ValueError("not a Project Maken state (version 1)")
+        missing = set(self._blank(0, {}, 10)) - set(data)
+        if missing:
+            raise ValueError(f"Project Maken state lacks {sorted(missing)[0]!r}")
+        return MakenState(data)
+
+
+__all__ = ["MakenGame", "MakenState", "GAUGE_CAP", "DAMAGE_DOWN", "SUPPORT_MAX"]

@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot.py process against a local Discord twin on loopback."""

@@ -1,0 +1,288 @@
+"""End-to-end SQUARES scenarios: the real ``bot.py`` process, discord.py's own HTTP client and
+gateway websocket, against the local Discord twin (tests/e2e/twin.py) on 127.0.0.1.
+
+Every test ends with the twin's protocol check (conftest): nothing the bot sent was refused
+for breaking Discord's limits, and no interaction was answered late or twice.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from .checks import assert_ephemeral, assert_every_message_within_limits, assert_no_public_secret
+from .twin import EPHEMERAL, MEMBER_PERMISSIONS, find_component, message_text
+
+OPTIONS = "first=0 max_turns=10"
+
+
+def log_commands(text: str) -> list[str]:
+    """The commands of a /match log answer, in order."""
+    return re.findall(r"^\s*\d+\. [^:]+: (.+)$", text, flags=re.M)
+
+
+async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(table, twin):
+    alice, bob = table.alice, table.bob
+    # /play: an ephemeral confirmation, a public challenge that pings exactly Bob
+    match_id, challenge = await table.challenge("squares", OPTIONS)
+    assert challenge["channel_id"] == twin.channel["id"]
+    assert f"<@{bob['id']}>" in challenge["content"]
+    assert [str(u) for u in challenge["_allowed_mentions"]["users"]] == [bob["id"]]
+    assert find_component(challenge, rf"^m:{match_id}:accept$") and find_component(challenge, rf"^m:{match_id}:decline$")
+    # Bob accepts: the match moves into its own thread, the board is posted there with a picture
+    ix = await twin.click(bob, challenge, f"m:{match_id}:accept")
+    assert ix.response_type == 6
+    await twin.wait_for(lambda: table.board_message(match_id) and find_component(
+        table.board_message(match_id), rf"^m:{match_id}:act$"), what="board")
+    [thread] = twin.threads()
+    assert thread["parent_id"] == twin.channel["id"]
+    board = table.board_message(match_id)
+    assert board["channel_id"] == thread["id"]
+    assert "in " in twin.message(challenge["id"])["content"] and f"<#{thread['id']}>" in twin.message(challenge["id"])["content"]
+    picture = twin.picture(board, "board.png")
+    assert picture.format == "PNG" and picture.width >= 200 and picture.height >= 200
+    assert board["embeds"][0]["image"]["url"] == "attachment://board.png"
+
+    board_id = board["id"]   # edited in place from now on
+    rng = random.Random(5)
+    played: list[str] = []
+    pictures = [picture.tobytes()]
+    for turn in range(30):
+        board = twin.message(board_id)
+        if find_component(board, rf"^m:{match_id}:act$") is None:
+            break
+        user = await table.to_act(match_id)
+        assert user is not None
+        if turn % 2 == 0:
+            # the Act button: select → … → confirm, every step ephemeral
+            command, ix = await table.act_by_menu(user, match_id, pick=rng.choice)
+            assert ix.response_type == 6    # deferred update of the ephemeral menu
+        else:
+            choices = await twin.autocomplete(user, "move", "command", command="",
+                                              channel_id=thread["id"])
+            assert choices and all(len(c["name"]) <= 100 for c in choices)
+            command = rng.choice(choices)["value"]
+            ix = await table.move(user, match_id, command)
+            assert_ephemeral(ix)
+            assert f"You played `{command}`" in ix.text
+        played.append(command)
+        await twin.wait_for(lambda: len(twin.message(board["id"])["_versions"]) > 1 and
+                            twin.picture(twin.message(board["id"])).tobytes() not in pictures[-1:],
+                            what="the board picture to change")
+        pictures.append(twin.picture(twin.message(board["id"])).tobytes())
+    else:
+        raise AssertionError("the match did not end in 30 turns")
+
+    # the result: the board has no buttons any more and says how it ended; an event says it too
+    final = twin.message(board_id)
+    assert final["components"] == []
+    assert re.search(r"Draw|won", message_text(final)), message_text(final)
+    assert any(re.search(r"Draw|won", p["content"]) for p in twin.posts(thread["id"]))
+    assert len(played) == 10   # max_turns=10: one command per turn
+    # the full log is exactly what was played, in order
+    ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread["id"])
+    assert_ephemeral(ix)
+    assert log_commands(ix.text) == played
+
+    # secrecy: SQUARES has no private information, so no DM was ever opened or sent …
+    assert twin.calls("POST", r"^/users/@me/channels$") == []
+    assert twin.all_dms() == []
+    # … and what only one user saw (menus, confirmations) stayed ephemeral
+    menus = [m for m in twin.messages.values() if any("your command so far" in v["content"] for v in m["_versions"])]
+    assert menus and all(m["flags"] & EPHEMERAL for m in menus)
+    assert_no_public_secret(twin, ["your command so far", "You played"])
+    assert assert_every_message_within_limits(twin) > 20
+
+
+async def test_a_strangers_click_and_an_out_of_turn_command_change_nothing(table, twin):
+    alice, bob, carol = table.alice, table.bob, table.carol
+    match_id, challenge = await table.challenge("squares", OPTIONS)
+    # Carol cannot accept a challenge addressed to Bob
+    ix = await twin.click(carol, challenge, f"m:{match_id}:accept")
+    assert "not addressed to you" in ix.text and ix.ephemeral
+    assert twin.threads() == []
+    await twin.click(bob, challenge, f"m:{match_id}:accept")
+    board = await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, r":act$")
+                                and table.board_message(match_id), what="board")
+    versions = len(board["_versions"])
+    thread_id = board["channel_id"]
+    # a stranger presses Act and Resign: told off privately, nothing public happens
+    posts_before = len(twin.posts())
+    for action in ("act", "resign"):
+        ix = await twin.click(carol, board, f"m:{match_id}:{action}")
+        assert_ephemeral(ix)
+        assert f"Match #{match_id} is not yours" in ix.text
+    # a stranger's /move and autocomplete
+    assert await twin.autocomplete(carol, "move", "command", command="", channel_id=thread_id) == []
+    ix = await twin.slash(carol, "move", command="place S1 a1", match=match_id, channel_id=thread_id)
+    assert_ephemeral(ix)
+    assert "not playing in this match" in ix.text or "not yours" in ix.text, ix.text
+    # Bob moves out of turn (first=0: Alice begins), with a command that is legal for Alice
+    alice_moves = await twin.autocomplete(alice, "move", "command", command="", channel_id=thread_id)
+    assert alice_moves
+    assert await twin.autocomplete(bob, "move", "command", command="", channel_id=thread_id) == []
+    ix = await table.move(bob, match_id, alice_moves[0]["value"])
+    assert_ephemeral(ix)
+    assert "It is not your turn" in ix.text
+    ix = await twin.click(bob, board, f"m:{match_id}:act")
+    assert_ephemeral(ix)
+    assert "It is not your turn" in ix.text
+    # nothing changed: the board was not edited, no public message was posted
+    assert len(twin.message(board["id"])["_versions"]) == versions
+    assert len(twin.posts()) == posts_before
+    # and Alice can still play
+    ix = await table.move(alice, match_id, alice_moves[0]["value"])
+    assert f"You played `{alice_moves[0]['value']}`" in ix.text
+    assert_every_message_within_limits(twin)
+
+
+async def test_a_429_on_the_board_edit_is_waited_out_and_the_edit_succeeds(table, twin):
+    match_id = await table.start("squares", OPTIONS)
+    board = table.board_message(match_id)
+    edit_path = rf"^/channels/{board['channel_id']}/messages/{board['id']}$"
+    rule = twin.rate_limit("PATCH", edit_path, retry_after=1.5)
+    versions = len(twin.message(board["id"])["_versions"])
+    ix = await table.move(table.alice, match_id, (await twin.autocomplete(
+        table.alice, "move", "command", command="", channel_id=board["channel_id"]))[0]["value"])
+    assert "You played" in ix.text
+    await twin.wait_for(lambda: len(twin.message(board["id"])["_versions"]) > versions, what="the board edit")
+    assert len(rule["hits"]) == 1
+    edits = twin.calls("PATCH", edit_path)
+    assert [e.status for e in edits[-2:]] == [429, 200]
+    # discord.py waited retry_after before trying again (the twin's protocol check, not a speed test)
+    assert edits[-1].at - edits[-2].at >= 1.5 - 0.05
+    assert "Bob" in message_text(twin.message(board["id"]))
+    assert twin.refusals == [f"429 PATCH {edits[-1].path}"]
+    assert_every_message_within_limits(twin)
+
+
+async def test_the_gateway_dropped_mid_match_resumes_and_the_next_command_works(table, twin):
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    first = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
+    await table.move(table.alice, match_id, first[0]["value"])
+    assert (twin.identifies, twin.resumes) == (1, 0)
+    # the connection dies (no close frame): discord.py reconnects to resume_gateway_url and RESUMEs
+    await twin.drop_gateway()
+    await twin.wait_connected()
+    assert (twin.identifies, twin.resumes) == (1, 1)
+    assert twin.log[-2:] == ["HELLO", "RESUME"]
+    bob_moves = await twin.autocomplete(table.bob, "move", "command", command="", channel_id=thread_id)
+    ix = await table.move(table.bob, match_id, bob_moves[0]["value"])
+    assert f"You played `{bob_moves[0]['value']}`" in ix.text
+    # an interaction sent while the socket is down is replayed on RESUME (Discord keeps the events)
+    await twin.drop_gateway()
+    alice_moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
+    assert alice_moves and twin.resumes == 2
+    # Discord asks for a reconnect (op 7): the bot resumes again
+    await twin.request_reconnect()
+    await twin.wait_connected()
+    assert (twin.identifies, twin.resumes) == (1, 3)
+    assert twin.heartbeats >= 3   # every connection starts with a heartbeat, each ACKed
+    ix = await table.move(table.alice, match_id, alice_moves[0]["value"])
+    assert f"You played `{alice_moves[0]['value']}`" in ix.text
+    ix = await twin.slash(table.alice, "match log", match=match_id, channel_id=thread_id)
+    assert log_commands(ix.text) == [first[0]["value"], bob_moves[0]["value"], alice_moves[0]["value"]]
+    assert_every_message_within_limits(twin)
+
+
+async def test_the_bot_killed_mid_match_carries_on_after_a_restart_with_old_buttons(table, twin, bot):
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    board = table.board_message(match_id)
+    played = []
+    command, _ = await table.act_by_menu(table.alice, match_id)
+    played.append(command)
+    bob_moves = await twin.autocomplete(table.bob, "move", "command", command="", channel_id=thread_id)
+    ix = await table.move(table.bob, match_id, bob_moves[0]["value"])
+    assert "You played" in ix.text
+    played.append(bob_moves[0]["value"])
+    # Alice opens the Act menu, then the process dies hard before she picks
+    ix = await twin.click(table.alice, board, f"m:{match_id}:act")
+    old_menu = ix.last
+    await bot.kill()
+    assert bot.proc.returncode == -9
+    await bot.start()
+    assert twin.identifies == 2 and bot.starts == 2
+    assert "1 unfinished matches" in bot.log()
+    # the menu opened before the kill still works after the restart …
+    select = find_component(old_menu, r":t:")
+    ix = await twin.click(table.alice, old_menu, select["custom_id"], values=[select["options"][0]["value"]])
+    go = find_component(ix.last, r":go:")
+    while go is None:
+        select = find_component(ix.last, r":t:")
+        ix = await twin.click(table.alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]])
+        go = find_component(ix.last, r":go:")
+    ix = await twin.click(table.alice, ix.last, go["custom_id"])
+    played.append(re.search(r"You played `(.+?)`", ix.text).group(1))
+    # … and so do the old board's buttons and /move
+    assert table.board_message(match_id)["id"] == board["id"]
+    command, _ = await table.act_by_menu(table.bob, match_id)
+    played.append(command)
+    alice_moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
+    await table.move(table.alice, match_id, alice_moves[0]["value"])
+    played.append(alice_moves[0]["value"])
+    # no command lost: the log is every command played, before and after the kill
+    ix = await twin.slash(table.bob, "match log", match=match_id, channel_id=thread_id)
+    assert log_commands(ix.text) == played
+    assert "To act: Bob" in message_text(twin.message(board["id"])) or "Bob" in message_text(twin.message(board["id"]))
+    assert_every_message_within_limits(twin)
+
+
+async def test_other_commands_stay_within_discords_limits(table, twin):
+    """/rules, /match status, a wrong /play and a 200-character /move: every answer fits."""
+    alice = table.alice
+    ix = await twin.slash(alice, "rules", game="squares")
+    assert ix.replies and ix.replies[-1]["embeds"][0]["title"]
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    ix = await twin.slash(alice, "match status", channel_id=thread_id)
+    assert_ephemeral(ix)
+    assert twin.picture(ix.last, "board.png").format == "PNG"
+    ix = await twin.slash(alice, "play", game="squares", opponent=table.bob, options="nonsense=" + "x" * 180)
+    assert_ephemeral(ix)
+    assert "⚠️" in ix.text
+    ix = await table.move(alice, match_id, "move " + "z" * 195)
+    assert_ephemeral(ix)
+    assert "⚠️" in ix.text
+    ix = await twin.slash(alice, "match resign", channel_id=thread_id)
+    assert ix.text
+    assert_every_message_within_limits(twin)
+
+
+async def test_a_japanese_server_open_seat_join_resign_by_button_rematch_and_spectate(table, twin):
+    """The other paths a server sees, in Japanese, all through the twin's limits."""
+    alice, bob, carol = table.alice, table.bob, table.carol
+    admin = str((1 << 5) | int(MEMBER_PERMISSIONS))   # a member with Manage Server
+    ix = await twin.slash(alice, "settings language", value="ja", permissions=admin, locale="ja")
+    assert_ephemeral(ix)
+    # an open seat (no opponent named): Bob joins
+    ix = await twin.slash(alice, "play", game="squares", options=OPTIONS, locale="ja")
+    assert_ephemeral(ix)
+    match_id = int(re.search(r"#(\d+)", ix.text).group(1))
+    challenge = await twin.wait_for(lambda: table.board_message(match_id), what="open challenge")
+    ix = await twin.click(bob, challenge, f"m:{match_id}:join", locale="ja")
+    assert ix.response_type == 6
+    board = await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, r":act$")
+                                and table.board_message(match_id), what="board")
+    thread_id = board["channel_id"]
+    # Carol spectates
+    ix = await twin.slash(carol, "match spectate", match=match_id, channel_id=twin.channel["id"])
+    assert_ephemeral(ix)
+    assert int(carol["id"]) in twin.thread_members.get(int(thread_id), set())
+    # Bob resigns with the board's Resign button and its confirmation
+    ix = await twin.click(bob, board, f"m:{match_id}:resign", locale="ja")
+    assert_ephemeral(ix)
+    confirm = find_component(ix.last, r":ok:resign$")
+    assert confirm is not None and len(confirm["label"]) <= 80
+    ix = await twin.click(bob, ix.last, confirm["custom_id"], locale="ja")
+    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the finished board")
+    # a rematch from the thread, accepted by Alice
+    ix = await twin.slash(bob, "match rematch", match=match_id, channel_id=thread_id, locale="ja")
+    assert_ephemeral(ix)
+    rematch_id = int(re.search(r"#(\d+)", ix.text).group(1))
+    assert rematch_id != match_id
+    offer = await twin.wait_for(lambda: table.board_message(rematch_id), what="rematch offer")
+    ix = await twin.click(alice, offer, f"m:{rematch_id}:accept", locale="ja")
+    await twin.wait_for(lambda: find_component(table.board_message(rematch_id) or {}, r":act$"), what="rematch board")
+    assert all(len(t["name"]) <= 100 for t in twin.threads())
+    assert_every_message_within_limits(twin)

@@ -1,0 +1,76 @@
+"""Art of War pictures: drawn from views only; PNGs decode in both locales, public and seat views."""
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from render import has_renderer, render_png
+from rules import registry
+
+game = registry.get("art_of_war")
+
+
+def _decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def _random_state(seed: int, moves: int):
+    rng = random.Random(seed)
+    state = game.new_match(2, seed, {})
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            break
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+    return state
+
+
+def test_art_of_war_has_its_own_drawer():
+    assert has_renderer("art_of_war")
+
+
+def test_public_and_seat_views_render_in_both_locales():
+    for seed, moves in ((1, 0), (7, 30), (3, 60), (5, 400)):
+        state = _random_state(seed, moves)
+        for seat in (None, 0, 1):
+            view = game.view(state, seat)
+            for locale in ("en", "ja"):
+                img = _decode(render_png("art_of_war", view, locale=locale, names=["Alice", "Bob"],
+                                         clock={"deadline_in": 42, "turn_seconds": 300}))
+                assert img.width == 960
+                if seat is None:
+                    assert img.height == 664
+                else:
+                    assert img.height > 664              # the hand strip for the DM picture
+
+
+def test_same_view_same_bytes_and_window_view_renders():
+    state = game.position(player=0, field={"b2": "0s", "b3": "1s/", "a3": "1g:1"},
+                          hands={0: "ppp", 1: "g"})
+    window = game.apply(state, 0, "attack b2 b3")
+    for seat in (None, 0, 1):
+        a = render_png("art_of_war", game.view(window, seat))
+        assert a == render_png("art_of_war", game.view(window, seat))
+        _decode(a)
+    # the public picture of a hidden window is the picture of the moment before
+    assert render_png("art_of_war", game.view(window, None)) == render_png("art_of_war", game.view(state, None))
+
+
+def test_garbage_views_do_not_crash():
+    for view in ({}, {"field": [{"square": "z9"}]}, {"players": [], "to_act": [5]}):
+        _decode(render_png("art_of_war", view))
+
+
+def test_text_view_for_the_console():
+    from render.text import render_text
+
+    state = game.position(player=0, field={"b2": "0s/", "b3": "1g:1"}, hands={0: "pk"}, waiting={1: "wa"})
+    text = render_text("art_of_war", game.view(state, 0), locale="en", names=["Alice", "Bob"])
+    assert "S1/" in text and "G2-1" in text and "Your hand: K P" in text and "W A" in text
+    public = render_text("art_of_war", game.view(state, None), locale="ja", names=["Alice", "Bob"])
+    assert "手札" in public and "Your hand" not in public and "あなたの手札" not in public

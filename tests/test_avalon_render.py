@@ -1,0 +1,61 @@
+"""Avalon's Sanctuary pictures: smoke tests (PNG decodes, both locales, 2 and 4 players, public
+and seat views) and the console text view."""
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image
+
+from render import render_png
+from render.text import render_text
+from rules import registry
+
+game = registry.get("avalon")
+
+
+def midgame(players: int, seed: int, steps: int = 120):
+    rng = random.Random(seed)
+    s = game.new_match(players=players, seed=seed, options={"mode": "intro"})
+    for _ in range(steps):
+        if game.outcome(s) is not None:
+            break
+        seat = rng.choice(game.to_act(s))
+        legal = game.legal_commands(s, seat)
+        pref = [c for c in legal if c.startswith(("advance", "invade", "summon"))]
+        s = game.apply(s, seat, rng.choice(pref) if pref and rng.random() < 0.8 else rng.choice(legal))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_pictures_decode_for_public_and_seat_views(players, locale):
+    s = midgame(players, 3 + players)
+    for seat in (None, 0, players - 1):
+        view = game.view(s, seat)
+        png = render_png("avalon", view, locale=locale, names=[f"P{i}" for i in range(players)])
+        img = Image.open(io.BytesIO(png))
+        img.load()
+        assert img.size[0] >= 1000 and img.size[1] > 400
+
+
+def test_picture_of_a_pending_battle_and_a_waiting_joiner():
+    s = game.new_match(players=3, seed=2, options={"leader": 0})
+    s.players[0].lands[0] = [[["c02", ""]], "c02", 0]
+    s.players[1].lands[0] = [[["c02", ""]], "c05", 0]
+    s = game.join(s, 3)
+    s = game.apply(game.apply(s, 0, "done"), 0, "ranged l1 p2l1")
+    s = game.apply(s, 0, "support avatar")
+    for seat in (None, 0, 1, 3):
+        Image.open(io.BytesIO(render_png("avalon", game.view(s, seat), locale="ja"))).load()
+
+
+def test_console_text_view_shows_lands_and_only_the_own_hand():
+    s = midgame(3, 9, 60)
+    pub = render_text("avalon", game.view(s, None), locale="en", names=["A", "B", "C"])
+    assert "Sanctuary" in pub and "Your hand" not in pub
+    mine = render_text("avalon", game.view(s, 1), locale="ja", names=["A", "B", "C"])
+    assert "あなたの手札" in mine
+    json.dumps(game.view(s, 1))

@@ -1,0 +1,77 @@
+"""Smoke test of the benchmark machinery (``python -m bench``) on a tiny sample.
+
+Checks that it runs end to end for every registered game and writes JSON with every key and
+sane types.  No timed asserts: speed is measured by the benchmark, never asserted here.
+"""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from rules import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_KEYS = {"p50_ms": float, "p99_ms": float, "render_ratio": float, "png_bytes": int,
+             "rules_commands_per_s": float}
+TOP_KEYS = ("startup_s", "active_matches_rss_mib_per_10k", "loop_lag_p99_ms")
+
+
+def _number(v, kind) -> bool:
+    if kind is int:
+        return type(v) is int and v >= 0
+    return type(v) in (int, float) and math.isfinite(v) and v >= 0
+
+
+def test_bench_cli_writes_every_figure_for_every_game(tmp_path):
+    out = tmp_path / "bench.json"
+    proc = subprocess.run([sys.executable, "-m", "bench", "--tiny", "--quiet", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    errors = data["meta"]["errors"]
+    assert proc.returncode == (1 if errors else 0), proc.stderr[-3000:]
+    assert set(data["games"]) == set(registry.names())
+    for name, figs in data["games"].items():
+        assert set(figs) >= set(GAME_KEYS)
+        if name in errors:       # a broken engine is reported, not hidden; its figures are null
+            assert all(figs[k] is None for k in GAME_KEYS)
+            continue
+        for key, kind in GAME_KEYS.items():
+            assert _number(figs[key], kind), (name, key, figs[key])
+        assert figs["p50_ms"] <= figs["p99_ms"]
+        assert figs["png_bytes"] > 0 and figs["render_ratio"] >= 1.0
+    for key in TOP_KEYS:
+        assert _number(data[key], float), (key, data[key])
+    assert data["meta"]["loop_lag"]["renders"] > 0
+    assert data["meta"]["loop_lag"]["renders_on_loop"] == 0     # pictures never on the loop
+    assert data["meta"]["startup"]["resumed"] == data["meta"]["plan_sizes"]["stored_matches"]
+    # the table names every game and marks every figure against its target
+    for name in registry.names():
+        assert name in proc.stdout
+    assert "start-up" in proc.stdout and "loop lag" in proc.stdout
+    assert proc.stdout.count(" ok") + proc.stdout.count("MISS") + proc.stdout.count("n/a") >= 7
+
+
+def test_table_marks_misses_and_missing_figures():
+    from bench import format_table, targets_met
+
+    result = {"games": {"g": {"p50_ms": 1.0, "p99_ms": 61.0, "render_ratio": 1.5,
+                              "png_bytes": 1000, "rules_commands_per_s": 20_000.0},
+                        "h": {"p50_ms": None, "p99_ms": None, "render_ratio": None,
+                              "png_bytes": None, "rules_commands_per_s": None}},
+              "startup_s": 0.5, "active_matches_rss_mib_per_10k": 2048.0, "loop_lag_p99_ms": 3.0}
+    met = targets_met(result)
+    assert met["g.p99_ms"] is False and met["g.render_ratio"] is True
+    assert met["active_matches_rss_mib_per_10k"] is False and met["startup_s"] is True
+    table = format_table(result)
+    assert "61.0 MISS" in table and "n/a" in table
+
+
+def test_percentile_is_nearest_rank():
+    from bench.latency import percentile
+
+    xs = [float(i) for i in range(1, 101)]
+    assert percentile(xs, 50) == 50.0 and percentile(xs, 99) == 99.0 and percentile(xs, 100) == 100.0
+    assert percentile([7.0], 99) == 7.0

@@ -1,0 +1,49 @@
+"""Project Maken pictures: drawn from views only; PNG decodes in both locales, public and seat views."""
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from render import has_renderer, render_png
+from rules import registry
+
+game = registry.get("maken")
+
+
+def states():
+    rng = random.Random(4)
+    state = game.new_match(2, 4, {"first": 0})
+    out = [state]
+    while game.outcome(state) is None and len(out) < 400:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+        out.append(state)
+    return out[::37] + [out[-1]]
+
+
+def test_maken_has_its_own_drawer():
+    assert has_renderer("maken")
+
+
+def test_pictures_decode_in_both_locales_public_and_seat_views():
+    for state in states():
+        for seat in (None, 0, 1):
+            for locale in ("en", "ja"):
+                png = render_png("maken", game.view(state, seat), locale=locale, names=["A", "B"],
+                                 clock={"deadline_in": 42, "turn_seconds": 300})
+                img = Image.open(io.BytesIO(png))
+                img.load()
+                assert img.size[0] >= 800
+
+
+def test_picture_is_a_pure_function_of_the_view():
+    state = states()[3]
+    view = game.view(state, None)
+    assert render_png("maken", view) == render_png("maken", dict(view))
+
+
+def test_empty_or_partial_views_do_not_crash():
+    render_png("maken", {"game": "maken"})
+    render_png("maken", {"game": "maken", "players": [{}, {}], "seat": 0, "hand": ["nope"]})
