@@ -264,12 +264,13 @@ class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLA
 DYNAMIC_ITEMS = (BoardButton, TreeSelect, GoButton, ConfirmButton, DeckSelect)
 
 
-def board_view(match_id: int, status: str, locale: str) -> discord.ui.View | None:
-    """The buttons under the board message for a match in ``status`` (None: no buttons)."""
+def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False) -> discord.ui.View | None:
+    """The buttons under the board message for a match in ``status`` (None: no buttons).
+    ``late_join``: a running match of a game that takes late joiners and has a free seat."""
     actions = {
         "pending": ("accept", "decline"),
         "open": ("join", "start", "decline"),
-        "active": ("act", "status", "resign"),
+        "active": ("act", "status", "resign") + (("join",) if late_join else ()),
     }.get(status)
     if not actions:
         return None

@@ -30,6 +30,7 @@ from cogs.common import (
 )
 from cogs.components import board_view
 from data import i18n
+from rules import registry
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 
 log = logging.getLogger("cogs.delivery")
@@ -255,7 +256,9 @@ class Delivery(commands.Cog):
     async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,
                            content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
         embed, file = self.board_embed(rec, public, locale)
-        view = board_view(rec.id, rec.status, locale)
+        game = registry.get(rec.game) if rec.game in registry else None
+        late_join = bool(game is not None and hasattr(game, "can_join") and len(rec.seats) < game.max_players)
+        view = board_view(rec.id, rec.status, locale, late_join=late_join)
         if refs.get("board"):
             message = await self._edit(refs["board"], content=content, embed=embed,
                                        attachments=[file] if file else [], view=view,

@@ -218,3 +218,24 @@ async def test_playing_an_illegal_deck_is_refused_with_every_broken_rule(env):
     ix = await env.fake.slash(env.bot, env.alice, "play", game=GAME, opponent=env.bob, deck="empty")
     assert ix.ephemeral and "cannot be played" in ix.text and "•" in ix.text
     assert await env.store.matches_for_user(int(env.alice["id"])) == []
+
+
+@needs_game
+def test_the_local_console_takes_a_deck_per_seat(tmp_path):
+    import io
+
+    from host.console import main as console_main
+
+    d = registry.get(GAME).decks
+    rids = list(d.ready())
+    code = d.encode(d.ready()[rids[-1]]["spec"])
+    out = io.StringIO()
+    rc = console_main(["--game", GAME, "--no-pictures", "--deck", f"1={rids[0]}", "--deck", f"2={code}"],
+                      stdin=io.StringIO("help\nquit\n"), stdout=out)
+    assert rc == 0 and "Legal commands" in out.getvalue()
+    out = io.StringIO()
+    rc = console_main(["--game", GAME, "--no-pictures", "--deck", "3=x"], stdin=io.StringIO(""), stdout=out)
+    assert rc == 2 and "--deck takes SEAT=DECK" in out.getvalue()
+    out = io.StringIO()
+    rc = console_main(["--game", GAME, "--no-pictures", "--deck", "1=nonsense"], stdin=io.StringIO(""), stdout=out)
+    assert rc == 2 and "no deck called" in out.getvalue()
