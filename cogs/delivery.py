@@ -326,7 +326,22 @@ class Delivery(commands.Cog):
                 await self.deliver_private(rec, pu)
             except Exception:
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
+        for p in getattr(result, "prompts", []) or []:
+            if getattr(p, "secret", False) and p.user_id and p.user_id != actor:
+                await self.secret_prompt(rec, p.user_id)
         return board_message
+
+    async def secret_prompt(self, rec: MatchRecord, user_id: int) -> None:
+        """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their
+        DMs are closed nothing is said anywhere else (that would reveal the decision)."""
+        refs = await self.store.get_refs(rec.id)
+        locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(user_id)))
+            await dm.send(tr("cogs.secret_prompt", locale, match_id=rec.id,
+                             game=game_name(rec.game, locale)), allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.info("match %s: could not DM a pending decision to a player", rec.id)
 
     async def _post_event(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
                           actor: int | None) -> None:
@@ -334,7 +349,9 @@ class Delivery(commands.Cog):
         lines = render_lines(public.text if public is not None else [], locale)
         if not public and result.info and result.notify:
             lines = render_lines(result.info, locale)
-        prompted = [p.user_id for p in result.prompts if p.user_id and p.user_id != actor]
+        # a secret decision (e.g. a hidden response window) is never pinged in public
+        prompted = [p.user_id for p in result.prompts
+                    if p.user_id and p.user_id != actor and not getattr(p, "secret", False)]
         notify = [u for u in result.notify if u and u != actor]
         ping_ids = list(dict.fromkeys(notify + prompted))
         if prompted:

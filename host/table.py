@@ -169,7 +169,7 @@ class Host:
             return msg("host.status.waiting", names=_names(rec, [s for s in waiting if rec.seats[s]]),
                        open=sum(1 for u in rec.seats if u is None))
         return msg("host.status.to_act", names=_names(rec, _public_to_act(registry.get(rec.game), state)),
-                   n=rec.n_commands)
+                   n=rec.meta.get("shown", rec.n_commands))
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:
         res = rec.result or {}
@@ -204,10 +204,11 @@ class Host:
                 result.private.append(PrivateUpdate(seat=seat, user_id=uid, text=[],
                                                     view=pv, picture=await self._picture(rec, pv)))
         if prompts and rec.status == ACTIVE:
+            shown = set(_public_to_act(game, state))
             for seat in game.to_act(state):
                 uid = rec.seats[seat]
                 if uid is not None:
-                    result.prompts.append(Prompt(seat=seat, user_id=uid,
+                    result.prompts.append(Prompt(seat=seat, user_id=uid, secret=seat not in shown,
                                                  legal=game.legal_commands(state, seat)))
         return result
 
@@ -450,8 +451,10 @@ class Host:
             return Result(ok=False, match=rec, error=error)
         public_text = _public_command(game, state, seat, text)
         outcome = game.outcome(new_state)
-        new = replace(rec, n_commands=rec.n_commands + 1, reminded=False,
-                      meta={k: v for k, v in rec.meta.items() if k != "expired"})
+        meta = {k: v for k, v in rec.meta.items() if k != "expired"}
+        if public_text is not None:  # a hidden decision is not counted where everyone sees
+            meta["shown"] = rec.meta.get("shown", rec.n_commands) + 1
+        new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
             new.status, new.result, new.deadline = FINISHED, dict(outcome), None
         else:
@@ -465,7 +468,8 @@ class Host:
             self._states.pop(rec.id, None)
             return Result.fail("host.err.conflict", match=rec)
         self._remember(rec.id, written.n_commands, new_state)
-        lines = list(lead or []) + [msg("host.played", name=rec.names[seat], command=public_text)]
+        lines = [] if public_text is None else \
+            list(lead or []) + [msg("host.played", name=rec.names[seat], command=public_text)]
         if outcome is not None:
             lines.append(self._outcome_msg(written))
             await self._finished(written)
@@ -650,7 +654,9 @@ class Host:
             state = _initial_state(game, rec)
             for c in await self.store.commands(rec.id):
                 shown = "join" if c.command == JOIN else _public_command(game, state, c.seat, c.command)
-                entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat], "command": shown})
+                if shown is not None:  # hidden decisions are nobody else's business
+                    entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
+                                    "command": shown})
                 state = _step(game, state, c.seat, c.command)
         return Result(ok=True, match=rec, data={"log": entries})
 
@@ -723,6 +729,11 @@ class Host:
                     if res.ok:
                         res.data["clock"] = "auto"
                         return res
+            hidden = [s for s in to_act if s not in _public_to_act(game, await self._state(fresh))]
+            if hidden:
+                # a secret decision: its clock must not announce it; the default applies on
+                # expiry (above) and no public reminder is posted
+                return None
             if kind == "expired":
                 new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
                 others = [s for s in range(len(fresh.seats)) if s not in to_act]
@@ -742,12 +753,10 @@ class Host:
 
 
 # ---------------------------------------------------------------------- helpers
-def _public_command(game: Any, state: Any, seat: int, command: str) -> str:
+def _public_command(game: Any, state: Any, seat: int, command: str) -> str | None:
+    """The command as everyone may see it; None for a hidden decision."""
     fn = getattr(game, "public_command", None)
-    if fn is None:
-        return command
-    shown = fn(state, seat, command)
-    return shown if shown is not None else "…"
+    return command if fn is None else fn(state, seat, command)
 
 
 def _with_deck(options: dict, seat: int, n: int, deck: Any) -> dict:

@@ -60,6 +60,8 @@ class Prompt:
     seat: int
     user_id: int
     legal: list[str]
+    secret: bool = False    # a hidden decision (e.g. a chain-response window): tell only this
+                            # player, privately; never ping or name them in public
 
 
 @dataclass

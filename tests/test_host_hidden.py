@@ -20,7 +20,8 @@ class WindowGame:
     name, min_players, max_players = "window_test", 2, 2
 
     def new_match(self, players, seed, options=None):
-        return {"gos": 0, "window": False, "counter": bool((options or {}).get("counter", True))}
+        return {"gos": 0, "window": False, "counter": bool((options or {}).get("counter", True)),
+                "auto_go": bool((options or {}).get("auto_go", False))}
 
     def to_act(self, s):
         if s["gos"] >= 3:
@@ -60,8 +61,13 @@ class WindowGame:
     def load(self, t):
         return json.loads(t)
 
+    def public_command(self, s, seat, cmd):
+        return None if cmd == "pass" else cmd   # a pass in the window is never shown
+
     def timeout_command(self, s, seat):
-        return "pass" if s["window"] and seat == 1 else None
+        if s["window"] and seat == 1:
+            return "pass"
+        return "go" if s["auto_go"] and seat == 0 and not s["window"] else None
 
 
 class Clock:
@@ -109,8 +115,10 @@ async def test_clock_expiry_in_a_window_applies_the_default_and_play_goes_on(hos
     assert [e.data.get("clock") for e in events] == ["auto"]
     rec = events[0].match
     assert rec.status == ACTIVE and rec.n_commands == 2
-    assert events[0].public.text[0].key == "host.clock.auto"
-    assert (await host.log(mid)).data["log"][-1]["command"] == "pass"
+    # the default was a hidden pass: nothing public says so (no "ran out of time" line)
+    assert events[0].public.text == []
+    assert [e["command"] for e in (await host.log(mid)).data["log"]] == ["go"]
+    assert [c.command for c in await host.store.commands(mid)] == ["go", "pass"]
 
 
 async def test_clock_expiry_without_a_default_still_lets_the_other_side_claim(host):
@@ -120,3 +128,40 @@ async def test_clock_expiry_without_a_default_still_lets_the_other_side_claim(ho
     assert [e.data.get("clock") for e in events] == ["expired"]
     res = await host.claim_timeout(mid, BOB)
     assert res.ok and res.match.status == FINISHED and res.match.result["winners"] == [1]
+
+
+async def test_a_hidden_pass_looks_exactly_like_no_window_at_all(host):
+    with_window = await started(host)
+    without = await started(host, options={"counter": False})
+    await host.command(with_window, ALICE, "go")
+    res_a = await host.command(with_window, BOB, "pass")
+    res_b = await host.command(without, ALICE, "go")
+    assert res_a.public.text == []                      # nothing printed for the pass
+    assert res_a.public.view == res_b.public.view
+    assert res_a.public.status_line == res_b.public.status_line   # same public move count
+    log = (await host.log(with_window)).data["log"]
+    assert [e["command"] for e in log] == ["go"]
+
+
+async def test_the_responder_prompt_is_marked_secret(host):
+    mid = await started(host)
+    res = await host.command(mid, ALICE, "go")
+    assert [(p.user_id, p.secret) for p in res.prompts] == [(BOB, True)]
+    res = await host.command(mid, BOB, "counter")
+    assert [(p.user_id, p.secret) for p in res.prompts] == [(ALICE, False)]
+
+
+async def test_no_public_reminder_names_a_hidden_decider(host):
+    mid = await started(host, turn_seconds=300)
+    await host.command(mid, ALICE, "go")
+    host.clock.t += 250                                   # inside the reminder window
+    assert await host.tick() == []
+
+
+async def test_a_public_default_on_expiry_is_announced(host):
+    mid = await started(host, turn_seconds=60, options={"counter": False, "auto_go": True})
+    host.clock.t += 61
+    events = await host.tick()
+    assert [e.data.get("clock") for e in events] == ["auto"]
+    assert [m.key for m in events[0].public.text[:2]] == ["host.clock.auto", "host.played"]
+    assert events[0].public.text[0].render("en").startswith("Alice ran out of time")
