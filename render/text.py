@@ -7,7 +7,7 @@ turn: 3
 from __future__ import annotations
 
 import json
-from typing import Callable
+from typing import Any, Callable
 
 from data import i18n
 
@@ -26,13 +26,64 @@ def render_text(game: str, view: dict, *, locale: str = "en", names: list[str] |
     return fn(view, locale=locale, names=names or [])
 
 
+_SKIP = {"game", "seat", "cards"}
+
+
 def _generic(view: dict, *, locale: str, names: list[str]) -> str:
-    lines = []
+    """Any game: one line per top-level key, nested data indented, card ids with their names."""
+    cards = view.get("cards") if isinstance(view.get("cards"), dict) else {}
+    lines: list[str] = []
     for key, value in view.items():
-        if key in ("game", "seat"):
+        if key in _SKIP:
             continue
-        lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+        _emit(lines, key, value, cards, locale, names, 0)
     return "\n".join(lines)
+
+
+def _card_label(value: Any, cards: dict, locale: str) -> str | None:
+    if isinstance(value, str) and value in cards:
+        name = (cards[value].get("name") or {}) if isinstance(cards[value], dict) else {}
+        shown = name.get(locale) or name.get("en") if isinstance(name, dict) else None
+        return f"{value} {shown}" if shown else value
+    return None
+
+
+def _scalar(value: Any, cards: dict, locale: str, names: list[str], key: str = "") -> str:
+    label = _card_label(value, cards, locale)
+    if label is not None:
+        return label
+    if key in ("seat", "player", "owner", "winner") and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return "[" + ", ".join(_scalar(v, cards, locale, names) for v in value) + "]"
+    if isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
+        return " ".join(f"{k}={_scalar(v, cards, locale, names, k)}" for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _emit(lines: list[str], key: str, value: Any, cards: dict, locale: str, names: list[str],
+          depth: int) -> None:
+    pad = "  " * depth
+    simple_list = isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value)
+    if not isinstance(value, (dict, list)) or simple_list or (
+            isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values())):
+        lines.append(f"{pad}{key}: {_scalar(value, cards, locale, names, key)}")
+        return
+    lines.append(f"{pad}{key}:")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _emit(lines, str(k), v, cards, locale, names, depth + 1)
+    else:
+        for i, v in enumerate(value):
+            label = names[i] if key in ("players", "seats") and i < len(names) else f"- {i + 1}"
+            if isinstance(v, dict) and all(not isinstance(x, (dict, list)) for x in v.values()):
+                lines.append(f"{pad}  {label}: {_scalar(v, cards, locale, names)}")
+            else:
+                _emit(lines, label, v, cards, locale, names, depth + 1)
 
 
 @text_renderer("squares")
