@@ -328,18 +328,21 @@ class Delivery(commands.Cog):
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
         for p in getattr(result, "prompts", []) or []:
             if getattr(p, "secret", False) and p.user_id and p.user_id != actor:
-                await self.secret_prompt(rec, p.user_id)
+                await self.secret_prompt(rec, p.user_id, list(p.legal))
         return board_message
 
-    async def secret_prompt(self, rec: MatchRecord, user_id: int) -> None:
+    async def secret_prompt(self, rec: MatchRecord, user_id: int, legal: list[str] | None = None) -> None:
         """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their
         DMs are closed nothing is said anywhere else (that would reveal the decision)."""
         refs = await self.store.get_refs(rec.id)
         locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
         try:
             dm = await self.bot.create_dm(discord.Object(int(user_id)))
-            await dm.send(tr("cogs.secret_prompt", locale, match_id=rec.id,
-                             game=game_name(rec.game, locale)), allowed_mentions=NO_PINGS)
+            text = tr("cogs.secret_prompt", locale, match_id=rec.id, game=game_name(rec.game, locale))
+            if legal:
+                shown = ", ".join(f"`{c}`" for c in legal[:20]) + (" …" if len(legal) > 20 else "")
+                text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
+            await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.info("match %s: could not DM a pending decision to a player", rec.id)
 

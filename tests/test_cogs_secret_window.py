@@ -32,6 +32,7 @@ async def test_the_responder_is_told_by_dm_and_the_thread_shows_nothing(env):
     assert "Bob" not in board.split("To act:")[-1].split("\n")[0]
     dms = env.fake.dms(bob)
     assert dms and "a decision is waiting for you" in message_text(dms[-1])
+    assert "`counter`, `pass`" in message_text(dms[-1])     # only the legal responses and a pass
     # Bob answers privately through /move; the pass is not shown in the thread
     before = len(env.fake.posts(thread_id))
     await env.fake.slash(env.bot, env.bob, "move", command="pass", channel_id=thread_id)
