@@ -95,3 +95,14 @@ def warm(locales: tuple[str, ...] = ("en", "ja")) -> None:
         render_png("squares", view, locale=locale, clock={"deadline_in": 90, "turn_seconds": 300})
         render_png("squares", dict(view, outcome=None), locale=locale)
         render_png("no_such_game", {"to_act": [0], "turn": 1}, locale=locale)
+    # other games' drawers may offer warm(locale) too
+    import sys
+
+    from rules import registry
+
+    for name in registry.names():
+        module = sys.modules.get(f"render.{name}")
+        fn = getattr(module, "warm", None) if name != "squares" else None
+        if callable(fn):
+            for locale in locales:
+                fn(locale)

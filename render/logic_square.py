@@ -1,0 +1,1109 @@
+"""The Battle Logic Square pictures, drawn from ``game.view(state, seat)`` only.
+
+Public view (880 × 800 px)::
+
+    title · view label · phase                              turn 10/100 · clock
+    ┌ seat 1: name, badges, life bar, AVI + awakening, AP, deck/hand/trash/IT, used IT ┐
+    5 │ board: seat 1's area (tinted)    │ chain in progress (if any)
+    4 │                                  │
+    3 │ shared row                       │ last action: who did what, the chain
+    2 │ seat 0's area (tinted)           │ with ✓ for the cards that resolved,
+    1 │  AVIs, placed cards, last range  │ and its events (damage, moves, draws …)
+        a    b    c    d    e
+    └ seat 0: the same ┘
+    whose turn and the phase, or the outcome banner
+
+A seat's own view (``view["seat"]`` is an int) is the HAND picture sent by DM next to the public
+board (880 px wide): the seat's life / AP / pending decision, the chain it may answer, then
+every hand card (name, category, colour, CB, damage or durability, cost, hit-range grid relative
+to the AVI, text with the break condition on its own line) and the unused IT cards with their
+build conditions.  Nothing is drawn that the view does not contain.
+
+Caches: the empty board per locale, AVI and placed-card tiles, the range hatch, wrapped text
+and hand-card images (keyed by the card's JSON) are ``lru_cache``'d; every picture draws on its
+own copy of the background.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from data import i18n
+from render import fonts
+from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register,
+                         seat_colour, seat_dark, seat_text, seat_tint)
+
+W = 880
+M = 16
+CELL = 88
+BX = 44
+TOP_PANEL_Y = 64
+PANEL_H = 98
+BY = TOP_PANEL_Y + PANEL_H + 12
+BW = CELL * 5
+SX = BX + BW + 16
+SW = W - M - SX
+BOTTOM_PANEL_Y = BY + BW + 28
+FOOT_Y = BOTTOM_PANEL_Y + PANEL_H + 10
+H = FOOT_Y + 52
+
+LIFE_MAX = 500
+SHARED_A = (242, 239, 232)
+SHARED_B = (233, 229, 220)
+GREEN = (0, 140, 100)
+BOX_BG = (255, 253, 249)
+CARD_COLOURS = {                       # band fill, band text
+    "white": ((232, 230, 224), INK),
+    "green": ((0, 158, 115), WHITE),
+    "blue": ((0, 114, 178), WHITE),
+    "red": ((200, 30, 40), WHITE),
+}
+IT_BAND = ((96, 72, 150), WHITE)
+AVI_BAND = ((60, 60, 70), WHITE)
+RANGE_FILL = {"enemy": RED, "empty": (0, 140, 100), "move": (0, 114, 178), "none": RED}
+
+
+def _t(key: str, locale: str, **params) -> str:
+    return i18n.t(key, locale, **params)
+
+
+def _j(obj) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)
+
+
+def _name(cards: dict, cid, locale: str) -> str:
+    card = cards.get(cid) if isinstance(cid, str) else None
+    if not isinstance(card, dict):
+        return str(cid or "?")
+    names = card.get("name") or {}
+    return str(names.get(locale) or names.get("en") or cid)
+
+
+def _loc(d, locale: str) -> str:
+    if isinstance(d, dict):
+        return str(d.get(locale) or d.get("en") or "")
+    return str(d or "")
+
+
+def square_rc(square) -> tuple[int, int] | None:
+    """(column 0–4, rank 1–5) of ``"c3"``, or None."""
+    if not isinstance(square, str) or len(square) != 2:
+        return None
+    col = ord(square[0].lower()) - ord("a")
+    if not square[1].isdigit():
+        return None
+    rank = int(square[1])
+    if not (0 <= col < 5 and 1 <= rank <= 5):
+        return None
+    return col, rank
+
+
+def square_xy(square) -> tuple[int, int] | None:
+    """Top-left pixel of a square (rank 1 at the bottom: seat 0 sits at the bottom)."""
+    rc = square_rc(square)
+    if rc is None:
+        return None
+    return BX + rc[0] * CELL, BY + (5 - rc[1]) * CELL
+
+
+@lru_cache(maxsize=4096)
+def wrap(text: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
+    """Lines of ``text`` at most ``width`` px wide: by words for spaced text, by characters for
+    Japanese (closing punctuation such as 。、） never starts a line)."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        tokens: list[str] = []
+        word = ""
+        for ch in para:
+            if ch == " ":
+                tokens.append(word + " ")
+                word = ""
+            elif ord(ch) > 0x2E7F:
+                if word:
+                    tokens.append(word)
+                    word = ""
+                tokens.append(ch)
+            else:
+                word += ch
+        if word:
+            tokens.append(word)
+        line = ""
+        for tok in tokens:
+            cand = line + tok
+            if (not line or fonts.text_width(cand.rstrip(), size, bold) <= width
+                    or tok in _NO_START):
+                line = cand
+                continue
+            out.append(line.rstrip())
+            line = tok
+        while fonts.text_width(line.rstrip(), size, bold) > width and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and fonts.text_width(line[:cut], size, bold) > width:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line.rstrip())
+    return tuple(out)
+
+
+_NO_START = set("。、）」』，．・：")
+
+
+# --------------------------------------------------------------------------------------------
+# static layers and tiles
+# --------------------------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def _background(locale: str) -> Image.Image:
+    """The empty board with tinted areas and coordinates.  Cached per locale; never mutated."""
+    img = Image.new("RGB", (W, H), PAPER)
+    d = ImageDraw.Draw(img)
+    for rank in range(1, 6):
+        for col in range(5):
+            x, y = BX + col * CELL, BY + (5 - rank) * CELL
+            dark = (rank + col) % 2 == 0
+            if rank == 3:
+                fill = SHARED_B if dark else SHARED_A
+            else:
+                tint = seat_tint(0 if rank <= 2 else 1)
+                fill = tuple(max(0, c - 12) for c in tint) if dark else tint
+            d.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=fill)
+    for i in range(6):
+        d.line((BX + i * CELL, BY, BX + i * CELL, BY + BW), fill=LINE, width=1)
+        d.line((BX, BY + i * CELL, BX + BW, BY + i * CELL), fill=LINE, width=1)
+    # area borders: each player's two rows framed in the player's colour
+    for seat, top in ((1, BY), (0, BY + 3 * CELL)):
+        d.rectangle((BX - 1, top, BX + BW + 1, top + 2 * CELL), outline=seat_colour(seat), width=3)
+    d.rectangle((BX - 3, BY - 3, BX + BW + 3, BY + BW + 3), outline=INK, width=2)
+    # area strips and rank numbers on the left
+    for rank in range(1, 6):
+        y0 = BY + (5 - rank) * CELL
+        col = seat_colour(0) if rank <= 2 else seat_colour(1) if rank >= 4 else (160, 156, 146)
+        d.rectangle((BX - 12, y0 + 2, BX - 7, y0 + CELL - 3), fill=col)
+        fonts.text(d, (BX - 26, y0 + CELL // 2), str(rank), 18, INK, bold=True, anchor="mm")
+    for col in range(5):
+        fonts.text(d, (BX + col * CELL + CELL // 2, BY + BW + 14), "abcde"[col], 18, INK,
+                   bold=True, anchor="mm")
+    shared = _t("render.ls.shared", locale)
+    fonts.text(d, (BX + BW - 6, BY + 3 * CELL - 4), fonts.fit(shared, 11, CELL * 2), 11, MUTED,
+               anchor="rd")
+    return img
+
+
+@lru_cache(maxsize=8)
+def _hatch(colour: tuple) -> Image.Image:
+    """A translucent diagonal hatch the size of a square (RGBA), for hit-range overlays."""
+    img = Image.new("RGBA", (CELL - 1, CELL - 1), colour + (38,))
+    d = ImageDraw.Draw(img)
+    for k in range(-CELL, CELL, 11):
+        d.line((k, CELL, k + CELL, 0), fill=colour + (120,), width=3)
+    return img
+
+
+@lru_cache(maxsize=512)
+def _avi_tile(seat: int, name: str, life: int, awakened: bool) -> Image.Image:
+    """An AVI on the board (78 × 78, RGBA): name, life, life bar, facing mark, awakening star."""
+    size = CELL - 10
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    fg = seat_text(seat)
+    d.rounded_rectangle((0, 0, size - 1, size - 1), radius=12, fill=seat_colour(seat),
+                        outline=HILITE if awakened else seat_dark(seat), width=4 if awakened else 2)
+    # facing: seat 0 plays up the board, seat 1 down
+    cx = size // 2
+    if seat == 0:
+        d.polygon([(cx - 7, 11), (cx + 7, 11), (cx, 3)], fill=fg)
+    else:
+        d.polygon([(cx - 7, size - 12), (cx + 7, size - 12), (cx, size - 4)], fill=fg)
+    lines = wrap(name, 11, size - 10, True)
+    if len(lines) > 1 and "・" in name:
+        lines = tuple(part for part in name.split("・", 1) if part)
+    elif len(lines) > 1:
+        lines = wrap(name, 10, size - 8, True)[:2]
+        lines = (lines[0], fonts.fit(lines[1], 10, size - 8, True)) if len(lines) > 1 else lines
+    ny = (18 if seat == 0 else 10) + (0 if len(lines) > 1 else 2)
+    for i, line in enumerate(lines):
+        sz = 11 if len(lines) == 1 else 10
+        fonts.text(d, (cx, ny + i * 12), fonts.fit(line, sz, size - 8, True), sz, fg, bold=True,
+                   anchor="mm")
+    ly = ny + 12 * (len(lines) - 1) + 19
+    fonts.text(d, (cx, ly), str(life), 24, fg, bold=True, anchor="mm")
+    by = ly + 15
+    d.rounded_rectangle((8, by, size - 9, by + 7), radius=3, fill=WHITE)
+    frac = max(0.0, min(1.0, life / LIFE_MAX))
+    if frac > 0:
+        d.rounded_rectangle((8, by, 8 + max(6, int((size - 17) * frac)), by + 7), radius=3,
+                            fill=RED if life <= 150 else seat_dark(seat))
+    if awakened:
+        fonts.text(d, (size - 10, 10), "★", 14, HILITE, bold=True, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=512)
+def _placed_tile(owner: int, name: str, category: str, dur: int, max_dur: int) -> Image.Image:
+    """A placed card (78 × 78, RGBA): owner band with category, name, durability and bar."""
+    size = CELL - 10
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, size - 1, size - 1), radius=7, fill=WHITE,
+                        outline=seat_colour(owner), width=3)
+    d.rounded_rectangle((0, 0, size - 1, 17), radius=7, fill=seat_colour(owner))
+    d.rectangle((0, 10, size - 1, 17), fill=seat_colour(owner))
+    fg = seat_text(owner)
+    fonts.text(d, (6, 9), category, 11, fg, bold=True, anchor="lm")
+    # owner mark (which way it faces)
+    x = size - 16
+    if owner == 0:
+        d.polygon([(x, 13), (x + 10, 13), (x + 5, 4)], fill=fg)
+    else:
+        d.polygon([(x, 4), (x + 10, 4), (x + 5, 13)], fill=fg)
+    lines = wrap(name, 11, size - 8, True)[:2]
+    for i, line in enumerate(lines):
+        fonts.text(d, (size // 2, 28 + i * 14), fonts.fit(line, 11, size - 6, True), 11, INK,
+                   bold=True, anchor="mm")
+    fonts.text(d, (size // 2, size - 21), f"{dur}/{max_dur}", 13, seat_dark(owner), bold=True,
+               anchor="mm")
+    d.rectangle((6, size - 11, size - 7, size - 6), fill=(226, 222, 214))
+    frac = max(0.0, min(1.0, dur / max_dur)) if max_dur else 0.0
+    if frac > 0:
+        d.rectangle((6, size - 11, 6 + max(3, int((size - 13) * frac)), size - 6),
+                    fill=seat_dark(owner))
+    return img
+
+
+# --------------------------------------------------------------------------------------------
+# the drawer
+# --------------------------------------------------------------------------------------------
+@register("logic_square")
+def draw_logic_square(view: dict, ctx: Ctx) -> Image.Image:
+    if isinstance(view.get("seat"), int) and ("hand" in view or "it_unused" in view):
+        return _draw_hand(view, ctx)
+    return _draw_public(view, ctx)
+
+
+def _players(view: dict) -> dict[int, dict]:
+    return {p.get("seat"): p for p in view.get("players") or [] if isinstance(p, dict)}
+
+
+def _avis(view: dict) -> dict[int, dict]:
+    board = view.get("board") or {}
+    return {a.get("seat"): a for a in board.get("avis") or [] if isinstance(a, dict)}
+
+
+def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
+    img = _background(ctx.locale).copy()
+    d = ImageDraw.Draw(img)
+    cards = view.get("cards") or {}
+    outcome = view.get("outcome")
+    _header(d, view, ctx)
+    for seat, y in ((1, TOP_PANEL_Y), (0, BOTTOM_PANEL_Y)):
+        _panel(d, view, ctx, seat, y)
+    last = view.get("last") if isinstance(view.get("last"), dict) else None
+    chain = [c for c in view.get("chain") or [] if isinstance(c, dict)]
+
+    # hit ranges: the chain being built, else the last card / ability used
+    # (squares, target kind, resolved): cards that did not resolve get an outline only
+    ranges: list[tuple[list[str], str, bool]] = []
+    decls = chain or (last.get("chain") or [] if last else [])
+    resolved = None if chain or not last else last.get("resolved")
+    for i, decl in enumerate(decls):
+        if isinstance(decl, dict) and decl.get("range"):
+            target = (cards.get(decl.get("card")) or {}).get("target") or "enemy"
+            strong = resolved is None or i in resolved
+            ranges.append((list(decl["range"]), target, strong))
+    if not chain and last and last.get("kind") == "avi" and last.get("range"):
+        ranges.append((list(last["range"]), "enemy", True))
+    range_squares: dict[str, tuple] = {}
+    weak_squares: dict[str, tuple] = {}
+    for squares, target, strong in ranges:
+        colour = RANGE_FILL.get(target, RED)
+        for sq in squares:
+            (range_squares if strong else weak_squares)[sq] = colour
+    for sq in range_squares:
+        weak_squares.pop(sq, None)
+    for sq, colour in range_squares.items():
+        xy = square_xy(sq)
+        if xy:
+            h = _hatch(colour)
+            img.paste(h, (xy[0] + 1, xy[1] + 1), h)
+
+    # pieces
+    board = view.get("board") or {}
+    for p in board.get("placed") or []:
+        xy = square_xy(p.get("square"))
+        if not xy:
+            continue
+        cid = p.get("card")
+        card = cards.get(cid) or {}
+        tile = _placed_tile(int(p.get("owner") or 0) % 2, _name(cards, cid, ctx.locale),
+                            str(card.get("category") or "?"), int(p.get("durability") or 0),
+                            int(p.get("max_durability") or 0))
+        img.paste(tile, (xy[0] + 5, xy[1] + 5), tile)
+    for seat, a in sorted(_avis(view).items(), key=lambda kv: str(kv[0])):
+        xy = square_xy(a.get("square"))
+        if not xy or not isinstance(seat, int):
+            continue
+        tile = _avi_tile(seat % 2, _name(cards, a.get("card"), ctx.locale), int(a.get("life") or 0),
+                         bool(a.get("awakened")))
+        img.paste(tile, (xy[0] + 5, xy[1] + 5), tile)
+
+    for sq, colour in range_squares.items():
+        xy = square_xy(sq)
+        if xy:
+            d.rectangle((xy[0] + 1, xy[1] + 1, xy[0] + CELL - 2, xy[1] + CELL - 2), outline=colour,
+                        width=3)
+    for sq, colour in weak_squares.items():
+        xy = square_xy(sq)
+        if xy:
+            _dashed(d, (xy[0] + 3, xy[1] + 3, xy[0] + CELL - 4, xy[1] + CELL - 4), colour, width=2,
+                    dash=6)
+    _marks(d, view, last, chain)
+    y = _chain_box(d, chain, cards, ctx, BY) if chain else BY
+    _last_box(d, last, cards, ctx, y + (10 if chain else 0), view)
+    _footer(d, view, ctx, outcome)
+    return img
+
+
+def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
+    title = fonts.fit(ctx.game_title(), 24, 460, bold=True)
+    fonts.text(d, (M, 24), title, 24, INK, bold=True, anchor="lm")
+    sub = ctx.view_label(view)
+    phase = view.get("phase")
+    if phase:
+        key = f"render.ls.phase.{phase}"
+        text = ctx.t(key)
+        sub += "  ·  " + (str(phase) if text == key else text)
+    if view.get("awakening_rule") is False:
+        sub += "  ·  " + ctx.t("render.ls.awakening_off_rule")
+    fonts.text(d, (M, 50), fonts.fit(sub, 13, 560), 13, MUTED, anchor="lm")
+    turn, max_turns = view.get("turn"), view.get("max_turns")
+    if turn is not None:
+        text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
+                else ctx.t("render.ls.turn_plain", turn=turn))
+        fonts.text(d, (W - M, 24), text, 20, INK, bold=True, anchor="rm")
+    clock = ctx.clock_text()
+    if clock:
+        fonts.text(d, (W - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
+                   bold=ctx.clock_urgent(), anchor="rm")
+
+
+def _badge(d: ImageDraw.ImageDraw, x: int, cy: int, text: str, fill, fg, outline=None,
+           size: int = 13, anchor_right: bool = False) -> int:
+    """A pill with ``text`` starting at ``x`` (or ending at ``x``); returns the free x after it."""
+    w = int(fonts.text_width(text, size, True)) + 14
+    if anchor_right:
+        x -= w
+    d.rounded_rectangle((x, cy - size + 2, x + w, cy + size - 2), radius=size - 2, fill=fill,
+                        outline=outline or fill, width=1)
+    fonts.text(d, (x + w // 2, cy), text, size, fg, bold=True, anchor="mm")
+    return x - 6 if anchor_right else x + w + 6
+
+
+def _seat_mark(d: ImageDraw.ImageDraw, seat: int, x: int, cy: int, size: int = 18) -> None:
+    h = size // 2
+    if seat == 0:
+        d.polygon([(x, cy + h - 1), (x + size, cy + h - 1), (x + h, cy - h)], fill=seat_colour(seat))
+    else:
+        d.polygon([(x, cy - h + 1), (x + size, cy - h + 1), (x + h, cy + h)], fill=seat_colour(seat))
+
+
+def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> None:
+    p = _players(view).get(seat) or {}
+    a = _avis(view).get(seat) or {}
+    cards = view.get("cards") or {}
+    outcome = view.get("outcome")
+    to_act = [s for s in view.get("to_act") or [] if isinstance(s, int)]
+    acting = seat in to_act and not outcome
+    winner = bool(outcome) and seat in (outcome.get("winners") or [])
+    border = seat_colour(seat) if (acting or winner) else LINE
+    d.rounded_rectangle((M, y, W - M, y + PANEL_H), radius=10, fill=seat_tint(seat),
+                        outline=border, width=4 if (acting or winner) else 1)
+    # line 1: name and badges; life on the right
+    cy = y + 20
+    x = M + 12
+    _seat_mark(d, seat, x, cy)
+    x += 26
+    name = ctx.name(seat)
+    if view.get("seat") == seat:
+        name = f"{name} {ctx.t('render.ls.you')}"
+    name = fonts.fit(name, 19, 300, bold=True)
+    fonts.text(d, (x, cy), name, 19, INK, bold=True, anchor="lm")
+    x += int(fonts.text_width(name, 19, True)) + 10
+    if view.get("first") == seat:
+        x = _badge(d, x, cy, ctx.t("render.ls.first"), WHITE, MUTED, outline=LINE)
+    if winner:
+        x = _badge(d, x, cy, "★ " + ctx.t("render.ls.winner_badge"), seat_dark(seat), WHITE)
+    elif acting:
+        x = _badge(d, x, cy, "▶ " + ctx.t("render.ls.turn_badge"), seat_dark(seat), WHITE)
+    life = int(p.get("life", a.get("life", 0)) or 0)
+    bar_w, bar_x = 190, W - M - 14 - 190
+    d.rounded_rectangle((bar_x, cy - 7, bar_x + bar_w, cy + 7), radius=7, fill=WHITE,
+                        outline=LINE)
+    frac = max(0.0, min(1.0, life / LIFE_MAX))
+    if frac > 0:
+        d.rounded_rectangle((bar_x, cy - 7, bar_x + max(14, int(bar_w * frac)), cy + 7), radius=7,
+                            fill=RED if life <= 150 else seat_colour(seat))
+    label = ctx.t("render.ls.life", life=life)
+    fonts.text(d, (bar_x - 10, cy), label, 18, INK, bold=True, anchor="rm")
+
+    # line 2: AVI and awakening; AP, banked AP and shield on the right
+    cy = y + 49
+    x = M + 14
+    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
+    label = ctx.t("render.ls.avi", name=avi)
+    label = fonts.fit(label, 14, 300, bold=True)
+    fonts.text(d, (x, cy), label, 14, INK, bold=True, anchor="lm")
+    x += int(fonts.text_width(label, 14, True)) + 10
+    aw_life = a.get("awakening_life")
+    if view.get("awakening_rule") is False:
+        x = _badge(d, x, cy, ctx.t("render.ls.awakening_none"), WHITE, MUTED, outline=LINE, size=12)
+    elif aw_life is not None:
+        if a.get("awakened"):
+            x = _badge(d, x, cy, "★ " + ctx.t("render.ls.awakened", life=aw_life), HILITE, INK,
+                       outline=INK, size=12)
+        else:
+            x = _badge(d, x, cy, ctx.t("render.ls.awakening_at", life=aw_life), WHITE, MUTED,
+                       outline=LINE, size=12)
+    rx = W - M - 14
+    shield = int(p.get("shield") or 0)
+    if shield:
+        rx = _badge(d, rx, cy, ctx.t("render.ls.shield", amount=shield), WHITE, INK,
+                    outline=seat_dark(seat), size=12, anchor_right=True)
+    ap_next = int(p.get("ap_next") or 0)
+    if ap_next:
+        rx = _badge(d, rx, cy, ctx.t("render.ls.ap_next", amount=f"{ap_next:+d}"), WHITE, INK,
+                    outline=LINE, size=12, anchor_right=True)
+    if view.get("player") == seat and not outcome:
+        ap = int(p.get("ap") or 0)
+        pips = max(ap, 3)
+        px = rx - pips * 18
+        for i in range(pips):
+            box = (px + i * 18, cy - 7, px + i * 18 + 14, cy + 7)
+            if i < ap:
+                d.ellipse(box, fill=seat_colour(seat), outline=seat_dark(seat), width=2)
+            else:
+                d.ellipse(box, fill=WHITE, outline=LINE, width=2)
+        text = ctx.t("render.ls.ap", ap=ap)
+        fonts.text(d, (px - 8, cy), text, 14, INK, bold=True, anchor="rm")
+        if p.get("caa_used"):
+            w = fonts.text_width(text, 14, True)
+            _badge(d, int(px - 16 - w), cy, ctx.t("render.ls.caa_used"), WHITE, MUTED,
+                   outline=LINE, size=12, anchor_right=True)
+
+    # line 3: counts and used IT cards
+    cy = y + 77
+    x = M + 14
+    trash = p.get("trash") or []
+    items = [ctx.t("render.ls.deck", n=p.get("deck_count", 0)),
+             ctx.t("render.ls.hand", n=p.get("hand_count", 0)),
+             ctx.t("render.ls.trash", n=len(trash)),
+             ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]
+    for item in items:
+        x = _badge(d, x, cy, item, WHITE, INK, outline=LINE, size=13)
+    used = p.get("it_used") or []
+    if used:
+        text = ctx.t("render.ls.it_used", cards=", ".join(_name(cards, c, ctx.locale) for c in used))
+        fonts.text(d, (x + 2, cy), fonts.fit(text, 13, W - M - 14 - x), 13, IT_BAND[0], bold=True,
+                   anchor="lm")
+
+
+def _marks(d: ImageDraw.ImageDraw, view: dict, last: dict | None, chain: list[dict]) -> None:
+    """Last move / placement outlines and damage / heal numbers on the board."""
+    if not last:
+        return
+    events = [e for e in last.get("events") or [] if isinstance(e, dict)]
+    if last.get("kind") == "move":
+        fxy, txy = square_xy(last.get("from")), square_xy(last.get("to"))
+        if fxy:
+            _dashed(d, (fxy[0] + 4, fxy[1] + 4, fxy[0] + CELL - 5, fxy[1] + CELL - 5), INK)
+        if txy:
+            d.rectangle((txy[0] + 1, txy[1] + 1, txy[0] + CELL - 2, txy[1] + CELL - 2), outline=INK,
+                        width=5)
+            d.rectangle((txy[0] + 2, txy[1] + 2, txy[0] + CELL - 3, txy[1] + CELL - 3),
+                        outline=HILITE, width=3)
+    for ev in events:
+        if ev.get("type") == "move":
+            fxy = square_xy(ev.get("from"))
+            if fxy:
+                _dashed(d, (fxy[0] + 4, fxy[1] + 4, fxy[0] + CELL - 5, fxy[1] + CELL - 5), INK)
+        if ev.get("type") == "place":
+            xy = square_xy(ev.get("square"))
+            if xy:
+                d.rectangle((xy[0] + 1, xy[1] + 1, xy[0] + CELL - 2, xy[1] + CELL - 2),
+                            outline=HILITE, width=3)
+    # numbers: damage per square (red), heals at the AVI (green), destroyed squares (×)
+    dmg: dict[str, int] = {}
+    for ev in events:
+        if ev.get("type") == "damage" and square_xy(ev.get("square")):
+            dmg[ev["square"]] = dmg.get(ev["square"], 0) + int(ev.get("amount") or 0)
+    heal: dict[str, int] = {}
+    avis = _avis(view)
+    for ev in events:
+        if ev.get("type") == "heal" and int(ev.get("amount") or 0) > 0:
+            sq = (avis.get(ev.get("seat")) or {}).get("square")
+            if square_xy(sq):
+                heal[sq] = heal.get(sq, 0) + int(ev["amount"])
+    for ev in events:
+        if ev.get("type") == "destroyed":
+            xy = square_xy(ev.get("square"))
+            if xy:
+                d.line((xy[0] + 14, xy[1] + 14, xy[0] + CELL - 15, xy[1] + CELL - 15), fill=RED, width=5)
+                d.line((xy[0] + 14, xy[1] + CELL - 15, xy[0] + CELL - 15, xy[1] + 14), fill=RED, width=5)
+    for table, fill, sign in ((dmg, RED, "−"), (heal, GREEN, "+")):
+        for sq, amount in table.items():
+            xy = square_xy(sq)
+            text = f"{sign}{amount}"
+            w = int(fonts.text_width(text, 15, True)) + 14
+            x1 = xy[0] + CELL + 4 if fill == RED else xy[0] + w - 4
+            y0 = xy[1] + CELL - 17
+            d.rounded_rectangle((x1 - w, y0, x1, y0 + 24), radius=12, fill=fill, outline=WHITE,
+                                width=2)
+            fonts.text(d, (x1 - w // 2, y0 + 12), text, 15, WHITE, bold=True, anchor="mm")
+
+
+def _dashed(d: ImageDraw.ImageDraw, box, colour, width: int = 3, dash: int = 8) -> None:
+    x0, y0, x1, y1 = box
+    for x in range(x0, x1, dash * 2):
+        d.line((x, y0, min(x + dash, x1), y0), fill=colour, width=width)
+        d.line((x, y1, min(x + dash, x1), y1), fill=colour, width=width)
+    for y in range(y0, y1, dash * 2):
+        d.line((x0, y, x0, min(y + dash, y1)), fill=colour, width=width)
+        d.line((x1, y, x1, min(y + dash, y1)), fill=colour, width=width)
+
+
+def _decl_line(decl: dict, cards: dict, locale: str) -> str:
+    cid = decl.get("card")
+    text = _name(cards, cid, locale)
+    card = cards.get(cid) or {}
+    if card.get("cb"):
+        text += " [CB]"
+    if decl.get("source") == "it":
+        text = "IT " + text
+    if decl.get("target"):
+        text += f" → {decl['target']}"
+    return text
+
+
+def _chain_box(d: ImageDraw.ImageDraw, chain: list[dict], cards: dict, ctx: Ctx, y: int) -> int:
+    rows = min(len(chain), 6)
+    h = 34 + rows * 24 + 6
+    d.rounded_rectangle((SX, y, SX + SW, y + h), radius=10, fill=(255, 246, 230), outline=RED,
+                        width=2)
+    fonts.text(d, (SX + 12, y + 17), fonts.fit(ctx.t("render.ls.chain_open"), 15, SW - 24, True),
+               15, RED, bold=True, anchor="lm")
+    for i, decl in enumerate(chain[-rows:]):
+        cy = y + 44 + i * 24
+        seat = int(decl.get("seat") or 0)
+        _seat_mark(d, seat, SX + 12, cy, 14)
+        n = len(chain) - rows + i + 1
+        text = f"{n}. " + _decl_line(decl, cards, ctx.locale)
+        fonts.text(d, (SX + 32, cy), fonts.fit(text, 14, SW - 44), 14, INK, anchor="lm")
+    return y + h
+
+
+def _event_line(ev: dict, cards: dict, ctx: Ctx) -> str | None:
+    kind = ev.get("type")
+    seat = ev.get("seat")
+    who = ctx.name(seat) if isinstance(seat, int) else "?"
+    card = lambda key="card": _name(cards, ev.get(key), ctx.locale)  # noqa: E731
+    if kind == "resolve":
+        return ctx.t("render.ls.ev.resolve", card=card())
+    if kind == "damage":
+        if ev.get("target") == "avi":
+            return ctx.t("render.ls.ev.damage_avi", name=who, amount=ev.get("amount", 0),
+                         square=ev.get("square", "?"))
+        return ctx.t("render.ls.ev.damage_placed", card=card("placed"), amount=ev.get("amount", 0),
+                     square=ev.get("square", "?"))
+    if kind == "destroyed":
+        return ctx.t("render.ls.ev.destroyed", card=card(), square=ev.get("square", "?"))
+    if kind == "place":
+        return ctx.t("render.ls.ev.place", card=card(), square=ev.get("square", "?"))
+    if kind == "move":
+        return ctx.t("render.ls.ev.move", name=who, frm=ev.get("from", "?"), to=ev.get("to", "?"))
+    if kind == "fizzle":
+        return ctx.t("render.ls.ev.fizzle", card=card())
+    if kind == "heal":
+        return ctx.t("render.ls.ev.heal", name=who, amount=ev.get("amount", 0))
+    if kind == "draw":
+        return ctx.t("render.ls.ev.draw", name=who, count=ev.get("count", 0))
+    if kind == "trash":
+        src = ctx.t(f"render.ls.from.{ev.get('from')}")
+        names = ", ".join(_name(cards, c, ctx.locale) for c in ev.get("cards") or [])
+        return ctx.t("render.ls.ev.trash", name=who, cards=names or "-", source=src)
+    if kind == "ap":
+        key = "render.ls.ev.ap_banked" if ev.get("banked") else "render.ls.ev.ap"
+        return ctx.t(key, name=who, amount=f"{int(ev.get('amount') or 0):+d}")
+    if kind == "shield":
+        return ctx.t("render.ls.ev.shield", name=who, amount=ev.get("amount", 0))
+    if kind == "turn":
+        return ctx.t("render.ls.ev.turn", name=who, turn=ev.get("turn", "?"))
+    return None
+
+
+def _last_headline(last: dict, cards: dict, ctx: Ctx) -> str:
+    kind = str(last.get("kind") or "")
+    seat = last.get("seat")
+    who = ctx.name(seat) if isinstance(seat, int) else ""
+    name = lambda cid: _name(cards, cid, ctx.locale)  # noqa: E731
+    if kind == "start":
+        return ctx.t("render.ls.last.start")
+    if kind == "move":
+        return ctx.t("render.ls.last.move", name=who, frm=last.get("from", "?"), to=last.get("to", "?"))
+    if kind in ("use", "it"):
+        return ctx.t(f"render.ls.last.{kind}", name=who, card=name(last.get("card")))
+    if kind == "avi":
+        abil = ((cards.get(last.get("card")) or {}).get("abilities") or [])
+        n = last.get("ability")
+        label = str(n)
+        if isinstance(n, int) and 1 <= n <= len(abil):
+            label = _loc(abil[n - 1].get("name"), ctx.locale) or label
+        return ctx.t("render.ls.last.avi", name=who, ability=label, cost=last.get("cost", "?"))
+    if kind == "caa":
+        return ctx.t("render.ls.last.caa", name=who,
+                     cards=", ".join(name(c) for c in last.get("cards") or []))
+    if kind == "end":
+        return ctx.t("render.ls.last.end", name=who)
+    if kind == "discard":
+        return ctx.t("render.ls.last.discard", name=who, card=name(last.get("card")))
+    return ctx.t("render.ls.last.other", name=who, command=str(last.get("command") or kind))
+
+
+TRASH_H = 78
+
+
+def _trash_box(d: ImageDraw.ImageDraw, view: dict, cards: dict, ctx: Ctx) -> None:
+    """The newest trash cards of both players (the trash is public)."""
+    y = BY + BW - TRASH_H
+    d.rounded_rectangle((SX, y, SX + SW, BY + BW), radius=10, fill=BOX_BG, outline=LINE, width=1)
+    fonts.text(d, (SX + 12, y + 14), ctx.t("render.ls.trash_title"), 13, MUTED, bold=True,
+               anchor="lm")
+    players = _players(view)
+    for i, seat in enumerate((1, 0)):
+        cy = y + 37 + i * 24
+        _seat_mark(d, seat, SX + 12, cy, 12)
+        trash = list((players.get(seat) or {}).get("trash") or [])
+        text = ", ".join(_name(cards, c, ctx.locale) for c in reversed(trash[-4:])) if trash else "-"
+        if len(trash) > 4:
+            text += ", …"
+        fonts.text(d, (SX + 30, cy), fonts.fit(text, 13, SW - 42), 13, INK, anchor="lm")
+
+
+def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, y: int,
+              view: dict) -> None:
+    bottom = BY + BW - TRASH_H - 8
+    _trash_box(d, view, cards, ctx)
+    d.rounded_rectangle((SX, y, SX + SW, bottom), radius=10, fill=BOX_BG, outline=LINE, width=1)
+    fonts.text(d, (SX + 12, y + 16), ctx.t("render.ls.last_title"), 13, MUTED, bold=True, anchor="lm")
+    if not last:
+        return
+    seat = last.get("seat")
+    yy = y + 30
+    lines: list[tuple[str, int, bool, tuple, int | None]] = []   # text, size, bold, colour, seat
+    for i, line in enumerate(wrap(_last_headline(last, cards, ctx), 15, SW - 44, True)[:3]):
+        lines.append((line, 15, True, INK, seat if (i == 0 and isinstance(seat, int)) else None))
+    if last.get("paid"):
+        paid = ", ".join(_name(cards, c, ctx.locale) for c in last["paid"])
+        for line in wrap(ctx.t("render.ls.paid", cards=paid), 13, SW - 36)[:2]:
+            lines.append((line, 13, False, MUTED, None))
+    decls = [c for c in last.get("chain") or [] if isinstance(c, dict)]
+    resolved = last.get("resolved")
+    if not view.get("chain") and (len(decls) > 1 or (decls and resolved is None)):
+        lines.append((ctx.t("render.ls.chain_title"), 13, True, MUTED, None))
+        for i, decl in enumerate(decls):
+            if resolved is None:
+                mark = "…"
+            else:
+                mark = "✓" if i in resolved else "×"
+            text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
+            lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
+    events = [e for e in last.get("events") or [] if isinstance(e, dict)]
+    ev_lines = [t for t in (_event_line(e, cards, ctx) for e in events) if t]
+    room = (bottom - 8 - yy) // 22 - len(lines)
+    if ev_lines and room > 1:
+        lines.append(("", 6, False, INK, None))
+        room -= 1
+        if len(ev_lines) > room:
+            extra = len(ev_lines) - room + 1
+            ev_lines = ev_lines[:room - 1] + [ctx.t("render.ls.more", n=extra)]
+        for t in ev_lines:
+            lines.append(("· " + t, 13, False, INK, None))
+    for text, size, bold, colour, mark in lines:
+        if yy + 14 > bottom - 4:
+            break
+        if not text:
+            yy += 6
+            continue
+        cy = yy + 10
+        x = SX + 12
+        if mark is not None:
+            _seat_mark(d, mark, x, cy, 12)
+            x += 18
+        fonts.text(d, (x, cy), fonts.fit(text, size, SX + SW - 10 - x, bold), size, colour,
+                   bold=bold, anchor="lm")
+        yy += 22 if size >= 14 else 20
+
+
+def _outcome_text(outcome: dict, ctx: Ctx) -> str:
+    head, reason = ctx.outcome_text(outcome)
+    code = str(outcome.get("reason") or "")
+    if code:
+        key = f"render.ls.reason.{code}"
+        text = ctx.t(key)
+        if text != key:
+            reason = text
+    return f"★ {head}" + (f"  —  {reason}" if reason else "")
+
+
+def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, outcome) -> None:
+    y = FOOT_Y
+    if outcome:
+        winners = outcome.get("winners") or []
+        one = len(winners) == 1 and isinstance(winners[0], int)
+        fill = seat_colour(winners[0]) if one else (90, 90, 98)
+        fg = seat_text(winners[0]) if one else WHITE
+        d.rounded_rectangle((M, y, W - M, y + 40), radius=10, fill=fill,
+                            outline=seat_dark(winners[0]) if one else INK, width=2)
+        text = _outcome_text(outcome, ctx)
+        fonts.text(d, (W // 2, y + 20), fonts.fit(text, 20, W - 2 * M - 20, bold=True), 20, fg,
+                   bold=True, anchor="mm")
+        return
+    player = view.get("player")
+    if isinstance(player, int):
+        phase = view.get("phase")
+        key = "render.ls.status.discard" if phase == "discard" else "render.ls.status.main"
+        p = _players(view).get(player) or {}
+        text = ctx.t(key, name=ctx.name(player), ap=p.get("ap", 0))
+        if view.get("chain"):
+            text += "  ·  " + ctx.t("render.ls.status.chain")
+        fonts.text(d, (M + 4, y + 20), "▶", 20, seat_colour(player), bold=True, anchor="lm")
+        fonts.text(d, (M + 30, y + 20), fonts.fit(text, 19, W - 2 * M - 40, bold=True), 19, INK,
+                   bold=True, anchor="lm")
+
+
+# --------------------------------------------------------------------------------------------
+# the hand picture (a seat's own view)
+# --------------------------------------------------------------------------------------------
+HW = 880
+COLS = 2
+GAP = 12
+CARD_W = (HW - 2 * M - GAP * (COLS - 1)) // COLS
+RC = 13                                  # range-grid cell
+
+
+def _grid_rows(rng: list) -> tuple[int, int]:
+    """(max forward, min forward) rows of a range grid; always shows the AVI row and one ahead."""
+    fwd = [int(r[0]) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2]
+    return max(fwd + [1]), min(fwd + [0])
+
+
+def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str) -> tuple[int, int]:
+    """A small grid of a hit range relative to the user's AVI (forward = up); returns its size."""
+    top, low = _grid_rows(rng)
+    side = max([2] + [abs(int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2])
+    cols = 2 * side + 1
+    rows = top - low + 1
+    cells = {(int(r[0]), int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2}
+    fill = RANGE_FILL.get(target, RED)
+    for ri in range(rows):
+        fwd = top - ri
+        for ci in range(cols):
+            sd = ci - side
+            bx, by = x + ci * RC, y + ri * RC
+            box = (bx, by, bx + RC - 1, by + RC - 1)
+            if (fwd, sd) == (0, 0):
+                d.rectangle(box, fill=(60, 60, 70))
+                d.polygon([(bx + 3, by + RC - 4), (bx + RC - 4, by + RC - 4), (bx + RC // 2, by + 2)],
+                          fill=WHITE)
+                if (0, 0) in cells:
+                    d.rectangle(box, outline=fill, width=2)
+            elif (fwd, sd) in cells:
+                d.rectangle(box, fill=fill, outline=WHITE)
+            else:
+                d.rectangle(box, fill=(246, 244, 238), outline=(214, 208, 196))
+    return cols * RC, rows * RC
+
+
+def _split_text(text: str) -> tuple[str, str]:
+    """(rules text, condition) — the break / build condition goes on its own line."""
+    for marker in ("【アクション構築条件】", "【ブレイク条件】", "Build condition:", "Break condition:"):
+        i = text.find(marker)
+        if i >= 0:
+            return text[:i].rstrip(), text[i:].strip()
+    return text, ""
+
+
+@lru_cache(maxsize=512)
+def _card_img(card_json: str, count: int, mark: str, locale: str) -> Image.Image:
+    """One hand / IT card (CARD_W wide, RGB, height from its text)."""
+    card = json.loads(card_json)
+    t = lambda k, **p: _t(k, locale, **p)  # noqa: E731
+    cat = str(card.get("category") or "?")
+    if cat == "IT":
+        band, band_fg = IT_BAND
+    elif cat == "AVI":
+        band, band_fg = AVI_BAND
+    else:
+        band, band_fg = CARD_COLOURS.get(str(card.get("colour")), ((200, 200, 200), INK))
+    text, cond = _split_text(_loc(card.get("text"), locale))
+    tw = CARD_W - 20
+    body = wrap(text, 14, tw) if text else ()
+    cond_lines = wrap(cond, 13, tw, True) if cond else ()
+    rng = card.get("range") or []
+    grid_h = 0
+    if rng:
+        top, low = _grid_rows(rng)
+        grid_h = (top - low + 1) * RC
+    n_stats = ((card.get("damage") is not None) + (card.get("durability") is not None)
+               + (cat == "Br" or card.get("cost") is not None))
+    n_info = bool(card.get("colour") or card.get("types"))
+    head_h = max(grid_h + 8, n_stats * 20 + n_info * 18 + 6)
+    h = 32 + head_h + len(body) * 19 + (len(cond_lines) * 18 + 6 if cond_lines else 0) + 10
+    img = Image.new("RGB", (CARD_W, h), PAPER)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, CARD_W - 1, h - 1), radius=9, fill=WHITE, outline=band, width=2)
+    d.rounded_rectangle((0, 0, CARD_W - 1, 28), radius=9, fill=band)
+    d.rectangle((0, 18, CARD_W - 1, 28), fill=band)
+    # band: category chip, name, CB, count
+    x = 8
+    chip = t(f"render.ls.cat.{cat}") if cat in ("Ac", "Sc", "Br", "IT", "AVI") else cat
+    cw = int(fonts.text_width(chip, 12, True)) + 12
+    d.rounded_rectangle((x, 5, x + cw, 23), radius=5, fill=WHITE)
+    fonts.text(d, (x + cw // 2, 14), chip, 12, band if band != CARD_COLOURS["white"][0] else INK,
+               bold=True, anchor="mm")
+    x += cw + 8
+    right = CARD_W - 8
+    if count > 1:
+        s = f"×{count}"
+        fonts.text(d, (right, 14), s, 16, band_fg, bold=True, anchor="rm")
+        right -= int(fonts.text_width(s, 16, True)) + 8
+    if card.get("cb"):
+        w = int(fonts.text_width("CB", 12, True)) + 12
+        d.rounded_rectangle((right - w, 5, right, 23), radius=9, fill=HILITE, outline=INK)
+        fonts.text(d, (right - w // 2, 14), "CB", 12, INK, bold=True, anchor="mm")
+        right -= w + 6
+    name = _loc(card.get("name"), locale) or str(card.get("id", "?"))
+    fonts.text(d, (x, 14), fonts.fit(name, 16, right - x - 4, True), 16, band_fg, bold=True,
+               anchor="lm")
+    # head: range grid on the left, numbers on the right
+    y = 34
+    x = 10
+    if rng:
+        gw, _ = _range_grid(d, x, y + 2, rng, str(card.get("target") or "enemy"))
+        x += gw + 12
+    stats = []
+    if card.get("damage") is not None:
+        stats.append((t("render.ls.card.damage", n=card["damage"]), RED))
+    if card.get("durability") is not None:
+        stats.append((t("render.ls.card.durability", n=card["durability"]), (0, 104, 76)))
+    cost = card.get("cost")
+    if cat == "Br":
+        stats.append((t("render.ls.card.chain_only"), INK))
+    elif cost is not None:
+        stats.append((t("render.ls.card.cost", n=cost), INK))
+    sy = y + 10
+    for s, colour in stats:
+        fonts.text(d, (x, sy), fonts.fit(s, 15, CARD_W - x - 10, True), 15, colour, bold=True,
+                   anchor="lm")
+        sy += 20
+    info = []
+    colour = card.get("colour")
+    if colour:
+        info.append(t(f"render.ls.colour.{colour}"))
+    for ty in card.get("types") or []:
+        if isinstance(ty, dict):
+            info.append(f"[{_loc(ty, locale) or ty.get('id', '?')}]")
+    if info:
+        fonts.text(d, (x, sy), fonts.fit(" ".join(info), 13, CARD_W - x - 10), 13, MUTED,
+                   anchor="lm")
+        sy += 18
+    if mark:
+        fonts.text(d, (CARD_W - 10, y + 10), mark, 13, GREEN, bold=True, anchor="rm")
+    y += head_h
+    for line in body:
+        fonts.text(d, (10, y + 9), line, 14, INK, anchor="lm")
+        y += 19
+    if cond_lines:
+        y += 3
+        d.rectangle((8, y - 2, CARD_W - 9, y + len(cond_lines) * 18 + 1), fill=(246, 242, 250))
+        for line in cond_lines:
+            fonts.text(d, (10, y + 8), line, 13, IT_BAND[0] if cat == "IT" else INK, bold=True,
+                       anchor="lm")
+            y += 18
+    return img
+
+
+def _hand_entries(ids: list, cards: dict) -> list[tuple[str, int]]:
+    """Hand card ids grouped: copies are interchangeable (first-drawn order kept)."""
+    order: list[str] = []
+    counts: dict[str, int] = {}
+    for cid in ids:
+        if not isinstance(cid, str):
+            continue
+        if cid not in counts:
+            order.append(cid)
+            counts[cid] = 0
+        counts[cid] += 1
+    return [(c, counts[c]) for c in order]
+
+
+def _avi_entries(avi_id, cards: dict, locale: str) -> list:
+    """The seat's AVI abilities (and its awakening) as card-like entries for the hand picture."""
+    avi = cards.get(avi_id) if isinstance(avi_id, str) else None
+    if not isinstance(avi, dict):
+        return []
+    out = []
+    for i, ab in enumerate(avi.get("abilities") or []):
+        if not isinstance(ab, dict):
+            continue
+        moves = any(isinstance(e, dict) and e.get("do") == "move_self" for e in ab.get("effects") or [])
+        card = {"id": f"{avi_id}.{i + 1}", "category": "AVI",
+                "name": {loc: f"{i + 1}. " + _loc(ab.get("name"), loc) for loc in ("ja", "en")},
+                "text": ab.get("text"), "damage": ab.get("damage"), "range": ab.get("range") or [],
+                "cost": ab.get("cost"), "target": "move" if moves else "enemy"}
+        out.append((card, 1, ""))
+    aw = avi.get("awakening")
+    if isinstance(aw, dict):
+        card = {"id": f"{avi_id}.aw", "category": "AVI",
+                "name": {loc: _t("render.ls.awakening_card", loc, life=aw.get("life", "?"))
+                         for loc in ("ja", "en")},
+                "text": aw.get("text")}
+        out.append((card, 1, ""))
+    return out
+
+
+def _layout(entries: list, cards: dict, locale: str):
+    imgs = []
+    for cid, n, mark in entries:
+        if isinstance(cid, dict):
+            card = cid
+        else:
+            card = cards.get(cid) or {"id": cid, "name": {"en": cid}, "category": "?"}
+        imgs.append(_card_img(_j(card), n, mark, locale))
+    rows = []
+    for i in range(0, len(imgs), COLS):
+        row = imgs[i:i + COLS]
+        rows.append((row, max(im.height for im in row)))
+    return rows
+
+
+def _draw_hand(view: dict, ctx: Ctx) -> Image.Image:
+    seat = int(view["seat"])
+    cards = view.get("cards") or {}
+    pending = view.get("pending") if isinstance(view.get("pending"), dict) else None
+    answer_ids: set[str] = set()
+    if pending and pending.get("kind") == "chain":
+        for cmd in pending.get("responses") or []:
+            parts = str(cmd).split()
+            if len(parts) >= 2 and parts[0] == "chain":
+                answer_ids.add(parts[1])
+    ok = ctx.t("render.ls.can_answer")
+    hand = [(c, n, ok if c in answer_ids else "")
+            for c, n in _hand_entries(list(view.get("hand") or []), cards)]
+    its = [(c, n, ok if c in answer_ids else "")
+           for c, n in _hand_entries(list(view.get("it_unused") or []), cards)]
+    hand_rows = _layout(hand, cards, ctx.locale)
+    it_rows = _layout(its, cards, ctx.locale)
+    avi_id = (_avis(view).get(seat) or {}).get("card") or (_players(view).get(seat) or {}).get("avi")
+    avi_rows = _layout(_avi_entries(avi_id, cards, ctx.locale), {}, ctx.locale)
+
+    top = 64
+    status_h = 74
+    answering = pending.get("answering") if pending and pending.get("kind") == "chain" else None
+    if answering:
+        status_h += 28
+    y = top + status_h + 14
+    total = y + 32 + (sum(h + GAP for _, h in hand_rows) if hand_rows else 34)
+    total += 32 + (sum(h + GAP for _, h in it_rows) if it_rows else 34) + 6
+    if avi_rows:
+        total += 32 + sum(h + GAP for _, h in avi_rows)
+    img = Image.new("RGB", (HW, total), PAPER)
+    d = ImageDraw.Draw(img)
+
+    # header
+    title = ctx.t("render.ls.hand_title", name=ctx.name(seat))
+    fonts.text(d, (M, 24), fonts.fit(title, 22, 560, True), 22, INK, bold=True, anchor="lm")
+    sub = ctx.game_title()
+    phase = view.get("phase")
+    if phase:
+        key = f"render.ls.phase.{phase}"
+        text = ctx.t(key)
+        sub += "  ·  " + (str(phase) if text == key else text)
+    fonts.text(d, (M, 50), fonts.fit(sub, 13, 560), 13, MUTED, anchor="lm")
+    turn, max_turns = view.get("turn"), view.get("max_turns")
+    if turn is not None:
+        text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
+                else ctx.t("render.ls.turn_plain", turn=turn))
+        fonts.text(d, (HW - M, 24), text, 20, INK, bold=True, anchor="rm")
+    clock = ctx.clock_text()
+    if clock:
+        fonts.text(d, (HW - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
+                   bold=ctx.clock_urgent(), anchor="rm")
+
+    # status strip: own life, AVI, AP, counts, the decision asked now
+    p = _players(view).get(seat) or {}
+    a = _avis(view).get(seat) or {}
+    d.rounded_rectangle((M, top, HW - M, top + status_h), radius=10, fill=seat_tint(seat),
+                        outline=seat_colour(seat), width=2)
+    cy = top + 20
+    _seat_mark(d, seat, M + 12, cy)
+    life = int(p.get("life", a.get("life", 0)) or 0)
+    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
+    line = ctx.t("render.ls.life", life=life) + "   " + ctx.t("render.ls.avi", name=avi)
+    if a.get("square"):
+        line += f" ({a['square']})"
+    fonts.text(d, (M + 38, cy), fonts.fit(line, 17, 470, True), 17, INK, bold=True, anchor="lm")
+    rx = HW - M - 12
+    for item in reversed([ctx.t("render.ls.deck", n=p.get("deck_count", 0)),
+                          ctx.t("render.ls.trash", n=len(p.get("trash") or [])),
+                          ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]):
+        rx = _badge(d, rx, cy, item, WHITE, INK, outline=LINE, anchor_right=True)
+    cy = top + 50
+    if view.get("outcome"):
+        text = _outcome_text(view["outcome"], ctx)
+    elif pending and pending.get("kind") == "main":
+        text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
+        if pending.get("caa_used"):
+            text += "  ·  " + ctx.t("render.ls.caa_used")
+    elif pending and pending.get("kind") == "discard":
+        text = ctx.t("render.ls.pending.discard", count=pending.get("count", 0))
+    elif answering:
+        text = ctx.t("render.ls.pending.chain")
+    else:
+        player = view.get("player")
+        text = ctx.t("render.ls.pending.wait", name=ctx.name(player) if isinstance(player, int) else "?")
+    fonts.text(d, (M + 14, cy), "▶", 16, seat_dark(seat), bold=True, anchor="lm")
+    fonts.text(d, (M + 36, cy), fonts.fit(text, 16, HW - 2 * M - 50, True), 16, INK, bold=True,
+               anchor="lm")
+    if answering:
+        cy += 28
+        line = ctx.t("render.ls.answering", name=ctx.name(answering.get("seat")),
+                     card=_decl_line(answering, cards, ctx.locale))
+        fonts.text(d, (M + 36, cy), fonts.fit(line, 15, HW - 2 * M - 50), 15, RED, bold=True,
+                   anchor="lm")
+
+    # hand cards
+    for heading, rows, empty in ((ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),
+                                  hand_rows, ctx.t("render.ls.hand_empty")),
+                                 (ctx.t("render.ls.it_cards", n=sum(n for _, n, _ in its)),
+                                  it_rows, ctx.t("render.ls.it_empty")),
+                                 (ctx.t("render.ls.avi_cards", name=_name(cards, avi_id, ctx.locale)),
+                                  avi_rows, "")):
+        if not rows and not empty:
+            continue
+        fonts.text(d, (M, y + 14), heading, 17, INK, bold=True, anchor="lm")
+        y += 32
+        if not rows:
+            fonts.text(d, (M + 4, y + 10), empty, 14, MUTED, anchor="lm")
+            y += 34
+            continue
+        for row, h in rows:
+            for i, im in enumerate(row):
+                img.paste(im, (M + i * (CARD_W + GAP), y))
+            y += h + GAP
+    return img
+
+
+def warm(locale: str) -> None:
+    """Fill the background cache for ``locale``."""
+    _background(locale)
