@@ -100,6 +100,20 @@ class Host:
             return rec, None, Result.fail("host.err.not_a_player", match=rec)
         return rec, seat, None
 
+    async def _challenged(self, match_id: int, user_id: int
+                          ) -> tuple[MatchRecord | None, int | None, Result | None]:
+        """A match still waiting for players, and the caller's seat in it (or the refusal)."""
+        rec, err = await self._get(match_id)
+        if err:
+            return None, None, err
+        if rec.status not in (PENDING, OPEN):
+            return rec, None, Result.fail("host.err.not_waiting", match=rec, match_id=rec.id)
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            hint = Msg("host.hint.join") if rec.status == OPEN else Msg("host.hint.none")
+            return rec, None, Result.fail("host.err.not_challenged", match=rec, hint=hint)
+        return rec, seat, None
+
     @staticmethod
     def _seat_of(rec: MatchRecord, user_id: int) -> int | None:
         for i, uid in enumerate(rec.seats):
@@ -282,15 +296,9 @@ class Host:
     async def accept(self, match_id: int, user_id: int, deck: Any = None) -> Result:
         """``deck``: for card games, a ready-made deck id or a legal spec (see host.decks)."""
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, seat, err = await self._challenged(match_id, user_id)
             if err:
                 return err
-            if rec.status not in (PENDING, OPEN):
-                return Result.fail("host.err.not_waiting", match=rec, match_id=rec.id)
-            seat = self._seat_of(rec, user_id)
-            if seat is None:
-                return Result.fail("host.err.not_challenged", match=rec,
-                                   hint=Msg("host.hint.join") if rec.status == OPEN else Msg("host.hint.none"))
             if user_id in rec.accepted:
                 return Result.fail("host.err.already_accepted", match=rec)
             new = replace(rec, accepted=rec.accepted + [user_id],
@@ -335,14 +343,9 @@ class Host:
 
     async def decline(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, seat, err = await self._challenged(match_id, user_id)
             if err:
                 return err
-            if rec.status not in (PENDING, OPEN):
-                return Result.fail("host.err.not_waiting", match=rec, match_id=rec.id)
-            seat = self._seat_of(rec, user_id)
-            if seat is None:
-                return Result.fail("host.err.not_challenged", match=rec, hint=Msg("host.hint.none"))
             new = replace(rec, status=DECLINED)
             written = await self._write(new, rec.version)
             if written is None:
