@@ -454,9 +454,16 @@ class Host:
             return Result(ok=False, match=rec, error=error)
         public_text = _public_command(game, state, seat, text)
         outcome = game.outcome(new_state)
-        meta = {k: v for k, v in rec.meta.items() if k != "expired"}
-        if public_text is not None:  # a hidden decision is not counted where everyone sees
-            meta["shown"] = rec.meta.get("shown", rec.n_commands) + 1
+        meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held")}
+        # What everyone may read.  A hidden decision prints nothing.  While a hidden decision
+        # is pending (a secret response window), even the public lines are held back and
+        # released together when it closes, so nothing public shows the window was opened.
+        released = list(rec.meta.get("held", []))
+        if public_text is not None:
+            released.append([rec.names[seat], public_text])
+        if outcome is None and _hidden(game, new_state):
+            meta["held"], released = released, []
+        meta["shown"] = rec.meta.get("shown", rec.n_commands) + len(released)
         new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
             new.status, new.result, new.deadline = FINISHED, dict(outcome), None
@@ -471,8 +478,9 @@ class Host:
             self._states.pop(rec.id, None)
             return Result.fail("host.err.conflict", match=rec)
         self._remember(rec.id, written.n_commands, new_state)
-        lines = [] if public_text is None else \
-            list(lead or []) + [msg("host.played", name=rec.names[seat], command=public_text)]
+        lines = [msg("host.played", name=name, command=shown) for name, shown in released]
+        if lines and public_text is not None:
+            lines = list(lead or []) + lines
         if outcome is not None:
             lines.append(self._outcome_msg(written))
             await self._finished(written)
@@ -655,12 +663,16 @@ class Host:
         entries = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
             state = _initial_state(game, rec)
+            held: list[dict] = []
             for c in await self.store.commands(rec.id):
                 shown = "join" if c.command == JOIN else _public_command(game, state, c.seat, c.command)
                 if shown is not None:  # hidden decisions are nobody else's business
-                    entries.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
-                                    "command": shown})
+                    held.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
+                                 "command": shown})
                 state = _step(game, state, c.seat, c.command)
+                if not _hidden(game, state):  # lines held during a secret window are released
+                    entries += held
+                    held = []
         return Result(ok=True, match=rec, data={"log": entries})
 
     async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
@@ -790,6 +802,11 @@ def _initial_state(game: Any, rec: MatchRecord) -> Any:
 def _step(game: Any, state: Any, seat: int, command: str) -> Any:
     """Replay one log entry (a command, or a late join)."""
     return game.join(state, seat) if command == JOIN else game.apply(state, seat, command)
+
+
+def _hidden(game: Any, state: Any) -> bool:
+    """Is a decision pending that everyone may not know about?"""
+    return not set(game.to_act(state)) <= set(_public_to_act(game, state))
 
 
 def _public_to_act(game: Any, state: Any) -> list[int]:

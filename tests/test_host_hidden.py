@@ -7,7 +7,7 @@ import json
 import pytest
 
 from data.store import ACTIVE, FINISHED, open_store
-from host import Host
+from host import Host, msg
 from rules import IllegalCommand, registry
 
 ALICE, BOB = 1, 2
@@ -98,8 +98,10 @@ async def test_a_hidden_window_is_never_announced_publicly(host):
     mid = await started(host)
     res = await host.command(mid, ALICE, "go")
     assert res.ok
-    # the secret decision is Bob's, but the public line still names Alice only
-    assert res.public.status_line.render("en") == "To act: Alice (after 1 moves)"
+    # the secret decision is Bob's, but the public line still names Alice only, and Alice's
+    # declaration is held back until the window closes (it would reveal the window otherwise)
+    assert res.public.status_line.render("en") == "To act: Alice (after 0 moves)"
+    assert res.public.text == []
     assert [p.user_id for p in res.prompts] == [BOB]       # Bob alone is asked, privately
     assert res.public.view == {"game": "window_test", "seat": None, "gos": 0}
     # Alice trying to act is told only that something is resolving, not who decides
@@ -115,8 +117,9 @@ async def test_clock_expiry_in_a_window_applies_the_default_and_play_goes_on(hos
     assert [e.data.get("clock") for e in events] == ["auto"]
     rec = events[0].match
     assert rec.status == ACTIVE and rec.n_commands == 2
-    # the default was a hidden pass: nothing public says so (no "ran out of time" line)
-    assert events[0].public.text == []
+    # the default was a hidden pass: nothing public says so (no "ran out of time" line);
+    # only Alice's held declaration is released
+    assert [m.render("en") for m in events[0].public.text] == ["Alice: go"]
     assert [e["command"] for e in (await host.log(mid)).data["log"]] == ["go"]
     assert [c.command for c in await host.store.commands(mid)] == ["go", "pass"]
 
@@ -136,7 +139,8 @@ async def test_a_hidden_pass_looks_exactly_like_no_window_at_all(host):
     await host.command(with_window, ALICE, "go")
     res_a = await host.command(with_window, BOB, "pass")
     res_b = await host.command(without, ALICE, "go")
-    assert res_a.public.text == []                      # nothing printed for the pass
+    # the pass prints nothing; the held declaration appears exactly as without a window
+    assert res_a.public.text == res_b.public.text == [msg("host.played", name="Alice", command="go")]
     assert res_a.public.view == res_b.public.view
     assert res_a.public.status_line == res_b.public.status_line   # same public move count
     log = (await host.log(with_window)).data["log"]
@@ -165,3 +169,11 @@ async def test_a_public_default_on_expiry_is_announced(host):
     assert [e.data.get("clock") for e in events] == ["auto"]
     assert [m.key for m in events[0].public.text[:2]] == ["host.clock.auto", "host.played"]
     assert events[0].public.text[0].render("en").startswith("Alice ran out of time")
+
+
+async def test_the_log_holds_back_a_declaration_while_its_window_is_open(host):
+    mid = await started(host)
+    await host.command(mid, ALICE, "go")
+    assert (await host.log(mid)).data["log"] == []          # asked mid-window: nothing shows
+    await host.command(mid, BOB, "counter")
+    assert [e["command"] for e in (await host.log(mid)).data["log"]] == ["go", "counter"]
