@@ -35,9 +35,13 @@ MAX_COMMAND_LEN = 200
 JOIN = "__join__"                  # the log entry of a late join (see docs/engine.md)
 
 
-def reason_msg(reason: str) -> Msg:
-    key = f"reason.{reason}"
-    return Msg(key) if i18n.has(key) else msg("host.raw", text=reason)
+def reason_msg(reason: str, game: str = "") -> Msg:
+    """The localized reason a match ended: the game's own wording first
+    (``<game>.reason.<reason>``), then the shared one (``reason.<reason>``)."""
+    for key in (f"{game}.reason.{reason}", f"reason.{reason}"):
+        if i18n.has(key):
+            return Msg(key)
+    return msg("host.raw", text=reason)
 
 
 def game_msg(game: str) -> Msg:
@@ -189,8 +193,9 @@ class Host:
         res = rec.result or {}
         winners = res.get("winners", [])
         if not winners:
-            return msg("host.outcome.draw", reason=reason_msg(res.get("reason", "")))
-        return msg("host.outcome.win", names=_names(rec, winners), reason=reason_msg(res.get("reason", "")))
+            return msg("host.outcome.draw", reason=reason_msg(res.get("reason", ""), rec.game))
+        return msg("host.outcome.win", names=_names(rec, winners),
+                   reason=reason_msg(res.get("reason", ""), rec.game))
 
     async def _board(self, rec: MatchRecord, text: list[Msg], *, prompts: bool = True,
                      private: bool = True, notify: list[int] | None = None,
