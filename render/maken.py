@@ -331,17 +331,23 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     if me in (0, 1) and "hand" in view:
         fonts.text(d, (M, HAND_Y + 10), ctx.t("maken.render.your_hand"), 13, INK, bold=True, anchor="lm")
         hand = view.get("hand") or []
+        if not hand:
+            fonts.text(d, (M + 110, HAND_Y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
         step = min(CW + 6, (W - 2 * M - CW) // max(1, len(hand) - 1)) if len(hand) > 1 else 0
         for i, cid in enumerate(hand):
             c = cards.get(cid)
             if c:
                 tile = _card_img(_j(c), (), ctx.locale, False)
                 img.paste(tile, (M + i * step, HAND_Y + 22), tile)
+        notes = []
         guard = view.get("guard_cards") or []
         if guard:
-            names = ", ".join(_name(ctx, cards, c) for c in reversed(guard))
-            fonts.text(d, (W - M, HAND_Y + 10), fonts.fit(f"{ctx.t('maken.render.guard')}: {names}", 12, 560),
-                       12, MUTED, anchor="rm")
+            notes.append(f"{ctx.t('maken.render.guard')}: " + ", ".join(_name(ctx, cards, c) for c in reversed(guard)))
+        support = view.get("support_cards") or []
+        if support:
+            notes.append(f"{ctx.t('maken.render.support')}: " + ", ".join(_name(ctx, cards, x.get("card")) for x in support))
+        if notes:
+            fonts.text(d, (W - M, HAND_Y + 10), fonts.fit("   ".join(notes), 12, 760), 12, MUTED, anchor="rm")
     else:
         y = HAND_Y + 8
         for ev in (view.get("log") or [])[-8:]:
@@ -411,8 +417,10 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
     t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
     name = lambda s: names[s] if s is not None and s < len(names) else f"#{(s or 0) + 1}"  # noqa: E731
     cards = view.get("cards") or {}
-    out = [f"{t('maken.render.turn', turn=view.get('turn'), max=view.get('max_turns'))} · "
-           f"{t('maken.render.step', step=t('maken.step.' + str(view.get('step'))))}"]
+    out = []
+    if "turn" in view and "step" in view:       # the console passes only a seat's own part
+        out.append(f"{t('maken.render.turn', turn=view.get('turn'), max=view.get('max_turns'))} · "
+                   f"{t('maken.render.step', step=t('maken.step.' + str(view.get('step'))))}")
     for p in view.get("players") or []:
         s = p["seat"]
         ch = (cards.get(p.get("character")) or {}).get("name", {}).get(locale, p.get("character"))

@@ -47,3 +47,17 @@ def test_picture_is_a_pure_function_of_the_view():
 def test_empty_or_partial_views_do_not_crash():
     render_png("maken", {"game": "maken"})
     render_png("maken", {"game": "maken", "players": [{}, {}], "seat": 0, "hand": ["nope"]})
+
+
+def test_text_view_for_the_console_full_and_partial():
+    from render.text import render_text
+
+    state = states()[3]
+    for locale in ("en", "ja"):
+        text = render_text("maken", game.view(state, None), locale=locale, names=["A", "B"])
+        assert "LP" in text and "None" not in text
+        own = {k: v for k, v in game.view(state, 0).items() if k in ("hand", "cards", "guard_cards")}
+        text = render_text("maken", own, locale=locale, names=["A", "B"])
+        assert "None" not in text
+        for cid in own["hand"]:
+            assert cid in text

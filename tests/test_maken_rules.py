@@ -252,6 +252,18 @@ def test_footnote_9_after_a_flush_only_the_other_guard_or_a_guard_break():
     assert judge(s)["kind"] == "guard_break" and judge(s)["winner"] == 0
 
 
+def test_an_air_guard_flushed_may_re_guard_standing_or_crouching():
+    """B.3: 「ガード流し」された場合は、改めて「立ちガード」か「屈みガード」のどちらかを選ぶことが出来ます."""
+    s = guarding(field0=["ts01", "ts06"], gtype1="air", hand1=["gu03", "gu01"])   # ts06: no air guard
+    assert {c.split()[1] for c in legal(s) if c.startswith("keep")} == {"stand", "crouch"}
+
+
+def test_double_attack_bonus_speed_counts_against_the_next_bet():
+    """Ruling (engine): the +1 speed of a double attack's top card counts for the next bet's check."""
+    s = pos(field0=[["ts05", [], 1], ["ts05", ["spd"], 0]], hand1=["gu06"], chars=("tsubaki", "gou"))
+    illegal(s, "attack gu06", "maken.err.too_slow")          # speed 4 < 4 + 1
+
+
 def test_guard_flushing_then_re_guarding_then_guard_holds():
     """B.3 flow: flush (ガード流し), re-guard crouching, the attacker calls: ガード成立."""
     s = guarding(field0=["ts01"], hand0=["ts02"], actor=0, hand1=["gu03", "gu05"])
