@@ -257,7 +257,9 @@ class Delivery(commands.Cog):
                            content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
         embed, file = self.board_embed(rec, public, locale)
         game = registry.get(rec.game) if rec.game in registry else None
-        late_join = bool(game is not None and hasattr(game, "can_join") and len(rec.seats) < game.max_players)
+        # a running match that takes late joiners (or a defeated player's rejoin): the host
+        # says when the rules allow it
+        late_join = bool(game is not None and hasattr(game, "can_join"))
         view = board_view(rec.id, rec.status, locale, late_join=late_join)
         if refs.get("board"):
             message = await self._edit(refs["board"], content=content, embed=embed,

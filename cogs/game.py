@@ -614,11 +614,12 @@ class Game(commands.Cog):
         from data.store import OPEN, PENDING
 
         user = interaction.user.id
-        if rec.status not in (PENDING, OPEN):
+        late = action == "join" and rec.status == ACTIVE
+        if rec.status not in (PENDING, OPEN) and not late:
             return False
         if action == "accept" and (user not in rec.seats or user in rec.accepted):
             return False
-        if action == "join" and (user in rec.seats or None not in rec.seats):
+        if action == "join" and (user in rec.seats or (None not in rec.seats and not late)):
             return False
         locale = user_locale(interaction)
         listing = await DeckBook(self.bot.store).list(user, rec.game)

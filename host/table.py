@@ -364,7 +364,7 @@ class Host:
             if err:
                 return err
             if rec.status == ACTIVE:
-                return await self._join_running(rec, user_id, name)
+                return await self._join_running(rec, user_id, name, deck)
             if rec.status != OPEN:
                 return Result.fail("host.err.not_open", match=rec)
             if self._seat_of(rec, user_id) is not None:
@@ -378,7 +378,7 @@ class Host:
                           options=_with_deck(rec.options, i, len(rec.seats), deck))
             return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
 
-    async def _join_running(self, rec: MatchRecord, user_id: int, name: str) -> Result:
+    async def _join_running(self, rec: MatchRecord, user_id: int, name: str, deck: Any = None) -> Result:
         """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
         game = registry.get(rec.game)
         if not hasattr(game, "can_join"):
@@ -393,9 +393,16 @@ class Host:
         if not game.can_join(state):
             return Result.fail("host.err.join_later", match=rec)
         target = len(rec.seats) if seat is None else seat
+        entry = JOIN
         try:
-            new_state = game.join(state, target)
-        except IllegalCommand:
+            if deck is not None and getattr(game, "decks", None) is not None:
+                entry = f"{JOIN} {_deck_token(game, deck)}"
+                new_state = game.join(state, target, deck=deck)
+            else:
+                new_state = game.join(state, target)
+        except IllegalCommand as exc:
+            if exc.key and i18n.has(exc.key):
+                return Result(ok=False, match=rec, error=Msg(exc.key, dict(exc.params)))
             return Result.fail("host.err.already_seated", match=rec)
         new = replace(rec, n_commands=rec.n_commands + 1)
         if seat is None:
@@ -404,7 +411,7 @@ class Host:
         new.deadline = self._deadline(new)
         new.updated_at = self.now()
         try:
-            written = await self.store.append_command(new, rec.version, target, JOIN)
+            written = await self.store.append_command(new, rec.version, target, entry)
         except VersionConflict:
             self._states.pop(rec.id, None)
             return Result.fail("host.err.conflict", match=rec)
@@ -670,7 +677,7 @@ class Host:
             state = _initial_state(game, rec)
             held: list[dict] = []
             for c in await self.store.commands(rec.id):
-                shown = "join" if c.command == JOIN else _public_command(game, state, c.seat, c.command)
+                shown = "join" if c.command.startswith(JOIN) else _public_command(game, state, c.seat, c.command)
                 if shown is not None:  # hidden decisions are nobody else's business
                     held.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
                                  "command": shown})
@@ -805,8 +812,22 @@ def _initial_state(game: Any, rec: MatchRecord) -> Any:
 
 
 def _step(game: Any, state: Any, seat: int, command: str) -> Any:
-    """Replay one log entry (a command, or a late join)."""
-    return game.join(state, seat) if command == JOIN else game.apply(state, seat, command)
+    """Replay one log entry (a command, or a late join: ``__join__ [deck]``)."""
+    if command == JOIN or command.startswith(JOIN + " "):
+        token = command[len(JOIN) + 1:].strip()
+        if not token:
+            return game.join(state, seat)
+        return game.join(state, seat, deck=_deck_of_token(game, token))
+    return game.apply(state, seat, command)
+
+
+def _deck_token(game: Any, deck: Any) -> str:
+    """How a late joiner's deck is written in the log: a ready-made id, or a deck code."""
+    return deck if isinstance(deck, str) else game.decks.encode(deck)
+
+
+def _deck_of_token(game: Any, token: str) -> Any:
+    return token if token in game.decks.ready() else game.decks.decode(token)
 
 
 def _hidden(game: Any, state: Any) -> bool:

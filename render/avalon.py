@@ -352,7 +352,7 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
         for cid in hand:
             c = cards.get(cid) or {}
             if c.get("category") == "creature":
-                extra = f"{c['attr']} ★{c['orig']} {c['atk']}/{c['dur']} mana {_icons_text(c.get('mana') or {})}"
+                extra = f"{t('avalon.attr.' + c['attr'])} ★{c['orig']} {c['atk']}/{c['dur']} mana {_icons_text(c.get('mana') or {})}"
             else:
                 extra = t(f"avalon.label.cat_{c.get('category')}") if c.get("category") in ("magic", "support") else ""
             out.append(f"   {cid}  {cname(cid)}  {extra}")

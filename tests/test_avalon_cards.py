@@ -132,3 +132,22 @@ def test_rules_package_does_no_file_io():
 
 def test_loader_is_cached_and_complete():
     assert set(load_avalon()["decks"]) == set(game.decks.ready())
+
+
+def test_module_doctests():
+    import doctest
+
+    import data.cards.avalon_loader as loader
+    import rules.avalon.decks as decks
+    import rules.avalon.engine as engine
+    for mod in (loader, decks, engine):
+        assert doctest.testmod(mod).failed == 0, mod.__name__
+
+
+def test_the_notation_example_of_the_rules_doc_plays():
+    """docs/rules/avalon.md, Notation: the first-turn example."""
+    s = game.new_match(players=2, seed=1, options={"leader": 0})
+    s.players[0].hand = ["c02", "c01", "c05"]
+    for cmd in ("forge c02 l1", "forge c01 l1", "summon c05 l1", "done", "pass"):
+        s = game.apply(s, 0, cmd)
+    assert game.view(s, None)["players"][0]["lands"][0]["creature"]["card"] == "c05"

@@ -111,12 +111,16 @@ def play(players: int, rng: random.Random, late_join: bool) -> dict:
             with pytest.raises(IllegalCommand):
                 game.apply(state, idle, legal[0])
         if rng.random() < 0.05:
-            assert game.dump(game.load(game.dump(state))) == game.dump(state)
+            loaded = game.load(game.dump(state))
+            assert game.dump(loaded) == game.dump(state)
+            assert game.view(loaded, seat) == game.view(state, seat)
             pub = game.view(state, None)
             json.dumps(pub)
             assert "hand" not in pub
             json.dumps(game.view(state, seat))
-        cmd = rng.choice(legal)
+        auto = game.timeout_command(state, seat)
+        assert auto in legal
+        cmd = rng.choice(legal) if rng.random() > 0.05 else auto
         state = game.apply(state, seat, cmd)
         log.append((seat, cmd))
     out = game.outcome(state)

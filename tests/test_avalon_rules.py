@@ -63,6 +63,8 @@ def test_setup_draws_six_and_puts_life_from_the_memory():
 
 
 def test_unknown_options_raise_value_error():
+    """ENGINE.md: "Options are validated: an unknown option or value raises ValueError"; the
+    rulebook: 「プレイ人数 2~4名」."""
     with pytest.raises(ValueError):
         game.new_match(players=2, seed=1, options={"mode": "hard"})
     with pytest.raises(ValueError):
@@ -188,6 +190,8 @@ def test_colourless_creatures_need_only_originality_many_mana_of_any_kind():
 
 
 def test_on_summon_draw_and_only_creatures_summon():
+    """「召喚時・・・自分の土地にクリーチャーとして配置した瞬間に発動する」; only creature cards
+    are summoned (「クリーチャーを手札から出して召喚する」)."""
     s = fresh()
     p = s.players[0]
     p.hand = ["c15", "m01"]
@@ -221,6 +225,7 @@ def test_magic_cards_resolve_and_go_to_the_discard_pile():
 
 
 def test_thorn_hex_destroys_a_low_originality_creature_of_another_player():
+    """Ruling: "another player's creature" means any other player's; the mana stays behind."""
     s = fresh()
     s.players[0].hand = ["m03"]
     s.players[1].lands[2] = land("c02", creature="c02")
@@ -313,6 +318,7 @@ def test_leader_advances_with_target_mana_but_never_a_colourless_creature():
 
 
 def test_below_target_mana_there_is_no_advance():
+    """「その数が、「目標魔力」以上素成に成功していれば ... 聖地に配置することができます」"""
     s = fresh()
     s.players[0].lands[0] = land("c02", creature="c02")
     s = to_main(s)
@@ -407,6 +413,7 @@ def test_counter_hits_back_when_the_creature_survives_a_hit():
 
 
 def test_counter_does_not_trigger_when_the_creature_is_destroyed():
+    """「「反撃」 相手の通常攻撃が命中して破壊されなかった場合に発動し」"""
     _, b = battle("c10", "c24")                   # 4 attack destroys the 4-durability counter creature
     assert [x[1] for x in b["strikes"]] == ["hit", "hit"]   # defender's normal strike, then invader's last
     assert b["destroyed"][1]
@@ -745,3 +752,70 @@ def test_a_new_player_joins_a_running_match_and_the_join_replays():
     again = game.join(fresh(3), 3)
     assert game.dump(again) == game.dump(s)
     assert not game.can_join(s)                    # 4 seats, nobody out
+
+
+def test_invasion_needs_target_mana_and_a_creature_in_the_sanctuary():
+    """「チェイサーは目標魔力に到達していれば、聖地に配置されたリーダーのクリーチャーに侵略戦闘を
+    仕掛けることができます」; Ruling: the sanctuary creature is reached only by invasion."""
+    s = fresh(2)
+    s.players[0].lands[0] = [full_mana(), "c02", 0]
+    s.players[1].lands[0] = land("c02", creature="c02")
+    s = game.apply(to_main(s), 0, "advance l1")
+    s = game.apply(s, 1, "done")
+    assert game.legal_commands(s, 1) == ["pass"]              # below target; nothing on the leader's lands
+    with pytest.raises(IllegalCommand) as err:
+        game.apply(s, 1, "invade l1")
+    assert err.value.key == "avalon.err.below_target"
+    s2 = fresh(2)
+    s2.players[0].lands[0] = [full_mana(), "c02", 0]
+    s2.players[1].lands[0] = [full_mana(), "c29", 0]          # a colourless creature may invade
+    s2 = game.apply(to_main(s2), 0, "advance l1")
+    s2 = game.apply(s2, 1, "done")
+    assert "invade l1" in game.legal_commands(s2, 1)
+
+
+def test_timeout_defaults_keep_the_match_going():
+    """docs/rules/avalon.md, Clock: done / pass / support avatar."""
+    s = fresh(2)
+    assert game.timeout_command(s, 0) == "done" and game.timeout_command(s, 1) is None
+    s = to_main(s)
+    assert game.timeout_command(s, 0) == "pass"
+
+
+def test_wrong_seat_garbage_and_wrong_phase_commands_raise_and_change_nothing():
+    """ENGINE.md: "raises IllegalCommand(reason) for anything not legal: wrong seat, bad syntax, rule
+    violation"; the set phase offers 「魔素を素成する・クリーチャーを召喚する・魔法カードを使う・カード
+    を捨てる」 only."""
+    s = fresh(2)
+    before = game.dump(s)
+    for seat, cmd, key in [(1, "done", "avalon.err.not_your_turn"), (0, "fly", "avalon.err.unknown_verb"),
+                           (0, "pass", "avalon.err.step_set"), (0, "", "avalon.err.empty"),
+                           (0, "forge zz l1", "avalon.err.not_in_hand")]:
+        with pytest.raises(IllegalCommand) as err:
+            game.apply(s, seat, cmd)
+        assert err.value.key == key, cmd
+    assert game.dump(s) == before
+
+
+def test_a_chaser_out_during_its_own_set_phase_is_skipped():
+    """「ライフが0になってしまった時点で、敗北となります」 — at once, even in the middle of a set phase."""
+    s = fresh(3)
+    s = game.apply(to_main(s), 0, "pass")
+    p = s.players[1]
+    p.life = p.life[:1]
+    p.discard, p.memory = p.memory[1:], p.memory[:1]
+    p.hand = ["m01"]
+    s = game.apply(s, 1, "magic m01")          # draws the last memory card: one life lost -> out
+    assert s.players[1].status == "out"
+    assert game.to_act(s) == [2] and s.step == "set"
+
+
+def test_house_rule_a_set_phase_ends_after_sixty_actions():
+    """House rule (termination): after 60 forge/summon/magic/discard actions only `done` is left."""
+    s = fresh()
+    s.acts = 60
+    assert game.legal_commands(s, 0) == ["done"]
+    s.players[0].hand = ["c02"]
+    with pytest.raises(IllegalCommand) as err:
+        game.apply(s, 0, "forge c02 l1")
+    assert err.value.key == "avalon.err.set_limit"

@@ -46,13 +46,18 @@ async def test_a_full_match_of_every_game_through_discord(env, game):
         rec = await env.match(match_id)
         if rec.status != ACTIVE:
             break
-        seat = (await env.host.to_act(match_id))[0]
-        uid = rec.seats[seat]
-        other = next(u for u in rec.seats if u != uid)
+        acting = await env.host.to_act(match_id)
+        uid = rec.seats[acting[0]]
         legal = await env.host.legal(match_id, uid)
-        # the other player's autocomplete never shows this player's commands
-        assert await env.fake.autocomplete(env.bot, users[other], "move", "command", command="",
-                                           channel_id=thread_id) == []
+        # a player who is not to act gets no commands in autocomplete (when both must act,
+        # e.g. a secret battle-support choice, each sees only their own)
+        for seat, other in enumerate(rec.seats):
+            choices = await env.fake.autocomplete(env.bot, users[other], "move", "command", command="",
+                                                  channel_id=thread_id)
+            if seat not in acting:
+                assert choices == []
+            else:
+                assert {c["value"] for c in choices} <= set(await env.host.legal(match_id, other))
         ix = await env.fake.slash(env.bot, users[uid], "move", command=rng.choice(legal), channel_id=thread_id)
         assert ix.ephemeral and "⚠️" not in ix.text, ix.text
     else:  # a long random game: end it by resignation

@@ -120,3 +120,22 @@ async def test_games_without_late_join_refuse_it(host):
     res = await host.challenge("squares", A, "Ann", opponents=[(B, "Ben")])
     mid = (await host.accept(res.match.id, B)).match.id
     assert (await host.join(mid, C, "Cy")).error.key == "host.err.not_open"
+
+
+@pytest.mark.skipif("avalon" not in registry, reason="Avalon's Sanctuary not registered")
+async def test_a_late_joiner_brings_a_deck_and_the_join_replays_exactly(host):
+    d = registry.get("avalon").decks
+    rids = list(d.ready())
+    res = await host.challenge("avalon", A, "Ann", opponents=[(B, "Ben")])
+    mid = (await host.accept(res.match.id, B)).match.id
+    res = await host.join(mid, C, "Cy", deck=rids[-1])
+    assert res.ok and len(res.match.seats) == 3
+    spec = d.ready()[rids[0]]["spec"]
+    res = await host.join(mid, D, "Di", deck=spec)
+    assert res.ok and len(res.match.seats) == 4
+    log = [c.command for c in await host.store.commands(mid)]
+    assert log[-2] == f"{JOIN} {rids[-1]}" and log[-1] == f"{JOIN} {d.encode(spec)}"
+    fresh = Host(host.store, render=False)
+    game = registry.get("avalon")
+    rec = await host.store.get_match(mid)
+    assert game.dump(await fresh._state(rec)) == game.dump(await host._state(rec))

@@ -199,8 +199,9 @@ def card_text(card: dict) -> dict:
     en_parts, ja_parts = [], []
     a_en, a_ja = ATTR_TEXT[card["attr"]]
     mana = card["mana"]
-    m_en = ", ".join(f"{n} {MANA_TEXT[k][0]}" for k, n in mana.items()) or "none"
-    m_ja = "・".join(f"{MANA_TEXT[k][1]}{n}" for k, n in mana.items()) or "なし"
+    order = [k for k in MANA_KEYS if mana.get(k)]          # canonical order: text never depends on dict order
+    m_en = ", ".join(f"{mana[k]} {MANA_TEXT[k][0]}" for k in order) or "none"
+    m_ja = "・".join(f"{MANA_TEXT[k][1]}{mana[k]}" for k in order) or "なし"
     en_parts.append(f"{a_en.capitalize()} creature ★{card['orig']}, {card['atk']}/{card['dur']}. Mana: {m_en}.")
     ja_parts.append(f"{a_ja}属性クリーチャー ★{card['orig']}、攻撃{card['atk']}/耐久{card['dur']}。魔素:{m_ja}。")
     kws = card.get("keywords", [])

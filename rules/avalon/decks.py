@@ -8,7 +8,7 @@ A spec is ``{"avatar": "a1", "cards": {"c01": 4, ...}}``.  Deck code: ``av1-<ava
 >>> from rules.avalon.decks import encode, decode
 >>> code = encode({"avatar": "a1", "cards": {"c01": 4, "m01": 2}})
 >>> code
-'av1-a1-4c01.2m01-9a0c'
+'av1-a1-4c01.2m01-63a6'
 >>> decode(code)
 {'avatar': 'a1', 'cards': {'c01': 4, 'm01': 2}}
 """

@@ -25,6 +25,7 @@ from rules.avalon.messages import EN
 
 HAND_SIZE = 6
 LANDS = 5
+MAX_SET_ACTIONS = 60          # house rule: a set phase ends after this many actions (termination)
 MASK = (1 << 64) - 1
 
 # mode -> (life bonus or fixed life, target mana, proofs); rulebook mode table
@@ -94,13 +95,13 @@ class State:
     __slots__ = ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                  "players", "leader", "round", "kind", "step", "actor", "queue", "decls", "bi",
                  "battle", "sanct", "advanced", "holy", "abort", "result", "events", "last_battle",
-                 "decks_opt")
+                 "decks_opt", "acts")
 
     def clone(self) -> "State":
         s = State.__new__(State)
         for k in ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                   "leader", "round", "kind", "step", "actor", "bi", "advanced", "holy", "abort",
-                  "result", "last_battle", "decks_opt"):
+                  "result", "last_battle", "decks_opt", "acts"):
             setattr(s, k, getattr(self, k))
         s.players = [p.clone() for p in self.players]
         s.queue = self.queue[:]
@@ -349,6 +350,10 @@ def _progress(s: State) -> None:
             _event(s, "avalon.ev.leader_out", player=ptok(old), leader=ptok(s.leader))
             s.step = "leader_start"
         st = s.step
+        if st in ("set", "declare") and s.kind == "chaser" and s.players[s.actor].status == "out":
+            s.queue = [c for c in s.queue if c != s.actor]     # out during its own set phase
+            s.step = "chaser_set" if st == "set" else "declare_next"
+            continue
         if st in ("set", "main", "declare", "support", "over"):
             return
         if st == "leader_start":
@@ -367,7 +372,7 @@ def _progress(s: State) -> None:
             _draw(s, s.leader, max(0, need))
             if s.abort or s.result:
                 continue
-            s.step, s.actor = "set", s.leader
+            s.step, s.actor, s.acts = "set", s.leader, 0
         elif st == "leader_end":
             _lifespan(s, s.leader, True)
             if s.advanced:
@@ -393,7 +398,7 @@ def _progress(s: State) -> None:
         elif st == "chaser_set":
             s.queue = [c for c in s.queue if s.players[c].status == "play"]
             if s.queue:
-                s.step, s.actor = "set", s.queue[0]
+                s.step, s.actor, s.acts = "set", s.queue[0], 0
             else:
                 s.step = "order"
         elif st == "order":
@@ -746,7 +751,7 @@ def _support_commands(s: State, seat: int) -> list[str]:
 def _legal(s: State, seat: int) -> list[str]:
     st = s.step
     if st == "set" and seat == s.actor:
-        return _set_commands(s, seat)
+        return _set_commands(s, seat) if s.acts < MAX_SET_ACTIONS else ["done"]
     if st == "main" and seat == s.actor:
         return _main_commands(s, seat)
     if st == "declare" and seat == s.actor:
@@ -818,6 +823,7 @@ class AvalonGame:
         out: dict[str, Any] = {"mode": "normal", "leader": None, "max_rounds": 60, "decks": []}
         for k, v in options.items():
             if k == "mode":
+                v = v.strip().lower() if isinstance(v, str) else v
                 if v not in MODES:
                     raise ValueError(f"Avalon's Sanctuary option 'mode' must be one of {', '.join(MODES)}, not {v!r}")
                 out["mode"] = v
@@ -834,6 +840,8 @@ class AvalonGame:
                 out["leader"] = n
             elif k == "max_rounds":
                 spec = OPTION_SCHEMA["max_rounds"]
+                if isinstance(v, str) and v.strip().isdigit():
+                    v = int(v.strip())
                 if isinstance(v, bool) or not isinstance(v, int) or not spec["min"] <= v <= spec["max"]:
                     raise ValueError(f"Avalon's Sanctuary option 'max_rounds' must be a whole number "
                                      f"from {spec['min']} to {spec['max']}, not {v!r}")
@@ -887,7 +895,7 @@ class AvalonGame:
         s.round, s.kind, s.step, s.actor = 0, "leader", "leader_start", s.leader
         s.queue, s.decls, s.bi, s.battle, s.sanct = [], [], 0, None, None
         s.advanced, s.holy, s.abort, s.result = False, None, False, None
-        s.events, s.last_battle = [], None
+        s.events, s.last_battle, s.acts = [], None, 0
         _progress(s)
         return s
 
@@ -907,6 +915,14 @@ class AvalonGame:
         if state.result is None:
             return None
         return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
+
+    def timeout_command(self, state: State, seat: int) -> str | None:
+        """The host's default when ``seat``'s clock runs out, so the other players go on:
+        ``done`` in a set phase, ``pass`` in a main phase or declaration, ``support avatar``
+        (use nothing) in a battle.  An absent player keeps losing life and is out soon."""
+        if state.result is not None or seat not in _to_act(state):
+            return None
+        return {"set": "done", "main": "pass", "declare": "pass", "support": "support avatar"}.get(state.step)
 
     def public_command(self, state_before: State, seat: int, command: str) -> str | None:
         """Support choices are secret: the log shows only ``support``."""
@@ -968,6 +984,8 @@ class AvalonGame:
         verb = toks[0]
         p = s.players[seat]
         defs = s.defs
+        if verb in ("forge", "summon", "magic", "discard"):
+            s.acts += 1
         if verb == "forge":
             cid, li = toks[1], int(toks[2][1:]) - 1
             land = p.lands[li]
@@ -992,7 +1010,10 @@ class AvalonGame:
             cid = toks[1]
             p.hand.remove(cid)
             p.discard.append(cid)
-            _event(s, "avalon.ev.magic", player=ptok(seat), card=cid, target=toks[2] if len(toks) > 2 else "-")
+            if len(toks) > 2:
+                _event(s, "avalon.ev.magic_target", player=ptok(seat), card=cid, target=toks[2])
+            else:
+                _event(s, "avalon.ev.magic", player=ptok(seat), card=cid)
             self._magic(s, seat, defs[cid]["magic"], toks[2] if len(toks) > 2 else "")
         elif verb == "discard":
             p.hand.remove(toks[1])
@@ -1091,6 +1112,8 @@ class AvalonGame:
             return f(f"avalon.err.step_{s.step}", verb=verb)
         p = s.players[seat]
         defs = s.defs
+        if s.step == "set" and s.acts >= MAX_SET_ACTIONS:
+            return f("avalon.err.set_limit", limit=MAX_SET_ACTIONS)
         if verb in ("forge", "summon", "magic", "discard", "support") and len(toks) >= 2:
             cid = toks[1]
             if verb == "support" and cid == "avatar":
@@ -1112,6 +1135,8 @@ class AvalonGame:
                     return f("avalon.err.land_occupied", land=toks[2])
                 if verb == "forge" and not can_stack(defs, land, c):
                     return f("avalon.err.stacking", card=cid, land=toks[2])
+                if verb == "forge" and not vessel_choices(defs, land, c):
+                    return f("avalon.err.syntax", command=" ".join(toks)[:40], usage=USAGE[verb])
                 if verb == "forge":
                     return f("avalon.err.vessel", card=cid, land=toks[2],
                              choices=", ".join(vessel_choices(defs, land, c)) or "-")
