@@ -49,9 +49,11 @@ async def _memory(db: str, n: int) -> dict:
     from host import Host
 
     con = sqlite3.connect(db)
-    ids = [r[0] for r in con.execute(
-        "SELECT id FROM matches WHERE status = 'active' ORDER BY id LIMIT ?", (n,))]
+    rows = con.execute("SELECT id, game FROM matches WHERE status = 'active' ORDER BY id LIMIT ?",
+                       (n,)).fetchall()
     con.close()
+    ids = [r[0] for r in rows]
+    game_of = dict(rows)
     store = await open_store(db)
     host = Host(store, render=False, cache_size=max(20_000, 2 * n))
     # warm every code path on one match, then drop it, so imports and caches are in the baseline
@@ -65,8 +67,13 @@ async def _memory(db: str, n: int) -> dict:
     gc.collect()
     after = rss_bytes()
     cached = len(host._states)
+    missing: dict[str, int] = {}
+    for mid in ids:
+        if mid not in host._states:   # could not be loaded (quarantined: engine refused it)
+            missing[game_of[mid]] = missing.get(game_of[mid], 0) + 1
     await store.close()
-    return {"matches": len(ids), "cached": cached, "rss_before": before, "rss_after": after}
+    return {"matches": len(ids), "cached": cached, "not_loaded": missing,
+            "rss_before": before, "rss_after": after}
 
 
 def main(argv: list[str]) -> int:

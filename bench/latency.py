@@ -235,3 +235,35 @@ async def loop_lag(games: list[str], store_path: str, seconds: float, *, players
             "max_ms": 1000 * max(lags) if lags else 0.0, "samples": len(lags),
             "commands_per_s": commands[0] / seconds, "renders": counts["renders"],
             "renders_on_loop": counts["on_loop"], "players": players, "cpus": os.cpu_count()}
+
+
+async def tick_lag(store_path: str, probe_interval: float = 0.002) -> dict[str, Any]:
+    """The clock's ``host.tick()`` (every 30 s in the bot) over every stored unfinished match,
+    with the same lag probe: how long it takes and how long it holds the event loop."""
+    from data.store import open_store
+
+    store = await open_store(store_path)
+    host = Host(store, render=False)
+    lags: list[float] = []
+    stop = asyncio.Event()
+
+    async def probe() -> None:
+        perf = time.perf_counter
+        while not stop.is_set():
+            t0 = perf()
+            await asyncio.sleep(probe_interval)
+            lags.append(max(0.0, perf() - t0 - probe_interval))
+
+    try:
+        task = asyncio.create_task(probe())
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        results = await host.tick()
+        seconds = time.perf_counter() - t0
+        stop.set()
+        await task
+    finally:
+        await store.close()
+    return {"seconds": seconds, "results": len(results),
+            "loop_lag_p99_ms": 1000 * percentile(lags, 99) if lags else 0.0,
+            "loop_lag_max_ms": 1000 * max(lags) if lags else 0.0}

@@ -41,6 +41,8 @@ import aiosqlite
 from data.migrate import Migration, apply_migrations, current_version
 from data.store import (
     FINISHED,
+    OPEN,
+    PENDING,
     QUARANTINED,
     UNFINISHED,
     CommandRecord,
@@ -75,6 +77,11 @@ _UPDATE_COLS = tuple(c for c in _WRITE_COLS if c != "version")
 _UPDATE = ("UPDATE matches SET " + ", ".join(f"{c} = ?" for c in _UPDATE_COLS)
            + ", version = version + 1 WHERE id = ? AND version = ?")
 _UPDATE_IDX = tuple(_I[c] for c in _UPDATE_COLS)
+
+
+# Rows decoded between two yields to the event loop when listing many matches (~5 ms of work;
+# host.resume() and the clock's tick() list every unfinished match).
+_DECODE_SLICE = 128
 
 
 class _Bad(Exception):
@@ -368,7 +375,9 @@ class SqliteStore(Store):
         rows = await db.execute_fetchall(_SELECT + " " + where, tuple(params))
         out: list[MatchRecord] = []
         bad: list[tuple[int, str, str]] = []
-        for row in rows:
+        for i, row in enumerate(rows):
+            if i and not i % _DECODE_SLICE:
+                await asyncio.sleep(0)  # thousands of rows: let the event loop breathe
             try:
                 out.append(_decode(row))
             except _Bad as e:
@@ -555,6 +564,21 @@ class SqliteStore(Store):
 
     async def unfinished_matches(self) -> list[MatchRecord]:
         return await self._list("WHERE status IN ({statuses}) ORDER BY id", (), UNFINISHED)
+
+    async def count_matches(self, statuses: tuple[str, ...] = UNFINISHED) -> int:
+        sts = _statuses(statuses)
+        if not sts:
+            return 0
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT COUNT(*) FROM matches WHERE status IN ({', '.join('?' * len(sts))})", sts)
+        return int(rows[0][0])
+
+    async def matches_due(self, deadline_before: float, created_before: float) -> list[MatchRecord]:
+        return await self._list(
+            "WHERE (status IN ({statuses}) AND created_at <= ?) "
+            "OR (status = 'active' AND deadline IS NOT NULL AND deadline <= ?) ORDER BY id",
+            (float(created_before), float(deadline_before)), (PENDING, OPEN))
 
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED
                                  ) -> list[MatchRecord]:

@@ -135,6 +135,15 @@ class Store(abc.ABC):
         skipped (and logged), never raised."""
 
     @abc.abstractmethod
+    async def count_matches(self, statuses: tuple[str, ...] = UNFINISHED) -> int:
+        """How many matches have one of ``statuses`` (cheap: nothing is decoded)."""
+
+    @abc.abstractmethod
+    async def matches_due(self, deadline_before: float, created_before: float) -> list[MatchRecord]:
+        """Clock work: active matches whose deadline is at or before ``deadline_before``, and
+        pending/open challenges created at or before ``created_before``."""
+
+    @abc.abstractmethod
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED
                                  ) -> list[MatchRecord]: ...
 

@@ -248,9 +248,9 @@ class Host:
     # ------------------------------------------------------------------ start-up
     async def resume(self) -> int:
         """Count the unfinished matches; their states load lazily on first use."""
-        recs = await self.store.unfinished_matches()
-        log.info("resuming %d unfinished matches", len(recs))
-        return len(recs)
+        n = await self.store.count_matches()
+        log.info("resuming %d unfinished matches", n)
+        return n
 
     # ------------------------------------------------------------------ challenges
     async def challenge(self, game: str, creator: int, creator_name: str, *,
@@ -712,7 +712,8 @@ class Host:
         """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
         out: list[Result] = []
         now = self.now()
-        for rec in await self.store.unfinished_matches():
+        # only what can be due: deadlines within the longest reminder lead, old challenges
+        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL):
             if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
                 async with self._lock(rec.id):
                     fresh, err = await self._get(rec.id)

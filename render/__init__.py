@@ -27,7 +27,6 @@ The API others call::
 """
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
@@ -70,10 +69,12 @@ def render_image(game: str, view: dict, *, locale: Any = "en", names: list[str] 
     return fn(view or {}, ctx)
 
 
-# Pictures drawn at once, at most.  Drawing is mostly Python holding the GIL: more threads than
-# cores only make them (and the event loop, which needs the GIL too) wait for each other.  Extra
-# callers queue here without touching the GIL.  See README, "Performance".
-SLOTS = max(1, min(2, os.cpu_count() or 1))
+# Pictures drawn at once, at most.  Drawing is mostly Python holding the GIL, so a second drawing
+# thread adds little throughput (~8 % on 2 cores) but makes the event loop, which needs the GIL
+# too, wait about twice as long (loop lag p99 ~5 ms with one slot, ~10 ms with two, 20-30 ms
+# with asyncio's default pool of threads).  Extra callers queue here without touching the GIL.
+# See README, "Performance".
+SLOTS = 1
 _slots = threading.BoundedSemaphore(SLOTS)
 
 

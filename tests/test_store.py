@@ -672,3 +672,24 @@ async def test_closed_store_refuses(tmp_path):
     await s.close()
     with pytest.raises(StoreError):
         await s.create_match(make())
+
+
+async def test_count_and_due_matches_for_the_clock(tmp_path):
+    from data.store import ACTIVE, OPEN, PENDING, MatchRecord, open_store
+
+    store = await open_store(str(tmp_path / "due.db"))
+    try:
+        def rec(status, **kw):
+            return MatchRecord(game="squares", seed=1, seats=[1, 2], names=["a", "b"], creator=1,
+                               status=status, **kw)
+        due = await store.create_match(rec(ACTIVE, deadline=100.0))
+        await store.create_match(rec(ACTIVE, deadline=900.0))           # not yet
+        await store.create_match(rec(ACTIVE))                           # no clock
+        old = await store.create_match(rec(PENDING, created_at=10.0))
+        await store.create_match(rec(OPEN, created_at=500.0))           # fresh challenge
+        await store.create_match(rec("finished", deadline=50.0))        # over
+        assert await store.count_matches() == 5
+        assert await store.count_matches(("finished",)) == 1
+        assert [m.id for m in await store.matches_due(200.0, 20.0)] == [due.id, old.id]
+    finally:
+        await store.close()
