@@ -159,6 +159,13 @@ class Delivery(commands.Cog):
 
     def private_embed(self, rec: MatchRecord, pu: Any, locale: str) -> tuple[discord.Embed, discord.File | None]:
         lines = render_lines(pu.text, locale)
+        own = getattr(pu, "own", None)
+        if own and set(own) - {"cards"}:
+            from render.text import render_text
+
+            summary = render_text(rec.game, own, locale=locale, names=list(rec.names))
+            if summary.strip():  # the same information as the picture, as text
+                lines.append("```\n" + clip(summary, 3000) + "\n```")
         where = f"<#{rec.channel_id}>" if rec.channel_id else ""
         lines.append(tr("cogs.dm.footer", locale, where=where))
         embed = discord.Embed(title=clip(tr("cogs.dm.title", locale, game=game_name(rec.game, locale),

@@ -80,15 +80,12 @@ class Console:
             if res.public.status_line is not None:
                 self.say(res.public.status_line.render(self.lang))
             self._save(res.public.picture, "public")
-        public_view = res.public.view if res.public is not None else {}
         for upd in res.private:
             from render.text import render_text
 
             self.say(self.t("console.private", name=res.match.names[upd.seat]))
             # only what this seat alone sees (the public part was just printed)
-            own = {k: v for k, v in upd.view.items() if k == "cards" or public_view.get(k) != v}
-            if res.match.game == "squares" or not public_view:
-                own = upd.view
+            own = upd.own if res.public is not None and res.public.view else upd.view
             self.say(render_text(res.match.game, own, locale=self.lang, names=res.match.names))
             self._save(upd.picture, f"seat{upd.seat + 1}")
 

@@ -220,8 +220,9 @@ class Host:
                 pv = game.view(state, seat)
                 if _strip_seat(pv) == bare:
                     continue  # nothing private to tell (e.g. SQUARES): no DM spam
-                result.private.append(PrivateUpdate(seat=seat, user_id=uid, text=[],
-                                                    view=pv, picture=await self._picture(rec, pv)))
+                result.private.append(PrivateUpdate(seat=seat, user_id=uid, text=[], view=pv,
+                                                    picture=await self._picture(rec, pv),
+                                                    own=own_part(pv, public_view)))
         if prompts and rec.status == ACTIVE:
             shown = set(_public_to_act(game, state))
             for seat in game.to_act(state):
@@ -649,9 +650,11 @@ class Host:
 
     async def _private(self, rec: MatchRecord, seat: int) -> PrivateUpdate:
         game = registry.get(rec.game)
-        view = game.view(await self._state(rec), seat)
+        state = await self._state(rec)
+        view = game.view(state, seat)
         return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
-                             picture=await self._picture(rec, view))
+                             picture=await self._picture(rec, view),
+                             own=own_part(view, game.view(state, None)))
 
     async def hand(self, match_id: int, user_id: int) -> Result:
         rec, err = await self._get(match_id)
@@ -805,6 +808,12 @@ def _fill_decks(game: Any, options: dict, n: int) -> dict:
     decks = list(decks) + [None] * max(0, n - len(decks))
     return {**options, "decks": [d if d is not None else ready[i % len(ready)]
                                  for i, d in enumerate(decks[:n])]}
+
+
+def own_part(view: dict, public: dict) -> dict:
+    """What a seat's view holds beyond the public view (its hand, secret choices...), plus the
+    ``cards`` table so names can be shown."""
+    return {k: v for k, v in view.items() if k == "cards" or (k != "seat" and public.get(k) != v)}
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:

@@ -51,6 +51,7 @@ class PrivateUpdate:
     text: list[Msg]
     view: dict                      # game.view(state, seat)
     picture: bytes | None = None
+    own: dict = field(default_factory=dict)  # the part of ``view`` the public view lacks (+ "cards")
 
 
 @dataclass

@@ -99,6 +99,10 @@ async def test_private_views_go_by_dm_and_are_edited_in_place(env):
     dm = dms[0]
     assert "your private view" in message_text(dm)
     assert [a["filename"] for a in dm["attachments"]] == ["hand.png"]
+    # the same private information as text (screen readers, search), and only the own part
+    alice_hand = (await hands(env, match_id))[0]
+    assert f"hand: [{', '.join(str(c) for c in alice_hand)}]" in message_text(dm)
+    assert "played" not in message_text(dm)
     assert len(env.fake.dms(uid(env.bob))) == 1
     # a move updates each DM in place instead of sending a new one
     legal = await env.host.legal(match_id, uid(env.alice))

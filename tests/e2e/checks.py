@@ -10,23 +10,24 @@ MESSAGE_ROUTES = re.compile(r"^/(channels/\d+/messages(/\d+)?|webhooks/\d+/[^/]+
 
 
 def assert_every_message_within_limits(twin: Twin) -> int:
-    """Re-check every message the bot sent (scenario 7): each payload passes Discord's limits,
-    and the twin refused nothing.  Returns how many messages were checked (> 0)."""
+    """Scenario 7: re-check every message the bot sent — each payload passes Discord's limits —
+    and that the twin refused nothing except what the test asked for (429s, closed DMs).
+    Returns how many messages were checked (always > 0)."""
     checked = 0
     for req in twin.requests:
         if req.method not in ("POST", "PATCH") or not MESSAGE_ROUTES.match(req.path):
             continue
         payload = req.json or {}
-        if "/callback" in req.path:
+        callback = "/callback" in req.path
+        if callback:
             if payload.get("type") not in (4, 7):
-                continue
+                continue          # defers and autocomplete results carry no message
             payload = payload.get("data") or {}
-        create = req.method == "POST" and "/callback" not in req.path or payload.get("type") == 4
-        errors = check_message(payload, req.files, upload_limit=twin.upload_limit,
-                               create=req.method == "POST" and "/callback" not in req.path)
+        create = req.method == "POST" and (not callback or (req.json or {}).get("type") == 4)
+        errors = check_message(payload, req.files, upload_limit=twin.upload_limit, create=create)
         assert errors == [], f"{req.method} {req.path}: {errors}"
-        assert req.status in (200, 201, 204, 429) or (req.status == 403 and create), \
-            f"{req.method} {req.path} was refused with {req.status}"
+        expected_refusal = req.status == 429 or (req.status == 403 and req.path.startswith("/channels/"))
+        assert 200 <= req.status < 300 or expected_refusal, f"{req.method} {req.path} was refused ({req.status})"
         checked += 1
     assert checked > 0, "no message was sent at all"
     assert twin.violations == [], twin.violations

@@ -37,8 +37,8 @@ def bot_plugins() -> str:
 @pytest.fixture
 async def bot(twin, tmp_path, bot_plugins):
     proc = BotProcess(twin, tmp_path, plugins=bot_plugins)
-    await proc.start()
     try:
+        await proc.start()
         yield proc
     finally:
         await proc.stop()

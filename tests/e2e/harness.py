@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -118,12 +119,21 @@ class Table:
         opts.update(kw)
         ix = await self.twin.slash(self.alice, "play", **opts)
         assert ix.ephemeral, ix.text
-        import re
         m = re.search(r"#(\d+)", ix.text)
         assert m, f"/play answered: {ix.text!r}"
         match_id = int(m.group(1))
         board = await self.twin.wait_for(lambda: self.board_message(match_id), what="the challenge message")
         return match_id, board
+
+    async def pick_deck(self, user: dict, ix: Any, pick: Any = None) -> Any:
+        """Card games ask for a deck on Accept/Join (an ephemeral select): take the first offered
+        (or ``pick(options)``).  Returns the interaction that accepted."""
+        select = find_component(ix.last or {}, r":deck:(accept|join)$")
+        if select is None:
+            return ix
+        assert ix.ephemeral, "the deck picker must be ephemeral"
+        option = pick(select["options"]) if pick else select["options"][0]
+        return await self.twin.click(user, ix.last, select["custom_id"], values=[option["value"]])
 
     def board_message(self, match_id: int) -> dict | None:
         """The newest message carrying the Act (or Accept/Join) buttons of ``match_id``."""
@@ -138,6 +148,7 @@ class Table:
         """/play, Bob accepts: an active match in its own thread."""
         match_id, challenge = await self.challenge(game, options, **kw)
         ix = await self.twin.click(self.bob, challenge, f"m:{match_id}:accept")
+        ix = await self.pick_deck(self.bob, ix)
         assert ix.response_type == 6, ix.text
         await self.twin.wait_for(lambda: find_component(self.board_message(match_id) or {}, rf"^m:{match_id}:act$"),
                                  what="the board with an Act button")
@@ -166,7 +177,6 @@ class Table:
             go = find_component(menu, r":go:")
             if go is not None:
                 ix = await self.twin.click(user, menu, go["custom_id"])
-                import re
                 played = re.search(r"You played `(.+?)`", ix.text)
                 assert played, f"confirm answered: {ix.text!r}"
                 return played.group(1), ix

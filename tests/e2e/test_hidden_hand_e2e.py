@@ -13,6 +13,9 @@ from .conftest import HIDDEN_GAME_PLUGIN
 from .hidden_rules import NAME, HiddenDuel
 from .twin import message_text
 
+# aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+
 GEM = re.compile(r"gem-\d\d")
 
 

@@ -9,8 +9,13 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from .checks import assert_ephemeral, assert_every_message_within_limits, assert_no_public_secret
 from .twin import EPHEMERAL, MEMBER_PERMISSIONS, find_component, message_text
+
+# aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
 OPTIONS = "first=0 max_turns=10"
 
@@ -76,7 +81,8 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
     final = twin.message(board_id)
     assert final["components"] == []
     assert re.search(r"Draw|won", message_text(final)), message_text(final)
-    assert any(re.search(r"Draw|won", p["content"]) for p in twin.posts(thread["id"]))
+    await twin.wait_for(lambda: any(re.search(r"Draw|won", p["content"]) for p in twin.posts(thread["id"])),
+                        what="the result posted in the thread")
     assert len(played) == 10   # max_turns=10: one command per turn
     # the full log is exactly what was played, in order
     ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread["id"])
@@ -152,6 +158,11 @@ async def test_a_429_on_the_board_edit_is_waited_out_and_the_edit_succeeds(table
     assert edits[-1].at - edits[-2].at >= 1.5 - 0.05
     assert "Bob" in message_text(twin.message(board["id"]))
     assert twin.refusals == [f"429 PATCH {edits[-1].path}"]
+    # a 429 on an interaction follow-up (discord.py's webhook client) is waited out as well
+    followups = twin.rate_limit("POST", rf"^/webhooks/{twin.app_id}/[^/]+$", retry_after=0.5)
+    ix = await twin.slash(table.bob, "match status", match=match_id, channel_id=board["channel_id"])
+    assert_ephemeral(ix)
+    assert len(followups["hits"]) == 1 and ix.files == ["board.png"]
     assert_every_message_within_limits(twin)
 
 
@@ -177,6 +188,8 @@ async def test_the_gateway_dropped_mid_match_resumes_and_the_next_command_works(
     await twin.request_reconnect()
     await twin.wait_connected()
     assert (twin.identifies, twin.resumes) == (1, 3)
+    # the first connection came from GET /gateway/bot, every resume from READY's resume_gateway_url
+    assert twin.connect_paths == ["/gateway"] + ["/gateway-resume"] * 3
     assert twin.heartbeats >= 3   # every connection starts with a heartbeat, each ACKed
     ix = await table.move(table.alice, match_id, alice_moves[0]["value"])
     assert f"You played `{alice_moves[0]['value']}`" in ix.text
@@ -285,4 +298,52 @@ async def test_a_japanese_server_open_seat_join_resign_by_button_rematch_and_spe
     ix = await twin.click(alice, offer, f"m:{rematch_id}:accept", locale="ja")
     await twin.wait_for(lambda: find_component(table.board_message(rematch_id) or {}, r":act$"), what="rematch board")
     assert all(len(t["name"]) <= 100 for t in twin.threads())
+    assert_every_message_within_limits(twin)
+
+
+async def test_without_threads_the_match_is_played_in_the_channel_and_a_match_inside_a_thread_stays_there(
+        table, twin):
+    alice, bob = table.alice, table.bob
+    admin = str((1 << 5) | int(MEMBER_PERMISSIONS))
+    ix = await twin.slash(alice, "settings thread", value="off", permissions=admin)
+    assert_ephemeral(ix)
+    match_id = await table.start("squares", OPTIONS)
+    assert twin.threads() == []
+    board = table.board_message(match_id)
+    assert board["channel_id"] == twin.channel["id"]
+    await table.move(alice, match_id, (await twin.autocomplete(alice, "move", "command", command="",
+                                                               channel_id=twin.channel["id"]))[0]["value"])
+    await twin.slash(alice, "match resign", match=match_id)
+    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the finished board")
+    # threads on again; a /play inside an existing thread plays right there (threads hold no threads)
+    await twin.slash(alice, "settings thread", value="on", permissions=admin)
+    second = await table.start("squares", OPTIONS)
+    [thread] = twin.threads()
+    third, challenge = await table.challenge("squares", OPTIONS, channel_id=thread["id"])
+    assert challenge["channel_id"] == thread["id"]
+    ix = await twin.click(bob, challenge, f"m:{third}:accept")
+    await twin.wait_for(lambda: find_component(table.board_message(third) or {}, r":act$"), what="board")
+    assert len(twin.threads()) == 1 and table.thread_of(third) == int(thread["id"])
+    assert second != third
+    assert_every_message_within_limits(twin)
+
+
+async def test_a_double_click_on_confirm_plays_the_command_once(table, twin):
+    alice = table.alice
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    ix = await twin.click(alice, table.board_message(match_id), f"m:{match_id}:act")
+    while find_component(ix.last, r":go:") is None:
+        select = find_component(ix.last, r":t:")
+        ix = await twin.click(alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]])
+    menu, go = ix.last, find_component(ix.last, r":go:")
+    # two presses before the first is answered (a double click, or a slow connection)
+    first = await twin.click(alice, menu, go["custom_id"], settle=False)
+    second = await twin.click(alice, menu, go["custom_id"], settle=False)
+    await twin.settle(first)
+    await twin.settle(second)
+    played = [m for m in (first.text, second.text) if "You played" in m]
+    assert len(played) == 1, (first.text, second.text)
+    ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread_id)
+    assert len(log_commands(ix.text)) == 1
     assert_every_message_within_limits(twin)

@@ -33,6 +33,8 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
 * an interaction answered twice (40060), answered later than 3 s after it was delivered
   without a defer (10062), or followed up before it was answered;
 * ``allowed_mentions`` with ``parse: ["users"]`` and a ``users`` list at once;
+* (not refused by Discord, but shown broken) an embed image ``attachment://x.png`` naming no
+  attachment of the message;
 * any route the twin does not know (404, so a new kind of call is noticed).
 
 Expected refusals are not violations: DMs to a user in :attr:`Twin.closed_dms` (403, code
@@ -343,6 +345,7 @@ class Twin:
         self.commands: list[dict] = []
         self.thread_members: dict[int, set[int]] = {}
         self._limits: list[dict] = []          # injected 429s
+        self._attachment_bytes: dict[str, bytes] = {}   # attachment id -> uploaded bytes
         self.channel = self._text_channel("general")
         # gateway
         self.port: int | None = None
@@ -356,6 +359,7 @@ class Twin:
         self.identifies = 0
         self.resumes = 0
         self.connections = 0
+        self.connect_paths: list[str] = []     # /gateway, then /gateway-resume for each RESUME
         self.ready = asyncio.Event()           # set on each IDENTIFY/RESUME success
         self.last_activity = time.monotonic()
         self.log: list[str] = []               # gateway protocol trace (op names)
@@ -553,6 +557,7 @@ class Twin:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         self.connections += 1
+        self.connect_paths.append(request.path)
         if request.query.get("v") != "10" or request.query.get("encoding") != "json":
             self.violations.append(f"gateway connected with {dict(request.query)}")
         transport = request.transport
@@ -799,11 +804,7 @@ class Twin:
         return msg
 
     # ------------------------------------------------------------------ messages
-    _attachment_bytes: dict[str, bytes]
-
     def _attachments(self, files: list[tuple[str, bytes]]) -> list[dict]:
-        if not hasattr(self, "_attachment_bytes"):
-            self._attachment_bytes = {}
         out = []
         for name, raw in files:
             aid = str(self.snowflake())
@@ -834,6 +835,15 @@ class Twin:
 
     def _version(self, msg: dict) -> None:
         msg["_versions"].append(self.public(msg))
+        # Discord accepts an embed image naming an attachment the message does not have, but
+        # shows a broken picture: the twin counts that as a violation too.
+        names = {a["filename"] for a in msg.get("attachments", [])}
+        for e in msg.get("embeds") or []:
+            for key in ("image", "thumbnail"):
+                url = (e.get(key) or {}).get("url") or ""
+                if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                    self.violations.append(f"message {msg['id']}: embed {key} {url} names no attachment "
+                                           f"(has {sorted(names)})")
 
     def _edit(self, msg: dict, payload: dict | None, files: list) -> dict:
         payload = payload or {}
@@ -859,9 +869,10 @@ class Twin:
         return copy.deepcopy({k: v for k, v in msg.items() if not k.startswith("_")})
 
     # ------------------------------------------------------------------ interactions (REST side)
-    def _ix(self, app_or_ix: int, token: str) -> Interaction:
+    def _ix(self, app_id: int | None, token: str) -> Interaction:
+        """The interaction a token names; webhook routes must also name our application."""
         ix = self.interactions.get(token)
-        if ix is None:
+        if ix is None or (app_id is not None and app_id != self.app_id):
             raise Reject(404, 10015, "Unknown Webhook")
         return ix
 
@@ -869,7 +880,7 @@ class Twin:
         ix.replies.append(self.public(msg))
 
     def _callback(self, iid: int, token: str, payload: dict, files: list, query: Any) -> tuple[int, Any]:
-        ix = self._ix(iid, token)
+        ix = self._ix(None, token)
         if ix.payload["id"] != str(iid):
             raise Reject(404, 10062, "Unknown interaction")
         if ix.response_type is not None:
