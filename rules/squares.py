@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from rules.common import loser_first
 from rules import IllegalCommand
 
 # --------------------------------------------------------------------------- geometry
@@ -340,13 +341,7 @@ class SquaresGame:
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
         """GAMES.md: "in a rematch the previous winner moves second"; after a draw, random again."""
-        new = dict(options or {})
-        winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1:
-            new["first"] = 1 - int(winners[0])
-        else:
-            new.pop("first", None)
-        return new
+        return loser_first(options, outcome)
 
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> SquaresState:
         if players != 2:

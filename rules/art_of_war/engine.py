@@ -16,6 +16,7 @@ tokens: ``k`` (the seat's KING), ``s`` SOLDIER, ``a`` ARCHER, ``p`` PRIEST, ``g`
 """
 from __future__ import annotations
 
+from rules.common import int_option, loser_first
 import json
 import re
 from functools import lru_cache
@@ -182,13 +183,7 @@ class AowState:
 
 
 def _int_option(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"Art of War option {name!r} must be a whole number, not {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    raise ValueError(f"Art of War option {name!r} must be a whole number, not {value!r}")
+    return int_option("Art of War", name, value)
 
 
 class ArtOfWarGame:
@@ -275,13 +270,7 @@ class ArtOfWarGame:
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
         """**Ruling** (set-up ③ 適当な方法で先攻後攻を決める): in a rematch the loser goes first;
         after a draw the first player is random again.  Decks stay with their seats."""
-        new = dict(options or {})
-        winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1:
-            new["first"] = 1 - int(winners[0])
-        else:
-            new.pop("first", None)
-        return new
+        return loser_first(options, outcome)
 
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> AowState:

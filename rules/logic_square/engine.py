@@ -17,6 +17,7 @@ Rules, rulings, the notation and the view format: ``docs/rules/logic_square.md``
 """
 from __future__ import annotations
 
+from rules.common import int_option, loser_first
 import json
 import re
 from collections import Counter
@@ -41,13 +42,7 @@ _ID_RE = re.compile(r"^[a-z][a-z0-9_]{1,11}$")
 
 
 def _int_option(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"Battle Logic Square option {name!r} must be a whole number, not {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    raise ValueError(f"Battle Logic Square option {name!r} must be a whole number, not {value!r}")
+    return int_option("Battle Logic Square", name, value)
 
 
 def _copy(x: Any) -> Any:
@@ -179,13 +174,7 @@ class LogicSquareGame:
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
         """Ruling (5.④ "適当な方法で先攻プレイヤーを決める"): in a rematch the loser moves first;
         after a draw the first player is random again.  Decks stay with their seats."""
-        new = dict(options or {})
-        winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1:
-            new["first"] = 1 - int(winners[0])
-        else:
-            new.pop("first", None)
-        return new
+        return loser_first(options, outcome)
 
     # ----------------------------------------------------------------- setup
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> LSState:

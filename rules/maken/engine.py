@@ -20,6 +20,7 @@ entry of ``field[s]`` the top of the attack field (``[card, bonuses, twin]``), t
 """
 from __future__ import annotations
 
+from rules.common import int_option, loser_first
 import json
 import re
 from typing import Any
@@ -295,13 +296,7 @@ def _can_bet_face_up(d: dict, s: int, cid: str, mult: int = 1) -> bool:
 
 # --------------------------------------------------------------------------- options
 def _int_option(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"Project Maken option {name!r} must be a whole number, not {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    raise ValueError(f"Project Maken option {name!r} must be a whole number, not {value!r}")
+    return int_option("Project Maken", name, value)
 
 
 class MakenGame:
@@ -407,13 +402,7 @@ class MakenGame:
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
         """Ruling: in a rematch the loser is the first TP; after a draw it is random again.
         Decks stay with their seats."""
-        new = dict(options or {})
-        winners = (outcome or {}).get("winners") or []
-        if len(winners) == 1:
-            new["first"] = 1 - int(winners[0])
-        else:
-            new.pop("first", None)
-        return new
+        return loser_first(options, outcome)
 
     # ----------------------------------------------------------------- setup
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> MakenState:
