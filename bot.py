@@ -19,22 +19,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-HELP_NO_TOKEN = """\
-No Discord token found: set DISCORD_TOKEN in the environment or in a .env file
-(copy .env.example to .env and fill it in).
-
-How to get a token:
-  1. Open https://discord.com/developers/applications and create an application.
-  2. Bot → Reset Token → copy it into DISCORD_TOKEN.  Keep it secret.
-     No privileged gateway intents are needed (Message Content is NOT needed).
-  3. OAuth2 → URL Generator: scopes `bot applications.commands`; bot permissions
-     Send Messages, Send Messages in Threads, Create Public Threads, Embed Links,
-     Attach Files, Read Message History.  Open the URL to invite the bot.
-
-To try the games without Discord:  python bot.py --local [--game squares] [--out DIR]
-To see the slash commands as they would be synced:  python bot.py --dump-commands
-"""
-
+from data import i18n
 
 @dataclass
 class Config:
@@ -57,7 +42,8 @@ class Config:
             try:
                 return int(raw)
             except ValueError:
-                raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+                raise SystemExit(i18n.t("bot.bad_number", i18n.terminal_locale(env), name=name,
+                                        value=repr(raw))) from None
 
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
@@ -217,8 +203,21 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord.http").setLevel(max(logging.INFO, getattr(logging, level, logging.INFO)))
 
 
+def load_games(lang: str) -> bool:
+    """Load and validate every game and card set (data/cards/…, also a server's own cards);
+    a data file that is wrong stops the start with the file, card and field it names."""
+    try:
+        import rules  # noqa: F401 - registers every game, validating its card data
+    except ValueError as exc:  # each game's CardDataError is a ValueError
+        print(i18n.t("bot.card_data", lang, error=str(exc)), file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if not load_games(i18n.terminal_locale()):
+        return 2
     if argv and argv[0] == "--local":
         from host.console import main as console_main
 
@@ -227,11 +226,13 @@ def main(argv: list[str] | None = None) -> int:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))
         return 0
+    lang = i18n.terminal_locale()
     if argv and argv[0] in ("-h", "--help"):
-        print(__doc__)
+        print(i18n.t("bot.usage", lang))
         return 0
     if argv:
-        print(f"unknown arguments: {' '.join(argv)}\n\n{__doc__}", file=sys.stderr)
+        print(i18n.t("bot.unknown_args", lang, args=" ".join(argv)) + "\n\n" + i18n.t("bot.usage", lang),
+              file=sys.stderr)
         return 2
     try:
         from dotenv import load_dotenv
@@ -241,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     config = Config.from_env()
     if not config.token:
-        print(HELP_NO_TOKEN, file=sys.stderr)
+        print(i18n.t("bot.no_token", lang), file=sys.stderr)
         return 2
     setup_logging(config.log_level)
     apply_test_overrides()   # TESTING ONLY: no-op unless DISCORD_API_BASE/… are set

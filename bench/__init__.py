@@ -145,6 +145,7 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
         for name in games:
             log(f"[{name}] host latency: {plan.commands_per_game} commands …")
             t0 = time.perf_counter()
+            load = _loadavg()
             try:
                 lat = asyncio.run(game_latency(name, f"{tmp}/{name}.db", plan.commands_per_game,
                                                view_samples=plan.view_samples,
@@ -172,13 +173,18 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
                 "rules_commands_per_s": round(rs["per_s"], 1),
             }
             meta["games"][name] = {
-                "commands": len(ms), "matches": lat["matches"], "max_ms": round(max(ms), 2),
+                "commands": len(ms), "matches": lat["matches"], "match_ends": len(lat["end_latencies"]),
+                "max_ms": round(max(ms), 2),
+                "match_end_p50_ms": (round(1000 * statistics.median(lat["end_latencies"]), 2)
+                                     if lat["end_latencies"] else None),
                 "result_p50_ms": round(statistics.median(full_ms), 2),
                 "result_p99_ms": round(percentile(full_ms, 99), 2),
                 "picture_ms": round(pic["picture_ms"], 2), "encode_ms": round(pic["encode_ms"], 2),
                 "png_bytes_max": max(lat["png_sizes"], default=0),
                 "rules_apply_only_per_s": round(rs["apply_per_s"], 1),
+                "rules_cpu_per_s": round(rs["cpu_per_s"], 1),
                 "rules_commands": rs["commands"], "seconds": round(time.perf_counter() - t0, 1),
+                "loadavg_start": load,
             }
 
         ok_games = [g for g in games if g not in meta["errors"]] or games
@@ -260,7 +266,11 @@ def format_table(result: dict[str, Any]) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("p50/p99: legal command received -> row committed -> public picture encoded.  "
-                 "Whole Result: until host.command returns (also private pictures, prompts).")
+                 "Whole Result: until the Result is ready (host.command, then Result.ready(): private pictures, prompts).")
+    cpu = [f"{name} {_fmt(d['rules_cpu_per_s'])}" for name, d in detail.items()
+           if d.get("rules_cpu_per_s") is not None]
+    if cpu:
+        lines.append("rules cmd/s per CPU-second (other processes' load taken out): " + ", ".join(cpu))
     lines.append("")
     n = ((result.get("meta") or {}).get("plan_sizes") or {}).get("stored_matches", 10_000)
     labels = {"startup_s": (f"start-up, {n:,} stored matches", "s", "≤ 2 s", 2),

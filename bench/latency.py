@@ -17,6 +17,23 @@ from host import Host
 from rules import registry
 
 
+GUILD_ID = 1
+
+
+def bot_host(store: Any, *, render: bool = True) -> Host:
+    """A host wired as the bot wires it: the records cog's ``on_finish`` first (ratings in every
+    scope of the guild), then the leagues cog's, so a command that ends a match costs what it
+    costs in the bot."""
+    from host.records import Leagues, Records
+
+    host = Host(store, render=render)
+    records = Records(store, now=host.now)
+    leagues = Leagues(store, host, now=host.now)
+    host.on_finish.insert(0, records.on_finish)
+    host.on_finish.append(leagues.on_finish)
+    return host
+
+
 def percentile(xs: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of a non-empty list."""
     import math
@@ -24,6 +41,16 @@ def percentile(xs: list[float], q: float) -> float:
     s = sorted(xs)
     k = math.ceil(q / 100 * len(s) - 1e-9)
     return s[max(0, min(len(s), k) - 1)]
+
+
+async def _probe(stop: asyncio.Event, lags: list[float], interval: float) -> None:
+    """Sleep ``interval`` over and over until ``stop``; append how much later than asked each
+    wake-up came (the event loop's lag)."""
+    perf = time.perf_counter
+    while not stop.is_set():
+        t0 = perf()
+        await asyncio.sleep(interval)
+        lags.append(max(0.0, perf() - t0 - interval))
 
 
 class _Table:
@@ -46,6 +73,7 @@ class _Table:
         res = await self.host.challenge(self.name, users[0], "アリス" if locale == "ja" else "Alice",
                                         opponents=[(u, f"Player {j + 2}") for j, u in enumerate(users[1:])],
                                         turn_seconds=self.turn_seconds, locale=locale,
+                                        guild_id=GUILD_ID, channel_id=base,
                                         seed=self.rng.randrange(2**31))
         if not res.ok:
             raise RuntimeError(f"{self.name}: challenge failed: {res.error}")
@@ -73,14 +101,17 @@ async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: i
     ``latencies``: from calling ``host.command`` with a legal command until its row is committed
     and the new public picture is encoded (the moment ``render_png`` returns the public view's
     PNG in its worker thread; the host renders it right after the commit).
-    ``result_latencies``: until ``host.command`` returns its whole Result (also every seat's
-    private picture, when it differs from the public one, and the legal-command prompts)."""
+    ``result_latencies``: until the whole Result is ready (``host.command`` returns once the
+    public picture is drawn; ``Result.ready()`` then waits for every seat's private picture,
+    when it differs from the public one, as a front end does before sending the DMs).
+    ``end_latencies``: the ``latencies`` of the commands that ended their match (those also
+    record the result and the ratings, as in the bot: see :func:`bot_host`)."""
     import render
     from data.store import open_store
 
     rng = rng or random.Random(7)
     store = await open_store(store_path)
-    host = Host(store, render=True)
+    host = bot_host(store)
     table = _Table(host, name, rng, USER_BASE + 1_000_000)
     public_done: list[float] = []
     original = render.render_png
@@ -99,6 +130,7 @@ async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: i
         sizes: list[int] = []
         views: list[tuple[dict, dict]] = []
         done = 0
+        end_lat: list[float] = []
         i = 0
         perf = time.perf_counter
         while done < n_commands + warmup:
@@ -112,6 +144,7 @@ async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: i
             public_done.clear()
             t0 = perf()
             res = await host.command(mid, uid, command)
+            await res.ready()   # as a front end does before it sends the DMs
             dt = perf() - t0
             if not res.ok:
                 raise RuntimeError(f"{name}: legal command {command!r} refused: {res.error}")
@@ -127,6 +160,8 @@ async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: i
                                    "turn_seconds": res.match.turn_seconds}
                                   if res.match.turn_seconds else None)}))
             if res.match.status != ACTIVE:
+                if done > warmup:
+                    end_lat.append(lat[-1])
                 live[i] = await table.new_match()
             else:
                 live[i] = (mid, res.prompts)
@@ -135,13 +170,14 @@ async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: i
         await store.close()
     step = max(1, len(views) // view_samples)
     return {"latencies": lat, "result_latencies": full, "png_sizes": sizes, "views": views[::step][:view_samples],
-            "matches": table.n_matches}
+            "matches": table.n_matches, "end_latencies": end_lat}
 
 
 def picture_cost(name: str, views: list[tuple[dict, dict]], reps: int = 3) -> dict[str, float]:
     """For each sampled public view: the picture as the host makes it (``render_png``: draw +
     encode) and the PNG encoding alone of the same final image (``encode_png`` of
-    ``render_image``); best of ``reps`` each.  ratio = total picture time / total encode time."""
+    ``render_image``); best of ``reps`` each, taken in turn.  ratio = total picture time /
+    total encode time."""
     from render import render_image, render_png
     from render.base import encode_png
 
@@ -149,12 +185,11 @@ def picture_cost(name: str, views: list[tuple[dict, dict]], reps: int = 3) -> di
     full = enc = 0.0
     for view, kw in views:
         best_full = best_enc = float("inf")
-        for _ in range(reps):
+        img = render_image(name, view, **kw)
+        for _ in range(reps):   # interleaved, so a burst of load from elsewhere hits both
             t0 = perf()
             render_png(name, view, **kw)
             best_full = min(best_full, perf() - t0)
-        img = render_image(name, view, **kw)
-        for _ in range(reps):
             t0 = perf()
             encode_png(img)
             best_enc = min(best_enc, perf() - t0)
@@ -175,7 +210,7 @@ async def loop_lag(games: list[str], store_path: str, seconds: float, *, players
     from data.store import open_store
 
     store = await open_store(store_path)
-    host = Host(store, render=True)
+    host = bot_host(store)
     loop_thread = threading.get_ident()
     counts = {"renders": 0, "on_loop": 0}
     original = render.render_png
@@ -201,6 +236,7 @@ async def loop_lag(games: list[str], store_path: str, seconds: float, *, players
                 mid, prompts = await table.new_match()
                 continue
             res = await host.command(mid, *choice)
+            await res.ready()
             if not res.ok:
                 raise RuntimeError(f"{name}: legal command refused: {res.error}")
             commands[0] += 1
@@ -209,17 +245,10 @@ async def loop_lag(games: list[str], store_path: str, seconds: float, *, players
             else:
                 prompts = res.prompts
 
-    async def probe() -> None:
-        perf = time.perf_counter
-        while not stop.is_set():
-            t0 = perf()
-            await asyncio.sleep(probe_interval)
-            lags.append(max(0.0, perf() - t0 - probe_interval))
-
     try:
         tasks = [asyncio.create_task(player(k)) for k in range(players)]
         await asyncio.sleep(0.5)          # let every player get going before probing
-        probe_task = asyncio.create_task(probe())
+        probe_task = asyncio.create_task(_probe(stop, lags, probe_interval))
         await asyncio.sleep(seconds)
         stop.set()
         await probe_task
@@ -247,15 +276,8 @@ async def tick_lag(store_path: str, probe_interval: float = 0.002) -> dict[str, 
     lags: list[float] = []
     stop = asyncio.Event()
 
-    async def probe() -> None:
-        perf = time.perf_counter
-        while not stop.is_set():
-            t0 = perf()
-            await asyncio.sleep(probe_interval)
-            lags.append(max(0.0, perf() - t0 - probe_interval))
-
     try:
-        task = asyncio.create_task(probe())
+        task = asyncio.create_task(_probe(stop, lags, probe_interval))
         await asyncio.sleep(0.05)
         t0 = time.perf_counter()
         results = await host.tick()

@@ -10,6 +10,7 @@ from typing import Any
 from rules import registry
 
 USER_BASE = 10_000_000
+MAX_MATCH_COMMANDS = 5_000   # a random match still running after this many is cut there
 
 
 def players_for(game: Any) -> int:
@@ -33,22 +34,34 @@ def random_match(game: Any, rng: random.Random, seed: int, *, max_commands: int 
     return state, log
 
 
+def replay(game: Any, seed: int, log: list[tuple[int, str]]) -> Any:
+    """The state after ``log`` from a new match with ``seed`` (as the host rebuilds one)."""
+    state = game.new_match(players=players_for(game), seed=seed, options={})
+    for seat, command in log:
+        state = game.apply(state, seat, command)
+    return state
+
+
 def rules_speed(name: str, seconds: float, rng: random.Random) -> dict[str, float]:
     """Random play through the contract for about ``seconds``.
 
     ``per_s``: apply() calls per second of the whole loop (to_act + legal_commands + apply +
     outcome, what an AI playing random matches sees); ``apply_per_s``: per second spent in
-    apply() alone."""
+    apply() alone; ``cpu_per_s``: per second of this process's CPU time (what the figure would
+    be on an otherwise idle machine; the wall-clock ``per_s`` is the one reported)."""
     game = registry.get(name)
     n = matches = 0
     in_apply = 0.0
     perf = time.perf_counter
+    cpu0 = time.process_time()
     start = perf()
     deadline = start + seconds
     while perf() < deadline or n == 0:
         state = game.new_match(players=players_for(game), seed=rng.randrange(2**31), options={})
         matches += 1
-        while game.outcome(state) is None:
+        for _ in range(MAX_MATCH_COMMANDS):
+            if game.outcome(state) is not None:
+                break
             seat = rng.choice(game.to_act(state))
             legal = game.legal_commands(state, seat)
             if not legal:
@@ -59,15 +72,18 @@ def rules_speed(name: str, seconds: float, rng: random.Random) -> dict[str, floa
             in_apply += perf() - t0
             n += 1
     total = perf() - start
+    cpu = time.process_time() - cpu0
     return {"per_s": n / total, "apply_per_s": n / in_apply if in_apply else 0.0,
-            "commands": n, "matches": matches}
+            "cpu_per_s": n / cpu if cpu else 0.0, "commands": n, "matches": matches}
 
 
 def seed_database(path: str, n: int, games: list[str], *, distinct: int = 100,
                   seed: int = 1) -> dict[str, int]:
     """Store ``n`` unfinished (active) matches in the SQLite file ``path``, spread round-robin
-    over ``games``, each with a random-length command log and a snapshot at its end, exactly as
-    the host writes them.  ``distinct`` different positions per game are played and reused
+    over ``games``, each with a command log and a snapshot at its end, exactly as the host
+    writes them.  Each position is a random point of a whole random match (from the first
+    command to the last before the end, uniformly), so the stored matches are early, middle
+    and late games alike.  ``distinct`` different positions per game are played and reused
     (each row is its own match id, seats and log).  Written in one transaction, unsynced: this
     is set-up, not what is measured."""
     import asyncio
@@ -87,9 +103,9 @@ def seed_database(path: str, n: int, games: list[str], *, distinct: int = 100,
         out = []
         for _ in range(max(1, min(distinct, n))):
             s = rng.randrange(2**31)
-            state, log = random_match(game, rng, s, max_commands=rng.randrange(4, 40))
-            if game.outcome(state) is not None:   # keep only unfinished positions
-                state, log = random_match(game, random.Random(s), s, max_commands=2)
+            _, whole = random_match(game, rng, s, max_commands=MAX_MATCH_COMMANDS)
+            log = whole[:rng.randrange(1, len(whole))] if len(whole) > 1 else []
+            state = replay(game, s, log)
             out.append((s, state, log, game.dump(state)))
         samples[name] = out
     db = sqlite3.connect(path, isolation_level=None)

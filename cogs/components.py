@@ -266,7 +266,8 @@ DYNAMIC_ITEMS = (BoardButton, TreeSelect, GoButton, ConfirmButton, DeckSelect)
 
 def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False) -> discord.ui.View | None:
     """The buttons under the board message for a match in ``status`` (None: no buttons).
-    ``late_join``: a running match of a game that takes late joiners and has a free seat."""
+    ``late_join``: somebody may join the running match now (the host's ``PublicUpdate.joinable``:
+    a free seat, or a defeated player's rejoin)."""
     actions = {
         "pending": ("accept", "decline"),
         "open": ("join", "start", "decline"),

@@ -30,7 +30,6 @@ from cogs.common import (
 )
 from cogs.components import board_view
 from data import i18n
-from rules import registry
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 
 log = logging.getLogger("cogs.delivery")
@@ -130,7 +129,8 @@ class Delivery(commands.Cog):
         status = render(public.status_line, locale) if public is not None else ""
         if status:
             parts.append(f"**{status}**")
-        lines = render_lines(public.text if public is not None else [], locale)
+        lines = [line for line in render_lines(public.text if public is not None else [], locale)
+                 if line != status]       # the result is already the bold status line
         if lines:
             parts.append("\n".join(lines[-12:]))
         embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 3500),
@@ -263,11 +263,9 @@ class Delivery(commands.Cog):
     async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,
                            content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
         embed, file = self.board_embed(rec, public, locale)
-        game = registry.get(rec.game) if rec.game in registry else None
-        # a running match that takes late joiners (or a defeated player's rejoin): the host
-        # says when the rules allow it
-        late_join = bool(game is not None and hasattr(game, "can_join"))
-        view = board_view(rec.id, rec.status, locale, late_join=late_join)
+        # Join on a running match only while somebody may join (a free seat, or a defeated
+        # player's rejoin): the host says so
+        view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
         if refs.get("board"):
             message = await self._edit(refs["board"], content=content, embed=embed,
                                        attachments=[file] if file else [], view=view,
@@ -377,6 +375,7 @@ class Delivery(commands.Cog):
 
     # ------------------------------------------------------------------ DMs
     async def deliver_private(self, rec: MatchRecord, pu: Any) -> None:
+        await pu.ready()   # its picture may still be drawing while the public update went out
         refs = await self.store.get_refs(rec.id)
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
         embed, file = self.private_embed(rec, pu, locale)

@@ -19,6 +19,7 @@ from cogs.common import (
     CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, render,
     render_lines, reply, reply_error, tr, user_locale,
 )
+from host import read_options
 from host.decks import DeckBook
 from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
 from cogs.decks import any_deck_autocomplete
@@ -50,20 +51,6 @@ def allowed_options(game: Any) -> str:
     from host import describe_options
 
     return describe_options(game)
-
-
-def parse_option_text(game: Any, text: str | None) -> dict[str, Any]:
-    """Parse ``first=0 max_turns=100``; unknown names are refused here when the game has a
-    schema (the host validates values by starting a match)."""
-    from host import parse_options
-
-    options = parse_options(text)
-    schema = game.option_schema() if hasattr(game, "option_schema") else None
-    if schema is not None:
-        unknown = [k for k in options if k not in schema]
-        if unknown:
-            raise ValueError(", ".join(unknown))
-    return options
 
 
 def _names_list(locale: str) -> str:
@@ -259,10 +246,9 @@ class Game(commands.Cog):
                                               games=_names_list(locale)))
             return
         engine = registry.get(game)
-        try:
-            parsed = parse_option_text(engine, options)
-        except ValueError as exc:
-            await reply_error(interaction, tr("cogs.err.bad_options", locale, detail=clip(str(exc), 200),
+        parsed, problem = read_options(engine, options)
+        if problem is not None:
+            await reply_error(interaction, tr("cogs.err.bad_options", locale, detail=render(problem, locale),
                                               allowed=allowed_options(engine)))
             return
         opponents: list[tuple[int, str]] = []
@@ -348,6 +334,8 @@ class Game(commands.Cog):
         await self._remember(interaction, rec.id)
         await self._defer(interaction)
         result = await getattr(self.host, call)(rec.id, interaction.user.id, **kwargs)
+        if result.ok and result.data.get("clock") == "auto":   # a claim played the game's default
+            ok_key = "cogs.claimed_auto"
         ok_text = tr(ok_key, user_locale(interaction), match_id=rec.id) if ok_key else None
         if await self._answer(interaction, result, ok_text=ok_text) and publish:
             await self._publish(result, interaction.user.id)
@@ -404,7 +392,7 @@ class Game(commands.Cog):
             await reply_error(interaction, render(result.error, locale))
             return
         mine = [p for p in result.private if p.user_id == interaction.user.id]
-        if not mine:
+        if not mine or not set(mine[0].own) - {"cards", "seat"}:   # e.g. SQUARES: everything is on the board
             await reply(interaction, tr("cogs.hand.empty", locale))
             return
         embed, file = self.delivery.private_embed(result.match, mine[0], locale)
@@ -478,7 +466,8 @@ class Game(commands.Cog):
         await self._remember(interaction, new.id)
         message = await self.delivery.publish(result, actor=interaction.user.id)
         url = jump_url(interaction.guild_id, message) if message is not None else ""
-        await reply(interaction, tr("cogs.rematch.posted", locale, match_id=new.id, url=url))
+        key = "cogs.rematch.accepted" if result.data.get("accepted_rematch") else "cogs.rematch.posted"
+        await reply(interaction, tr(key, locale, match_id=new.id, url=url))
 
     async def _latest_here(self, interaction: discord.Interaction) -> MatchRecord | None:
         statuses = ("finished", "aborted")
@@ -543,16 +532,16 @@ class Game(commands.Cog):
             if path.is_file():
                 doc = (name, path.read_text(encoding="utf-8"))
                 break
+        # A catalogued summary speaks the reader's language; the rules document is English
+        # (unless docs/rules/<game>.<locale>.md exists), so it is only linked then.
         parts = []
         if i18n.has(summary_key):
             parts.append(tr(summary_key, locale))
-        if doc is not None:
-            parts.append(rules_excerpt(doc[1], RULES_MAX - sum(len(p) for p in parts)))
-            footer = tr("cogs.rules.more", locale, path=f"docs/rules/{doc[0]}")
+        elif doc is not None:
+            parts.append(rules_excerpt(doc[1], RULES_MAX))
         else:
-            footer = None
-            if not parts:
-                parts.append(tr("cogs.rules.missing", locale, game=game_name(game, locale)))
+            parts.append(tr("cogs.rules.missing", locale, game=game_name(game, locale)))
+        footer = tr("cogs.rules.more", locale, path=f"docs/rules/{doc[0]}") if doc is not None else None
         embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), RULES_MAX + 100),
                               colour=discord.Colour.blurple())
         engine = registry.get(game)
@@ -592,6 +581,13 @@ class Game(commands.Cog):
             view.add_item(ConfirmButton(rec.id, "resign", label=tr("cogs.resign.confirm_button", locale)))
             await reply(interaction, tr("cogs.resign.confirm", locale, match_id=rec.id), view=view)
             return
+        if action == "join" and rec.status == ACTIVE:
+            # a late join: the host answers first (a full table, a league match, not now), so
+            # nobody is asked for a deck to join a match they cannot join
+            check = await self.host.join_check(rec.id, user)
+            if not check.ok:
+                await reply_error(interaction, render(check.error, locale))
+                return
         if action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
             if await self._offer_decks(interaction, rec, action):
                 return

@@ -15,6 +15,7 @@ custom_id template: ``lg:<league>:<join|play|standings>``.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from typing import Any, Optional
 
 import discord
@@ -23,10 +24,12 @@ from discord.app_commands import Choice
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, reply, reply_error, tr,
-    user_locale,
+    CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, render_lines, reply,
+    reply_error, tr, user_locale,
 )
+from cogs.decks import any_deck_autocomplete
 from data.store import LeagueRecord
+from host.decks import DeckBook
 from host import leagues as LG
 from host.records import ORGANISER_ROLE_KEY, Leagues as LeagueService
 from rules import registry
@@ -82,21 +85,26 @@ async def league_autocomplete(interaction: discord.Interaction, current: str) ->
     return out[:CHOICE_MAX]
 
 
-async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-    if interaction.guild_id is None:
-        return []
-    locale = user_locale(interaction)
+async def _chosen_or_running(interaction: discord.Interaction) -> list[LeagueRecord]:
+    """For autocomplete: the league already chosen in the ``league`` option, else every running
+    league of this server."""
     store = interaction.client.store  # type: ignore[attr-defined]
     league_id = getattr(interaction.namespace, "league", None)
     try:
         if league_id is not None:
             lg = await store.get_league(int(league_id))
-            leagues = [lg] if lg is not None and lg.guild_id == interaction.guild_id else []
-        else:
-            leagues = await store.leagues(interaction.guild_id, ("running",))
+            return [lg] if lg is not None and lg.guild_id == interaction.guild_id else []
+        return await store.leagues(interaction.guild_id, ("running",))
     except Exception:
-        log.exception("pairing autocomplete failed")
+        log.exception("league autocomplete failed")
         return []
+
+
+async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    if interaction.guild_id is None:
+        return []
+    locale = user_locale(interaction)
+    leagues = await _chosen_or_running(interaction)
     needle = (current or "").strip().lower().lstrip("#")
     out = []
     for lg in leagues:
@@ -111,6 +119,39 @@ async def pairing_autocomplete(interaction: discord.Interaction, current: str) -
                 continue
             out.append(Choice(name=clip(label, 100), value=int(p["id"])))
     return out[:CHOICE_MAX]
+
+
+async def league_deck_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The caller's decks (then the ready-made ones) for the game of the chosen league, or of
+    the league where they have a pairing to play."""
+    if interaction.guild_id is None:
+        return []
+    leagues = await _chosen_or_running(interaction)
+    mine = [lg for lg in leagues if LG.pairing_of(lg.data, interaction.user.id) is not None] or leagues
+    if not mine:
+        return []
+    interaction.namespace.game = mine[0].data["game"]   # any_deck_autocomplete reads the game there
+    return await any_deck_autocomplete(interaction, current)
+
+
+def _cells(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _fit_cells(text: str, width: int) -> str:
+    """``text`` cut to ``width`` display cells (wide CJK characters count 2), with "…"."""
+    if sum(map(_cells, text)) <= width:
+        return text
+    out, used = "", 0
+    for ch in text:
+        if used + _cells(ch) > width - 1:
+            break
+        out, used = out + ch, used + _cells(ch)
+    return out + "…"
+
+
+def _pad_cells(text: str, width: int) -> str:
+    return text + " " * max(0, width - sum(map(_cells, text)))
 
 
 def _result_text(p: dict, names: dict, locale: str) -> str:
@@ -240,7 +281,7 @@ class Leagues(commands.Cog):
                                                  for p in LG.round_pairings(d)) or "-", 1024), inline=False)
         if lg.status in ("finished", "closed"):
             embed.add_field(name=tr("leagues.embed.final", locale),
-                            value=clip(self._table_text(lg, locale, limit=10), 1024), inline=False)
+                            value=self._table_text(lg, locale, limit=10, budget=1000), inline=False)
         return embed
 
     def _pairing_line(self, p: dict, names: dict, locale: str) -> str:
@@ -252,15 +293,23 @@ class Leagues(commands.Cog):
             line += " " + tr("leagues.schedule.match", locale, match_id=p["match"])
         return line
 
-    def _table_text(self, lg: LeagueRecord, locale: str, limit: int = 50) -> str:
-        rows = LG.table(lg.data)[:limit]
-        head = tr("leagues.standings.header", locale)
-        lines = [head]
+    def _table_text(self, lg: LeagueRecord, locale: str, limit: int = 50, budget: int = 1700) -> str:
+        """The standings as a monospaced block of at most ``limit`` rows and ``budget``
+        characters (the rest summed up in one line), names padded by display width so that
+        Japanese names keep the columns aligned."""
+        rows = LG.table(lg.data)
+        lines = [tr("leagues.standings.header", locale)]
+        size = len(lines[0]) + 8
         for i, s in enumerate(rows, start=1):
-            name = clip(s.name, 16) + ("" if s.status == "active" else "*")
-            lines.append(f"{i:>2} {name:<17} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
-                         f"{s.buchholz:>5g} {s.sonneborn_berger:>5g} {s.head_to_head:>3g}")
-        return "```\n" + "\n".join(lines).replace("`", "'") + "\n```"
+            name = _fit_cells(s.name.replace("`", "'"), 16) + ("" if s.status == "active" else "*")
+            line = (f"{i:>2} {_pad_cells(name, 17)} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
+                    f"{s.buchholz:>5g} {s.sonneborn_berger:>5g} {s.head_to_head:>3g}")
+            if i > limit or size + len(line) + 1 > budget - 40:
+                lines.append(tr("leagues.standings.more", locale, n=len(rows) - i + 1))
+                break
+            lines.append(line)
+            size += len(line) + 1
+        return "```\n" + "\n".join(lines) + "\n```"
 
     def league_view(self, lg: LeagueRecord, locale: str) -> discord.ui.View | None:
         view = discord.ui.View(timeout=None)
@@ -347,7 +396,7 @@ class Leagues(commands.Cog):
         n = 0
         for res in await self.service.tick():
             lg: LeagueRecord = res.data["league"]
-            if res.data.get("started"):
+            if res.data.get("started") or res.data.get("caught_up"):
                 await self.after_change(res)
                 n += 1
                 continue
@@ -392,8 +441,8 @@ class Leagues(commands.Cog):
         if await self._fail(interaction, res):
             return
         lg = res.data["league"]
-        await self.refresh(lg)
         await reply(interaction, tr("leagues.created", locale, league=lg.id, name=lg.data["name"]))
+        await self.refresh(lg)
 
     @league.command(name=N("join", "cmd.league.join.name"), description=L("cmd.league.join.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -408,9 +457,9 @@ class Leagues(commands.Cog):
         res = await self.service.join(league_id, interaction.guild_id, interaction.user.id, interaction.user.display_name)
         if await self._fail(interaction, res):
             return
-        await self.refresh(res.data["league"])
         await reply(interaction, tr("leagues.joined", user_locale(interaction), league=league_id,
                                     name=res.data["league"].data["name"], n=res.data["payload"]))
+        await self.refresh(res.data["league"])
 
     @league.command(name=N("leave", "cmd.league.leave.name"), description=L("cmd.league.leave.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -423,9 +472,9 @@ class Leagues(commands.Cog):
         res = await self.service.leave(lg.id, interaction.guild_id, interaction.user.id)
         if await self._fail(interaction, res):
             return
-        await self.after_change(res)
         key = "leagues.left" if lg.status == "signup" else "leagues.dropped"
         await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=lg.data["name"]))
+        await self.after_change(res)
 
     @league.command(name=N("start", "cmd.league.start.name"), description=L("cmd.league.start.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -440,9 +489,9 @@ class Leagues(commands.Cog):
         res = await self.service.start(lg.id, interaction.guild_id)
         if await self._fail(interaction, res):
             return
-        await self.after_change(res)
         await reply(interaction, tr("leagues.started", user_locale(interaction), league=lg.id,
                                     rounds=LG.total_rounds(res.data["league"].data)))
+        await self.after_change(res)
 
     @league.command(name=N("standings", "cmd.league.standings.name"), description=L("cmd.league.standings.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -458,7 +507,8 @@ class Leagues(commands.Cog):
         head = tr("leagues.standings.title", locale, league=lg.id, name=lg.data["name"],
                   round=lg.data["round"] or "-", rounds=LG.total_rounds(lg.data) or "-",
                   status=tr(f"leagues.status.{lg.status}", locale))
-        await reply(interaction, head + "\n" + self._table_text(lg, locale) + tr("leagues.standings.legend", locale))
+        await reply(interaction, head + "\n" + self._table_text(lg, locale) + "\n"
+                    + tr("leagues.standings.legend", locale))
 
     @league.command(name=N("schedule", "cmd.league.schedule.name"), description=L("cmd.league.schedule.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"), round=N("round", "cmd.league.opt.round.name"))
@@ -538,8 +588,8 @@ class Leagues(commands.Cog):
         if await self._fail(interaction, res):
             return
         state = res.data["payload"]["state"]
-        await self.after_change(res)
         await reply(interaction, tr(f"leagues.report.{state}", locale, pairing=pairing))
+        await self.after_change(res)
         if state == "held":
             await self.announce(res.data["league"], tr("leagues.report.held_public", await self.public_locale(lg.guild_id, lg),
                                                        pairing=pairing))
@@ -553,9 +603,16 @@ class Leagues(commands.Cog):
         lg = await self._resolve(interaction, league)
         if lg is None:
             return
+        # the catch-up below may edit messages on Discord before the claim is answered
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for caught in await self.service.catch_up(lg):   # a finished match decides, not a claim
+            await self.after_change(caught)
         res = await self.service.claim(lg.id, interaction.guild_id, pairing, interaction.user.id)
         if await self._fail(interaction, res):
             return
+        withdrawn = res.data.get("withdrawn")
+        if withdrawn is not None and self.delivery is not None:
+            await self.delivery.publish(withdrawn)      # the unanswered challenge is withdrawn
         await self.after_change(res)
         state = res.data["payload"]["state"]
         await reply(interaction, tr(f"leagues.claim.{state}", locale, pairing=pairing))
@@ -576,8 +633,8 @@ class Leagues(commands.Cog):
         res = await self.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None)
         if await self._fail(interaction, res):
             return
-        await self.after_change(res)
         await reply(interaction, tr("leagues.forfeited", user_locale(interaction), pairing=pairing))
+        await self.after_change(res)
 
     @league.command(name=N("remove", "cmd.league.remove.name"), description=L("cmd.league.remove.description"))
     @app_commands.rename(user=N("player", "cmd.records.user.name"), league=N("league", "cmd.league.opt.league.name"))
@@ -593,8 +650,8 @@ class Leagues(commands.Cog):
         res = await self.service.leave(lg.id, interaction.guild_id, user.id, removed=True)
         if await self._fail(interaction, res):
             return
-        await self.after_change(res)
         await reply(interaction, tr("leagues.removed", user_locale(interaction), user=f"<@{user.id}>", league=lg.id))
+        await self.after_change(res)
 
     @league.command(name=N("next-round", "cmd.league.next_round.name"), description=L("cmd.league.next_round.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -610,9 +667,9 @@ class Leagues(commands.Cog):
         if await self._fail(interaction, res):
             return
         new = res.data["league"]
-        await self.after_change(res)
         key = "leagues.next.finished" if new.status == "finished" else "leagues.next.paired"
         await reply(interaction, tr(key, user_locale(interaction), league=lg.id, round=new.data["round"]))
+        await self.after_change(res)
 
     @league.command(name=N("close", "cmd.league.close.name"), description=L("cmd.league.close.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -627,8 +684,8 @@ class Leagues(commands.Cog):
         res = await self.service.close(lg.id, interaction.guild_id)
         if await self._fail(interaction, res):
             return
-        await self.refresh(res.data["league"])
         await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=lg.data["name"]))
+        await self.refresh(res.data["league"])
 
     @league.command(name=N("season", "cmd.league.season.name"), description=L("cmd.league.season.description"))
     async def season(self, interaction: discord.Interaction) -> None:
@@ -665,12 +722,12 @@ class Leagues(commands.Cog):
         else:
             await self._play(interaction, lg)
 
-    async def _play(self, interaction: discord.Interaction, lg: LeagueRecord) -> None:
+    async def _play(self, interaction: discord.Interaction, lg: LeagueRecord, deck: Any = None) -> None:
         locale = user_locale(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale)
         res = await self.service.play(lg.id, interaction.guild_id, interaction.user.id, interaction.channel_id,
-                                      locale=public_locale)
+                                      locale=public_locale, deck=deck)
         if await self._fail(interaction, res):
             return
         rec = res.match
@@ -679,8 +736,30 @@ class Leagues(commands.Cog):
             await game_cog._setup_refs(rec.id, interaction.channel, interaction.channel_id)
         if self.delivery is not None:
             await self.delivery.remember_locale(rec.id, interaction.user.id, locale)
-            await self.delivery.publish(res, actor=interaction.user.id)
+            if await self.delivery.publish(res, actor=interaction.user.id) is None:
+                # nowhere to show it: withdraw, so the pairing can be started again elsewhere
+                await self.bot.host.decline(rec.id, interaction.user.id)  # type: ignore[attr-defined]
+                await reply_error(interaction, tr("cogs.err.cannot_post", locale))
+                return
         await reply(interaction, tr("leagues.play.posted", locale, match_id=rec.id, pairing=res.data.get("pairing")))
+
+    @league.command(name=N("play", "cmd.league.play.name"), description=L("cmd.league.play.description"))
+    @app_commands.rename(deck=N("deck", "cmd.league.opt.deck.name"), league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(deck=L("cmd.league.opt.deck.description"), league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(deck=league_deck_autocomplete, league=league_autocomplete)
+    async def play(self, interaction: discord.Interaction, deck: Optional[app_commands.Range[str, 1, 1000]] = None,
+                   league: Optional[int] = None) -> None:
+        """Like the Play my match button, with a deck of one's own for a card game."""
+        lg = await self._resolve(interaction, league)
+        if lg is None:
+            return
+        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, lg.data["game"], deck)  # type: ignore[attr-defined]
+        if err is not None:
+            locale = user_locale(interaction)
+            await reply_error(interaction, "\n".join([render(err.error, locale)]
+                                                      + ["• " + t for t in render_lines(err.info, locale)]))
+            return
+        await self._play(interaction, lg, deck=chosen)
 
 
 class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):

@@ -57,9 +57,14 @@ def outcome_text(outcome: str, locale: str) -> str:
     return tr(f"records.outcome.{outcome}", locale)
 
 
-def thread_url(guild_id: int | None, rec: Any) -> str | None:
+def thread_url(guild_id: int | None, rec: Any, refs: dict[str, str] | None = None) -> str | None:
+    """Where the match was played: its thread, or (played in a channel) its board message."""
     if rec is None or rec.channel_id is None or guild_id is None:
         return None
+    board = (refs or {}).get("board") or ""
+    chan, _, message = board.partition(":")
+    if not (refs or {}).get("thread") and chan.isdigit() and message.isdigit():
+        return f"https://discord.com/channels/{guild_id}/{chan}/{message}"
     return f"https://discord.com/channels/{guild_id}/{rec.channel_id}"
 
 
@@ -144,15 +149,17 @@ class Records(commands.Cog):
         rated = [(game, g) for game, g in data["games"].items() if g["ratings"]]
         if rated:
             game = max(rated, key=lambda kv: max(r.games for r in kv[1]["ratings"].values()))[0]
-            series = await self.records.chart_series(who.id, game, scope)
+            series, provisional = await self.records.chart_series(who.id, game, scope)
             if len(series) >= 2:
-                from render.charts import rating_chart
-                from render.fonts import printable
+                from render.charts import W, rating_chart
+                from render.fonts import fit, printable
 
-                title = printable(tr("records.chart.title", locale, game=game_name(game, locale),
-                                     name=who.display_name))
+                title = fit(printable(tr("records.chart.title", locale, game=game_name(game, locale),
+                                         name=who.display_name)), 18, W - 80, bold=True)
                 caption = tr("records.chart.caption", locale, n=len(series) - 1)
-                png = await asyncio.to_thread(rating_chart, series, title=title, caption=caption)
+                png = await asyncio.to_thread(rating_chart, series, title=title, caption=caption,
+                                              provisional=provisional,
+                                              provisional_label=tr("records.chart.provisional", locale))
                 file = discord.File(io.BytesIO(png), filename="rating.png")
                 embed.set_image(url="attachment://rating.png")
         await reply(interaction, embed=embed, file=file)
@@ -185,7 +192,7 @@ class Records(commands.Cog):
         options = []
         for r, m in rows:
             others = ", ".join(nm for u, nm in zip(m.seats, m.names) if u != user_id and nm) if m else "-"
-            url = thread_url(r.guild_id, m)
+            url = thread_url(r.guild_id, m, await self.bot.store.get_refs(m.id) if m else None)  # type: ignore[attr-defined]
             line = tr("records.history.line", locale, match_id=r.match_id, game=game_name(r.game, locale),
                       outcome=outcome_text(r.outcome, locale), others=clip(others or "-", 60),
                       when=f"<t:{int(r.finished_at)}:d>")

@@ -5,6 +5,11 @@ printed under its own heading; board pictures are written to a folder; commands 
 the game's notation.  Typing ``help`` lists the legal commands of the seat to act.
 
 When several seats must act at once, prefix the command with the seat number: ``2: pass``.
+
+Late join (games that take it, e.g. Avalon's Sanctuary), through ``host.join`` like the Join
+button: ``join [DECK]`` seats a new hot-seat player (a new local user) in the running match,
+with a ready-made deck id or a deck code for card games; ``2: join`` lets seat 2's defeated
+player rejoin their seat.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from typing import IO
 from data import i18n
 from data.store import ACTIVE, open_store
 from host.decks import DeckBook
-from host.table import Host, describe_options, parse_options
+from host.table import Host, describe_options, read_options
 from host.types import Result
 from rules import registry
 
@@ -35,19 +40,20 @@ def group_commands(legal: list[str]) -> list[str]:
     return [f"{head}: {' '.join(tails)}" if head else " ".join(tails) for head, tails in groups.items()]
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python bot.py --local",
-                                description="Play any registered game hot-seat in the terminal.")
-    p.add_argument("--game", default=None, help=f"one of: {', '.join(registry.names())}")
-    p.add_argument("--players", type=int, default=None, help="number of players (default: the game's minimum)")
-    p.add_argument("--seed", type=int, default=None, help="fix the match's random seed")
-    p.add_argument("--options", default="", help='game options, e.g. "first=0 max_turns=100"')
-    p.add_argument("--deck", action="append", default=[], metavar="SEAT=DECK",
-                   help="card games: a ready-made deck id or a deck code for a seat, e.g. --deck 2=<code>")
-    p.add_argument("--lang", choices=["en", "ja"], default="en", help="language of texts and pictures")
-    p.add_argument("--out", default="boards", help="folder for board pictures (default: ./boards)")
-    p.add_argument("--no-pictures", action="store_true", help="do not draw pictures")
-    p.add_argument("--db", default=":memory:", help="SQLite file to keep the match in (default: in memory)")
+def _parser(lang: str = "en") -> argparse.ArgumentParser:
+    def h(key: str, **params: str) -> str:
+        return i18n.t(f"console.cli.{key}", lang, **params).replace("%", "%%")
+
+    p = argparse.ArgumentParser(prog="python bot.py --local", description=h("description"))
+    p.add_argument("--game", default=None, help=h("game", games=", ".join(registry.names())))
+    p.add_argument("--players", type=int, default=None, help=h("players"))
+    p.add_argument("--seed", type=int, default=None, help=h("seed"))
+    p.add_argument("--options", default="", help=h("options"))
+    p.add_argument("--deck", action="append", default=[], metavar="SEAT=DECK", help=h("deck"))
+    p.add_argument("--lang", choices=["en", "ja"], default=lang, help=h("lang"))
+    p.add_argument("--out", default="boards", help=h("out"))
+    p.add_argument("--no-pictures", action="store_true", help=h("no_pictures"))
+    p.add_argument("--db", default=":memory:", help=h("db"))
     return p
 
 
@@ -70,15 +76,18 @@ class Console:
         for line in res.info:
             self.say(line.render(self.lang))
         if res.public is not None:
-            for line in res.public.text:
-                self.say(line.render(self.lang))
+            said = [line.render(self.lang) for line in res.public.text]
+            for line in said:
+                self.say(line)
             if res.public.view:
                 from render.text import render_text
 
                 self.say(render_text(res.match.game, res.public.view, locale=self.lang,
                                      names=res.match.names))
             if res.public.status_line is not None:
-                self.say(res.public.status_line.render(self.lang))
+                status = res.public.status_line.render(self.lang)
+                if status not in said:      # a result line is said once
+                    self.say(status)
             self._save(res.public.picture, "public")
         for upd in res.private:
             from render.text import render_text
@@ -114,20 +123,22 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
     host = Host(store, render=not args.no_pictures)
     con = Console(host, lang, con_out, stdin, stdout)
     try:
+        games = ", ".join(registry.names())
         if name is None:
-            con.say(con.t("console.pick", games=", ".join(registry.names())))
-            name = con.read("> ")
+            con.say(con.t("console.pick", games=games))
+            while (name := con.read("> ")) is not None and name not in registry:
+                con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=games))
             if name is None:
                 return 0
         if name not in registry:
-            con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=", ".join(registry.names())))
+            con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=games))
             return 2
         game = registry.get(name)
         n = args.players or game.min_players
-        try:
-            options = parse_options(args.options)
-        except ValueError as exc:
-            con.say("! " + i18n.t("host.err.bad_options", lang, detail=str(exc), allowed=describe_options(game)))
+        options, problem = read_options(game, args.options)
+        if problem is not None:
+            con.say("! " + i18n.t("host.err.bad_options", lang, detail=problem.render(lang),
+                                  allowed=describe_options(game)))
             return 2
         names = [con.t("console.player", n=i + 1) for i in range(n)]
         decks: dict[int, object] = {}
@@ -150,7 +161,7 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
         for uid in range(2, n + 1):
             res = await host.accept(match_id, uid, deck=decks.get(uid))
         con.say(con.t("console.welcome"))
-        con.show(res)
+        con.show(await res.ready())
         while True:
             rec = await store.get_match(match_id)
             if rec.status != ACTIVE:
@@ -162,7 +173,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                 con.say(con.t("console.bye", match_id=match_id))
                 return 0
             seat = to_act[0]
-            if ":" in line.split(" ", 1)[0]:
+            prefixed = ":" in line.split(" ", 1)[0]
+            if prefixed:
                 head, _, line = line.partition(":")
                 if not head.strip().isdigit() or not 1 <= int(head) <= len(rec.seats):
                     con.say("! " + con.t("console.bad_seat", n=len(rec.seats)))
@@ -176,6 +188,10 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                 con.say(con.t("console.legal", name=rec.names[seat], n=len(legal)))
                 con.say("\n".join("  " + line for line in group_commands(legal)) or "  -")
                 con.say(con.t("console.help"))
+                if hasattr(game, "can_join"):
+                    con.say(con.t("console.help_join"))
+            elif word == "join" or word.startswith("join "):
+                await _join(con, host, store, rec, game, seat if prefixed else None, line[4:].strip())
             elif word == "board":
                 con.show(await host.status(match_id))
             elif word == "hand":
@@ -185,17 +201,38 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                 for e in res.data["log"]:
                     con.say(f"{e['seq']:>3}. {e['name']}: {e['command']}")
             elif word == "resign":
-                con.show(await host.resign(match_id, uid))
+                con.show(await (await host.resign(match_id, uid)).ready())
             else:
-                con.show(await host.command(match_id, uid, line))
+                con.show(await (await host.command(match_id, uid, line)).ready())
         con.say(con.t("console.over", match_id=match_id))
         return 0
     finally:
         await store.close()
 
 
+async def _join(con: Console, host: Host, store, rec, game, seat: int | None, deck_text: str) -> None:
+    """``join [DECK]``: a new hot-seat player takes a new seat; ``N: join``: seat N's defeated
+    player rejoins.  Both go through ``host.join`` (the host refuses what the rules do not allow)."""
+    if seat is None:
+        uid = max(int(u) for u in rec.seats if u is not None) + 1
+        name = con.t("console.player", n=len(rec.seats) + 1)
+    else:
+        uid, name = rec.seats[seat], rec.names[seat]
+    deck = None
+    if deck_text:
+        if getattr(game, "decks", None) is None:
+            con.say("! " + con.t("console.join_no_decks"))
+            return
+        deck, err = await DeckBook(store).for_play(uid, rec.game, deck_text)
+        if err:
+            con.show(err)
+            return
+    con.show(await (await host.join(rec.id, uid, name, deck=deck)).ready())
+
+
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser(i18n.cli_locale(argv, "--lang")).parse_args(argv)
     return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
 
 

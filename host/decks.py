@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from data import i18n
 from data.store import Store
 from host.types import Msg, Result, msg
 from rules import registry
@@ -26,6 +27,15 @@ def deck_games() -> list[str]:
 def problems_msgs(problems: list[dict]) -> list[Msg]:
     return [Msg(p["key"], dict(p.get("params", {}))) if p.get("key") else msg("host.raw", text=p["text"])
             for p in problems]
+
+
+def error_detail(exc: Exception) -> Any:
+    """A game's deck error as a message parameter: its catalog entry (in the reader's language)
+    when the error carries a catalogued ``key`` and ``params``, else its text."""
+    key = getattr(exc, "key", None)
+    if isinstance(key, str) and i18n.has(key):
+        return Msg(key, dict(getattr(exc, "params", None) or {}))
+    return str(exc)
 
 
 def card_name(game: str, card_id: str, locale: str = "en") -> str:
@@ -103,7 +113,7 @@ class DeckBook:
         try:
             spec = d.add(spec, card_id, int(n)) if op == "add" else d.remove(spec, card_id, int(n))
         except ValueError as exc:
-            return Result.fail("deck.err.edit", detail=str(exc))
+            return Result.fail("deck.err.edit", detail=error_detail(exc))
         await self.store.save_deck(user_id, game, name, spec)
         return self._summary(game, name, spec)
 
@@ -153,7 +163,7 @@ class DeckBook:
         try:
             spec = d.decode((code or "").strip())
         except ValueError as exc:
-            return Result.fail("deck.err.bad_code", detail=str(exc))
+            return Result.fail("deck.err.bad_code", detail=error_detail(exc))
         existing = await self.store.get_deck(user_id, game, name)
         if existing is None and len(await self.store.list_decks(user_id, game)) >= MAX_DECKS_PER_GAME:
             return Result.fail("deck.err.too_many", max=MAX_DECKS_PER_GAME)

@@ -9,9 +9,11 @@ Formats
 * **Round robin** (``rr``): the circle method; with an odd number of players a bye is added, so
   each round one player rests.  The whole schedule is fixed at the start.
 * **Swiss** (``swiss``): each round pairs players of the current standings from the top, never
-  a rematch while a rematch-free pairing of everyone exists (exhaustive search, with a budget);
+  a rematch while a rematch-free pairing of everyone exists (decided exactly, with networkx's
+  Edmonds blossom algorithm: a rematch-free pairing is a perfect matching of the not-yet-met graph);
   with an odd number the bye goes to the lowest-ranked player who has not had one (among those
-  whose bye still leaves a rematch-free pairing).
+  whose bye still leaves a rematch-free pairing).  When no rematch-free pairing exists, as few
+  rematches as possible.
 
 Scoring and tiebreaks: win 1, draw ½, loss 0, bye 1.  Ties are broken by Buchholz (sum of the
 opponents' scores), then Sonneborn-Berger (sum of the scores of the opponents one beat, plus
@@ -29,11 +31,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+import networkx as nx
+
 FORMATS = ("rr", "swiss")
 # pairing results: "a"/"b" (that side won), "draw", "bye" (a rests, scores 1), "double"
 # (double forfeit: nobody scores)
 RESULTS = ("a", "b", "draw", "bye", "double")
-SEARCH_BUDGET = 200_000
 
 
 class LeagueError(Exception):
@@ -69,39 +72,65 @@ def round_robin(players: list[int]) -> list[list[tuple[int, int | None]]]:
     return rounds
 
 
+# A perfect matching of the "have not met yet" graph is exactly a rematch-free pairing of
+# everyone.  A maximum-cardinality matching (networkx's Edmonds blossom algorithm) decides in
+# polynomial time whether one exists, so "no rematch while one can be avoided" holds for any
+# number of players and rounds, without a search that can run out of budget.
+def _graph(players: list[int], played: set[frozenset]) -> nx.Graph:
+    """Index graph: i - j when players[i] and players[j] have not met."""
+    n = len(players)
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from((i, j) for i in range(n) for j in range(i + 1, n)
+                     if frozenset((players[i], players[j])) not in played)
+    return g
+
+
+def _maximum_matching(g: nx.Graph) -> set[tuple[int, int]]:
+    return nx.max_weight_matching(g, maxcardinality=True)
+
+
+def _has_perfect_matching(g: nx.Graph) -> bool:
+    return 2 * len(_maximum_matching(g)) == g.number_of_nodes()
+
+
 def _pair_without_rematch(players: list[int], played: set[frozenset]) -> list[tuple[int, int]] | None:
-    """Pair ``players`` (best first) top-down with no rematch; None if impossible (or the
-    search budget is exhausted)."""
-    budget = [SEARCH_BUDGET]
-
-    def go(rest: list[int]) -> list[tuple[int, int]] | None:
-        if not rest:
-            return []
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        p = rest[0]
-        for j in range(1, len(rest)):
-            q = rest[j]
-            if frozenset((p, q)) in played:
-                continue
-            sub = go(rest[1:j] + rest[j + 1:])
-            if sub is not None:
-                return [(p, q)] + sub
+    """Pair ``players`` (best first) with no rematch, None if that is impossible.  Top-down:
+    the best unpaired player meets the next-best player they have not met whose pairing still
+    leaves a rematch-free pairing of everyone below (the first such pairing in standings order,
+    found greedily with a perfect-matching test instead of a search)."""
+    n = len(players)
+    if n % 2:
         return None
-
-    return go(list(players))
+    g = _graph(players, played)
+    if not _has_perfect_matching(g):
+        return None
+    out = []
+    for i in range(n):
+        if i not in g:
+            continue
+        for j in sorted(g[i]):
+            rest = g.copy()
+            rest.remove_nodes_from((i, j))
+            if _has_perfect_matching(rest):
+                g = rest
+                out.append((players[i], players[j]))
+                break
+        else:  # pragma: no cover - the perfect matching above guarantees a partner
+            raise AssertionError("no partner although a perfect matching exists")
+    return out
 
 
 def _pair_fewest_rematches(players: list[int], played: set[frozenset]) -> list[tuple[int, int]]:
-    """Fallback when every pairing has a rematch: top-down, preferring new opponents."""
-    rest = list(players)
-    out = []
-    while rest:
-        p = rest.pop(0)
-        j = next((i for i, q in enumerate(rest) if frozenset((p, q)) not in played), 0)
-        out.append((p, rest.pop(j)))
-    return out
+    """When every pairing of everyone has a rematch: as many new pairings as possible (a
+    maximum matching of the not-yet-met graph), the players left over paired in standings
+    order; listed best first."""
+    n = len(players)
+    pairs = [tuple(sorted(e)) for e in _maximum_matching(_graph(players, played))]
+    matched = {v for e in pairs for v in e}
+    rest = [i for i in range(n) if i not in matched]
+    pairs += [(rest[k], rest[k + 1]) for k in range(0, len(rest) - 1, 2)]
+    return [(players[a], players[b]) for a, b in sorted(pairs)]
 
 
 def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int]
@@ -392,13 +421,19 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
     return "final"
 
 
-def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int]) -> bool:
-    """A bot match of this pairing finished (``winners``: user ids).  False if ignored (the
-    pairing already has a result, or the match is not the pairing's)."""
+def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int],
+                 seated: list[int] | None = None) -> bool:
+    """A bot match of this pairing finished (``winners``: user ids; ``seated``: everyone who
+    sat in it).  False if ignored: the pairing already has a result, the match is not the
+    pairing's, or it was not the two players of the pairing alone (someone else sat in, or won)
+    — then the players report it, or an organiser decides."""
     p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
     if p is None or p["match"] != int(match_id) or p["result"] is not None:
         return False
-    if not winners or set(winners) >= {p["a"], p["b"]}:
+    pair = {p["a"], p["b"]}
+    if (seated is not None and set(seated) != pair) or not set(winners) <= pair:
+        return False
+    if not winners or set(winners) == pair:
         p["result"] = "draw"
     else:
         p["result"] = "a" if p["a"] in winners else "b"

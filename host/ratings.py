@@ -1,8 +1,9 @@
 """Per-game ratings with OpenSkill (Plackett-Luce), pure and synchronous.
 
-Why OpenSkill and not Glicko-2: several of our games (Avalon's Sanctuary) are free-for-all for
-3-5 players, and OpenSkill rates any number of players and teams with ranks and ties natively;
-Glicko-2 is defined for two players only.  The ``openskill`` package is maintained, MIT-licensed
+Why OpenSkill and not Glicko-2: Avalon's Sanctuary is a free-for-all for 2–4 players, and
+OpenSkill rates any number of players and teams with ranks and ties natively (the engine's
+``outcome()["ranks"]`` gives the finishing order: see :func:`ranks_of`); Glicko-2 is defined for
+two players only.  The ``openskill`` package is maintained, MIT-licensed
 and pure Python.
 
 A rating is (mu, sigma) with the model's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300).

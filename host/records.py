@@ -28,8 +28,8 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from data.store import (
-    FINISHED, UNFINISHED, LeagueRecord, MatchRecord, RatingChange, RatingRow,
-    Store, VersionConflict,
+    ABORTED, ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, LeagueRecord, MatchRecord, RatingChange,
+    RatingRow, Store, VersionConflict,
 )
 from host import leagues as L
 from host import ratings as R
@@ -166,11 +166,18 @@ class Records:
         return {"games": per_game, "streak": (streak_kind, streak), "recent": results[:5],
                 "total": total, "scope": scopes[1] if len(scopes) > 1 else "global"}
 
-    async def chart_series(self, user_id: int, game: str, scope: str) -> list[int]:
-        hist = await self.store.rating_history(user_id, game, scope, limit=200)
+    async def chart_series(self, user_id: int, game: str, scope: str, limit: int = 200
+                           ) -> tuple[list[int], int]:
+        """The shown rating before the first charted match and after each (oldest first, the
+        last ``limit`` matches), and how many of the charted matches were provisional (the
+        chart starts with the player's first rated match when they played ``limit`` or fewer)."""
+        hist = await self.store.rating_history(user_id, game, scope, limit=limit)
         if not hist:
-            return []
-        return [R.display(hist[0].mu_before)] + [R.display(h.mu) for h in hist]
+            return [], 0
+        first = R.display(hist[0].mu_before)
+        fresh = hist[0].mu_before == R.MU and hist[0].sigma_before == R.SIGMA
+        provisional = min(R.PROVISIONAL_GAMES - 1, len(hist)) if fresh else 0
+        return [first] + [R.display(h.mu) for h in hist], provisional
 
     async def history(self, user_id: int, game: str | None, guild_id: int | None, page: int
                       ) -> tuple[list[tuple[Any, MatchRecord | None]], int, int]:
@@ -214,6 +221,9 @@ class Records:
             return Result.fail("host.err.quarantined", match_id=match_id)
         if rec is None:
             return Result.fail("host.err.no_match", match_id=match_id)
+        if rec.status not in (FINISHED, ABORTED):
+            # the seed and the command log reveal every hidden card: only once it is over
+            return Result.fail("records.err.export_running", match_id=rec.id)
         commands = await self.store.commands(rec.id)
         data = {"format": "doujin-table/match-1", "id": rec.id, "game": rec.game,
                 "options": rec.options, "seed": rec.seed, "status": rec.status,
@@ -228,6 +238,34 @@ class Records:
 
 
 # ---------------------------------------------------------------------------- leagues
+def league_game(game: str) -> bool:
+    """Whether a league can be run for ``game``: a pairing is one player against one other,
+    so the game must be playable by two.  A game that takes late joiners (Avalon's Sanctuary)
+    qualifies too: a league match is always two seats and the host refuses every late join
+    into it (``host.err.league_join``), so it stays one against one."""
+    from rules import registry
+
+    if game not in registry:
+        return False
+    eng = registry.get(game)
+    return eng.min_players <= 2 <= eng.max_players
+
+
+def league_game_refusal(game: str) -> Result | None:
+    """None if ``game`` can have leagues, else the localized reason and the games that can."""
+    from rules import registry
+
+    if league_game(game):
+        return None
+    eng = registry.get(game)
+    allowed: Any = "-"
+    for name in reversed([n for n in registry.names() if league_game(n)]):   # "A, B, C", localized
+        allowed = Msg(f"game.{name}") if allowed == "-" else msg("leagues.list", first=Msg(f"game.{name}"),
+                                                                  rest=allowed)
+    return Result.fail("leagues.err.two_player", game=Msg(f"game.{game}"),
+                       min=eng.min_players, max=eng.max_players, games=allowed)
+
+
 class Leagues:
     def __init__(self, store: Store, host: Any, *, now: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -266,10 +304,9 @@ class Leagues:
 
         if game not in registry:
             return Result.fail("host.err.unknown_game", game=str(game)[:40], games=", ".join(registry.names()))
-        eng = registry.get(game)
-        if not eng.min_players <= 2 <= eng.max_players:
-            return Result.fail("leagues.err.two_player", game=Msg(f"game.{game}"),
-                               min=eng.min_players, max=eng.max_players)
+        refused = league_game_refusal(game)
+        if refused is not None:
+            return refused
         if fmt not in L.FORMATS:
             return Result.fail("leagues.err.format")
         if rounds is not None and not 1 <= rounds <= MAX_LEAGUE_ROUNDS:
@@ -366,19 +403,38 @@ class Leagues:
 
     async def claim(self, league_id: int, guild_id: int, pairing_id: int, by: int) -> Result:
         lg = await self.get(league_id)
-        active = False
+        if lg is not None and lg.guild_id == int(guild_id) and await self.catch_up(lg):
+            # the pairing's match had finished: its result stands, no forfeit to claim
+            lg = await self.get(league_id)
+        active, waiting = False, None
         if lg is not None:
             p = next((p for p in lg.data["pairings"] if p["id"] == int(pairing_id)), None)
             if p is not None and p.get("match"):
                 m = await self._match(p["match"])
-                active = m is not None and m.status in UNFINISHED
+                active = m is not None and m.status == ACTIVE
+                waiting = m if m is not None and m.status in (PENDING, OPEN) else None
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             state = L.claim(d, status, pairing_id, by, now, active)
             new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
             return new_status, {"state": state, "paired": paired}
-        return await self._mutate(league_id, guild_id, step)
+
+        withdrawn = None
+        if waiting is not None and lg is not None and lg.guild_id == int(guild_id):
+            # A challenge nobody accepted does not stop a claim, but it must not start after
+            # the forfeit: withdraw it first (once the claim is known to be allowed).
+            try:
+                step(copy.deepcopy(lg.data), lg.status)
+            except L.LeagueError as e:
+                return Result.fail(e.key, **e.params)
+            withdrawn = await self.host.decline(waiting.id, waiting.creator)
+            if not withdrawn.ok:   # accepted at this very moment: it is being played now
+                return Result.fail("leagues.err.match_running", match_id=waiting.id)
+        res = await self._mutate(league_id, guild_id, step)
+        if res.ok and withdrawn is not None:
+            res.data["withdrawn"] = withdrawn
+        return res
 
     async def _match(self, match_id: int) -> MatchRecord | None:
         try:
@@ -388,8 +444,10 @@ class Leagues:
 
     # ------------------------------------------------------------------ bot matches
     async def play(self, league_id: int, guild_id: int, user_id: int, channel_id: int | None,
-                   locale: str = "en") -> Result:
-        """Start the caller's current pairing as a bot match (a challenge to the opponent)."""
+                   locale: str = "en", deck: Any = None) -> Result:
+        """Start the caller's current pairing as a bot match (a challenge to the opponent).
+        ``deck``: the caller's deck for a card game (see ``host.decks.DeckBook.for_play``);
+        the opponent picks theirs when accepting."""
         lg = await self.get(league_id)
         if lg is None or lg.guild_id != int(guild_id):
             return Result.fail("leagues.err.no_league", league=league_id)
@@ -409,7 +467,7 @@ class Leagues:
             d["game"], int(user_id), names.get(user_id, str(user_id)),
             opponents=[(opponent, names.get(opponent, str(opponent)))],
             guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
-            meta={"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]})
+            meta={"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]}, deck=deck)
         if not res.ok:
             return res
         match_id, seen = res.match.id, p.get("match")
@@ -434,17 +492,38 @@ class Leagues:
         if league_id is None or pairing_id is None or rec.status != FINISHED:
             return None
         winners = [rec.seats[s] for s in (rec.result or {}).get("winners", []) if 0 <= s < len(rec.seats)]
+        seated = [u for u in rec.seats if u is not None]
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            if status != "running" or not L.match_result(d, pairing_id, rec.id, winners):
+            if status != "running" or not L.match_result(d, pairing_id, rec.id, winners, seated):
                 raise L.LeagueError("leagues.err.ignored")
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
         res = await self._mutate(int(league_id), None, step)
         return res if res.ok else None
 
+    async def catch_up(self, league: LeagueRecord | None = None) -> list[Result]:
+        """Report the league matches that finished without being reported (the bot stopped
+        between the match's end and the report): every running league, or just ``league``."""
+        out = []
+        leagues = [league] if league is not None else await self.store.leagues(None, ("running",))
+        for lg in leagues:
+            if lg is None or lg.status != "running":
+                continue
+            for p in L.round_pairings(lg.data):
+                if p["result"] is not None or not p.get("match"):
+                    continue
+                rec = await self._match(p["match"])
+                if rec is None or rec.status != FINISHED or rec.meta.get("league") != lg.id:
+                    continue
+                res = await self.on_finish(rec)
+                if res is not None:
+                    out.append(res)
+        return out
+
     async def tick(self) -> list[Result]:
-        """Start leagues whose sign-up window has ended (with at least two players), and
+        """Start leagues whose sign-up window has ended (with at least two players; data
+        ``started``), report league matches that finished unreported (``caught_up``), and
         announce pairings whose deadline has passed (once each): they may now be claimed."""
         out = []
         now = self.now()
@@ -459,6 +538,9 @@ class Leagues:
             if res.ok:
                 res.data["started"] = True
                 out.append(res)
+        for res in await self.catch_up():
+            res.data["caught_up"] = True
+            out.append(res)
         for lg in await self.store.leagues(None, ("running",)):
             if not L.overdue(lg.data, now):
                 continue

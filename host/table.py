@@ -30,9 +30,11 @@ log = logging.getLogger("host")
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 7 * 24 * 3600
 CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
+WINDOW_SECONDS = 5 * 60            # a secret response window's limit in a match without a clock
 SNAPSHOT_EVERY = 10                # store an engine dump every N commands (replay is the truth)
 MAX_COMMAND_LEN = 200
 JOIN = "__join__"                  # the log entry of a late join (see docs/engine.md)
+RESIGN = "__resign__"              # the log entry of a resignation the game plays out (docs/engine.md)
 
 
 def reason_msg(reason: str, game: str = "") -> Msg:
@@ -68,6 +70,8 @@ class Host:
         # match id -> (n_commands, state): the engine state after that many commands (LRU)
         self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
         self.cache_size = cache_size
+        # match id -> private pictures of its last Result still being drawn
+        self._drawing: dict[int, list[asyncio.Future]] = {}
         # Called with the MatchRecord after a FINISHED result is committed (records, leagues).
         # An exception in a callback is logged and never reaches the player.
         self.on_finish: list[Callable[[MatchRecord], Awaitable[None]]] = []
@@ -153,8 +157,13 @@ class Host:
         while len(self._states) > self.cache_size:
             self._states.popitem(last=False)
 
-    def _deadline(self, rec: MatchRecord) -> float | None:
-        return self.now() + rec.turn_seconds if rec.turn_seconds else None
+    def _deadline(self, rec: MatchRecord, hidden: bool = False) -> float | None:
+        """When the awaited decision times out: the turn clock if the match has one; a secret
+        response window always has a limit (``WINDOW_SECONDS`` in a match without a clock),
+        after which the game's default (``timeout_command``, e.g. a pass) applies."""
+        if rec.turn_seconds:
+            return self.now() + rec.turn_seconds
+        return self.now() + WINDOW_SECONDS if hidden else None
 
     def _locale(self, rec: MatchRecord) -> str:
         return i18n.locale_of(rec.meta.get("locale", "en"))
@@ -183,9 +192,13 @@ class Host:
         if rec.status == DECLINED:
             return msg("host.status.declined")
         if rec.status in (PENDING, OPEN):
-            waiting = [s for s, u in enumerate(rec.seats) if u is None or u not in rec.accepted]
-            return msg("host.status.waiting", names=_names(rec, [s for s in waiting if rec.seats[s]]),
-                       open=sum(1 for u in rec.seats if u is None))
+            waiting = [s for s, u in enumerate(rec.seats) if u is not None and u not in rec.accepted]
+            free = sum(1 for u in rec.seats if u is None)
+            if waiting and free:
+                return msg("host.status.waiting_open", names=_names(rec, waiting), open=free)
+            if waiting:
+                return msg("host.status.waiting", names=_names(rec, waiting))
+            return msg("host.status.open", open=free)
         return msg("host.status.to_act", names=_names(rec, _public_to_act(registry.get(rec.game), state)),
                    n=rec.meta.get("shown", rec.n_commands))
 
@@ -209,10 +222,16 @@ class Host:
         state = await self._state(rec)
         public_view = game.view(state, None)
         public = PublicUpdate(text=text, view=public_view, picture=await self._picture(rec, public_view),
-                              status_line=self._status_line(rec, state))
+                              status_line=self._status_line(rec, state),
+                              joinable=self._joinable(rec, game, state))
         result = Result(ok=True, match=rec, public=public, info=info or [], notify=notify or [],
                         data=data or {})
         if private:
+            # At most one Result's private pictures in flight per match: a front end that
+            # never waits for them cannot pile up pictures nobody will send.
+            earlier = [f for f in self._drawing.pop(rec.id, ()) if not f.done()]
+            if earlier:
+                await asyncio.gather(*earlier)
             bare = _strip_seat(public_view)
             for seat, uid in enumerate(rec.seats):
                 if uid is None:
@@ -220,17 +239,47 @@ class Host:
                 pv = game.view(state, seat)
                 if _strip_seat(pv) == bare:
                     continue  # nothing private to tell (e.g. SQUARES): no DM spam
-                result.private.append(PrivateUpdate(seat=seat, user_id=uid, text=[], view=pv,
-                                                    picture=await self._picture(rec, pv),
-                                                    own=own_part(pv, public_view)))
+                update = PrivateUpdate(seat=seat, user_id=uid, text=[], view=pv,
+                                       own=own_part(pv, public_view))
+                if self.render_enabled:
+                    # Drawn after the public picture, in a worker thread, while the caller
+                    # already delivers the public update; ``update.ready()`` waits for it.
+                    update.pending = asyncio.ensure_future(self._picture(rec, pv))
+                result.private.append(update)
+            self._track_drawing(rec.id, [u.pending for u in result.private if u.pending is not None])
         if prompts and rec.status == ACTIVE:
-            shown = set(_public_to_act(game, state))
+            shown = set() if _hidden(game, state) else set(_public_to_act(game, state))
             for seat in game.to_act(state):
                 uid = rec.seats[seat]
                 if uid is not None:
                     result.prompts.append(Prompt(seat=seat, user_id=uid, secret=seat not in shown,
                                                  legal=game.legal_commands(state, seat)))
         return result
+
+    @staticmethod
+    def _joinable(rec: MatchRecord, game: Any, state: Any) -> bool:
+        """May somebody join this match now, so a front end offers Join?  A running match of a
+        game that takes late joiners (``can_join``), not a league match, with a free seat
+        (fewer than ``max_players``) or a defeated player who may rejoin their seat."""
+        if rec.status != ACTIVE or not hasattr(game, "can_join") or rec.meta.get("league") is not None:
+            return False
+        if game.outcome(state) is not None:
+            return False
+        if len(rec.seats) < game.max_players:
+            return True
+        return bool(game.can_join(state)) and any(_may_rejoin(game, state, s) for s in range(len(rec.seats)))
+
+    def _track_drawing(self, match_id: int, futures: list) -> None:
+        if not futures:
+            return
+        self._drawing[match_id] = futures
+
+        def done(_: Any) -> None:
+            if self._drawing.get(match_id) is futures and all(f.done() for f in futures):
+                del self._drawing[match_id]
+
+        for f in futures:
+            f.add_done_callback(done)
 
     async def _finished(self, rec: MatchRecord) -> None:
         for callback in list(self.on_finish):
@@ -283,7 +332,7 @@ class Host:
         try:
             eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n))
         except ValueError as exc:
-            return Result.fail("host.err.bad_options", detail=str(exc),
+            return Result.fail("host.err.bad_options", detail=option_problem(eng, options, n, exc),
                                allowed=describe_options(eng))
         rec = MatchRecord(
             game=game, seed=seed, seats=ids + [None] * int(open_seats),
@@ -293,8 +342,10 @@ class Host:
             accepted=[creator], meta={**(meta or {}), "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
             created_at=self.now(), updated_at=self.now())
         rec = await self.store.create_match(rec)
-        text = [msg("host.challenge", creator=creator_name, game=game_msg(game),
-                    opponents=", ".join(name for _, name in opponents) or "-", open=int(open_seats))]
+        named = ", ".join(name for _, name in opponents)
+        free = int(open_seats)
+        key = "host.challenge_mixed" if named and free else "host.challenge" if named else "host.challenge_open"
+        text = [msg(key, creator=creator_name, game=game_msg(game), opponents=named, open=free)]
         return Result(ok=True, match=rec, notify=[uid for uid, _ in opponents],
                       public=PublicUpdate(text=text, view={}, status_line=self._status_line(rec, None)),
                       data={"match_id": rec.id})
@@ -327,7 +378,8 @@ class Host:
             try:
                 eng.new_match(players=len(seats), seed=new.seed, options=options)
             except ValueError as exc:
-                return Result.fail("host.err.bad_options", match=old, detail=str(exc),
+                return Result.fail("host.err.bad_options", match=old,
+                                   detail=option_problem(eng, options, len(seats), exc),
                                    allowed=describe_options(eng))
             new = replace(new, options=options)
             if len(seats) < eng.min_players:
@@ -379,20 +431,53 @@ class Host:
                           options=_with_deck(rec.options, i, len(rec.seats), deck))
             return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
 
-    async def _join_running(self, rec: MatchRecord, user_id: int, name: str, deck: Any = None) -> Result:
-        """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
+    async def join_check(self, match_id: int, user_id: int) -> Result:
+        """Could ``user_id`` join (or, defeated, rejoin) this match right now?  ``ok`` or the
+        refusal ``join`` would give, changing nothing — so a front end can answer before it
+        asks the player for a deck."""
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        if rec.status == OPEN:
+            if self._seat_of(rec, user_id) is not None:
+                return Result.fail("host.err.already_seated", match=rec)
+            return Result(ok=True, match=rec) if None in rec.seats else Result.fail("host.err.full", match=rec)
+        if rec.status != ACTIVE:
+            return Result.fail("host.err.not_open", match=rec)
+        _, _, refusal = await self._join_refusal(rec, user_id)
+        return refusal or Result(ok=True, match=rec)
+
+    async def _join_refusal(self, rec: MatchRecord, user_id: int
+                            ) -> tuple[Any, int | None, Result | None]:
+        """(state, the caller's seat or None, None) if they may join the running match now,
+        else (…, the refusal)."""
         game = registry.get(rec.game)
         if not hasattr(game, "can_join"):
-            return Result.fail("host.err.not_open", match=rec)
+            return None, None, Result.fail("host.err.not_open", match=rec)
+        if rec.meta.get("league") is not None:
+            return None, None, Result.fail("host.err.league_join", match=rec)
         try:
             state = await self._state(rec)
         except CorruptRow:
-            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            return None, None, Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
         seat = self._seat_of(rec, user_id)
         if seat is None and len(rec.seats) >= game.max_players:
-            return Result.fail("host.err.full", match=rec)
+            return state, None, Result.fail("host.err.full_running", match=rec, max=game.max_players)
         if not game.can_join(state):
-            return Result.fail("host.err.join_later", match=rec)
+            return state, seat, Result.fail("host.err.join_later", match=rec)
+        if seat is not None:
+            try:
+                game.join(state, seat)
+            except IllegalCommand as exc:
+                return state, seat, _illegal_join(rec, exc)
+        return state, seat, None
+
+    async def _join_running(self, rec: MatchRecord, user_id: int, name: str, deck: Any = None) -> Result:
+        """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
+        game = registry.get(rec.game)
+        state, seat, refusal = await self._join_refusal(rec, user_id)
+        if refusal is not None:
+            return refusal
         target = len(rec.seats) if seat is None else seat
         entry = JOIN
         try:
@@ -402,9 +487,7 @@ class Host:
             else:
                 new_state = game.join(state, target)
         except IllegalCommand as exc:
-            if exc.key and i18n.has(exc.key):
-                return Result(ok=False, match=rec, error=Msg(exc.key, dict(exc.params)))
-            return Result.fail("host.err.already_seated", match=rec)
+            return _illegal_join(rec, exc)
         new = replace(rec, n_commands=rec.n_commands + 1)
         if seat is None:
             new.seats, new.names = rec.seats + [user_id], rec.names + [name]
@@ -455,17 +538,16 @@ class Host:
             return await self._apply(rec, game, state, seat, text)
 
     async def _apply(self, rec: MatchRecord, game: Any, state: Any, seat: int, text: str,
-                     lead: list[Msg] | None = None) -> Result:
-        """Apply one command (lock held), commit it, then answer."""
+                     lead: list[Msg] | None = None, *, entry: Callable[[], Any] | None = None,
+                     announce: list[Msg] | None = None) -> Result:
+        """Apply one command (lock held), commit it, then answer.  ``entry``: a host entry of
+        the log (``text`` is e.g. ``RESIGN``) made by calling it instead of ``game.apply``;
+        it prints no ``played`` line, ``announce`` says what happened."""
         try:
-            new_state = game.apply(state, seat, text)
+            new_state = entry() if entry is not None else game.apply(state, seat, text)
         except IllegalCommand as exc:
-            if exc.key and i18n.has(exc.key):
-                error = Msg(exc.key, dict(exc.params))
-            else:
-                error = msg("host.err.illegal", reason=exc.reason)
-            return Result(ok=False, match=rec, error=error)
-        public_text = _public_command(game, state, seat, text)
+            return Result(ok=False, match=rec, error=illegal_msg(exc))
+        public_text = None if entry is not None else _public_command(game, state, seat, text)
         outcome = game.outcome(new_state)
         meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held")}
         # What everyone may read.  A hidden decision prints nothing.  While a hidden decision
@@ -481,7 +563,7 @@ class Host:
         if outcome is not None:
             new.status, new.result, new.deadline = FINISHED, dict(outcome), None
         else:
-            new.deadline = self._deadline(new)
+            new.deadline = self._deadline(new, hidden=_hidden(game, new_state))
         if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
             new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
         new.updated_at = self.now()
@@ -494,6 +576,7 @@ class Host:
         lines = [msg("host.played", name=name, command=shown) for name, shown in released]
         if lines and public_text is not None:
             lines = list(lead or []) + lines
+        lines = list(announce or []) + lines
         if outcome is not None:
             lines.append(self._outcome_msg(written))
             await self._finished(written)
@@ -534,10 +617,27 @@ class Host:
         return await self._board(written, lines + [self._outcome_msg(written)], prompts=False)
 
     async def resign(self, match_id: int, user_id: int) -> Result:
+        """The caller gives up.  A game with ``resign(state, seat)`` (docs/engine.md) plays the
+        resignation out itself — in a free-for-all only that player is out and the others play
+        on — logged as the host entry ``__resign__`` so seed + log replay it; otherwise the
+        match ends at once and every other seat wins."""
         async with self._lock(int(match_id)):
             rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
+            game = registry.get(rec.game)
+            if hasattr(game, "resign"):
+                try:
+                    state = await self._state(rec)
+                except CorruptRow:
+                    return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+                try:
+                    new_state = game.resign(state, seat)
+                except IllegalCommand as exc:
+                    return Result(ok=False, match=rec, error=illegal_msg(exc))
+                key = "host.resigned" if game.outcome(new_state) is not None else "host.resigned_out"
+                return await self._apply(rec, game, state, seat, RESIGN, entry=lambda: new_state,
+                                         announce=[msg(key, name=rec.names[seat])])
             winners = [s for s in range(len(rec.seats)) if s != seat]
             return await self._finish(rec, {"winners": winners, "reason": "resign", "resigned": seat},
                                       [msg("host.resigned", name=rec.names[seat])])
@@ -553,7 +653,8 @@ class Host:
             if seat is None and not moderator:
                 return Result.fail("host.err.not_a_player", match=rec)
             votes = sorted(set(rec.abort_votes) | {int(user_id)})
-            players = {u for u in rec.seats if u is not None}
+            voters = await self._voters(rec)
+            players = {rec.seats[s] for s in voters}
             if moderator or players <= set(votes) or rec.status != ACTIVE:
                 new = replace(rec, status=ABORTED, abort_votes=votes, deadline=None)
                 written = await self._write(new, rec.version)
@@ -566,11 +667,24 @@ class Host:
             written = await self._write(replace(rec, abort_votes=votes), rec.version)
             if written is None:
                 return Result.fail("host.err.conflict", match=rec)
-            waiting = [s for s, u in enumerate(rec.seats) if u not in votes]
+            waiting = [s for s in voters if rec.seats[s] not in votes]
             return Result(ok=True, match=written, notify=[rec.seats[s] for s in waiting],
                           info=[msg("host.abort_vote", name=rec.names[seat], waiting=_names(rec, waiting))],
                           public=PublicUpdate(text=[msg("host.abort_vote", name=rec.names[seat],
                                                         waiting=_names(rec, waiting))], view={}))
+
+    async def _voters(self, rec: MatchRecord) -> list[int]:
+        """Seats whose vote an abort needs: every seated player, or in a running match of a game
+        with ``seats_in_play`` only those still in it (a defeated player cannot hold it up)."""
+        seated = [s for s, u in enumerate(rec.seats) if u is not None]
+        fn = getattr(registry.get(rec.game), "seats_in_play", None)
+        if fn is None or rec.status != ACTIVE:
+            return seated
+        try:
+            in_play = set(fn(await self._state(rec)))
+        except CorruptRow:
+            return seated
+        return [s for s in seated if s in in_play] or seated
 
     async def claim_timeout(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
@@ -583,9 +697,15 @@ class Host:
             if left > 0:
                 return Result.fail("host.err.time_left", match=rec, left=_duration(left))
             game = registry.get(rec.game)
-            to_act = game.to_act(await self._state(rec))
+            state = await self._state(rec)
+            to_act = game.to_act(state)
             if seat in to_act:
                 return Result.fail("host.err.own_clock", match=rec)
+            # a game with a default for the late seat (Avalon's Sanctuary: done / pass / no
+            # support) plays it, as the clock does at expiry: the match goes on for everyone
+            res = await self._default_move(rec, game, state, to_act)
+            if res is not None:
+                return res
             winners = [s for s in range(len(rec.seats)) if s not in to_act]
             return await self._finish(rec, {"winners": winners, "reason": "timeout", "timed_out": to_act},
                                       [msg("host.timeout", names=_names(rec, to_act))])
@@ -602,6 +722,12 @@ class Host:
                                      info=[msg("host.spectating", match_id=rec.id)])
 
     async def rematch(self, match_id: int, user_id: int) -> Result:
+        """Offer a rematch; if another player of the match already offered one, accept that
+        offer instead (``data["accepted_rematch"]``), so a match has one rematch at a time."""
+        async with self._lock(int(match_id)):
+            return await self._rematch(match_id, user_id)
+
+    async def _rematch(self, match_id: int, user_id: int) -> Result:
         rec, err = await self._get(match_id)
         if err:
             return err
@@ -610,6 +736,16 @@ class Host:
         seat = self._seat_of(rec, user_id)
         if seat is None:
             return Result.fail("host.err.not_a_player", match=rec)
+        offers = [m for m in await self.store.matches_for_user(int(user_id), (PENDING,))
+                  if m.rematch_of == rec.id]
+        if offers:
+            offer = max(offers, key=lambda m: m.id)
+            if int(user_id) in offer.accepted:
+                return Result.fail("host.err.rematch_offered", match=offer, match_id=offer.id)
+            res = await self.accept(offer.id, user_id)
+            if res.ok:
+                res.data.update(match_id=offer.id, accepted_rematch=True)
+            return res
         game = registry.get(rec.game)
         options = dict(rec.options)
         if rec.result is not None and hasattr(game, "rematch_options"):
@@ -680,7 +816,8 @@ class Host:
             state = _initial_state(game, rec)
             held: list[dict] = []
             for c in await self.store.commands(rec.id):
-                shown = "join" if c.command.startswith(JOIN) else _public_command(game, state, c.seat, c.command)
+                shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
+                         else _public_command(game, state, c.seat, c.command))
                 if shown is not None:  # hidden decisions are nobody else's business
                     held.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
                                  "command": shown})
@@ -726,10 +863,11 @@ class Host:
                     if written:
                         out.append(await self._board(written, [msg("host.lapsed")]))
                 continue
-            if rec.status != ACTIVE or not rec.turn_seconds or rec.deadline is None:
+            if rec.status != ACTIVE or rec.deadline is None:
                 continue
             left = rec.deadline - now
-            remind_at = min(0.2 * rec.turn_seconds, 12 * 3600)
+            # no reminder for a window's limit in a match without a clock (it is secret)
+            remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
             if left <= 0 and not rec.meta.get("expired"):
                 res = await self._clock_event(rec, "expired")
             elif 0 < left <= remind_at and not rec.reminded:
@@ -747,23 +885,20 @@ class Host:
                 return None
             game = registry.get(fresh.game)
             try:
-                to_act = game.to_act(await self._state(fresh))
+                state = await self._state(fresh)
             except CorruptRow:
                 return None
-            auto = getattr(game, "timeout_command", None)
-            if kind == "expired" and auto is not None:
-                state = await self._state(fresh)
-                seat = next((s for s in to_act if auto(state, s)), None)
-                if seat is not None:  # e.g. "pass" in a response window: the match goes on
-                    res = await self._apply(fresh, game, state, seat, auto(state, seat),
-                                            lead=[msg("host.clock.auto", name=fresh.names[seat])])
-                    if res.ok:
-                        res.data["clock"] = "auto"
-                        return res
-            hidden = [s for s in to_act if s not in _public_to_act(game, await self._state(fresh))]
-            if hidden:
+            to_act = game.to_act(state)
+            if kind == "expired":   # e.g. "pass" in a response window: the match goes on
+                res = await self._default_move(fresh, game, state, to_act)
+                if res is not None:
+                    return res
+            if _hidden(game, state) or not fresh.turn_seconds:
                 # a secret decision: its clock must not announce it; the default applies on
-                # expiry (above) and no public reminder is posted
+                # expiry (above) and no public reminder is posted.  (Without a turn clock the
+                # only deadline is a window's, whose default has applied.)
+                if kind == "expired":
+                    await self._write(replace(fresh, meta={**fresh.meta, "expired": True}), fresh.version)
                 return None
             if kind == "expired":
                 new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
@@ -781,6 +916,21 @@ class Host:
                 return None
             return Result(ok=True, match=written, info=[line], notify=notify,
                           public=PublicUpdate(text=[line], view={}), data={"clock": kind})
+
+    async def _default_move(self, rec: MatchRecord, game: Any, state: Any, to_act: list[int]
+                            ) -> Result | None:
+        """The game's default for a seat whose time ran out (``timeout_command``, e.g. a pass),
+        applied so the match goes on (lock held); None when the game has none now."""
+        auto = getattr(game, "timeout_command", None)
+        seat = next((s for s in to_act if auto(state, s)), None) if auto is not None else None
+        if seat is None:
+            return None
+        res = await self._apply(rec, game, state, seat, auto(state, seat),
+                                lead=[msg("host.clock.auto", name=rec.names[seat])])
+        if not res.ok:
+            return None
+        res.data["clock"] = "auto"
+        return res
 
 
 # ---------------------------------------------------------------------- helpers
@@ -812,8 +962,8 @@ def _fill_decks(game: Any, options: dict, n: int) -> dict:
 
 def own_part(view: dict, public: dict) -> dict:
     """What a seat's view holds beyond the public view (its hand, secret choices...), plus the
-    ``cards`` table so names can be shown."""
-    return {k: v for k, v in view.items() if k == "cards" or (k != "seat" and public.get(k) != v)}
+    ``cards`` table so names can be shown and ``seat`` so it can say whose it is."""
+    return {k: v for k, v in view.items() if k in ("cards", "seat") or public.get(k) != v}
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:
@@ -821,8 +971,33 @@ def _initial_state(game: Any, rec: MatchRecord) -> Any:
     return game.new_match(players=players, seed=rec.seed, options=rec.options)
 
 
+def illegal_msg(exc: IllegalCommand) -> Msg:
+    """An engine's refusal in the reader's language: its catalog key, else its English text."""
+    if exc.key and i18n.has(exc.key):
+        return Msg(exc.key, dict(exc.params))
+    return msg("host.err.illegal", reason=exc.reason)
+
+
+def _illegal_join(rec: MatchRecord, exc: IllegalCommand) -> Result:
+    if exc.key and i18n.has(exc.key):
+        return Result(ok=False, match=rec, error=Msg(exc.key, dict(exc.params)))
+    return Result.fail("host.err.already_seated", match=rec)
+
+
+def _may_rejoin(game: Any, state: Any, seat: int) -> bool:
+    """Would the game let the player of ``seat`` rejoin now (they are defeated)?"""
+    try:
+        game.join(state, seat)
+    except IllegalCommand:
+        return False
+    return True
+
+
 def _step(game: Any, state: Any, seat: int, command: str) -> Any:
-    """Replay one log entry (a command, or a late join: ``__join__ [deck]``)."""
+    """Replay one log entry (a command, a late join ``__join__ [deck]``, a resignation
+    ``__resign__``)."""
+    if command == RESIGN:
+        return game.resign(state, seat)
     if command == JOIN or command.startswith(JOIN + " "):
         token = command[len(JOIN) + 1:].strip()
         if not token:
@@ -841,7 +1016,13 @@ def _deck_of_token(game: Any, token: str) -> Any:
 
 
 def _hidden(game: Any, state: Any) -> bool:
-    """Is a decision pending that everyone may not know about?"""
+    """Is a decision pending that everyone may not know about?  A game says so with
+    ``hidden_pending(state)`` (needed when the secret decider is also the seat everyone sees
+    acting, e.g. the turn player answering a response); otherwise a seat in ``to_act`` that
+    ``public_to_act`` does not name is a secret decider."""
+    fn = getattr(game, "hidden_pending", None)
+    if fn is not None and fn(state):
+        return True
     return not set(game.to_act(state)) <= set(_public_to_act(game, state))
 
 
@@ -862,33 +1043,87 @@ def _duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def _option_value(value: Any) -> str:
+    """An option value as it is typed: ``random`` for None, ``true``/``false``, else as is."""
+    if value is None:
+        return "random"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def describe_options(game: Any) -> str:
-    """'name=default (choices|range)' for each option of a game, or '-'."""
+    """'name=default (choices|range)' for each option of a game, or '-'.  Decks are left out:
+    they are chosen with the deck option or menu, not typed as an option."""
     schema = game.option_schema() if hasattr(game, "option_schema") else {}
     parts = []
     for name, spec in schema.items():
+        if name == "decks":
+            continue
         if "choices" in spec:
-            rng = "|".join(str(c) for c in spec["choices"])
+            rng = "|".join(_option_value(c) for c in spec["choices"])
         elif "min" in spec or "max" in spec:
             rng = f"{spec.get('min', '')}..{spec.get('max', '')}"
         else:
             rng = ""
-        parts.append(f"{name}={spec.get('default')}" + (f" ({rng})" if rng else ""))
+        parts.append(f"{name}={_option_value(spec.get('default'))}" + (f" ({rng})" if rng else ""))
     return ", ".join(parts) or "-"
+
+
+def read_options(game: Any, text: str | None) -> tuple[dict[str, Any], Msg | None]:
+    """Typed options (``"first=0 max_turns=100"``) -> (options, None), or ({}, the localized
+    reason) for a token that is not ``name=value`` or a name the game does not have.  Values
+    are checked by the engine when the match is created (see :func:`option_problem`)."""
+    try:
+        options = parse_options(text)
+    except ValueError as exc:
+        return {}, msg("host.opt.syntax", token=str(exc.args[1]) if len(exc.args) > 1 else str(exc))
+    schema = game.option_schema() if hasattr(game, "option_schema") else None
+    for name in options:
+        if name == "decks":
+            return {}, msg("host.opt.decks")
+        if schema is not None and name not in schema:
+            return {}, msg("host.opt.unknown", name=name[:40])
+    return options, None
+
+
+def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Msg:
+    """Why ``game.new_match`` refused ``options`` (it raised ``exc``), in the reader's language:
+    the first option the engine refuses on its own, explained from the game's option schema.
+    The engine's own (English) text is the last resort, e.g. for an illegal deck."""
+    schema = game.option_schema() if hasattr(game, "option_schema") else {}
+    for name, value in options.items():
+        if name == "decks":
+            continue
+        spec = schema.get(name)
+        if spec is None:
+            return msg("host.opt.unknown", name=str(name)[:40])
+        try:
+            game.new_match(players=players, seed=0, options={name: value})
+        except ValueError:
+            shown = _option_value(value)[:40]
+            if "choices" in spec:
+                return msg("host.opt.choice", name=name, value=shown,
+                           choices="|".join(_option_value(c) for c in spec["choices"]))
+            if "min" in spec or "max" in spec:
+                return msg("host.opt.range", name=name, value=shown, min=spec.get("min", ""),
+                           max=spec.get("max", ""))
+            break
+        except Exception:  # another engine problem: say what the engine said
+            break
+    return msg("host.raw", text=str(exc)[:300])
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
     """``"first=0 max_turns=100"`` -> ``{"first": 0, "max_turns": 100}`` (JSON values allowed).
 
-    Raises ValueError for a token that is not ``name=value``.
+    Raises ValueError(message, token) for a token that is not ``name=value``.
     """
     out: dict[str, Any] = {}
     for token in (text or "").replace(",", " ").split():
-        if "=" not in token:
-            raise ValueError(f"{token!r} is not name=value")
-        name, _, raw = token.partition("=")
-        if not name:
-            raise ValueError(f"{token!r} has no option name")
+        name, eq, raw = token.partition("=")
+        if not eq or not name:
+            raise ValueError(f"{token!r} is not name=value", token[:40])
         try:
             out[name] = json.loads(raw)
         except json.JSONDecodeError:

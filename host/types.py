@@ -7,7 +7,7 @@ a private update in the player's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Awaitable
 
 from data import i18n
 from data.store import MatchRecord
@@ -40,11 +40,17 @@ class PublicUpdate:
     view: dict                      # game.view(state, None)
     picture: bytes | None = None    # PNG of the public view (None if the game has nothing to draw yet)
     status_line: Msg | None = None  # whose turn / result, for the board message
+    joinable: bool = False          # somebody may join (or rejoin) the running match now: offer Join
 
 
 @dataclass
 class PrivateUpdate:
-    """What one seat alone may see now (hand, IT deck, pending secret choice)."""
+    """What one seat alone may see now (hand, IT deck, pending secret choice).
+
+    The host hands a command's Result over as soon as the public picture is drawn; a private
+    picture may still be drawing then (``pending``).  ``await update.ready()`` before reading
+    ``picture`` (:meth:`Result.ready` does it for every private update).
+    """
 
     seat: int
     user_id: int
@@ -52,6 +58,14 @@ class PrivateUpdate:
     view: dict                      # game.view(state, seat)
     picture: bytes | None = None
     own: dict = field(default_factory=dict)  # the part of ``view`` the public view lacks (+ "cards")
+    pending: Awaitable[bytes | None] | None = field(default=None, repr=False, compare=False)
+
+    async def ready(self) -> "PrivateUpdate":
+        """Wait until ``picture`` is drawn (at once if it already is)."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            self.picture = await pending
+        return self
 
 
 @dataclass
@@ -86,3 +100,9 @@ class Result:
     @classmethod
     def fail(cls, key: str, match: MatchRecord | None = None, **params: Any) -> "Result":
         return cls(ok=False, match=match, error=Msg(key, params))
+
+    async def ready(self) -> "Result":
+        """Wait until every private picture is drawn (see :class:`PrivateUpdate`)."""
+        for update in self.private:
+            await update.ready()
+        return self

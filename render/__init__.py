@@ -75,15 +75,48 @@ def render_image(game: str, view: dict, *, locale: Any = "en", names: list[str] 
 # with asyncio's default pool of threads).  Extra callers queue here without touching the GIL.
 # See README, "Performance".
 SLOTS = 1
-_slots = threading.BoundedSemaphore(SLOTS)
+
+
+class _Slots:
+    """At most ``n`` pictures drawn at once; a public picture (``view["seat"]`` is None) waiting
+    for a slot goes before every private one, so a board update never queues behind hands
+    (the host hands a Result over before its private pictures are drawn)."""
+
+    def __init__(self, n: int) -> None:
+        self._cond = threading.Condition()
+        self._free = n
+        self._public_waiting = 0
+
+    def acquire(self, public: bool) -> None:
+        with self._cond:
+            if public:
+                self._public_waiting += 1
+            try:
+                while self._free == 0 or (not public and self._public_waiting):
+                    self._cond.wait()
+            finally:
+                if public:
+                    self._public_waiting -= 1
+            self._free -= 1
+
+    def release(self) -> None:
+        with self._cond:
+            self._free += 1
+            self._cond.notify_all()
+
+
+_slots = _Slots(SLOTS)
 
 
 def render_png(game: str, view: dict, *, locale: Any = "en", names: list[str] | None = None,
                clock: dict | None = None, title: str | None = None) -> bytes:
     """Draw ``view`` of ``game`` as PNG bytes (same arguments -> same bytes)."""
-    with _slots:
+    _slots.acquire(public=(view or {}).get("seat") is None)
+    try:
         return encode_png(render_image(game, view, locale=locale, names=names, clock=clock,
                                        title=title))
+    finally:
+        _slots.release()
 
 
 def warm(locales: tuple[str, ...] = ("en", "ja")) -> None:

@@ -1,8 +1,9 @@
 """Draw a picture of a random match from the command line.
 
     python -m render --game squares --seed 7 --moves 30 --out board.png [--locale ja] [--seat N]
+                     [--players N]
 
-Creates a match through the engine contract, plays up to ``--moves`` random legal commands
+Creates a match of ``--players`` seats (default: the game's minimum) through the engine contract, plays up to ``--moves`` random legal commands
 (``random.Random(seed)`` picks a seat from ``to_act`` and one of its ``legal_commands``; stops
 early when the match ends), then writes the public view's picture (or seat N's view).
 """
@@ -15,12 +16,13 @@ import time
 from pathlib import Path
 
 
-def play(game_name: str, seed: int, moves: int):
-    """(game, state) after ``moves`` random legal commands from a fresh match."""
+def play(game_name: str, seed: int, moves: int, players: int | None = None):
+    """(game, state) after ``moves`` random legal commands from a fresh match of ``players``
+    seats (default: the game's minimum)."""
     from rules import registry
 
     game = registry.get(game_name)
-    state = game.new_match(players=game.min_players, seed=seed, options={})
+    state = game.new_match(players=players or game.min_players, seed=seed, options={})
     rng = random.Random(seed)
     for _ in range(moves):
         if game.outcome(state) is not None:
@@ -37,30 +39,37 @@ def play(game_name: str, seed: int, moves: int):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from data import i18n
     from rules import registry
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    lang = i18n.cli_locale(argv, "--locale")   # the picture's language is also the messages'
+
+    def h(key: str, **params: object) -> str:
+        return i18n.t(f"render.cli.{key}", lang, **params).replace("%", "%%")
+
     names = ", ".join(registry.names())
-    parser = argparse.ArgumentParser(
-        prog="python -m render",
-        description="Play random legal commands in a new match and save a picture of the view "
-                    f"as PNG. Games: {names}.")
-    parser.add_argument("--game", default="squares", help="registered game name (default: squares)")
-    parser.add_argument("--seed", type=int, default=7, help="match seed and random-move seed (default: 7)")
-    parser.add_argument("--moves", type=int, default=30,
-                        help="random legal commands to apply; stops early if the match ends (default: 30)")
-    parser.add_argument("--out", default="board.png", help="output PNG path (default: board.png)")
-    parser.add_argument("--locale", default="en", choices=["en", "ja"], help="language of the picture (default: en)")
-    parser.add_argument("--seat", type=int, default=None,
-                        help="draw this seat's view (0-based) instead of the public view")
-    parser.add_argument("--names", default=None,
-                        help="comma-separated display names per seat (default: Player 1, Player 2, …)")
+    parser = argparse.ArgumentParser(prog="python -m render", description=h("description", games=names))
+    parser.add_argument("--game", default="squares", help=h("game"))
+    parser.add_argument("--seed", type=int, default=7, help=h("seed"))
+    parser.add_argument("--moves", type=int, default=30, help=h("moves"))
+    parser.add_argument("--out", default="board.png", help=h("out"))
+    parser.add_argument("--locale", default=lang, choices=["en", "ja"], help=h("locale"))
+    parser.add_argument("--seat", type=int, default=None, help=h("seat"))
+    parser.add_argument("--names", default=None, help=h("names"))
+    parser.add_argument("--players", type=int, default=None, help=h("players"))
     args = parser.parse_args(argv)
 
     if args.game not in registry:
-        parser.error(f"unknown game {args.game!r}; known games: {names}")
-    game, state = play(args.game, args.seed, max(0, args.moves))
-    if args.seat is not None and not (0 <= args.seat < game.max_players):
-        parser.error(f"--seat must be between 0 and {game.max_players - 1}")
+        parser.error(i18n.t("render.cli.unknown_game", lang, game=repr(args.game), games=names))
+    engine = registry.get(args.game)
+    players = engine.min_players if args.players is None else args.players
+    if not engine.min_players <= players <= engine.max_players:
+        parser.error(i18n.t("render.cli.bad_players", lang, game=i18n.t(f"game.{args.game}", lang), n=players,
+                            min=engine.min_players, max=engine.max_players))
+    if args.seat is not None and not (0 <= args.seat < players):
+        parser.error(i18n.t("render.cli.bad_seat", lang, max=players - 1))
+    game, state = play(args.game, args.seed, max(0, args.moves), players)
     view = game.view(state, args.seat)
 
     from render import render_png
@@ -73,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(png)
-    print(f"{out} {len(png)} bytes (drawn in {ms:.0f} ms with cold caches; turn {view.get('turn', '?')})")
+    print(i18n.t("render.cli.written", lang, path=str(out), size=len(png), ms=f"{ms:.0f}",
+                 turn=view.get("turn", "?")))
     return 0
 
 

@@ -1,6 +1,6 @@
 """The Art of War picture, drawn from ``game.view(state, seat)`` only.
 
-Layout (960 × 720 px; a seat's view adds a hand strip at the bottom)::
+Layout (960 × 664 px; a seat's view adds a 140 px hand strip at the bottom)::
 
     title · turn · whose decision · clock
     ┌ 4×3 grid ─────────┐  ┌ seat 1 panel: KING, hand/deck/graveyard counts,   ┐
@@ -10,12 +10,13 @@ Layout (960 × 720 px; a seat's view adds a hand strip at the bottom)::
     │ rank 2 (seat 0 front)│  ┌ seat 0 panel                                    ┐
     │ rank 1 (seat 0 back) │
     └ a  b  c ───────────┘
-    status / result banner · last action
-    [seat view only] your hand
+    status / result banner · last action · [responder] the declarations answered, the answers
+    [seat view only] your hand: each card's name, attack, defence (upright/sideways) and range
 
 A unit is a tile in its owner's colour: upright = a tall card, sideways = a wide card (as on the
 table); ▲/▼ shows which way it faces; a red badge shows the damage taken this turn; the bottom
-line shows its attack and current defence.
+line shows its attack and current defence.  A range diagram is drawn as in the rulebook: the
+card (■) at the bottom middle, forward up, two squares either side.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, regis
                          seat_colour, seat_dark, seat_text, seat_tint)
 
 W, H = 960, 664
-HAND_H = 120
+HAND_H = 140
 M = 16
 CW, CH = 122, 104                # grid cell
 GX, GY = 52, 78                  # grid top-left
@@ -127,13 +128,9 @@ def _unit(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, u: dict, hilite: bool) -
         fonts.text(d, (box[0] + 5, box[1] + 5), f"-{dmg}", 12, WHITE, bold=True, anchor="mm")
 
 
-def _mini_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, owner: int, text: str,
-               sub: str | None = None) -> None:
+def _mini_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, owner: int, text: str) -> None:
     d.rounded_rectangle((x, y, x + w, y + h), radius=6, fill=seat_colour(owner), outline=seat_dark(owner), width=2)
-    fg = seat_text(owner)
-    fonts.text(d, (x + w // 2, y + (h // 2 if not sub else h // 2 - 7)), text, 16, fg, bold=True, anchor="mm")
-    if sub:
-        fonts.text(d, (x + w // 2, y + h - 10), fonts.fit(sub, 9, w - 4), 9, fg, anchor="mm")
+    fonts.text(d, (x + w // 2, y + h // 2), text, 16, seat_text(owner), bold=True, anchor="mm")
 
 
 def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acting: bool,
@@ -218,6 +215,26 @@ def _event_text(ctx: Ctx, view: dict, ev: dict) -> str | None:
     return None
 
 
+def chain_text(t, name, view: dict, chain: list) -> str:
+    """The declarations a response window answers, oldest first, e.g.
+    ``Alice: attack b2 → b3 (3) · Bob: GUARDIAN rear support``."""
+    out = []
+    for e in chain or []:
+        if not isinstance(e, dict):
+            continue
+        who = name(e.get("seat"))
+        if e.get("kind") == "attack":
+            out.append(t("art_of_war.chain.attack", name=who, origin=e.get("from", "?"), target=e.get("to", "?"),
+                         power=e.get("power", "?")))
+        else:
+            eff = str(e.get("effect", "?"))
+            effect = t(f"art_of_war.card.{eff}") if eff in KINGDOM else eff
+            by = t("art_of_war.chain.by_king") if e.get("card") == "k" else ""
+            args = " ".join(str(a) for a in e.get("args") or [])
+            out.append(t("art_of_war.chain.support", name=who, effect=effect, by=by, args=args).strip())
+    return " · ".join(out)
+
+
 def _status(view: dict, ctx: Ctx) -> str:
     to_act = view.get("to_act") or []
     phase = view.get("phase")
@@ -284,19 +301,66 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
         fonts.text(d, (M, fy + 58), fonts.fit(text, 15, W - 2 * M), 15, MUTED, anchor="lm")
     window = view.get("window")
     if window:
+        pending = chain_text(ctx.t, ctx.name, view, window.get("chain") or [])
         text = ctx.t("art_of_war.pic.respond", text=", ".join(window.get("responses") or []) + " / pass")
+        if pending:
+            text = ctx.t("art_of_war.pic.answering", text=pending) + "  →  " + text
         fonts.text(d, (M, fy + 84), fonts.fit(text, 15, W - 2 * M, True), 15, RED, bold=True, anchor="lm")
     if hand is not None:
-        hy = H + 8
-        own = seat % 2
-        fonts.text(d, (M, hy + 12), ctx.t("art_of_war.pic.your_hand") + f" ({len(hand)})", 15, INK, bold=True,
-                   anchor="lm")
-        n = max(1, len(hand))
-        step = min(76, (W - 2 * M) // n)
-        for i, code in enumerate(hand):
-            _mini_card(d, M + i * step, hy + 26, min(70, step - 6), 80, own,
-                       "K" if code == "k" else str(code).upper(), _label(ctx, view, own, code))
+        _hand_strip(d, view, ctx, seat % 2, hand)
     return img
+
+
+def _card_def(view: dict, owner: int, code: str) -> dict:
+    if code == "k":
+        kings = view.get("kings") or []
+        return kings[owner] if 0 <= owner < len(kings) and isinstance(kings[owner], dict) else {}
+    card = (view.get("units") or {}).get(code)
+    return card if isinstance(card, dict) else {}
+
+
+def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, cell: int, rng: list, fg, dim) -> None:
+    """A 5-wide, 4-deep diagram of a range, as in the rulebook: the unit (■) at the bottom middle,
+    forward is up."""
+    marks = {(f, s) for f, s in (tuple(o) for o in rng if isinstance(o, (list, tuple)) and len(o) == 2)}
+    for row in range(4):                      # row 0 = the unit's own square, 1..3 forward
+        for col in range(5):                  # col 2 = the unit's file; sideways -2..+2
+            bx, by = x + col * cell, y + (3 - row) * cell
+            box = (bx + 1, by + 1, bx + cell - 1, by + cell - 1)
+            if row == 0 and col == 2:
+                d.rectangle(box, fill=INK, outline=WHITE, width=1)
+            elif (row, col - 2) in marks:
+                d.rectangle(box, fill=WHITE, outline=fg, width=1)
+            else:
+                d.rectangle(box, outline=dim, width=1)
+
+
+def _hand_strip(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, own: int, hand: list) -> None:
+    """The DM hand: each card with its name, attack, defence (upright/sideways) and range."""
+    hy = H + 8
+    fonts.text(d, (M, hy + 12), ctx.t("art_of_war.pic.your_hand") + f" ({len(hand)})", 15, INK, bold=True,
+               anchor="lm")
+    n = max(1, len(hand))
+    step = min(118, (W - 2 * M) // n)
+    w, h = step - 6, HAND_H - 34
+    fg, dim = seat_text(own), seat_dark(own)
+    for i, code in enumerate(hand):
+        x, y = M + i * step, hy + 26
+        d.rounded_rectangle((x, y, x + w, y + h), radius=6, fill=seat_colour(own), outline=dim, width=2)
+        big = "K" if code == "k" else str(code).upper()
+        card = _card_def(view, own, code)
+        fonts.text(d, (x + 8, y + 14), big, 18, fg, bold=True, anchor="lm")
+        if w >= 60:
+            fonts.text(d, (x + 24, y + 14), fonts.fit(_label(ctx, view, own, code), 10, w - 28), 10, fg, anchor="lm")
+        atk = card.get("attack")
+        dfc = card.get("defence") or []
+        if atk is not None and len(dfc) == 2:
+            stats = ctx.t("art_of_war.pic.stats", attack="X" if atk == "hand" else atk,
+                          defence=f"{dfc[0]}/{dfc[1]}")
+            fonts.text(d, (x + w // 2, y + 34), fonts.fit(stats, 10, w - 6, True), 10, fg, bold=True, anchor="mm")
+        cell = 11 if w >= 64 else 0
+        if cell and card.get("range"):
+            _range_grid(d, x + (w - 5 * cell) // 2, y + 44, cell, card["range"], fg, dim)
 
 
 def warm(locale: str) -> None:
@@ -329,21 +393,28 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
         if u.get("damage"):
             text += f"-{u['damage']}"
         cells[u.get("square")] = text
-    lines = [f"{t('art_of_war.pic.turn', turn=view.get('turn', 0))} · "
-             + _status(view, _TextCtx(locale, names))]
-    lines.append("     a      b      c")
-    for rank in (4, 3, 2, 1):
-        row = "".join(f"{cells.get(f + str(rank), '.'):<7}" for f in "abc")
-        lines.append(f"{rank}  {row}")
-        if rank == 3:
-            lines.append("   " + "─" * 19)
+    lines = []
+    # a seat's own part (a DM, the console's private section) holds only what differs from the
+    # public view: draw each section only when it is there
+    if "turn" in view:
+        head = t("art_of_war.pic.turn", turn=view.get("turn", 0))
+        if not view.get("outcome"):
+            head += " · " + _status(view, _TextCtx(locale, names))
+        lines.append(head)
+    if "field" in view:
+        lines.append("     a      b      c")
+        for rank in (4, 3, 2, 1):
+            row = "".join(f"{cells.get(f + str(rank), '.'):<7}" for f in "abc")
+            lines.append(f"{rank}  {row}")
+            if rank == 3:
+                lines.append("   " + "─" * 19)
     kings = view.get("kings") or []
     for p in view.get("players") or []:
         s = p.get("seat", 0)
-        king = kings[s]["name"].get(locale, kings[s]["name"].get("en")) if s < len(kings) else "KING"
+        king = f" ({kings[s]['name'].get(locale, kings[s]['name'].get('en'))})" if s < len(kings) else ""
         kingdom = " ".join(f"{c.upper()}{n}" for c, n in (p.get("kingdom") or {}).items())
         waiting = " ".join(str(c).upper() for c in p.get("waiting") or []) or "-"
-        lines.append(f"{name(s)} ({king}): {t('art_of_war.pic.hand', n=p.get('hand_count', 0))}, "
+        lines.append(f"{name(s)}{king}: {t('art_of_war.pic.hand', n=p.get('hand_count', 0))}, "
                      f"{t('art_of_war.pic.deck', n=p.get('deck_count', 0))}, "
                      f"{t('art_of_war.pic.grave', n=p.get('graveyard_count', 0))}")
         lines.append(f"  {t('art_of_war.pic.waiting', n=len(p.get('waiting') or []))}: {waiting}   "
@@ -363,6 +434,9 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
     if "hand" in view:
         lines.append(f"{t('art_of_war.pic.your_hand')}: " + (" ".join(str(c).upper() for c in view["hand"]) or "-"))
     if view.get("window"):
+        pending = chain_text(t, name, view, view["window"].get("chain") or [])
+        if pending:
+            lines.append(t("art_of_war.pic.answering", text=pending))
         lines.append(t("art_of_war.pic.respond", text=", ".join(view["window"].get("responses") or []) + " / pass"))
     outcome = view.get("outcome")
     if outcome:

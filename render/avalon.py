@@ -26,9 +26,10 @@ ATTR_RGB = {"yellow": (230, 190, 30), "red": (210, 64, 52), "blue": (52, 112, 20
 ICON_RGB = {"y": ATTR_RGB["yellow"], "r": ATTR_RGB["red"], "b": ATTR_RGB["blue"], "g": ATTR_RGB["green"],
             "c": ATTR_RGB["none"], "w": None, "v": (150, 90, 190)}
 RAINBOW = [(230, 190, 30), (210, 64, 52), (52, 112, 200), (54, 150, 80)]
-KW_SHORT = {"first": ("F", "先"), "last": ("L", "後"), "evade": ("Ev", "避"), "evade_null": ("Ev0", "避無"),
-            "death": ("D", "即"), "death_null": ("D0", "即無"), "reflect": ("Rf", "反射"),
-            "reflect_null": ("Rf0", "射無"), "counter": ("Ct", "反撃")}
+KW_SHORT = {"first": ("First", "先制"), "last": ("Last", "後攻"), "evade": ("Evade", "避け"),
+            "evade_null": ("Evade-null", "避け無効"), "death": ("Death", "即死"),
+            "death_null": ("Death-null", "即死無効"), "reflect": ("Reflect", "反射"),
+            "reflect_null": ("Reflect-null", "反射無効"), "counter": ("Counter", "反撃")}
 
 
 def _name(view: dict, ctx: Ctx, cid: str | None) -> str:
@@ -293,6 +294,8 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
         kws = ",".join(cr.get("keywords") or [])
         return f"{cname(cr['card'])} {cr['atk']}/{cr['dur']} {'★' * cr['orig']}" + (f" [{kws}]" if kws else "")
 
+    if "players" not in view:                   # a seat's own part only (DM text, console)
+        return "\n".join(_own_text(view, t, cname, who))
     mode = t(f"avalon.mode.{view.get('mode', 'normal')}")
     out = [t("avalon.label.title") + " — " + t("avalon.label.mode", mode=mode, target=view.get("target"),
                                                proofs=view.get("proofs_needed"))
@@ -331,7 +334,9 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
         out.append(t("avalon.label.battle", invader=f"P{b['invader'] + 1}", defender=f"P{b['defender'] + 1}",
                      a=yes if ch[0] else no, d=yes if ch[1] else no))
         if b.get("my_choice"):
-            out.append(f"  {t('avalon.label.support')}: {b['my_choice']}")
+            c = b["my_choice"]
+            out.append(f"  {t('avalon.label.support')}: "
+                       + (t("avalon.label.avatar_support") if c == "avatar" else f"{c} {cname(c)}"))
     for ev in (view.get("events") or [])[-4:]:
         params = dict(ev.get("params") or {})
         if params.get("card"):
@@ -345,15 +350,35 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
                    if o.get("winners") else t("avalon.label.draw", reason=reason))
     elif to_act:
         out.append(t("avalon.label.to_act", who=", ".join(who(s) for s in to_act), step=t(f"avalon.step.{view.get('step')}")))
-    hand = view.get("hand")
-    if hand is not None:
-        seat = view.get("seat") or 0
-        out.append(t("avalon.label.your_hand", player=who(seat)) + ":")
-        for cid in hand:
-            c = cards.get(cid) or {}
-            if c.get("category") == "creature":
-                extra = f"{t('avalon.attr.' + c['attr'])} ★{c['orig']} {c['atk']}/{c['dur']} mana {_icons_text(c.get('mana') or {})}"
-            else:
-                extra = t(f"avalon.label.cat_{c.get('category')}") if c.get("category") in ("magic", "support") else ""
-            out.append(f"   {cid}  {cname(cid)}  {extra}")
+    out += _hand_text(view, t, cname, who)
     return "\n".join(out)
+
+
+def _hand_text(view: dict, t, cname, who) -> list[str]:
+    hand = view.get("hand")
+    if hand is None:
+        return []
+    cards = view.get("cards") or {}
+    seat = view.get("seat")
+    out = [(t("avalon.label.your_hand", player=who(seat)) if isinstance(seat, int)
+            else t("avalon.label.your_hand_plain")) + ":"]
+    for cid in hand:
+        c = cards.get(cid) or {}
+        if c.get("category") == "creature":
+            extra = f"{t('avalon.attr.' + c['attr'])} ★{c['orig']} {c['atk']}/{c['dur']} mana {_icons_text(c.get('mana') or {})}"
+        else:
+            extra = t(f"avalon.label.cat_{c.get('category')}") if c.get("category") in ("magic", "support") else ""
+        out.append(f"   {cid}  {cname(cid)}  {extra}")
+    return out
+
+
+def _own_text(view: dict, t, cname, who) -> list[str]:
+    """The part of a seat's view that the public view does not hold: the hand and, during a
+    battle, the seat's own secret support choice."""
+    out = []
+    b = view.get("battle") or {}
+    if b.get("my_choice"):
+        choice = b["my_choice"]
+        out.append(f"{t('avalon.label.support')}: " + (t("avalon.label.avatar_support") if choice == "avatar"
+                                                         else f"{choice} {cname(choice)}"))
+    return out + _hand_text(view, t, cname, who)

@@ -1010,8 +1010,11 @@ def _draw_hand(view: dict, ctx: Ctx) -> Image.Image:
     top = 64
     status_h = 74
     answering = pending.get("answering") if pending and pending.get("kind") == "chain" else None
+    earlier = [dl for dl in (view.get("chain") or [])[:-1] if isinstance(dl, dict)][-4:] if answering else []
     if answering:
         status_h += 28
+    if earlier:
+        status_h += 24 + 22 * len(earlier)
     y = top + status_h + 14
     total = y + 32 + (sum(h + GAP for _, h in hand_rows) if hand_rows else 34)
     total += 32 + (sum(h + GAP for _, h in it_rows) if it_rows else 34) + 6
@@ -1081,6 +1084,16 @@ def _draw_hand(view: dict, ctx: Ctx) -> Image.Image:
                      card=_decl_line(answering, cards, ctx.locale))
         fonts.text(d, (M + 36, cy), fonts.fit(line, 15, HW - 2 * M - 50), 15, RED, bold=True,
                    anchor="lm")
+    if earlier:                     # the rest of the chain: only each player's last card resolves
+        cy += 26
+        fonts.text(d, (M + 36, cy), fonts.fit(ctx.t("render.ls.chain_earlier"), 14, HW - 2 * M - 50),
+                   14, MUTED, anchor="lm")
+        first = len(view.get("chain") or []) - 1 - len(earlier)
+        for i, decl in enumerate(earlier):
+            cy += 22
+            _seat_mark(d, int(decl.get("seat") or 0), M + 46, cy, 13)
+            text = f"{first + i + 1}. " + _decl_line(decl, cards, ctx.locale)
+            fonts.text(d, (M + 62, cy), fonts.fit(text, 14, HW - 2 * M - 80), 14, INK, anchor="lm")
 
     # hand cards
     for heading, rows, empty in ((ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),

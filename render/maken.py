@@ -76,11 +76,11 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
     reach = str(card["front"]) if card["front"] == card["back"] else f"{card['front']}/{card['back']}"
     rows = [(t("maken.render.spd"), str(spd), "spd" in bonuses), (t("maken.render.rch"), reach, False),
             (t("maken.render.atk"), str(atk), "atk" in bonuses), (t("maken.render.grd"), str(grd), "grd" in bonuses)]
-    y = 30
+    y = 28
     for label, value, up in rows:
         fonts.text(d, (8, y + 7), label, 11, MUTED, anchor="lm")
         fonts.text(d, (CW - 8, y + 7), value, 15, RED if up else INK, bold=True, anchor="rm")
-        y += 17
+        y += 15
     # posture and unguardable marks
     fonts.text(d, (8, y + 8), t(f"maken.posture.{posture}"), 11, col, bold=True, anchor="lm")
     x = CW - 8
@@ -90,7 +90,7 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
         d.rounded_rectangle((x - w, y + 1, x, y + 15), radius=4, fill=RED)
         fonts.text(d, (x - w // 2, y + 8), label, 10, WHITE, bold=True, anchor="mm")
         x -= w + 2
-    y += 18
+    y += 16
     extras = []
     if card.get("gc") == "only":
         extras.append("GC専用" if locale == "ja" else "GC only")
@@ -100,8 +100,10 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
         extras.append(t("maken.render.cost", n=card["cost"]))
     if card.get("gain"):
         extras.append(t("maken.render.gain", n=card["gain"]))
-    fonts.text(d, (6, y + 6), fonts.fit(" ".join(extras), 10, CW - 12), 10, INK, anchor="lm")
     effects = [("bet", e) for e in card.get("bet", [])] + [("hit", e) for e in card.get("hit", [])]
+    lines = _wrap(" ".join(extras), 10, CW - 12) if not effects else [" ".join(extras)]
+    for i, line in enumerate(lines[:2]):
+        fonts.text(d, (6, y + 6 + 14 * i), fonts.fit(line, 10, CW - 12), 10, INK, anchor="lm")
     if effects:
         short = " ".join(_effect_short(w, e, locale) for w, e in effects)
         fonts.text(d, (6, y + 20), fonts.fit(short, 10, CW - 12), 10, RED, anchor="lm")
@@ -128,13 +130,19 @@ def _effect_short(where: str, eff: dict, locale: str) -> str:
 
 
 def _wrap(text: str, size: int, width: int) -> list[str]:
-    out, line = [], ""
-    for ch in text:
-        if fonts.text_width(line + ch, size) > width:
-            out.append(line)
-            line = ch.lstrip()
-        else:
-            line += ch
+    """Lines no wider than ``width``: broken at spaces (English), and between characters inside a
+    word too wide for a line (Japanese)."""
+    out: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        pieces = [word] if fonts.text_width(word, size) <= width else list(word)
+        for i, piece in enumerate(pieces):
+            sep = " " if line and i == 0 else ""
+            if line and fonts.text_width(line + sep + piece, size) > width:
+                out.append(line)
+                line = piece
+            else:
+                line += sep + piece
     if line:
         out.append(line)
     return out
@@ -149,6 +157,17 @@ def _back(horizontal: bool) -> Image.Image:
     d.rounded_rectangle((10, 10, w - 11, h - 11), radius=6, outline=BACK_LINE, width=1)
     fonts.text(d, (w // 2, h // 2), "魔", 34, BACK_LINE, bold=True, anchor="mm")
     return img
+
+
+@lru_cache(maxsize=16)
+def _character_img(initial: str, seat: int, upright: bool) -> Image.Image:
+    """The character card: upright for the TP, sideways for the other player (turn start)."""
+    img = Image.new("RGBA", (36, 52), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, 35, 51), radius=5, fill=WHITE, outline=seat_dark(seat), width=3)
+    d.rectangle((4, 4, 31, 12), fill=seat_colour(seat))
+    fonts.text(d, (18, 31), initial, 20, seat_dark(seat), bold=True, anchor="mm")
+    return img if upright else img.rotate(-90, expand=True)
 
 
 def _bar(d: ImageDraw.ImageDraw, x: int, y: int, n: int, total: int, colour, label: str) -> None:
@@ -185,6 +204,9 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
     fonts.text(d, (x, y + 20), fonts.fit(name, 18, INFO_W - 20, True), 18, INK, bold=True, anchor="lm")
     char = _name(ctx, cards, p.get("character"))
     fonts.text(d, (x, y + 44), fonts.fit(char, 14, INFO_W - 60), 14, seat_dark(seat), bold=True, anchor="lm")
+    if p.get("character"):
+        card = _character_img((char or "?")[:1], seat, bool(p.get("upright")))
+        img.paste(card, (x + 214 - card.size[0] // 2, y + 110 - card.size[1] // 2), card)
     bx = x
     by = y + 68
     badges = []
@@ -437,14 +459,19 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
             out.append(f"   {t('maken.render.guard_type', kind=kind)}: {g.get('count')} × ?"
                        + (f" · GC {g['open']}" if g.get("open") else ""))
     sit = view.get("situation")
-    if sit == "even":
+    pending = view.get("pending")
+    if view.get("step") == "bonus" and pending:
+        out.append(t("maken.render.bonus_step", kind=t(f"maken.judge.{pending.get('kind')}"),
+                     name=name(pending.get("seat"))))
+    elif sit == "even":
         out.append(t("maken.situation.even"))
     elif sit == "guard":
         out.append(t("maken.situation.guard", guarder=name(view.get("guarder"))))
     j = view.get("judge")
     if j:
         totals = ["-" if v is None else str(v) for v in j.get("totals") or []]
-        out.append(t("maken.render.judge", kind=t("maken.judge." + str(j.get("kind"))), a=totals[0], b=totals[1]))
+        key = "maken.render.judge" if j.get("turn") == view.get("turn") else "maken.render.last_judge"
+        out.append(t(key, kind=t("maken.judge." + str(j.get("kind"))), a=totals[0], b=totals[1]))
     if "hand" in view:
         out.append(t("maken.render.your_hand") + ":")
         for cid in view["hand"]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from rules.common import loser_first
+from rules.common import int_option, loser_first
 from rules import IllegalCommand
 
 # --------------------------------------------------------------------------- geometry
@@ -112,8 +112,8 @@ EN: dict[str, str] = {
     "squares.err.return_not_over": "{square} is on rank {rank}, where you are within your limit; return a piece from rank {ranks}. Legal now: {legal}",
     "squares.err.pass_not_allowed": "You can pass only when you have no legal action; you have {count} legal commands. Legal now: {legal}",
     "squares.reason.centre": "holds 3 of the 5 centre squares",
-    "squares.reason.repetition": "the same position repeated (house rule)",
-    "squares.reason.turn_limit": "the turn limit was reached (house rule)",
+    "squares.reason.repetition": "the same position repeated, a house rule",
+    "squares.reason.turn_limit": "the turn limit was reached, a house rule",
     "squares.side.S": "Support",
     "squares.side.L": "Leap",
     "squares.side.X": "Swap",
@@ -155,16 +155,6 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
-def _int_option(name: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"SQUARES option {name!r} must be a whole number, not {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
-        return int(value)
-    raise ValueError(f"SQUARES option {name!r} must be a whole number, not {value!r}")
-
-
 def validate_options(options: dict | None) -> dict:
     """Return the normalised options (only the ones given); raise ValueError for bad ones."""
     if options is None:
@@ -181,7 +171,7 @@ def validate_options(options: dict | None) -> dict:
             if value is None or (isinstance(value, str) and value.strip().lower() in ("", "random")):
                 continue                               # random, same as leaving it out
             try:
-                seat = _int_option(name, value)
+                seat = int_option("SQUARES", name, value)
             except ValueError:
                 seat = -1
             if seat not in (0, 1):
@@ -189,7 +179,7 @@ def validate_options(options: dict | None) -> dict:
                     f"SQUARES option 'first' must be 0 or 1 (or absent for random), not {value!r}")
             out[name] = seat
         else:
-            number = _int_option(name, value)
+            number = int_option("SQUARES", name, value)
             if not spec["min"] <= number <= spec["max"]:
                 raise ValueError(
                     f"SQUARES option {name!r} must be between {spec['min']} and {spec['max']}, "

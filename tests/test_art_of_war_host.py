@@ -6,29 +6,18 @@ import random
 
 import pytest
 
-from data.store import ACTIVE, FINISHED, open_store
-from host import Host
+from data.store import ACTIVE, FINISHED
 from rules import registry
+
+from playing import random_log_until
 
 ALICE, BOB = 11, 12
 game = registry.get("art_of_war")
 
 
-class Clock:
-    t = 10000.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
-async def host(tmp_path):
-    store = await open_store(str(tmp_path / "aow.db"))
-    clock = Clock()
-    h = Host(store, now=clock, render=False)
-    h.clock = clock
-    yield h
-    await store.close()
+async def host(clocked_host):
+    return await clocked_host(render=False)
 
 
 async def test_full_matches_through_the_host_with_chosen_decks(host):
@@ -58,7 +47,8 @@ async def test_full_matches_through_the_host_with_chosen_decks(host):
 
 
 async def test_clock_passes_for_a_responder_in_a_window(host):
-    # find a seed whose first attack opens a window, by playing until one opens
+    """Issue: windows are offered "privately, with a time limit and a pass": when the responder's
+    clock runs out, the host applies the engine's timeout_command (pass) and play goes on."""
     rng = random.Random(1)
     res = await host.challenge("art_of_war", ALICE, "Alice", opponents=[(BOB, "Bob")], seed=5,
                                turn_seconds=60)
@@ -72,8 +62,9 @@ async def test_clock_passes_for_a_responder_in_a_window(host):
         seat = game.to_act(state)[0]
         await host.command(mid, rec.seats[seat], rng.choice(game.legal_commands(state, seat)))
     rec = await host.store.get_match(mid)
-    if rec.status == FINISHED:
-        pytest.skip("no window opened in this match")
+    state = await host._state(rec)
+    assert rec.status == ACTIVE and state.window is not None, "this seeded match opens a window"
+    assert game.timeout_command(state, state.window) == "pass"
     before = rec.n_commands
     host.clock.t += 61
     events = await host.tick()
@@ -81,3 +72,29 @@ async def test_clock_passes_for_a_responder_in_a_window(host):
     rec = await host.store.get_match(mid)
     assert rec.status == ACTIVE and rec.n_commands == before + 1
     assert (await host._state(rec)).window is None
+
+
+def _log_to_a_turn_player_window(options: dict) -> tuple[int, list[tuple[int, str]]]:
+    """A seed and a command log (random play) ending where the turn player must answer the
+    opponent's response (a WIZARD/GUARDIAN answered by a WIZARD) in a private window."""
+    return random_log_until(game, options, lambda s: s.window is not None and s.window == s.player,
+                            seeds=range(200), max_commands=10_000)
+
+
+async def test_the_turn_players_answer_window_is_private_too(host):
+    """GAMES.md: WIZARD's support is a response window "on either turn", "offered only when they
+    could respond" — privately.  When the turn player answers the opponent's response, the public
+    lines must stay held back and the prompt must be secret, as for the first window."""
+    options = {"first": 0, "decks": ["iron_wall", "falcon_raid"]}
+    seed, log = _log_to_a_turn_player_window(options)
+    res = await host.challenge("art_of_war", ALICE, "Alice", opponents=[(BOB, "Bob")], seed=seed,
+                               options={"first": 0}, deck="iron_wall")
+    mid = res.match.id
+    await host.accept(mid, BOB, deck="falcon_raid")
+    for seat, cmd in log:
+        res = await host.command(mid, (ALICE, BOB)[seat], cmd)
+        assert res.ok, res.error
+    state = await host._state(await host.store.get_match(mid))
+    assert game.hidden_pending(state) and game.to_act(state) == [state.player]
+    assert res.public.text == []                      # the declaration and the response stay held
+    assert [p.secret for p in res.prompts] == [True]

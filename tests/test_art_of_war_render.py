@@ -74,3 +74,53 @@ def test_text_view_for_the_console():
     assert "S1/" in text and "G2-1" in text and "Your hand: K P" in text and "W A" in text
     public = render_text("art_of_war", game.view(state, None), locale="ja", names=["Alice", "Bob"])
     assert "手札" in public and "Your hand" not in public and "あなたの手札" not in public
+
+
+def test_text_of_a_seats_own_part_shows_only_its_private_sections():
+    """A DM (and the console's private section) carries only what the public view lacks: the
+    declaring seat's own part is its hand; the responder's adds the declaration it answers."""
+    from host.table import own_part
+    from render.text import render_text
+
+    state = game.position(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "ppp", 1: "gk"})
+    window = game.apply(state, 0, "attack b2 b3")
+    public = game.view(window, None)
+    mine = render_text("art_of_war", own_part(game.view(window, 0), public), locale="en", names=["Alice", "Bob"])
+    assert mine == "Your hand: P P P"
+    theirs = render_text("art_of_war", own_part(game.view(window, 1), public), locale="en", names=["Alice", "Bob"])
+    assert "Your hand: K G" in theirs
+    assert "Answering: Alice: attack b2 → b3 (3)" in theirs
+    assert "Answer: support g, support k g / pass" in theirs
+    ja = render_text("art_of_war", own_part(game.view(window, 1), public), locale="ja", names=["Alice", "Bob"])
+    assert "対応する宣言:Alice:b2 → b3 に攻撃(攻撃力 3)" in ja
+
+
+def test_the_pending_rear_support_is_named_for_the_wizard_answer():
+    from render.text import render_text
+
+    state = game.position(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "kp", 1: "w"})
+    window = game.apply(state, 0, "support k a b3")
+    text = render_text("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
+    assert "Answering: Alice: ARCHER rear support (by the KING) b3" in text
+    png = render_png("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
+    assert _decode(png).height == 664 + 140
+
+
+def test_hand_picture_draws_each_cards_range_diagram():
+    """The DM hand shows each card's attack, defence and range as in the rulebook (攻撃範囲: the card
+    ■ at the bottom, squares in range marked).  WIZARD: 正面の列全て; GUARDIAN: 正面のみ."""
+    def square(png, forward, sideways):
+        img = _decode(png).convert("RGB")
+        x0, y0, cell = 16 + (112 - 55) // 2, 664 + 8 + 26 + 44, 11       # one card: 112 px wide
+        return img.getpixel((x0 + (sideways + 2) * cell + 5, y0 + (3 - forward) * cell + 5))
+
+    def light(rgb):                 # a marked square is white (the PNG palette may shift it a little)
+        return min(rgb) > 230
+
+    for hand, marked in (("w", {(1, 0), (2, 0), (3, 0)}), ("g", {(1, 0)}), ("a", {(1, -2), (1, 2), (2, -1), (2, 1)})):
+        png = render_png("art_of_war", game.view(game.position(player=0, field={"b2": "0s", "b3": "1s"},
+                                                               hands={0: hand}), 0))
+        for f in range(1, 4):
+            for sw in range(-2, 3):
+                assert light(square(png, f, sw)) == ((f, sw) in marked), (hand, f, sw)
+        assert max(square(png, 0, 0)) < 80                       # the card itself: ■

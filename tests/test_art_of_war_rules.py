@@ -98,8 +98,12 @@ def test_mulligan_reshuffles_from_the_seeded_prng_only():
 
 
 def test_king_enters_hand_after_the_mulligan_and_setup_places_three_cards():
-    """⑤ お互いにキングを手札に入れる。⑥ 手札から戦場エリアの任意の場所に1枚(縦向き)、待機エリアに1枚
+    """① お互いに「KING」を開示する。 ⑤ お互いにキングを手札に入れる。⑥ 手札から戦場エリアの任意の場所に1枚(縦向き)、待機エリアに1枚
     デッキトップから1枚王国エリアに表向きで1枚置く。 (first player, then the second)"""
+    fresh = game.new_match(2, 3, {"first": 0, "decks": ["sage_court", "iron_wall"]})
+    assert [k["id"] for k in game.view(fresh, None)["kings"]] == ["king_sage", "king_iron"]   # ① 開示
+    assert [p["king"] for p in game.view(fresh, None)["players"]] == ["king_sage", "king_iron"]
+    assert "k" not in game.view(fresh, 0)["hand"]
     state = run(game.new_match(2, 3, {"first": 0}), (0, "keep"), (1, "keep"))
     assert "k" in game.view(state, 0)["hand"] and len(game.view(state, 0)["hand"]) == 4
     assert game.view(state, None)["phase"] == "setup" and game.to_act(state) == [0]
@@ -162,6 +166,36 @@ def test_each_unit_range_from_each_square(code):
         assert got1 == sorted(_mirror(t) for t in want), (code, sq, got1)
 
 
+# seat 0's enemy squares in range of each KING (cards.json ranges), from each of its six squares
+KING_RANGES = {
+    "king_iron": {"a1": [], "b1": [], "c1": [], "a2": ["a3", "b3"], "b2": ["a3", "b3", "c3"],
+                  "c2": ["b3", "c3"]},
+    "king_falcon": {"a1": ["a3", "b3", "a4"], "b1": ["a3", "b3", "c3", "b4"], "c1": ["b3", "c3", "c4"],
+                    "a2": ["a3", "a4", "b4"], "b2": ["b3", "a4", "b4", "c4"], "c2": ["c3", "b4", "c4"]},
+    "king_sage": {"a1": ["c3", "b4"], "b1": ["a4", "c4"], "c1": ["a3", "b4"], "a2": ["c3", "c4"], "b2": [],
+                  "c2": ["a3", "a4"]},
+}
+
+
+@pytest.mark.parametrize("king", list(KING_RANGES))
+def test_each_king_range_from_each_square(king):
+    """KING: 攻撃範囲・攻撃力・防御力 が違うキングが存在する。  GAMES.md: "Ranges use one 4×3 grid …
+    "forward" is toward the enemy … Only enemy units can be attacked."  Each KING's range (its card
+    data) from each of its owner's six squares, for seat 0 and (mirrored) seat 1."""
+    enemy_full = {sq: "1s" for sq in ("a3", "b3", "c3", "a4", "b4", "c4")}
+    for sq, want in KING_RANGES[king].items():
+        field = dict(enemy_full, **{sq: "0k"})
+        if sq[1] == "1":
+            field[sq[0] + "2"] = "0g"
+        state = pos(player=0, field=field, hands={0: "ss"}, kings=(king, king))
+        got = sorted(c.split()[2] for c in legal(state, 0) if c.startswith(f"attack {sq} "))
+        assert got == sorted(want), (king, sq, got)
+        field1 = {_mirror(k): ("1" if v[0] == "0" else "0") + v[1:] for k, v in field.items()}
+        state = pos(player=1, field=field1, hands={1: "ss"}, kings=(king, king))
+        got1 = sorted(c.split()[2] for c in legal(state, 1) if c.startswith(f"attack {_mirror(sq)} "))
+        assert got1 == sorted(_mirror(t) for t in want), (king, sq, got1)
+
+
 def test_king_ranges_come_from_the_card_data():
     """GAMES.md: "Kings: design at least 3 original KINGs with different range/attack/defence"."""
     kings = {cid: c for cid, c in game.decks.cards().items() if c["category"] == "KING"}
@@ -208,6 +242,13 @@ def test_soldier_support_adds_one_attack_to_every_unit_this_turn():
     assert game.view(state, None)["boost"] == 0
 
 
+def test_soldier_support_does_not_raise_the_archer_supports_damage():
+    """SOLDIER 後方支援 raises the attack (攻撃力) of units; ARCHER 後方支援 deals 1点のダメージ, not an attack."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1g", "a3": "1s"}, hands={0: "sa"})
+    state = run(state, (0, "support s"), (0, "support a b3"))
+    assert game.view(state, None)["boost"] == 1 and cell(state, "b3")["damage"] == 1
+
+
 def test_capture_when_one_hit_equals_the_defence():
     """捕獲: 攻撃したユニットと攻撃を受けたユニットの防御力が等しい場合、攻撃を受けたユニットを攻撃を行った
     プレイヤーの王国エリアに置く。  GAMES.md: "One hit whose damage equals the defence exactly captures
@@ -237,6 +278,40 @@ def test_damage_adds_up_within_a_turn_and_destroys_after_two_hits():
     state = game.apply(state, 0, "attack c2 b4")       # 1 + 1 = 2 = PRIEST defence 2
     v = game.view(state, None)
     assert cell(state, "b4") is None and v["players"][1]["graveyard"] == ["p"]
+    assert v["players"][0]["kingdom_count"] == 0
+
+
+def test_a_second_hit_equal_to_the_defence_destroys_instead_of_capturing():
+    """**Ruling** (engine): 2回以上のダメージ判定で防御力を上回った時…墓地に送る — a hit on a unit that
+    already took damage this turn destroys it when the total reaches the defence, even if that hit
+    alone equals the defence (capture needs one hit on an undamaged unit)."""
+    state = pos(player=0, field={"b2": "0k", "b3": "1s:1", "a3": "1g"}, hands={0: "s"})   # IRON KING: 2
+    state = game.apply(state, 0, "attack b2 b3")
+    v = game.view(state, None)
+    assert cell(state, "b3") is None and v["players"][1]["graveyard"] == ["s"]
+    assert v["players"][0]["kingdom_count"] == 0
+
+
+def test_a_hit_of_zero_does_nothing_and_is_not_a_first_hit():
+    """**Ruling** (engine): a SOLDIER with an empty hand attacks with 0 (攻撃宣言時点での手札枚数);
+    the hit changes nothing, so a later hit equal to the defence still captures (捕獲)."""
+    state = pos(player=0, field={"b2": "0s", "a2": "0p", "b3": "1s/", "a3": "1g"}, hands={0: ""})
+    state = game.apply(state, 0, "attack b2 b3")
+    assert cell(state, "b3")["damage"] == 0 and cell(state, "b2")["orientation"] == "sideways"
+    assert [e["n"] for e in game.view(state, None)["last"]["events"]] == [0]
+    state = game.apply(state, 0, "attack a2 b3")        # PRIEST 1 = sideways SOLDIER defence 1
+    v = game.view(state, None)
+    assert cell(state, "b3") is None and v["players"][0]["kingdom"]["s"] == 1 and v["players"][1]["graveyard"] == []
+
+
+def test_soldier_support_adds_to_a_soldiers_hand_size_attack():
+    """SOLDIER: 攻撃力X (攻撃宣言時点での手札枚数) + 後方支援 攻撃力を+1: the hand is counted after the
+    support card left it."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1g", "a3": "1g"}, hands={0: "sppp"})
+    state = game.apply(state, 0, "support s")                  # hand 3 now
+    state = game.apply(state, 0, "attack b2 b3")               # 3 + 1 = 4 > 3: destroyed
+    v = game.view(state, None)
+    assert cell(state, "b3") is None and v["players"][1]["graveyard"] == ["g"]
     assert v["players"][0]["kingdom_count"] == 0
 
 
@@ -336,6 +411,19 @@ def test_arrange_move_to_an_empty_back_square_needs_a_unit_in_front():
     assert cell(state, "b1")["card"] == "s" and cell(state, "a2") is None
 
 
+def test_no_unit_is_placed_on_a_back_square_with_nothing_in_front():
+    """戦場エリア: 後列に置かれたユニットの前に前列のユニットが無い…即座に前列へ移動させる。(強制) つまり
+    戦場エリアで後列のみにカードを置くことはできません。  **Ruling** (engine): such a placement is not
+    accepted (write the front square); behind a unit it is."""
+    state = pos(player=0, field={"a2": "0s", "b3": "1s"}, waiting={0: "g"})
+    rejected(state, 0, "deploy b1", "art_of_war.err.not_placeable")
+    assert "deploy a1" in legal(state, 0) and "deploy b2" in legal(state, 0)
+    state = pos(player=0, field={"a2": "0s", "b3": "1s"}, hands={0: "g"})
+    rejected(state, 0, "play g c1", "art_of_war.err.not_placeable")
+    state = game.apply(state, 0, "play g a1")
+    assert cell(state, "a1")["card"] == "g" and cell(state, "a2")["card"] == "s"
+
+
 def test_play_and_swap_from_hand_only_with_an_empty_waiting_area():
     """待機エリアにカードが無い場合のみ、手札から戦場エリアの好きな場所へ1枚配置する。
     待機エリアにカードが無い場合のみ、戦場エリアのユニット1体と手札1枚を入れ替える。"""
@@ -381,6 +469,16 @@ def test_immigration_once_per_turn_and_never_the_king():
     rejected(state, 0, "immigrate s", "art_of_war.err.immigrated")
     state = game.apply(state, 0, "attack b2 b3")       # immigration does not use the arrange/battle choice
     assert cell(state, "b3") is None
+
+
+def test_immigration_is_allowed_again_in_the_next_own_turn_and_never_in_the_opponents():
+    """入国: 自分のターン中に…1枚だけ — once per turn, in your own turn."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "ss", 1: "ss"}, decks={0: "ss", 1: "ss"})
+    state = run(state, (0, "immigrate s"), (0, "end"))
+    assert "immigrate s" in legal(state, 1) and legal(state, 0) == []
+    rejected(state, 0, "immigrate s", "art_of_war.err.not_your_turn")
+    state = run(state, (1, "end"))
+    assert "immigrate s" in legal(state, 0)
 
 
 # ----------------------------------------------------------------------------- rear support
@@ -458,6 +556,53 @@ def test_no_window_without_a_legal_response():
     state = pos(player=0, field={"b2": "0s", "a3": "1s", "b3": "1s"}, hands={0: "ppp", 1: "gk"},
                 waiting={1: "sssss"})
     assert game.to_act(game.apply(state, 0, "attack b2 b3")) == [0]
+
+
+def test_no_wizard_window_without_a_wizard_or_king_or_with_a_full_waiting_area():
+    """GAMES.md: "offered only when they could respond" (WIZARD: 相手の発動した後方支援に対し発動できる;
+    待機エリアには5枚までしかカードを置くことはできない)."""
+    base = dict(player=0, field={"b2": "0s", "b3": "1s", "a3": "1s"})
+    state = game.apply(pos(hands={0: "a", 1: "sgp"}, **base), 0, "support a b3")
+    assert game.to_act(state) == [0] and cell(state, "b3")["damage"] == 1
+    state = game.apply(pos(hands={0: "a", 1: "wk"}, waiting={1: "sssss"}, **base), 0, "support a b3")
+    assert game.to_act(state) == [0] and cell(state, "b3")["damage"] == 1
+    state = game.apply(pos(hands={0: "a", 1: "k"}, waiting={1: "ssss"}, **base), 0, "support a b3")
+    assert game.to_act(state) == [1] and legal(state, 1) == ["support k w", "pass"]
+
+
+def test_a_guardian_cannot_answer_a_rear_support_only_an_attack():
+    """GUARDIAN 後方支援: 相手ユニットからの攻撃をキャンセルする — the ARCHER support's damage is not an
+    attack, so a GUARDIAN in hand opens no window; in a WIZARD window it is not a legal answer."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1s", "a3": "1s"}, hands={0: "a", 1: "g"})
+    assert game.to_act(game.apply(state, 0, "support a b3")) == [0]
+    state = pos(player=0, field={"b2": "0s", "b3": "1s", "a3": "1s"}, hands={0: "a", 1: "gw"})
+    window = game.apply(state, 0, "support a b3")
+    assert legal(window, 1) == ["support w", "pass"]
+    rejected(window, 1, "support g", "art_of_war.err.support_timing")
+    rejected(window, 1, "end", "art_of_war.err.window")
+
+
+def test_a_wizard_cannot_answer_an_attack():
+    """WIZARD negates a rear support (相手の後方支援が発動した時それを無効にする), not an attack."""
+    field = {"b2": "0s", "b3": "1s", "a3": "1s"}
+    state = game.apply(pos(player=0, field=field, hands={0: "ppp", 1: "w"}), 0, "attack b2 b3")
+    assert game.to_act(state) == [0] and cell(state, "b3") is None
+    window = game.apply(pos(player=0, field=field, hands={0: "ppp", 1: "wg"}), 0, "attack b2 b3")
+    assert legal(window, 1) == ["support g", "pass"]
+    rejected(window, 1, "support w", "art_of_war.err.support_timing")
+
+
+def test_hidden_pending_is_true_exactly_while_a_window_is_open():
+    """The host must hold public lines back while any private window is open — also when the
+    turn player answers a response (then public_to_act == to_act)."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1s/"}, hands={0: "aw", 1: "w"})
+    assert not game.hidden_pending(state)
+    state = game.apply(state, 0, "support a b3")
+    assert game.hidden_pending(state) and game.to_act(state) == [1]
+    state = game.apply(state, 1, "support w")
+    assert game.to_act(state) == game.public_to_act(state) == [0] and game.hidden_pending(state)
+    state = game.apply(state, 0, "pass")
+    assert not game.hidden_pending(state)
 
 
 def test_king_in_hand_can_answer_as_guardian_or_wizard():
@@ -590,6 +735,25 @@ def test_annihilation_when_two_units_cannot_be_conscripted():
     rejected(state, 0, "end", "art_of_war.err.game_over")
 
 
+def test_annihilation_with_one_waiting_card_and_an_empty_kingdom():
+    """滅亡: 2枚のユニットを展開できない場合 — 1 waiting card and no kingdom card is one unit short."""
+    state = _empty_after_capture("g", "")
+    assert game.outcome(state) == {"winners": [0], "reason": "annihilation"}
+
+
+def test_conscription_during_the_opponents_turn_then_the_turn_goes_on():
+    """徴兵: 戦場エリアのカードが0枚になった時即座に行う — in the middle of the attacker's turn; then the
+    attacker continues (its other units may still attack)."""
+    state = pos(player=0, field={"a2": "0a", "b2": "0s", "c3": "1s/"}, hands={0: "ss"},
+                waiting={1: "gw"}, decks={0: "s", 1: "s"})
+    state = game.apply(state, 0, "attack a2 c3")
+    assert game.to_act(state) == [1]
+    rejected(state, 0, "attack b2 b3", "art_of_war.err.not_your_turn")
+    state = run(state, (1, "draft b3"), (1, "draft b4"))
+    assert game.to_act(state) == [0] and "attack b2 b3" in legal(state, 0)
+    assert game.view(state, None)["mode"] == "battle" and game.view(state, None)["player"] == 0
+
+
 # ----------------------------------------------------------------------------- victory
 
 def test_execution_by_capturing_the_king():
@@ -598,6 +762,15 @@ def test_execution_by_capturing_the_king():
     state = game.apply(state, 0, "attack a2 c3")
     assert game.outcome(state) == {"winners": [0], "reason": "execution"}
     assert game.view(state, None)["players"][0]["kingdom_count"] == 0   # only basic units enter
+
+
+def test_execution_by_destroying_the_king_with_an_attack():
+    """1、処刑 相手の「KING」を墓地送り… — a SOLDIER with 4 cards in hand hits the upright FALCON KING
+    (defence 3) for 4: destroyed, the game is won."""
+    state = pos(player=0, field={"b2": "0s", "b3": "1k"}, hands={0: "pppp"})
+    state = game.apply(state, 0, "attack b2 b3")
+    assert game.outcome(state) == {"winners": [0], "reason": "execution"}
+    assert game.view(state, None)["players"][1]["graveyard"] == ["k"]
 
 
 def test_execution_by_destroying_the_king_with_support_damage():
@@ -627,9 +800,26 @@ def test_nation_building_when_a_capture_grows_the_kingdom():
     assert game.outcome(state) == {"winners": [0], "reason": "nation_building"}
 
 
-def test_nation_building_at_set_up_kingdom_placement_is_checked_too():
+def test_nation_building_wins_for_the_second_player_on_its_own_placement():
     state = pos(player=1, field={"b2": "0s", "b3": "1s"}, hands={1: "a"}, kingdom={0: "s", 1: "pgw"})
     state = game.apply(state, 1, "immigrate a")
+    assert game.outcome(state) == {"winners": [1], "reason": "nation_building"}
+
+
+def test_nation_building_is_checked_only_when_a_card_is_placed_and_for_both_players():
+    """2、建国 お互いの王国エリアにカードが置かれるたびに各種類の枚数を比較する。その時枚数の上回っている
+    種類が4種類になったプレイヤーが勝利します。  **Ruling** (engine): taking cards out of a kingdom
+    (conscription) is no placement, so it triggers no comparison; the next placement into either
+    kingdom does, and it compares for both players — even a placement by the player who is behind."""
+    state = pos(player=1, field={"c3": "1a", "a2": "0w/"}, hands={0: "s", 1: "s"}, decks={0: "ss", 1: "ss"},
+                kingdom={0: "sa", 1: "sapg"})
+    state = game.apply(state, 1, "attack c3 a2")           # captured: seat 1 ahead in p, g, w (3)
+    v = game.view(state, None)
+    assert v["players"][1]["kingdom"]["w"] == 1 and game.outcome(state) is None
+    state = run(state, (0, "draft s a2"), (0, "draft a b2"))  # seat 0's kingdom is empty now
+    assert game.view(state, None)["players"][0]["kingdom_count"] == 0
+    assert game.outcome(state) is None                        # seat 1 is ahead in 5 types, but no placement
+    state = run(state, (1, "end"), (0, "immigrate s"))         # seat 0 places: seat 1 ahead in a, p, g, w
     assert game.outcome(state) == {"winners": [1], "reason": "nation_building"}
 
 

@@ -10,7 +10,7 @@ import pytest
 from data import i18n
 from data.cards.avalon_loader import load_avalon, load_avalon_from
 from rules import registry
-from rules.avalon.cards import KEYWORDS, CardDataError
+from rules.avalon.cards import KEYWORDS, TIMINGS, CardDataError
 from rules.avalon.messages import EN
 
 game = registry.get("avalon")
@@ -34,6 +34,12 @@ def test_the_set_has_the_content_games_md_asks_for():
     assert {"weapon_replace", "informant", "chaos_panic", "poison_mist", "fingertips"} <= kinds
     assert sum(c["category"] == "magic" for c in cards.values()) >= 8
     assert sum(c["category"] == "avatar" for c in cards.values()) == 4
+    # every ability timing of the rulebook table (クリーチャーカードが持つ能力) has a card
+    assert any(c.get("on_summon") for c in creatures)            # 召喚時
+    assert any(c.get("target_minus") for c in creatures)         # 配置中
+    assert any(c.get("battle") for c in creatures)               # 戦闘時 (order 4)
+    for timing in TIMINGS:                                       # 素成時 … 戦闘開始時 … 証
+        assert any(c.get(timing) for c in creatures), timing
     mana = Counter(k for c in creatures for k in c["mana"])
     assert mana["c"] and mana["w"] and mana["v"]                 # colourless, rainbow, vessel
     ready = game.decks.ready()

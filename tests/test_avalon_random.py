@@ -42,7 +42,7 @@ def garbage(rng: random.Random, legal: list[str]) -> str:
 def check_garbage(state, seat: int, text: str) -> None:
     before = game.dump(state)
     legal = game.legal_commands(state, seat)
-    canonical = " ".join(text.lower().split())
+    canonical = game.canonical(state, seat, text)       # aliases and short forms spelled out
     try:
         new = game.apply(state, seat, text)
     except IllegalCommand as err:

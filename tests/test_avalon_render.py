@@ -59,3 +59,23 @@ def test_console_text_view_shows_lands_and_only_the_own_hand():
     mine = render_text("avalon", game.view(s, 1), locale="ja", names=["A", "B", "C"])
     assert "あなたの手札" in mine
     json.dumps(game.view(s, 1))
+
+
+def test_dm_text_of_the_own_part_shows_the_hand_and_the_own_support_only():
+    """DMs carry what only that seat sees (host.table.own_part): the hand, headed with the reader's
+    own seat, and during a battle the seat's own secret support choice — no header of Nones."""
+    from host.table import own_part
+    s = game.new_match(players=3, seed=2, options={"leader": 0})
+    s.players[0].lands[0] = [[["c02", ""]], "c02", 0]
+    s.players[1].lands[0] = [[["c02", ""]], "c05", 0]
+    s.players[0].hand[0] = "s06"
+    s = game.apply(game.apply(s, 0, "done"), 0, "ranged l1 p2l1")
+    s = game.apply(s, 0, "support s06")
+    own = own_part(game.view(s, 0), game.view(s, None))
+    text = render_text("avalon", own, locale="en", names=["A", "B", "C"])
+    assert "None" not in text and "Sanctuary" not in text
+    assert "Your hand (P1 A):" in text and "support: s06 Battle Hymn" in text
+    for cid in s.players[0].hand:
+        assert cid in text
+    other = render_text("avalon", own_part(game.view(s, 1), game.view(s, None)), locale="ja", names=[])
+    assert "s06" not in other and "あなたの手札" in other

@@ -40,8 +40,10 @@ def test_bench_cli_writes_every_figure_for_every_game(tmp_path):
             continue
         for key, kind in GAME_KEYS.items():
             assert _number(figs[key], kind), (name, key, figs[key])
-        assert figs["p50_ms"] <= figs["p99_ms"]
-        assert figs["png_bytes"] > 0 and figs["render_ratio"] >= 1.0
+        assert figs["p50_ms"] <= figs["p99_ms"]      # order of two percentiles, not a timing
+        # render_ratio > 1 only in the mean: on a busy machine a tiny sample may time an encode
+        # slower than the whole picture, so no bound on it here (that would be a timed assert)
+        assert figs["png_bytes"] > 0 and figs["render_ratio"] > 0
     for key in TOP_KEYS:
         assert _number(data[key], float), (key, data[key])
     assert data["meta"]["loop_lag"]["renders"] > 0
@@ -75,3 +77,53 @@ def test_percentile_is_nearest_rank():
     xs = [float(i) for i in range(1, 101)]
     assert percentile(xs, 50) == 50.0 and percentile(xs, 99) == 99.0 and percentile(xs, 100) == 100.0
     assert percentile([7.0], 99) == 7.0
+
+
+async def test_bench_host_records_a_finished_match_as_the_bot_does(tmp_path):
+    """A command that ends a match also records it and rates the players (the records and
+    leagues cogs' on_finish hooks), so the benchmark times what the bot does."""
+    import random
+
+    from bench.latency import GUILD_ID, _Table, bot_host
+    from bench.workload import USER_BASE
+    from data.store import ACTIVE, FINISHED, open_store
+
+    store = await open_store(str(tmp_path / "b.db"))
+    try:
+        host = bot_host(store, render=False)
+        table = _Table(host, "squares", random.Random(3), USER_BASE)
+        mid, prompts = await table.new_match()
+        status = ACTIVE
+        while status == ACTIVE:
+            res = await host.command(mid, *table.pick(prompts))
+            assert res.ok, res.error
+            status, prompts = res.match.status, res.prompts
+        assert status == FINISHED and res.match.guild_id == GUILD_ID
+        assert await store.is_processed(mid)
+        ratings = await store.get_ratings("global", "squares", list(res.match.seats))
+        assert set(ratings) == set(res.match.seats)
+    finally:
+        await store.close()
+
+
+def test_stored_matches_are_unfinished_positions_cut_anywhere_in_a_random_match(tmp_path):
+    """The start-up and memory benchmarks load matches cut at any point of a whole random
+    match, never a finished one, stored as the host stores them."""
+    import sqlite3
+
+    from bench.workload import seed_database
+
+    games = registry.names()
+    per_game = seed_database(str(tmp_path / "s.db"), 4 * len(games), games, distinct=4)
+    assert per_game == {g: 4 for g in games}
+    db = sqlite3.connect(tmp_path / "s.db")
+    try:
+        rows = db.execute("SELECT id, game, status, snapshot, snapshot_seq, n_commands "
+                          "FROM matches").fetchall()
+        for mid, game, status, snapshot, seq, n in rows:
+            assert status == "active" and seq == n
+            assert registry.get(game).outcome(registry.get(game).load(snapshot)) is None
+            logged = db.execute("SELECT COUNT(*) FROM commands WHERE match_id = ?", (mid,)).fetchone()[0]
+            assert logged == n
+    finally:
+        db.close()

@@ -15,13 +15,6 @@ NOT_YOURS = "is not yours"
 
 
 @pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
-    yield e
-    await e.close()
-
-
-@pytest.fixture
 async def env_render(tmp_path):
     e = await make_env(tmp_path, render=True)
     yield e
@@ -295,12 +288,18 @@ async def test_a_moderator_outside_the_match_can_abort_it(env):
     assert (await env.match(match_id)).status == "aborted"
 
 
-async def test_match_rematch_offers_a_new_challenge_in_the_same_thread(env):
+async def rematch_offered(env, loser: dict) -> int:
+    """Alice and Bob play, ``loser`` resigns, Alice offers a rematch (#2); returns the thread."""
     match_id = await env.start()
     thread_id = (await env.match(match_id)).channel_id
-    await env.fake.slash(env.bot, env.alice, "match resign", channel_id=thread_id)
+    await env.fake.slash(env.bot, loser, "match resign", channel_id=thread_id)
     ix = await env.fake.slash(env.bot, env.alice, "match rematch", channel_id=thread_id)
     assert "Rematch offered as match #2" in ix.text
+    return thread_id
+
+
+async def test_match_rematch_offers_a_new_challenge_in_the_same_thread(env):
+    thread_id = await rematch_offered(env, env.alice)
     offer = await env.board(2)
     assert offer["channel_id"] == str(thread_id)
     assert custom_ids(offer) == ["m:2:accept", "m:2:decline"]
@@ -309,6 +308,25 @@ async def test_match_rematch_offers_a_new_challenge_in_the_same_thread(env):
     rec2 = await env.match(2)
     assert rec2.status == "active" and rec2.channel_id == thread_id
     assert len(env.fake.threads()) == 1, "no thread inside a thread"
+
+
+async def test_when_both_players_ask_for_a_rematch_the_second_accepts_the_first(env):
+    thread_id = await rematch_offered(env, env.bob)
+    ix = await env.fake.slash(env.bot, env.bob, "match rematch", channel_id=thread_id, locale="ja")
+    assert "対局 #2" in ix.text and "承諾" in ix.text
+    rec2 = await env.match(2)
+    assert rec2.status == "active" and rec2.options["first"] == 1   # the winner, Alice, moves second
+    assert await env.match(3) is None
+    assert "To act: Bob" in message_text(await env.board(2))
+
+
+async def test_match_hand_says_squares_has_nothing_private(env):
+    match_id = await env.start()
+    thread_id = (await env.match(match_id)).channel_id
+    ix = await env.fake.slash(env.bot, env.alice, "match hand", channel_id=thread_id)
+    assert ix.ephemeral and "nothing private" in ix.text and ix.files == []
+    ix = await env.fake.slash(env.bot, env.alice, "match hand", channel_id=thread_id, locale="ja")
+    assert "非公開の情報はありません" in ix.text
 
 
 async def test_match_spectate_status_and_log(env):
@@ -512,6 +530,19 @@ async def test_rules_shows_the_start_of_the_rules_within_limits(env):
     assert sum(len(message_text(ix.last)) for _ in [0]) <= 6000
     ix = await env.fake.slash(env.bot, env.alice, "rules", game="nope")
     assert "Unknown game" in ix.text
+
+
+async def test_rules_speak_the_readers_language(env):
+    ix = await env.fake.slash(env.bot, env.alice, "rules", game="squares", locale="ja")
+    embed = ix.last["embeds"][0]
+    assert "中央の列" in embed["description"] and "援護" in embed["description"]
+    assert "rulings and notation" not in embed["description"]      # not the English document
+    assert "docs/rules/squares.md" in embed["footer"]["text"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["人数"] == "2–2"
+    ix = await env.fake.slash(env.bot, env.alice, "rules", game="squares")
+    embed = ix.last["embeds"][0]
+    assert "3 of the 5 centre squares" in embed["description"] and "`leap c1 c3`" in embed["description"]
 
 
 async def test_no_request_goes_unanswered_by_the_fake(env):

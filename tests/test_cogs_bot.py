@@ -61,3 +61,26 @@ def test_local_dispatches_to_the_console(monkeypatch):
 
 def test_unknown_arguments_are_refused():
     assert bot_module.main(["--nope"]) == 2
+
+
+def test_a_broken_card_file_stops_the_start_naming_file_card_and_field(tmp_path):
+    """Issue 3: card data is "loaded and validated at start-up with errors that name the file,
+    the card and the field" — a server admin's own card file that is wrong stops `python bot.py`
+    (and --local) with that message and exit code 2, not a traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "server.json").write_text(
+        '{"format": 1, "cards": [{"id": "srv01", "category": "Ac", "name": {"en": "X", "ja": "X"},'
+        ' "colour": "white", "cb": false, "range": [[1]]}]}', encoding="utf-8")
+    env = {**os.environ, "LOGIC_SQUARE_CARDS_DIR": str(tmp_path), "DISCORD_TOKEN": "x", "LANG": "C"}
+    root = Path(bot_module.__file__).parent
+    for args in ([], ["--local"]):
+        run = subprocess.run([sys.executable, "bot.py", *args], cwd=root, env=env, input="",
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2
+        assert "Traceback" not in run.stderr
+        assert "Card data error" in run.stderr
+        assert "server.json" in run.stderr and "'srv01'" in run.stderr and "'text'" in run.stderr

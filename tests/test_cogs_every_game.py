@@ -9,17 +9,10 @@ import random
 import pytest
 
 from data.store import ACTIVE, FINISHED
-from discord_fakes import make_env, message_text
+from discord_fakes import message_text
 from rules import registry
 
 MAX_STEPS = 400
-
-
-@pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
-    yield e
-    await e.close()
 
 
 async def accept(env, match_id: int) -> None:

@@ -111,13 +111,25 @@ def test_the_whole_payload_fits_discords_size_limit(payload):
         assert len(text) <= 4000, c["name"]
 
 
-def test_without_a_token_bot_py_explains_how_to_get_one_and_exits_2(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
+def _no_token_run(tmp_path, **env_extra: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env.update(PYTHONPATH=str(ROOT), **env_extra)
+    return subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
+
+
+def test_without_a_token_bot_py_explains_how_to_get_one_and_exits_2(tmp_path):
+    proc = _no_token_run(tmp_path, LANG="C.UTF-8")
     assert proc.returncode == 2
     out = proc.stderr + proc.stdout
-    for needle in ("DISCORD_TOKEN", "developers", "bot applications.commands", "Send Messages in Threads",
-                   "Create Public Threads", "Attach Files", "--local", "Message Content"):
+    for needle in ("DISCORD_TOKEN", "developers", "bot applications.commands", "View Channels",
+                   "Send Messages in Threads", "Create Public Threads", "Attach Files", "--local",
+                   "Message Content"):
         assert needle in out, needle
+
+
+def test_without_a_token_a_japanese_terminal_gets_the_help_in_japanese(tmp_path):
+    proc = _no_token_run(tmp_path, LANG="ja_JP.UTF-8")
+    assert proc.returncode == 2
+    assert "トークンが見つかりません" in proc.stderr and "python bot.py --local" in proc.stderr

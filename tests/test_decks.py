@@ -8,7 +8,7 @@ import pytest
 
 from data import i18n
 from data.store import ACTIVE, open_store
-from discord_fakes import make_env, message_text
+from discord_fakes import message_text
 from host import Host
 from host.decks import DeckBook, deck_games
 from rules import registry
@@ -125,6 +125,28 @@ async def test_a_deck_is_built_checked_shared_and_deleted(store):
     assert (await book.new(ALICE, GAME, "")).error.key == "deck.err.bad_name"
 
 
+async def test_deck_code_and_edit_errors_speak_the_readers_language(store):
+    """The issue's bad input: "A deck that breaks a rule … a clear localized message, nothing
+    changes" — a game's keyed deck errors reach /deck in the reader's language."""
+    book = DeckBook(store)
+    ls = registry.get("logic_square").decks
+    code = ls.encode(ls.ready()["blitz"]["spec"])
+    bad = await book.import_code(ALICE, "logic_square", "typo", code[:-1] + ("0" if code[-1] != "0" else "1"))
+    assert bad.error.key == "deck.err.bad_code"
+    assert "check digits" in bad.error.render("en") and "チェック用の文字" in bad.error.render("ja")
+    assert (await book.list(ALICE, "logic_square")).data["decks"][0].get("ready")   # nothing saved
+    await book.new(ALICE, "logic_square", "mine")
+    res = await book.edit(ALICE, "logic_square", "mine", "remove", "ac01", 1)
+    assert res.error.key == "deck.err.edit"
+    assert "not in this deck" in res.error.render("en") and "入っていない" in res.error.render("ja")
+    res = await book.edit(ALICE, "logic_square", "mine", "add", "av01", 2)
+    assert "exactly 1 AVI" in res.error.render("en") and "1枚だけ" in res.error.render("ja")
+    assert (await book.show(ALICE, "logic_square", "mine")).data["spec"] == ls.empty()
+    # a game whose errors carry no catalog key still shows its own text
+    from host.decks import error_detail
+    assert error_detail(ValueError("plain words")) == "plain words"
+
+
 @needs_game
 async def test_only_legal_decks_can_be_played(store):
     book = DeckBook(store)
@@ -159,11 +181,6 @@ async def test_each_player_brings_their_own_deck_to_the_match(store):
 
 
 # ------------------------------------------------------------------ Discord
-@pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
-    yield e
-    await e.close()
 
 
 @needs_game
@@ -179,6 +196,14 @@ async def test_deck_commands_in_discord(env):
     assert "is legal" in message_text(ix.last)
     ix = await env.fake.slash(env.bot, env.bob, "deck new", game=GAME, name="empty")
     assert "breaks" in message_text(ix.last)
+    # /deck validate lists every broken rule at once, in the reader's language
+    for locale, loc in (("en-US", "en"), ("ja", "ja")):
+        ix = await env.fake.slash(env.bot, env.bob, "deck validate", game=GAME, name="empty", locale=locale)
+        text = message_text(ix.last)
+        problems = d.validate(d.empty())
+        assert len(problems) >= 2 and text.count("•") == len(problems)
+        for p in problems:
+            assert i18n.t(p["key"], loc, **p.get("params", {})) in text
     ix = await env.fake.slash(env.bot, env.bob, "deck list", game=GAME)
     assert "from alice" in ix.text and "empty" in ix.text
     choices = await env.fake.autocomplete(env.bot, env.bob, "deck edit", "card", game=GAME, name="empty",

@@ -12,6 +12,8 @@ from host import Host
 from host.console import main as console_main
 from rules import registry
 
+from discord_fakes import Clock
+
 ALICE, BOB, CAROL = 101, 202, 303
 
 # seat 0 (Alice) wins by leaping three pieces into the centre row; Bob stays out of the way
@@ -23,14 +25,6 @@ QUICK_WIN = [
     (ALICE, "place L3 c1"), (BOB, "move d5 d4"),
     (ALICE, "leap c1 c3"),
 ]
-
-
-class Clock:
-    def __init__(self, t: float = 1_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
@@ -248,6 +242,24 @@ async def test_rematch_previous_winner_moves_second(host):
     assert res.public.view["to_act"] == [1]
 
 
+async def test_a_second_rematch_request_accepts_the_first_offer(host, store):
+    """One rematch per match: when both players ask, the second request accepts the first
+    offer (1.(3): the previous winner moves second) instead of opening a second challenge."""
+    mid = await start_match(host)
+    for uid, cmd in QUICK_WIN:
+        await host.command(mid, uid, cmd)
+    offer = await host.rematch(mid, ALICE)
+    assert offer.ok and offer.match.status == PENDING
+    again = await host.rematch(mid, ALICE)
+    assert not again.ok and again.error.key == "host.err.rematch_offered"
+    assert "#%d" % offer.match.id in again.error.render("en")
+    res = await host.rematch(mid, BOB)
+    assert res.ok and res.data["accepted_rematch"] and res.match.id == offer.match.id
+    assert res.match.status == ACTIVE and res.public.view["to_act"] == [1]
+    rematches = [m for m in await store.matches_for_user(ALICE, (PENDING, ACTIVE)) if m.rematch_of == mid]
+    assert [m.id for m in rematches] == [offer.match.id]
+
+
 async def test_log_lists_every_command_in_order(host):
     mid = await start_match(host)
     for uid, cmd in QUICK_WIN[:3]:
@@ -298,6 +310,37 @@ async def test_illegal_and_garbage_commands_are_explained_in_both_languages(host
     assert await store.get_match(mid) == before
 
 
+@pytest.mark.parametrize("options, en, ja", [
+    ({"max_turns": 5}, "max_turns must be a whole number from 10 to 1000, not 5.", "max_turns は 10〜1000 の整数です"),
+    ({"max_turns": "many"}, "max_turns must be a whole number from 10 to 1000, not many.", "many は使えません"),
+    ({"first": 7}, "first must be one of random|0|1, not 7.", "first は random|0|1 のどれか"),
+    ({"colour": "red"}, 'there is no option "colour".', "「colour」というオプションはありません"),
+])
+async def test_bad_option_values_are_explained_in_the_readers_language(host, store, options, en, ja):
+    """Bad input: bad options get a localized answer that says what is allowed, and no match."""
+    res = await host.challenge("squares", ALICE, "Alice", opponents=[(BOB, "Bob")], options=options)
+    assert not res.ok and res.error.key == "host.err.bad_options"
+    text_en, text_ja = res.error.render("en"), res.error.render("ja")
+    assert en in text_en and "Allowed: first=random (random|0|1), max_turns=200 (10..1000)" in text_en
+    assert ja in text_ja and "SQUARES option" not in text_ja and "使えるもの" in text_ja
+    assert await store.matches_for_user(ALICE) == []
+
+
+@pytest.mark.parametrize("text, key", [
+    ("first=0 garbage", "host.opt.syntax"),
+    ("=3", "host.opt.syntax"),
+    ("colour=red", "host.opt.unknown"),
+    ("decks=blitz", "host.opt.decks"),
+])
+def test_typed_options_are_read_or_refused_with_a_localized_reason(text, key):
+    from host import read_options
+
+    options, problem = read_options(registry.get("squares"), text)
+    assert options == {} and problem.key == key
+    assert "{" not in problem.render("en") and "{" not in problem.render("ja")
+    assert read_options(registry.get("squares"), "first=1, max_turns=50") == ({"first": 1, "max_turns": 50}, None)
+
+
 @pytest.mark.parametrize("kwargs, key", [
     (dict(game="chess"), "host.err.unknown_game"),
     (dict(options={"first": 7}), "host.err.bad_options"),
@@ -333,6 +376,47 @@ async def test_public_update_carries_a_png_when_rendering(store, clock):
     assert res.public.picture[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+async def test_pictures_are_drawn_off_the_event_loop(store, clock, monkeypatch):
+    """Render off the event loop: every picture of a Result is drawn in a worker thread."""
+    import threading
+
+    import render
+
+    threads = []
+    real = render.render_png
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "render_png", spy)
+    host = Host(store, now=clock, render=True)
+    mid = await start_match(host)
+    res = await host.command(mid, ALICE, "place L1 a1")
+    assert res.ok and res.public.picture[:4] == b"\x89PNG"
+    await host.status(mid, viewer=BOB)
+    assert threads and threading.main_thread() not in threads
+
+
+async def test_private_pictures_are_drawn_after_the_public_update_is_handed_over(store, clock):
+    """The Result of a command comes back once the public picture is drawn; each seat's
+    private picture follows (``ready()``), drawn from that seat's view only."""
+    from render import render_png
+
+    host = Host(store, now=clock, render=True)
+    res = await host.challenge("logic_square", ALICE, "Alice", opponents=[(BOB, "Bob")],
+                               options={"first": 0})
+    res = await host.accept(res.match.id, BOB)
+    assert res.ok and res.public.picture[:4] == b"\x89PNG"
+    assert sorted(u.seat for u in res.private) == [0, 1]
+    assert all(u.pending is not None and u.picture is None for u in res.private)
+    assert await res.ready() is res
+    for u in res.private:
+        assert u.pending is None
+        assert u.picture == render_png("logic_square", u.view, locale="en", names=["Alice", "Bob"])
+    assert (await res.ready()).private[0].picture[:4] == b"\x89PNG"   # ready twice is harmless
+
+
 def test_local_console_plays_a_full_squares_match(tmp_path):
     script = "\n".join(["help", "hello", *[c for _, c in QUICK_WIN]]) + "\n"
     out = io.StringIO()
@@ -345,6 +429,37 @@ def test_local_console_plays_a_full_squares_match(tmp_path):
     assert "Player 1 won" in text and "Match #1 is over." in text
     pngs = sorted((tmp_path / "boards").glob("*.png"))
     assert pngs and pngs[-1].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_local_console_refuses_bad_options_in_its_language(capsys):
+    out = io.StringIO()
+    assert console_main(["--game", "squares", "--lang", "ja", "--options", "max_turns=5"],
+                        stdin=io.StringIO(""), stdout=out) == 2
+    assert "max_turns は 10〜1000 の整数です" in out.getvalue()
+    out = io.StringIO()
+    assert console_main(["--game", "chess"], stdin=io.StringIO(""), stdout=out) == 2
+    assert 'Unknown game "chess"' in out.getvalue() and "squares" in out.getvalue()
+
+
+def test_local_console_asks_again_for_an_unknown_game():
+    out = io.StringIO()
+    assert console_main(["--no-pictures", "--options", "first=0"],
+                        stdin=io.StringIO("chess\nsquares\nresign\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert 'Unknown game "chess"' in text and "Player 2 won" in text
+
+
+def test_local_console_help_follows_the_lang_option(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    with pytest.raises(SystemExit):
+        console_main(["--lang", "ja", "--help"])
+    assert "ホットシート対戦" in capsys.readouterr().out
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    with pytest.raises(SystemExit):
+        console_main(["--help"])
+    assert "盤面画像を書き出すフォルダ" in capsys.readouterr().out
 
 
 def test_local_console_speaks_japanese(tmp_path):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from data.store import ACTIVE, FINISHED, open_store
-from host import Host, msg
+from data.store import ACTIVE, FINISHED
+from host import msg
 from rules import IllegalCommand, registry
 
 ALICE, BOB = 1, 2
@@ -70,22 +70,10 @@ class WindowGame:
         return "go" if s["auto_go"] and seat == 0 and not s["window"] else None
 
 
-class Clock:
-    t = 5000.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
-async def host(tmp_path):
+async def host(clocked_host):
     registry.register(WindowGame())
-    store = await open_store(str(tmp_path / "w.db"))
-    clock = Clock()
-    h = Host(store, now=clock, render=False)
-    h.clock = clock
-    yield h
-    await store.close()
+    yield await clocked_host(render=False)
     registry._games.pop("window_test")
 
 

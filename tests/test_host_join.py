@@ -111,7 +111,7 @@ async def test_a_defeated_player_rejoins_their_own_seat_and_the_table_fills_up(h
     assert res.public.text[0].key == "host.rejoined"
     for uid, name in ((C, "Cy"), (D, "Di")):
         assert (await host.join(mid, uid, name)).ok
-    assert (await host.join(mid, E, "Ed")).error.key == "host.err.full"
+    assert (await host.join(mid, E, "Ed")).error.key == "host.err.full_running"
     rec = await host.store.get_match(mid)
     assert rec.status == ACTIVE and len(rec.seats) == 4 and rec.meta["players0"] == 2
 

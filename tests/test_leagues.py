@@ -137,6 +137,53 @@ def test_swiss_avoids_rematch_by_skipping_down():
     assert L.swiss_pairings([A, B, C, D], {frozenset((A, B))}, set()) == [(A, C), (B, D)]
 
 
+@pytest.mark.parametrize("seed", range(60))
+def test_the_blossom_matching_agrees_with_brute_force_on_random_graphs(seed):
+    """The perfect-matching test behind "no rematch while one can be avoided" against an
+    independent bitmask search, on random "already met" graphs of 2-14 players."""
+    rng = random.Random(seed)
+    n = rng.choice(range(2, 15, 2))
+    players = list(range(n))
+    density = rng.random()
+    played = {frozenset((i, j)) for i in range(n) for j in range(i + 1, n) if rng.random() < density}
+    pairs = L._pair_without_rematch(players, played)
+    assert (pairs is not None) == _perfect_matching_exists(players, played)
+    if pairs is not None:
+        assert sorted(p for pair in pairs for p in pair) == players
+        assert not any(frozenset(pair) in played for pair in pairs)
+    fewest = L._pair_fewest_rematches(players, played)
+    assert sorted(p for pair in fewest for p in pair) == players
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_swiss_bigger_fields_never_pair_an_avoidable_rematch(seed):
+    """Fields of 12-16 players played to n-1 rounds (far beyond the usual log2 n), checked
+    round by round against the independent search."""
+    rng = random.Random(1000 + seed)
+    n = rng.randint(12, 16)
+    _random_swiss(rng, n, n - 1)
+
+
+def test_swiss_finds_the_only_rematch_free_pairing_in_a_large_odd_field():
+    """21 players; P19 and P20 (the two lowest) have met everyone except each other.  The only
+    rematch-free round: P19 meets P20, so the bye goes to the lowest-ranked other player, P18,
+    and the rest pair top-down.  (A plain search explores every pairing of the top 18 before
+    it learns that P19 or P20 cannot be placed.)"""
+    players = list(range(21))
+    played = {frozenset((x, q)) for x in (19, 20) for q in range(19)}
+    pairs = L.swiss_pairings(players, played, set())
+    assert pairs == [(2 * i, 2 * i + 1) for i in range(9)] + [(19, 20), (18, None)]
+
+
+def test_swiss_with_no_rematch_free_pairing_pairs_as_few_rematches_as_possible():
+    """P0 has met everyone: one rematch is unavoidable, and only one is made."""
+    players = list(range(8))
+    played = {frozenset((0, q)) for q in range(1, 8)} | {frozenset((1, 2))}
+    pairs = L.swiss_pairings(players, played, set())
+    assert sorted(p for pair in pairs for p in pair) == players
+    assert sum(frozenset(pair) in played for pair in pairs) == 1
+
+
 # ---------------------------------------------------------------------------- standings
 def _players(*ids):
     return [{"id": i, "name": f"P{i}", "status": "active"} for i in ids]
@@ -206,6 +253,24 @@ def test_head_to_head_decides_between_two_exactly_tied_players():
     # now an extra win decides head-to-head, Bu and SB move with it
     games = [(A, B, "a")]
     assert [s.user_id for s in L.standings(_players(B, A), games)] == [A, B]
+
+
+def test_head_to_head_decides_when_points_buchholz_and_sonneborn_berger_are_equal():
+    """Round robin of four.  A beat B, C beat D, C beat A, B beat D, A drew D, B drew C.
+    Points: A 1 + 0 + ½ = 1.5, B 0 + 1 + ½ = 1.5, C 1 + 1 + ½ = 2.5, D 0 + 0 + ½ = 0.5.
+    Buchholz: A = B 1.5 + C 2.5 + D 0.5 = 4.5; B = A 1.5 + D 0.5 + C 2.5 = 4.5.
+    Sonneborn-Berger: A = beat B (1.5) + drew D (½ · 0.5) = 1.75;
+    B = beat D (0.5) + drew C (½ · 2.5) = 1.75.  Tied on all three: head-to-head among A and B
+    is A 1, B 0, so A is second although B signed up first."""
+    games = [(A, B, "a"), (C, D, "a"), (C, A, "a"), (B, D, "a"), (A, D, "draw"), (B, C, "draw")]
+    order = L.standings(_players(B, A, C, D), games)
+    t = {s.user_id: s for s in order}
+    assert [t[x].points for x in (A, B, C, D)] == [1.5, 1.5, 2.5, 0.5]
+    assert t[A].buchholz == t[B].buchholz == 4.5
+    assert t[A].sonneborn_berger == t[B].sonneborn_berger == 1.75
+    assert (t[A].head_to_head, t[B].head_to_head) == (1.0, 0.0)
+    assert [s.user_id for s in order] == [C, A, B, D]
+    assert t[C].head_to_head == 0 and t[D].head_to_head == 0, "nobody is tied with C or D"
 
 
 def test_byes_score_a_point_but_count_for_no_tiebreak():
@@ -361,6 +426,20 @@ def test_a_match_result_reports_the_pairing_once():
     assert not L.match_result(d, p["id"], 77, [p["a"]]), "reported once"
 
 
+def test_a_match_someone_else_sat_in_is_not_reported_automatically():
+    """A league pairing is one player against one other: a match with a third player (or won
+    by someone outside the pairing) is left for the players' reports or an organiser."""
+    d = _running()
+    p = L.round_pairings(d)[0]
+    p["match"] = 77
+    assert not L.match_result(d, p["id"], 77, [99], [p["a"], p["b"], 99])
+    assert not L.match_result(d, p["id"], 77, [p["a"]], [p["a"], p["b"], 99])
+    assert not L.match_result(d, p["id"], 77, [99])
+    assert p["result"] is None
+    assert L.match_result(d, p["id"], 77, [], [p["b"], p["a"]])
+    assert p["result"] == "draw"
+
+
 # ---------------------------------------------------------------------------- the service on a store
 class _NoHost:
     now = staticmethod(lambda: 1000.0)
@@ -412,3 +491,35 @@ async def test_league_creation_refuses_bad_input(tmp_path):
         assert not res.ok and res.error.key == key, bad
     assert await store.leagues(5) == []
     await store.close()
+
+
+async def test_avalon_has_leagues_and_a_game_no_two_can_play_is_refused_with_the_games_that_can(tmp_path):
+    """A league pairs one player against one other.  Avalon's Sanctuary is for 2–4 players
+    (「最大4人同時対戦」), so a two-seat league match is a legal match of it; its late joins are
+    refused in a league match by the host (test_host_multiplayer), so it stays one against one.
+    A game nobody can play two-handed gets no league, and the answer says which games have them."""
+    from host.records import Leagues, league_game
+    from rules import registry
+
+    class Trio:
+        name, min_players, max_players = "trio_test", 3, 5
+
+    registry.register(Trio())
+    store = await open_store(str(tmp_path / "l.db"))
+    try:
+        svc = Leagues(store, _NoHost())
+        base = dict(guild_id=5, channel_id=6, organiser=A, name="x", fmt="swiss", rounds=None,
+                    deadline_hours=24, rated=True, signup_hours=None)
+        assert (await svc.create(game="avalon", **base)).ok
+        res = await svc.create(game="trio_test", **base)
+        assert not res.ok and res.error.key == "leagues.err.two_player"
+        en, ja = res.error.render("en"), res.error.render("ja")
+        assert "3–5 players" in en and "Leagues can be run for: SQUARES, Battle Logic Square" in en
+        assert "Avalon's Sanctuary" in en and "アヴァロンの聖域" in ja and "3〜5人用" in ja
+        assert len(await store.leagues(5)) == 1
+        allowed = [g for g in registry.names() if league_game(g)]
+        assert {"squares", "logic_square", "maken", "art_of_war", "avalon"} <= set(allowed)
+        assert "trio_test" not in allowed
+    finally:
+        registry._games.pop("trio_test")
+        await store.close()

@@ -461,7 +461,7 @@ def test_cards_doc_documents_every_field_and_its_example_loads(tmp_path):
                                                              "colour", "build", "break", "aura",
                                                              "abilities", "awakening", LOGIC_SQUARE_ENV]:
         assert f"`{name}`" in text, name
-    example = text.rsplit("```json", 1)[1].split("```", 1)[0]
+    example = text.split("## A complete example (a server card)", 1)[1].split("```json", 1)[1].split("```", 1)[0]
     path = write(tmp_path, "example.json", example)
     card = read_logic_square(logic_square_files() + [path])["srv01"]
     assert card.cb and card.action.damage == 50 and card.action.effects[0]["if"] == "hit_avi"

@@ -13,6 +13,7 @@ import pytest
 
 from data import i18n
 from rules import IllegalCommand, registry
+from rules.logic_square.match import build_text
 
 game = registry.get("logic_square")
 
@@ -314,6 +315,19 @@ def test_it_build_condition_must_be_met_exactly():
     assert not [c for c in game.legal_commands(state, 0) if c.startswith("it")]
 
 
+def test_a_build_condition_is_spelled_in_the_readers_language():
+    """The issue: "an IT build condition not met" gets "a clear localized message" — the
+    condition itself too, not only the sentence around it."""
+    state = pos(hands={0: ["ac01", "sc01", "sc02"]}, it={0: ["it01", "it09", "it03"]}, pos=("c1", "c5"))
+    err = rejected(state, 0, "it it01 sc01", "logic_square.err.build")
+    assert "2 Ac" in err.reason
+    assert "Ac 2枚" in i18n.t(err.key, "ja", **err.params)
+    for it in ("it09", "it03"):
+        card = game.cardset[it]
+        need = build_text(card, game.cardset.types)
+        assert "枚" in need["ja"] and not any(w in need["ja"] for w in ("any", "blue", "white", "strike", "non-CB"))
+
+
 def test_it_needs_its_range_and_a_square_when_it_places():
     """6.II C そのカードのヒット範囲に、相手の《AVI》カードか設置されたカードがある必要があります。"""
     state = pos(hands={0: ["ac01", "ac02"]}, it={0: ["it01"]}, pos=("b1", "c5"))
@@ -580,6 +594,56 @@ def test_a_br_card_with_cb_lets_the_active_player_chain_back():
     # seat 0's ac11 resolves first (50), then seat 1's br03 (60); seat 0's ac01 does not resolve
     assert life(state) == (440, 450)
     assert sorted(state.trash[0]) == ["ac01", "ac11"] and list(state.trash[1]) == ["br03"]
+
+
+def test_a_br_card_with_cb_still_needs_its_break_condition():
+    """Engine ruling (docs/rules/logic_square.md, Chains): "A Br card always needs its break
+    condition (even when it has CB)".  8. 自分がカードを使用した時、相手の手札に【ブレイク条件】を満たす
+    《Br》カードがある場合 … 使用の宣言ができます。"""
+    # Reflect Shell (Br, CB): break condition "hit damage 50 or more"; Static Shot (CB) deals 30
+    state = act(pos(hands={0: ["ac13"], 1: ["br02"]}, pos=("c3", "c4")), "use ac13")
+    assert game.to_act(state) == [0] and life(state) == (500, 470) and list(state.hand[1]) == ["br02"]
+    # Null Break (Br, CB): needs a [Strike] card; Static Shot is a [Shot]
+    state = act(pos(hands={0: ["ac13"], 1: ["br03"]}, pos=("c3", "c4")), "use ac13")
+    assert game.to_act(state) == [0]
+
+
+def test_a_br_card_may_answer_a_card_declared_in_the_chain():
+    """Engine ruling: "both kinds of answer may answer any declaration, the first one or one in the
+    chain" — 8. お互いにチェーンアクションを繰り返し….  Counter Ping answers the opponent's Chain Breaker
+    because the turn player's AVI is in Chain Breaker's hit range."""
+    state = pos(hands={0: ["ac13", "br01"], 1: ["ac11"]}, pos=("c3", "c4"))
+    state = act(state, "use ac13", "chain ac11")
+    assert game.to_act(state) == [0] and game.legal_commands(state, 0) == ["chain br01", "pass"]
+    state = act(state, "chain br01")                     # Counter Ping has no CB: the chain ends
+    assert game.view(state, None)["last"]["resolved"] == [2, 1]
+    assert life(state) == (450, 470)                     # br01 30 on seat 1, then ac11 50 on seat 0
+    assert sorted(state.trash[0]) == ["ac13", "br01"]    # ac13 never resolved, trashed all the same
+
+
+def test_a_br_card_may_answer_a_br_card_but_a_cb_card_may_not_answer_one_without_cb():
+    """8. そのカードが《CB》を持っている場合、自分はチェーンアクションを行えます — a Br card without CB gives
+    no CB answer; a Br answer needs only its break condition (engine ruling: any declaration)."""
+    cb_only = pos(hands={0: ["ac01", "ac11"], 1: ["br01"]}, pos=("c3", "c4"))
+    cb_only = act(cb_only, "use ac01", "chain br01")
+    assert game.to_act(cb_only) == [0] and "ac11" in cb_only.hand[0]
+    assert life(cb_only) == (470, 460)
+    br = pos(hands={0: ["ac01", "br01"], 1: ["br01"]}, pos=("c3", "c4"))
+    br = act(br, "use ac01", "chain br01")
+    assert game.legal_commands(br, 0) == ["chain br01", "pass"]
+    br = act(br, "chain br01")
+    assert life(br) == (470, 470)                         # each player's last card: both Counter Pings
+
+
+def test_it_cards_never_answer_a_chain():
+    """8. …手札にある…カードを…使用の宣言ができます — answers come from the hand; an IT card (even with CB)
+    is used only by its owner in the main phase (6.II C)."""
+    state = act(pos(hands={0: ["ac13"], 1: ["br02"]}, it={1: ["it05"]}, pos=("c3", "c4")), "use ac13")
+    assert game.to_act(state) == [0]
+    window = act(pos(hands={0: ["ac13"], 1: ["ac11", "br02"]}, it={1: ["it05"]}, pos=("c3", "c4")), "use ac13")
+    assert game.legal_commands(window, 1) == ["chain ac11", "pass"]
+    rejected(window, 1, "chain it05", "logic_square.err.not_in_hand")
+    rejected(window, 1, "it it05 br02", "logic_square.err.must_respond")
 
 
 def test_every_revealed_card_goes_to_the_trash_used_it_to_the_it_area_placed_cards_stay():

@@ -10,7 +10,6 @@ seat s may not know (other hands, deck order, face-down cards, IT decks, secret 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from rules import registry
 
@@ -82,26 +81,47 @@ def test_the_cards_dict_defines_every_card_the_view_mentions():
     assert set(pub["cards"]) == {"av01", "av02", "ac13", "ac11", "sc06", "br01"}
 
 
+def responder_start(hand1):
+    return pos(hands={0: ["ac13", "ac01"], 1: hand1}, it={1: ["it04"]}, pos=("c3", "c4"))
+
+
 def responder_window(hand1):
-    state = pos(hands={0: ["ac13", "ac01"], 1: hand1}, it={1: ["it04"]}, pos=("c3", "c4"))
-    return act(state, "use ac13")
+    return act(responder_start(hand1), "use ac13")
 
 
 def test_a_hidden_window_shows_nothing_to_the_public_or_to_the_active_player():
-    """GAMES.md: "never reveal that they hold one".  The views of everyone but the responder are the
-    same whichever response card the responder holds, and the same as with the window closed."""
+    """GAMES.md: "never reveal that they hold one".  The issue: "nothing public reveals that it was
+    offered".  While the window is open, the public view and the declarer's view are exactly the
+    views of the moment before the declaration (no chain, no used card, no AP spent): the same
+    whichever response card the responder holds, and the same as a command not yet made."""
     a = responder_window(["ac11", "sc01"])
     b = responder_window(["ac07", "sc02"])
     assert game.to_act(a) == [1] == game.to_act(b)
     for seat in (None, 0):
         assert game.view(a, seat) == game.view(b, seat)
-        assert game.view(a, seat) == game.view(replace(a, window=None), seat)
+        assert game.view(a, seat) == game.view(responder_start(["ac11", "sc01"]), seat)
+        assert game.view(a, seat)["chain"] == [] and game.view(a, seat)["last"] is None
     assert game.view(a, None)["to_act"] == [0] and game.public_to_act(a) == [0]
-    assert game.view(a, 0)["pending"] is None and game.legal_commands(a, 0) == []
+    assert game.legal_commands(a, 0) == []
     assert game.view(a, 1)["pending"] == {
         "kind": "chain", "responses": ["chain ac11"],
         "answering": {"seat": 0, "source": "hand", "card": "ac13", "target": None,
                       "range": ["c5", "c4"], "paid": []}}
+    assert [d["card"] for d in game.view(a, 1)["chain"]] == ["ac13"]
+
+
+def test_a_hidden_it_window_hides_the_used_it_card_and_its_build_cards():
+    """6.II C: an IT card and its build cards are revealed when it is used — but while the answer
+    window is open nothing public may show that the use is waiting for an answer."""
+    start = pos(hands={0: ["br02", "ac01"], 1: ["ac13"]}, it={0: ["it05", "it01"]}, pos=("c3", "c4"))
+    window = act(start, "it it05 br02")                                 # Storm Grid (CB)
+    assert game.to_act(window) == [1]
+    for seat in (None, 0):
+        assert game.view(window, seat) == game.view(start, seat)
+        assert "it05" not in text(game.view(window, None))
+    done = act(window, "pass")
+    pub = game.view(done, None)
+    assert pub["players"][0]["it_used"] == ["it05"] and pub["players"][0]["trash"] == ["br02"]
 
 
 def test_a_pass_is_indistinguishable_from_no_window():
@@ -120,23 +140,37 @@ def test_a_pass_is_indistinguishable_from_no_window():
 
 
 def test_the_deeper_window_of_the_active_player_is_hidden_from_the_opponent_too():
-    state = pos(hands={0: ["ac13", "ac07"], 1: ["ac11"]}, pos=("c3", "c4"))
-    state = act(state, "use ac13", "chain ac11")
+    """8. 相手がチェーンアクションによって《CB》を持つカードを使用した場合、自分もチェーンアクションとして… —
+    that window of the turn player is secret too: the opponent and the public keep seeing the moment
+    before the chain began."""
+    start = pos(hands={0: ["ac13", "ac07"], 1: ["ac11"]}, pos=("c3", "c4"))
+    state = act(start, "use ac13", "chain ac11")
     assert game.to_act(state) == [0] and game.public_to_act(state) == [0]
-    assert game.view(state, 1) == game.view(replace(state, window=None), 1)
+    for seat in (None, 1):
+        assert game.view(state, seat) == game.view(start, seat)
     assert game.view(state, 1)["pending"] is None
     assert game.view(state, 0)["pending"]["kind"] == "chain"
+    assert [d["card"] for d in game.view(state, 0)["chain"]] == ["ac13", "ac11"]
+
+
+def test_a_state_with_an_open_window_survives_dump_and_load():
+    """The moment before the chain is part of the state: a restart mid-window shows the same views."""
+    state = act(pos(hands={0: ["ac13", "ac07"], 1: ["ac11"]}, pos=("c3", "c4")), "use ac13", "chain ac11")
+    again = game.load(game.dump(state))
+    assert again == state and again.base == state.base
+    for seat in (None, 0, 1):
+        assert game.view(again, seat) == game.view(state, seat)
 
 
 def test_the_chain_and_the_last_action_are_public_once_revealed():
     state = pos(hands={0: ["ac13"], 1: ["ac11"]}, pos=("c3", "c4"))
     window = act(state, "use ac13")
-    pub = game.view(window, None)
-    assert [d["card"] for d in pub["chain"]] == ["ac13"] and pub["last"]["resolved"] is None
+    assert game.view(window, None)["chain"] == []                      # not while the window is open
     done = act(window, "chain ac11")
     pub = game.view(done, None)
     assert pub["chain"] == [] and [d["card"] for d in pub["last"]["chain"]] == ["ac13", "ac11"]
     assert pub["last"]["resolved"] == [1, 0] and pub["last"]["command"] == "use ac13"
+    assert done.base is None
 
 
 def test_view_format_for_renderers():

@@ -125,3 +125,75 @@ def test_catalog_matches_the_engine_messages_in_both_languages():
         assert i18n.placeholders(en[key]) == i18n.placeholders(ja[key]), key
     for kind in ("clean_hit", "trade", "guard_holds", "guard_break", "guard_cancel"):
         assert f"maken.judge.{kind}" in en
+
+
+# ------------------------------------------------------------------ /deck in Discord
+@pytest.fixture
+async def env(tmp_path):
+    from discord_fakes import make_env
+
+    e = await make_env(tmp_path)
+    yield e
+    await e.close()
+
+
+async def test_a_deck_is_built_card_by_card_with_the_deck_commands_and_played(env):
+    """GAMES.md ruling: one character card plus 30 cards from that character's own pool, at most 3
+    copies of a name; support cards count toward the 30 — built through /deck new and /deck edit."""
+    from data.store import ACTIVE
+    from discord_fakes import message_text
+
+    slash = env.fake.slash
+    ix = await slash(env.bot, env.alice, "deck new", game="maken", name="storm")
+    assert "breaks" in message_text(ix.last)
+    await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="add", card="kotetsu")
+    pool = sorted(c for c, v in decks.cards().items() if v.get("character") == "kotetsu")
+    chosen = pool[4:]
+    assert len(chosen) == 10 and any(decks.cards()[c]["category"] == "support" for c in chosen)
+    for cid in chosen:                                       # 10 names × 3 = 30, supports included
+        ix = await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="add",
+                         card=cid, count=3)
+    assert "is legal" in message_text(ix.last)
+    ix = await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="add", card=chosen[0])
+    text = message_text(ix.last)
+    assert "at most 3 copies" in text and "needs exactly 30" in text
+    await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="remove", card=chosen[0])
+    ix = await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="add", card="ts01")
+    assert "only its character's pool" in message_text(ix.last)
+    ix = await slash(env.bot, env.alice, "play", game="maken", opponent=env.bob, deck="storm")
+    assert "cannot be played" in ix.text
+    await slash(env.bot, env.alice, "deck edit", game="maken", name="storm", action="remove", card="ts01")
+    await slash(env.bot, env.alice, "play", game="maken", opponent=env.bob, deck="storm")
+    match_id = (await env.store.matches_for_user(int(env.alice["id"])))[0].id
+    board = env.fake.posts()[-1]
+    ix = await env.fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")
+    select = next(c for row in ix.last["components"] for c in row["components"] if ":deck:" in c["custom_id"])
+    await env.fake.click(env.bot, env.bob, ix.last, select["custom_id"], values=["gou_basic"])
+    rec = await env.match(match_id)
+    assert rec.status == ACTIVE and rec.options["decks"][0]["character"] == "kotetsu"
+    assert sum(rec.options["decks"][0]["cards"].values()) == 30
+
+
+def test_cards_doc_examples_are_real_cards():
+    """docs/cards.md (Project Maken): the attack and support card examples load and are the
+    packaged ts07 and ts13 exactly; every field of the format is documented."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    section = (root / "docs" / "cards.md").read_text(encoding="utf-8").split("## Project Maken", 1)[1]
+    blocks, current = [], []
+    for line in section.split("\n") + [""]:
+        if line.startswith("    "):
+            current.append(line[4:])
+        elif current and line.strip() == "":
+            blocks.append("\n".join(current))
+            current = []
+    examples = [json.loads(b) for b in blocks if '"kind"' in b]
+    cs = load_maken()
+    got = CardSet.from_sources([("doc", {"characters": [{"id": "tsubaki", "name": {"en": "T", "ja": "T"},
+                                                         "text": {"en": "t", "ja": "t"}}],
+                                         "cards": examples})])
+    assert got.cards == {"ts07": cs.cards["ts07"], "ts13": cs.cards["ts13"]}
+    for field in ("speed", "reach", "attack", "guard", "posture", "unguardable", "cost", "gain", "gc",
+                  "bet", "hit", "icon", "timing", "effect", "draw_limit", "if_gauge", "recover", "power"):
+        assert f"`{field}`" in section or f'"{field}"' in section, field

@@ -62,6 +62,45 @@ def test_provisional_until_enough_games_and_display_scale():
     assert R.label(R.MU, R.PROVISIONAL_GAMES) == "1500"
 
 
+# Hand-computed Plackett-Luce updates (Weng & Lin 2011, Algorithm 4, as in openskill with its
+# defaults): sigma' = sqrt(sigma^2 + tau^2) first; c = sqrt(sum over players of sigma'^2 + beta^2);
+# for player i, over every q ranked at or above i: quotient = e^(mu_i/c) / sum_{r_j >= r_q} e^(mu_j/c),
+# omega_i += (1 - quotient)/A_q if q = i else -quotient/A_q,  delta_i += quotient(1 - quotient)/A_q
+# (A_q: players tied with q); mu_i += sigma'^2/c * omega_i;
+# sigma_i = sigma' * sqrt(1 - (sigma'/c) * sigma'^2/c^2 * delta_i).
+_S2 = (25 / 3) ** 2 + (25 / 300) ** 2          # sigma'^2 of a newcomer
+_B2 = (25 / 6) ** 2                             # beta^2
+
+
+def _sigma_after(c: float, delta: float) -> float:
+    s = _S2 ** 0.5
+    return s * (1 - (s / c) * (_S2 / c ** 2) * delta) ** 0.5
+
+
+def test_two_newcomers_hand_computed():
+    # equal mu: winner's quotient 1/2 -> omega +1/2, delta 1/4; loser: -1/2, 1/4
+    c = (2 * (_S2 + _B2)) ** 0.5
+    new = R.rate([(A, 1), (B, 2)], {})
+    assert new[A][0] == pytest.approx(25 + _S2 / c / 2) == pytest.approx(27.6354, abs=1e-4)
+    assert new[B][0] == pytest.approx(25 - _S2 / c / 2)
+    assert new[A][1] == pytest.approx(_sigma_after(c, 1 / 4)) == pytest.approx(new[B][1])
+    assert R.display(new[A][0]) == 1658 and R.display(new[B][0]) == 1342
+
+
+def test_three_player_free_for_all_hand_computed():
+    """Avalon's Sanctuary is a free-for-all: one winner (rank 1), the other two tied (rank 2).
+    Winner: quotient 1/3 -> omega 2/3, delta 2/9.  Each loser: q = winner 1/3 (omega -1/3,
+    delta 2/9), q = itself 1/2 over A = 2 (+1/4, 1/8), q = the other loser (-1/4, 1/8)
+    -> omega -1/3, delta 17/36."""
+    c = (3 * (_S2 + _B2)) ** 0.5
+    new = R.rate([(A, 2), (B, 1), (C, 2)], {})
+    assert new[B][0] == pytest.approx(25 + _S2 / c * 2 / 3)
+    assert new[A][0] == pytest.approx(25 - _S2 / c / 3) == pytest.approx(new[C][0])
+    assert new[B][1] == pytest.approx(_sigma_after(c, 2 / 9))
+    assert new[A][1] == pytest.approx(_sigma_after(c, 17 / 36))
+    assert sum(mu for mu, _ in new.values()) == pytest.approx(75), "mu is only moved around"
+
+
 # ---------------------------------------------------------------------------- the service
 @pytest.fixture
 async def store(tmp_path):
@@ -268,3 +307,67 @@ async def test_a_rating_changed_by_another_process_meanwhile_is_not_overwritten(
     assert await rec.process(m2), "the service recomputes from the fresh rating"
     got = (await store.get_ratings("global", "squares", [A]))[A]
     assert got.games == 2 and got.wins == 2
+
+
+async def test_a_real_avalon_free_for_all_through_the_host_rates_every_seat(store):
+    """Avalon's Sanctuary (2-4 players) is rated free-for-all: a 3-player match played to its
+    end through the host updates all three players in every scope, the winner up, the others
+    down by the same amount each (they tie for second)."""
+    import random
+
+    from host import Host
+    from rules import registry
+
+    host = Host(store, render=False)
+    host.on_finish.append(Records(store).on_finish)
+    game = registry.get("avalon")
+    for seed in range(20):
+        trio = [5000 + 3 * seed, 5001 + 3 * seed, 5002 + 3 * seed]     # newcomers every time
+        res = await host.challenge("avalon", trio[0], "a", opponents=[(trio[1], "b"), (trio[2], "c")],
+                                   options={"max_rounds": 5}, seed=seed, guild_id=GUILD)
+        mid = res.match.id
+        await host.accept(mid, trio[1])
+        await host.accept(mid, trio[2])
+        rng = random.Random(seed)
+        while (rec := await store.get_match(mid)).status == "active":
+            seat = rng.choice(await host.to_act(mid))
+            cmd = rng.choice(game.legal_commands(await host._state(rec), seat))
+            assert (await host.command(mid, rec.seats[seat], cmd)).ok
+        if len(rec.result["winners"]) == 1:
+            break
+    else:
+        pytest.fail("no single-winner Avalon match in 20 seeds")
+    assert await store.is_processed(mid)
+    winner = rec.seats[rec.result["winners"][0]]
+    losers = [u for u in rec.seats if u != winner]
+    expected = R.rate([(u, 1 if u == winner else 2) for u in rec.seats], {})
+    for scope in ("global", guild_scope(GUILD), season_scope(GUILD, 1)):
+        got = await store.get_ratings(scope, "avalon", trio)
+        for u in trio:
+            assert (got[u].mu, got[u].sigma) == pytest.approx(expected[u]), (scope, u)
+            assert got[u].games == 1
+        assert got[winner].wins == 1 and all(got[u].losses == 1 for u in losers)
+        assert got[winner].mu > R.MU > got[losers[0]].mu == pytest.approx(got[losers[1]].mu)
+
+
+async def test_the_record_of_an_unfinished_match_cannot_be_exported(store):
+    """The seed and command log of a running match would reveal every hidden card."""
+    rec = Records(store)
+    m = await finished(store, [A, B], [0], status="active")
+    res = await rec.export(m.id)
+    assert not res.ok and res.error.key == "records.err.export_running"
+    assert "not over yet" in res.error.render("en") and "終わっていません" in res.error.render("ja")
+
+
+async def test_the_chart_series_starts_at_1500_and_marks_the_provisional_matches(store):
+    rec = Records(store)
+    for i in range(7):
+        await rec.process(await finished(store, [A, B], [0]))
+    series, provisional = await rec.chart_series(A, "squares", guild_scope(GUILD))
+    assert series[0] == 1500 and len(series) == 8
+    assert series == sorted(series), "seven wins in a row only go up"
+    assert provisional == R.PROVISIONAL_GAMES - 1, "after the 5th match the rating is no longer provisional"
+    # only the last 3 matches charted: it does not start with the first match, nothing is marked
+    series, provisional = await rec.chart_series(A, "squares", guild_scope(GUILD), limit=3)
+    assert len(series) == 4 and provisional == 0
+    assert await rec.chart_series(C, "squares", guild_scope(GUILD)) == ([], 0)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
 from discord_fakes import ALL_PERMISSIONS, component, custom_ids, make_env, message_text
 
+from host import leagues as LG
 from host import ratings as R
 
 
@@ -107,6 +109,15 @@ async def test_history_pages_link_the_thread_and_export_the_record(env):
     assert [s["user_id"] for s in data["seats"]] == [env.alice["id"], env.bob["id"]]
     assert data["result"]["reason"] == "resign" and data["seed"] == rec.seed
     assert select["options"][0]["value"] == str(ids[-1])
+
+
+async def test_history_links_the_board_message_of_a_match_played_without_a_thread(env):
+    await env.fake.slash(env.bot, env.carol, "settings thread", value="off", permissions=ALL_PERMISSIONS)
+    match_id = await finish(env, env.alice, env.bob)
+    board = await env.board(match_id)
+    ix = await env.fake.slash(env.bot, env.bob, "history")
+    url = f"https://discord.com/channels/{env.fake.guild_id}/{env.fake.channel['id']}/{board['id']}"
+    assert url in ix.text, ix.text
 
 
 async def test_history_with_nothing_and_an_unknown_game(env):
@@ -377,7 +388,7 @@ async def test_deadlines_turn_into_forfeit_claims(env):
     assert "Forfeit win recorded" in ix.text
     lg = await env.store.get_league(league_id)
     assert lg.status == "finished"
-    assert [s.user_id for s in __import__("host.leagues", fromlist=["table"]).table(lg.data)][0] == uid(env.bob)
+    assert [s.user_id for s in LG.table(lg.data)][0] == uid(env.bob)
 
 
 async def test_leaving_a_running_league_forfeits_the_open_game(env):
@@ -456,3 +467,249 @@ async def test_pairing_autocomplete_and_schedule(env):
     ix = await env.fake.slash(env.bot, env.alice, "league report", pairing=bye["id"], result="first",
                               permissions=ALL_PERMISSIONS)
     assert "bye" in ix.text
+
+
+async def test_an_avalon_league_pairing_is_played_as_a_bot_match_and_reports_itself(env):
+    """Avalon's Sanctuary is for 2–4 players (「最大4人同時対戦」), so a league pairing is a legal
+    two-seat match; it takes no late joiner (no Join button; a press on an old one is refused),
+    is played to its end with /move and its result is reported to the league automatically."""
+    import copy
+    import random
+
+    from rules import registry
+
+    game = registry.get("avalon")
+    league_id = await create_league(env, name="Sanctuary Cup", game="avalon", format="rr")
+    for user in (env.alice, env.bob):
+        await env.fake.click(env.bot, user, league_message(env, league_id), f"lg:{league_id}:join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.click(env.bot, env.alice, league_message(env, league_id), f"lg:{league_id}:play")
+    match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
+    ix = await env.fake.click(env.bot, env.bob, await env.board(match_id), f"m:{match_id}:accept")
+    select = next(c for row in ix.last["components"] for c in row["components"] if ":deck:" in c["custom_id"])
+    await env.fake.click(env.bot, env.bob, ix.last, select["custom_id"], values=[select["options"][1]["value"]])
+    rec = await env.match(match_id)
+    assert rec.status == "active" and rec.meta["league"] == league_id and len(rec.seats) == 2
+    board = await env.board(match_id)
+    assert f"m:{match_id}:join" not in custom_ids(board)
+
+    stale = copy.deepcopy(board)           # a Join a client might still show: refused all the same
+    stale["components"][0]["components"].append(
+        {"type": 2, "style": 2, "label": "Join", "custom_id": f"m:{match_id}:join"})
+    payload = env.fake.interaction_payload(3, env.carol, {"custom_id": f"m:{match_id}:join", "component_type": 2},
+                                           channel_id=board["channel_id"], message=stale)
+    ix = await env.fake.dispatch(env.bot, payload)
+    assert "This is a league match" in ix.text and ":deck:" not in str(ix.last)
+    assert len((await env.match(match_id)).seats) == 2
+
+    users = {int(env.alice["id"]): env.alice, int(env.bob["id"]): env.bob}
+    rng = random.Random(3)
+    for _ in range(2000):
+        rec = await env.match(match_id)
+        if rec.status != "active":
+            break
+        state = await env.host._state(rec)
+        seat = rng.choice(game.to_act(state))
+        legal = game.legal_commands(state, seat)
+        good = [c for c in legal if c.split()[0] in ("summon", "advance", "invade", "ranged")]
+        cmd = rng.choice(good if good and rng.random() < 0.7 else legal)
+        ix = await env.fake.slash(env.bot, users[rec.seats[seat]], "move", command=cmd, channel_id=rec.channel_id)
+        assert "⚠️" not in ix.text, (cmd, ix.text)
+    rec = await env.match(match_id)
+    assert rec.status == "finished" and rec.result["reason"] != "resign"
+    lg = await env.store.get_league(league_id)
+    (p,) = lg.data["pairings"]
+    assert p["how"] == "match" and p["match"] == match_id and lg.status == "finished"
+    winners = [rec.seats[s] for s in rec.result["winners"]]
+    expected = "draw" if not winners else "a" if winners == [p["a"]] else "b"
+    assert p["result"] == expected
+
+
+async def test_a_league_match_that_ended_while_the_bot_was_down_is_reported_after_a_restart(env):
+    league_id = await create_league(env, format="rr")
+    for user in (env.alice, env.bob, env.carol):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
+    lg = await env.store.get_league(league_id)
+    p = next(q for q in lg.data["pairings"] if q["b"] is not None)
+    match_id = await play_pairing(env, league_id, users[p["a"]], users[p["b"]])
+    # simulate a crash between the match's end and the league report: undo the report
+    lg = await env.store.get_league(league_id)
+    q = next(q for q in lg.data["pairings"] if q["id"] == p["id"])
+    assert q["result"] == "a"
+    q["result"], q["how"] = None, None
+    lg.data["round"] = 1
+    lg.data["pairings"] = [x for x in lg.data["pairings"] if x["round"] == 1]
+    await env.store.update_league(lg, lg.version)
+    await env.restart()
+    assert await env.bot.get_cog("Leagues").tick_once() == 1
+    lg = await env.store.get_league(league_id)
+    q = next(q for q in lg.data["pairings"] if q["id"] == p["id"])
+    assert (q["result"], q["how"], q["match"]) == ("a", "match", match_id)
+    assert lg.data["round"] == 2, "the round was complete: round 2 is paired"
+    assert await env.bot.get_cog("Leagues").tick_once() == 0, "reported once"
+
+
+async def test_a_forfeit_claim_cannot_override_a_finished_match(env):
+    """The deadline passed, but the pairing's match was played to the end (its report was lost
+    in a restart): the match's result stands, the loser's claim is refused."""
+    league_id = await create_league(env, format="rr", deadline_hours=1)
+    for user in (env.alice, env.bob, env.carol):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
+    p = next(q for q in (await env.store.get_league(league_id)).data["pairings"] if q["b"] is not None)
+    await play_pairing(env, league_id, users[p["a"]], users[p["b"]])      # a wins
+    lg = await env.store.get_league(league_id)
+    lg.data["pairings"] = [q for q in lg.data["pairings"] if q["round"] == 1]
+    lg.data["round"] = 1
+    next(q for q in lg.data["pairings"] if q["id"] == p["id"])["result"] = None
+    await env.store.update_league(replace(lg, status="running"), lg.version)
+    env.clock.advance(2 * 3600)
+
+    def announced() -> int:
+        return sum("round 2 is paired" in m["content"] for m in env.fake.posts(env.fake.channel["id"]))
+    before = announced()
+    ix = await env.fake.slash(env.bot, users[p["b"]], "league claim", pairing=p["id"])
+    assert "already has a result" in ix.text, ix.text
+    lg = await env.store.get_league(league_id)
+    q = next(q for q in lg.data["pairings"] if q["id"] == p["id"])
+    assert (q["result"], q["how"]) == ("a", "match"), "the match decided, not the claim"
+    assert lg.status == "running" and lg.data["round"] == 2
+    assert announced() == before + 1, "the catch-up paired round 2 and said so"
+
+
+async def test_a_player_cannot_report_a_pairing_of_another_league_member_and_nothing_changes(env):
+    league_id = await create_league(env, format="swiss", rounds=1)
+    for user in (env.alice, env.bob, env.carol, env.dave):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    before = await env.store.get_league(league_id)
+    p1, p2 = before.data["pairings"]
+    outsider = next(u for u in (env.alice, env.bob, env.carol, env.dave) if uid(u) in (p1["a"], p1["b"]))
+    for result in ("win", "first", "draw"):
+        ix = await env.fake.slash(env.bot, outsider, "league report", pairing=p2["id"], result=result)
+        assert "is not yours" in ix.text
+    ix = await env.fake.slash(env.bot, outsider, "league forfeit", pairing=p2["id"])
+    assert "Only organisers" in ix.text
+    after = await env.store.get_league(league_id)
+    assert after.version == before.version and after.data == before.data, "nothing was written"
+
+
+async def test_an_unanswered_league_challenge_does_not_block_a_claim_and_is_withdrawn(env):
+    """Alice pressed Play my match, Bob never accepted, the deadline passed: Alice's claim wins
+    the pairing and her challenge is withdrawn, so it cannot start after the forfeit."""
+    league_id = await create_league(env, format="rr", deadline_hours=1)
+    for user in (env.alice, env.bob):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.click(env.bot, env.alice, league_message(env, league_id), f"lg:{league_id}:play")
+    match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
+    assert (await env.match(match_id)).status == "pending"
+    pairing = (await env.store.get_league(league_id)).data["pairings"][0]["id"]
+    ix = await env.fake.slash(env.bot, env.alice, "league claim", pairing=pairing)
+    assert "not past its deadline" in ix.text
+    assert (await env.match(match_id)).status == "pending", "a refused claim withdraws nothing"
+    env.clock.advance(3601)
+    ix = await env.fake.slash(env.bot, env.alice, "league claim", pairing=pairing)
+    assert "Forfeit win recorded" in ix.text, ix.text
+    assert (await env.match(match_id)).status == "declined"
+    board = await env.board(match_id)
+    assert f"m:{match_id}:accept" not in custom_ids(board), "the challenge message was updated"
+    assert "withdr" in message_text(board).lower(), message_text(board)
+    lg = await env.store.get_league(league_id)
+    assert lg.status == "finished" and lg.data["pairings"][0]["result"] == ("a" if lg.data["pairings"][0]["a"] == uid(env.alice) else "b")
+
+
+async def test_standings_of_a_big_league_fit_one_message_and_japanese_names_stay_aligned(env):
+    from data.store import LeagueRecord
+
+    d = LG.new_league(name="Big", game="squares", fmt="swiss", rounds=3, deadline_hours=0, rated=True,
+                      signup_hours=None, organiser=1, channel_id=None, season=1, now=0.0)
+    for i in range(60):
+        LG.join(d, "signup", 100 + i, ("山田太郎さんの長い名前" if i % 2 else f"player{i}"), 0.0)
+    LG.start(d, "signup", 0.0)
+    lg = LeagueRecord(id=1, guild_id=env.fake.guild_id, status="running", data=d)
+    cog = env.bot.get_cog("Leagues")
+    text = cog._table_text(lg, "ja")
+    assert text.startswith("```\n") and text.endswith("\n```") and len(text) <= 1700
+    assert "ほか" in text.splitlines()[-2], "the rows that do not fit are counted, not cut off"
+    import unicodedata
+
+    rows = text.splitlines()[2:-2]
+    assert len(rows) > 20 and all("0-0-0" in ln for ln in rows)
+    cells = {sum(2 if unicodedata.east_asian_width(ch) == "W" else 1 for ch in ln[:ln.index("0-0-0")])
+             for ln in rows}
+    assert len(cells) == 1, "the columns after the name start at the same display column in every row"
+    assert len(cog._table_text(lg, "en", limit=10, budget=1000)) <= 1000
+
+
+async def test_a_round_robin_league_of_three_played_as_bot_matches_to_final_standings(env):
+    """Circle method with a bye each round; every pairing is started from the league message and
+    reports itself; the final table, the leaderboard and the profiles agree."""
+    league_id = await create_league(env, name="RR", format="rr", deadline_hours=48)
+    users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
+    for user in users.values():
+        await env.fake.click(env.bot, user, league_message(env, league_id), f"lg:{league_id}:join")
+    ix = await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    assert "3 rounds" in ix.text
+    byes = []
+    for rnd in (1, 2, 3):
+        lg = await env.store.get_league(league_id)
+        assert lg.status == "running" and lg.data["round"] == rnd
+        pairs = [p for p in lg.data["pairings"] if p["round"] == rnd]
+        byes += [p["a"] for p in pairs if p["b"] is None]
+        (p,) = [p for p in pairs if p["b"] is not None]
+        # the lower user id wins every game
+        winner, loser = sorted((p["a"], p["b"]))
+        await play_pairing(env, league_id, users[p["b"]], users[loser])
+        assert next(q for q in (await env.store.get_league(league_id)).data["pairings"]
+                    if q["id"] == p["id"])["how"] == "match"
+    assert sorted(byes) == sorted(users), "each player rests once"
+    lg = await env.store.get_league(league_id)
+    assert lg.status == "finished"
+    table = LG.table(lg.data)
+    ids = sorted(users)
+    assert [s.user_id for s in table] == ids
+    assert [(s.points, s.wins, s.losses, s.byes) for s in table] == [(3.0, 2, 0, 1), (2.0, 1, 1, 1), (1.0, 0, 2, 1)]
+    final = env.fake.posts(env.fake.channel["id"])[-1]["content"]
+    assert "is finished" in final and users[ids[0]]["global_name"] in final.splitlines()[3]
+    ix = await env.fake.slash(env.bot, env.carol, "leaderboard", game="squares")
+    order = [int(m) for m in re.findall(r"<@(\d+)>", ix.text)]
+    assert order == ids, "two wins, one win, no win"
+    ix = await env.fake.slash(env.bot, env.carol, "profile", player=users[ids[0]])
+    assert "2 W · 0 L · 0 D" in ix.text
+
+
+async def test_a_card_game_league_match_is_played_with_each_players_own_deck(env):
+    """/league play deck:… starts the pairing with the caller's saved deck (autocompleted for the
+    league's game); the opponent picks theirs when accepting; an illegal deck changes nothing."""
+    from rules import registry
+
+    game = "maken"
+    d = registry.get(game).decks
+    rids = list(d.ready())
+    league_id = await create_league(env, name="Maken Cup", game=game, format="rr")
+    for user in (env.alice, env.bob):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "deck new", game=game, name="mine", copy=rids[-1])
+    await env.fake.slash(env.bot, env.alice, "deck new", game=game, name="empty")
+    choices = await env.fake.autocomplete(env.bot, env.alice, "league play", "deck", deck="")
+    assert "mine" in [c["value"] for c in choices] and rids[0] in [c["value"] for c in choices]
+    ix = await env.fake.slash(env.bot, env.alice, "league play", deck="empty")
+    assert "cannot be played" in ix.text and "•" in ix.text
+    assert (await env.store.get_league(league_id)).data["pairings"][0]["match"] is None
+    ix = await env.fake.slash(env.bot, env.alice, "league play", deck="mine")
+    match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
+    board = await env.board(match_id)
+    ix = await env.fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")
+    select = next(c for row in ix.last["components"] for c in row["components"] if ":deck:" in c["custom_id"])
+    await env.fake.click(env.bot, env.bob, ix.last, select["custom_id"], values=[rids[0]])
+    rec = await env.match(match_id)
+    assert rec.status == "active" and rec.meta["league"] == league_id
+    assert rec.options["decks"] == [d.ready()[rids[-1]]["spec"], rids[0]]
+    await env.fake.slash(env.bot, env.bob, "match resign", match=match_id)
+    lg = await env.store.get_league(league_id)
+    assert lg.status == "finished" and lg.data["pairings"][0]["how"] == "match"

@@ -249,3 +249,34 @@ def test_warm_fills_the_caches_without_changing_pictures():
     before = render_png("squares", squares_view(), locale="ja")
     render.warm()
     assert render_png("squares", squares_view(), locale="ja") == before
+
+
+def test_a_waiting_public_picture_is_drawn_before_waiting_private_ones():
+    """The host hands a Result over before its private pictures are drawn; the next board
+    update must not queue behind them."""
+    import threading
+    import time
+
+    from render import _Slots
+
+    slots = _Slots(1)
+    order: list[str] = []
+    slots.acquire(public=False)                      # a private picture is being drawn
+
+    def wait(name: str, public: bool) -> None:
+        slots.acquire(public=public)
+        order.append(name)
+        slots.release()
+
+    private = threading.Thread(target=wait, args=("private", False))
+    private.start()
+    time.sleep(0.05)                                 # the private one waits first ...
+    public = threading.Thread(target=wait, args=("public", True))
+    public.start()
+    deadline = time.monotonic() + 5
+    while slots._public_waiting == 0 and time.monotonic() < deadline:
+        time.sleep(0.001)
+    slots.release()                                  # ... but the public one goes first
+    private.join(5)
+    public.join(5)
+    assert order == ["public", "private"]

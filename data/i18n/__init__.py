@@ -56,6 +56,39 @@ def locale_of(value: Any) -> str:
     return "ja" if text.startswith("ja") else "en"
 
 
+def terminal_locale(env: Any = None) -> str:
+    """The language of a terminal (``python bot.py``, the local console): ``ja`` when the first
+    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set names Japanese, else ``en``.
+
+    >>> terminal_locale({"LANG": "ja_JP.UTF-8"}), terminal_locale({"LC_ALL": "C", "LANG": "ja_JP"})
+    ('ja', 'en')
+    """
+    import os
+
+    env = os.environ if env is None else env
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = (env.get(name) or "").strip()
+        if value:
+            return locale_of(value)
+    return FALLBACK
+
+
+def cli_locale(argv: list[str], flag: str) -> str:
+    """The language of a command line's own texts (``--help``, argument errors), known before
+    argparse runs: the value of ``flag`` (``--lang ja`` / ``--lang=ja``) if given, else the
+    terminal's.
+
+    >>> cli_locale(["--game", "squares", "--locale=ja"], "--locale")
+    'ja'
+    """
+    for i, arg in enumerate(argv):
+        if arg == flag and i + 1 < len(argv):
+            return locale_of(argv[i + 1])
+        if arg.startswith(flag + "="):
+            return locale_of(arg.partition("=")[2])
+    return terminal_locale()
+
+
 class _Safe(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -71,7 +104,14 @@ def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
         return key
     if not params:
         return text
+    # a param may be a text in both languages ({"en": ..., "ja": ...}, e.g. a card name from
+    # card data): the reader's language is used
+    params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v) else v) for k, v in params.items()}
     return string.Formatter().vformat(text, (), _Safe(params))
+
+
+def _bilingual(value: Any) -> bool:
+    return isinstance(value, dict) and FALLBACK in value and set(value) <= {"en", "ja"}
 
 
 def has(key: str) -> bool:

@@ -360,6 +360,12 @@ class ArtOfWarGame:
             return [state.player]
         return [state.actor]
 
+    def hidden_pending(self, state: AowState) -> bool:
+        """True while a private response window is open, whoever answers it — also when the
+        turn player answers a response (``public_to_act`` then names the same seat, so the
+        host cannot tell from ``to_act`` alone that public lines must still be held back)."""
+        return state.result is None and state.window is not None
+
     def outcome(self, state: AowState) -> dict | None:
         if state.result is None:
             return None

@@ -8,7 +8,10 @@ A card is a plain JSON dict (``docs/rules/avalon.md``, "Cards"):
   optionally ``keywords`` (first, last, evade, evade_null, death, death_null, reflect,
   reflect_null, counter), ``target_minus`` (while deployed), ``battle {atk, dur, when}``
   (ability order 4), ``on_summon {draw}``, ``support {...}`` (usable as battle support),
-  ``ninja`` (the Ninja Master ability, order 3);
+  ``ninja`` (the Ninja Master ability, order 3), and the timed abilities of ``TIMINGS``
+  (``on_forge`` 素成時, ``while_forged`` 素成中, ``battle_start`` 戦闘開始時, ``on_win`` 戦闘勝利時,
+  ``on_loss`` 戦闘敗北時, ``battle_end`` 戦闘終了時, ``in_hand`` 手札, ``as_proof`` 証), each one effect
+  ``{draw: n}``, ``{life: n}``, ``{atk: n}`` or ``{target_minus: n}`` as the timing allows;
 - support: ``id, category="support", name, orig, support {kind, ...}``;
 - magic: ``id, category="magic", name, orig, magic {kind, ...}``;
 - avatar: ``id, category="avatar", name``.
@@ -27,6 +30,18 @@ SUPPORT_KINDS = ("weapon_replace", "informant", "chaos_panic", "stat", "poison_m
                  "fingertips", "grant")
 MAGIC_KINDS = ("draw", "life", "destroy", "surge", "scatter", "empower", "prism", "recycle", "focus")
 CATEGORIES = ("creature", "support", "magic", "avatar")
+# timed abilities (rulebook: クリーチャーカードが持つ能力): field -> allowed effect keys
+EFFECT_RANGE = {"draw": (1, 3), "life": (1, 2), "atk": (1, 3), "target_minus": (1, 3)}
+TIMINGS = {
+    "on_forge": ("draw", "life"),            # 素成時
+    "battle_start": ("draw", "life"),        # 戦闘開始時
+    "while_forged": ("target_minus",),       # 素成中
+    "on_win": ("draw", "life", "atk"),       # 戦闘勝利時
+    "on_loss": ("draw", "life"),             # 戦闘敗北時
+    "battle_end": ("draw", "life", "atk"),   # 戦闘終了時
+    "in_hand": ("draw", "life"),             # 手札
+    "as_proof": ("target_minus",),           # 証
+}
 
 # ability order (rulebook: 戦闘時における発動順 1–9)
 SUPPORT_ORDER = {"weapon_replace": 1, "informant": 2, "chaos_panic": 3, "stat": 4,
@@ -105,6 +120,13 @@ def validate_card(card: Any, file: str) -> dict:
                  1, 3, file, cid, "on_summon.draw")
         if "support" in card:
             _support(card["support"], file, cid)
+        for tf, allowed in TIMINGS.items():
+            if tf in card:
+                eff = card[tf]
+                if not isinstance(eff, dict) or len(eff) != 1 or next(iter(eff)) not in allowed:
+                    raise CardDataError(file, cid, tf, f"must be one effect: {{k: n}} with k one of {', '.join(allowed)}")
+                k = next(iter(eff))
+                _int(eff[k], *EFFECT_RANGE[k], file, cid, f"{tf}.{k}")
         if "ninja" in card and card["ninja"] is not True:
             raise CardDataError(file, cid, "ninja", "must be true when present")
     elif cat == "support":
@@ -184,6 +206,50 @@ def magic_text(eff: dict) -> tuple[str, str]:
     }[k]
 
 
+TIMING_TEXT = {
+    "on_forge": ("When forged", "素成時"), "while_forged": ("While forged", "素成中"),
+    "battle_start": ("At battle start", "戦闘開始時"),
+    "on_win": ("On battle win", "戦闘勝利時"), "on_loss": ("On battle loss", "戦闘敗北時"),
+    "battle_end": ("At battle end", "戦闘終了時"), "in_hand": ("In hand", "手札"),
+    "as_proof": ("As a proof", "証"),
+}
+
+
+def effect_text(timing: str, eff: dict) -> tuple[str, str]:
+    """The text of one timed ability (``TIMINGS``)."""
+    k, n = next(iter(eff.items()))
+    if k == "draw":
+        en, ja = f"draw {n}", f"カードを{n}枚引く"
+    elif k == "life":
+        en, ja = (f"add the top {n} cards of your memory to your life" if n > 1 else
+                  "add the top card of your memory to your life",
+                  f"メモリーの上から{n}枚をライフに加える")
+    elif k == "atk":
+        en, ja = f"this creature gets +{n} attack while deployed", f"このクリーチャーは配置中攻撃値+{n}"
+    else:
+        en, ja = f"your target mana is {n} lower", f"自分の目標魔力を{n}少なくする"
+    if timing == "in_hand":
+        en = f"in your set phase you may discard this card from your hand (use): {en}"
+        ja = f"自分のセットフェイズに手札からこのカードを捨ててよい(use):{ja}"
+    elif timing == "on_win":
+        en, ja = f"when it destroys the opposing creature in battle, {en}", f"戦闘で相手クリーチャーを倒した時、{ja}"
+    elif timing == "on_loss":
+        en, ja = f"when it is destroyed in battle, {en}", f"戦闘で自身が倒された時、{ja}"
+    elif timing == "battle_end":
+        en, ja = f"when a battle it fought ends, {en}", f"自身が戦った戦闘が終わった時、{ja}"
+    elif timing == "battle_start":
+        en, ja = (f"when a battle it fights is about to begin (before the battle supports are chosen), {en}",
+                  f"自身が戦う戦闘に入る前(戦闘支援を選ぶ前)に、{ja}")
+    elif timing == "on_forge":
+        en, ja = f"when it is forged as mana on your land, {en}", f"魔素として自分の土地に素成された時、{ja}"
+    elif timing == "while_forged":
+        en, ja = f"while it is mana on your land, {en}", f"魔素として自分の土地にある間、{ja}"
+    else:
+        en, ja = f"while it is in your proof area, {en}", f"自分の証である間、{ja}"
+    t_en, t_ja = TIMING_TEXT[timing]
+    return f"{t_en}: {en}.", f"{t_ja}:{ja}。"
+
+
 def card_text(card: dict) -> dict:
     """``{"en": text, "ja": text}`` of a card, generated from its definition."""
     cat = card["category"]
@@ -221,6 +287,11 @@ def card_text(card: dict) -> dict:
         n = card["on_summon"]["draw"]
         en_parts.append(f"On summon: draw {n}.")
         ja_parts.append(f"召喚時:カードを{n}枚引く。")
+    for tf in TIMINGS:
+        if card.get(tf):
+            en, ja = effect_text(tf, card[tf])
+            en_parts.append(en)
+            ja_parts.append(ja)
     if card.get("ninja"):
         en_parts.append("Ninja Master (order 3): in battle it gains first strike and evade.")
         ja_parts.append("ニンジャマスター(発動順3):戦闘時、先制と避けを得る。")

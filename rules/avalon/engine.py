@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import Any
 
 from rules import IllegalCommand
@@ -41,7 +42,8 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "leader": {"default": None, "choices": [None, 0, 1, 2, 3]},
     "max_rounds": {"default": 60, "min": 5, "max": 500},
 }
-VERBS = ("forge", "summon", "magic", "discard", "done", "advance", "ranged", "invade", "pass", "support")
+LAND_TOKENS = ("l1", "l2", "l3", "l4", "l5")
+VERBS = ("forge", "summon", "magic", "discard", "use", "done", "advance", "ranged", "invade", "pass", "support")
 
 
 # --------------------------------------------------------------------------- PRNG (splitmix64)
@@ -64,14 +66,16 @@ def _shuffle(s: "State", items: list) -> None:
 
 class Player:
     __slots__ = ("status", "deck", "avatar", "memory", "hand", "life", "discard", "lands",
-                 "proofs", "focus")
+                 "proofs", "focus", "out_at")
+    # ``out_at``: the state's ``moves`` when the player went out (None while in the match);
+    # players out in the same command tie in the finishing order (``outcome()["ranks"]``)
 
     def clone(self) -> "Player":
         p = Player.__new__(Player)
         p.status, p.deck, p.avatar = self.status, self.deck, self.avatar
         p.memory, p.hand, p.life, p.discard = self.memory[:], self.hand[:], self.life[:], self.discard[:]
         p.lands = [[l[0][:], l[1], l[2]] for l in self.lands]
-        p.proofs, p.focus = self.proofs[:], self.focus
+        p.proofs, p.focus, p.out_at = self.proofs[:], self.focus, self.out_at
         return p
 
     def to_json(self) -> dict:
@@ -81,7 +85,7 @@ class Player:
     def from_json(d: dict) -> "Player":
         p = Player.__new__(Player)
         for k in Player.__slots__:
-            setattr(p, k, d[k])
+            setattr(p, k, d.get(k) if k == "out_at" else d[k])   # absent in older dumps
         p.lands = [[[list(m) for m in l[0]], l[1], l[2]] for l in p.lands]
         return p
 
@@ -95,13 +99,14 @@ class State:
     __slots__ = ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                  "players", "leader", "round", "kind", "step", "actor", "queue", "decls", "bi",
                  "battle", "sanct", "advanced", "holy", "abort", "result", "events", "last_battle",
-                 "decks_opt", "acts")
+                 "decks_opt", "acts", "moves")
+    # ``moves``: commands, joins and resignations applied so far (stamps eliminations)
 
     def clone(self) -> "State":
         s = State.__new__(State)
         for k in ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                   "leader", "round", "kind", "step", "actor", "bi", "advanced", "holy", "abort",
-                  "result", "last_battle", "decks_opt", "acts"):
+                  "result", "last_battle", "decks_opt", "acts", "moves"):
             setattr(s, k, getattr(self, k))
         s.players = [p.clone() for p in self.players]
         s.queue = self.queue[:]
@@ -152,7 +157,12 @@ def mana_total(defs: dict, p: Player) -> int:
 
 
 def eff_target(s: State, p: Player) -> int:
-    minus = sum(s.defs[l[1]].get("target_minus", 0) for l in p.lands if l[1])
+    defs = s.defs
+    minus = sum(defs[l[1]].get("target_minus", 0) for l in p.lands if l[1])
+    # 素成中 (while forged: mana on the player's own lands) and 証 (while a proof)
+    minus += sum(defs[e[0]]["while_forged"]["target_minus"] for l in p.lands for e in l[0]
+                 if "while_forged" in defs[e[0]])
+    minus += sum(defs[c]["as_proof"]["target_minus"] for c in p.proofs if "as_proof" in defs[c])
     return max(1, s.target - minus - p.focus)
 
 
@@ -177,11 +187,28 @@ def can_summon(defs: dict, land: list, card: dict) -> bool:
 
 
 def vessel_choices(defs: dict, land: list, card: dict) -> list[str]:
-    """Icon letters a rainbow vessel forged on ``land`` may turn rainbow (of the card below)."""
-    if not card.get("mana", {}).get("v") or not land[0]:
+    """Which icons of the card below a rainbow vessel forged on ``land`` turns rainbow: every
+    choice of ``min(vessel count, icons below)`` icons (「直前に素成した魔素のどれかを虹の器の魔素の
+    数だけ、虹属性に変換する」), each spelled as its icon letters in the order y r b g c."""
+    n = (card.get("mana") or {}).get("v", 0)
+    if not n or not land[0]:
         return []
     below = icons(defs, land[0][-1])
-    return [k for k in ("y", "r", "b", "g", "c") if below.get(k)]
+    pool = "".join(k * below.get(k, 0) for k in "yrbgc")
+    if not pool:
+        return []
+    return sorted({"".join(c) for c in combinations(pool, min(n, len(pool)))},
+                  key=lambda w: ["yrbgc".index(ch) for ch in w])
+
+
+def vessel_token(defs: dict, land: list, card: dict, token: str) -> str:
+    """The canonical spelling of a vessel choice.  A single letter (the spelling of this engine's
+    first version, and a short form) means the choice with the most icons of that kind."""
+    choices = vessel_choices(defs, land, card)
+    if token in choices or len(token) != 1:
+        return token
+    best = max(choices, key=lambda w: w.count(token), default="")
+    return best if best.count(token) else token
 
 
 def creature_view(defs: dict, land: list) -> dict | None:
@@ -221,18 +248,20 @@ def _alive(s: State) -> list[int]:
     return [i for i, p in enumerate(s.players) if p.status != "out"]
 
 
-def _eliminate(s: State, seat: int) -> None:
+def _eliminate(s: State, seat: int, why: str = "eliminated") -> None:
     p = s.players[seat]
     if p.status == "out":
         return
     p.status = "out"
+    p.out_at = s.moves
     p.memory, p.hand, p.life, p.discard, p.proofs = [], [], [], [], []
     p.lands = [[[], None, 0] for _ in range(LANDS)]
     p.focus = 0
-    _event(s, "avalon.ev.eliminated", player=ptok(seat))
+    _event(s, f"avalon.ev.{why}", player=ptok(seat))
     if seat == s.leader:
         s.sanct = None
-        s.abort = True
+        if s.kind == "leader":
+            s.abort = True                  # Ruling: the leader turn ends at once
     alive = _alive(s)
     if len(alive) <= 1 and s.result is None:
         s.result = {"winners": alive, "reason": "last_standing" if alive else "all_out"}
@@ -279,6 +308,47 @@ def _gain_life(s: State, seat: int) -> None:
         _check_memory(s, seat)
 
 
+def _ability(s: State, seat: int, cid: str, timing: str, land: list | None = None) -> None:
+    """Resolve the timed ability ``timing`` of card ``cid`` (cards.TIMINGS) for ``seat``.
+    ``atk`` only affects the creature while it is still deployed on ``land``."""
+    eff = s.defs[cid].get(timing)
+    p = s.players[seat]
+    if not eff or p.status == "out" or s.result is not None:
+        return
+    k, n = next(iter(eff.items()))
+    if k == "atk" and (land is None or land[1] != cid):
+        return
+    _event(s, f"avalon.ev.ab_{timing}", player=ptok(seat), card=cid)
+    if k == "draw":
+        _draw(s, seat, n)
+    elif k == "life":
+        for _ in range(n):
+            _gain_life(s, seat)
+    elif k == "atk":
+        land[2] += n
+
+
+def _begin_battle(s: State, battle: dict) -> None:
+    """A declared battle begins: 戦闘開始時 abilities (「メインフェイズで発生する戦闘に入る前に発動」)
+    resolve before the battle supports are chosen, the invader's creature first; then both
+    battlers choose their supports.  A battler out by then (a draw that emptied the memory) means
+    the battle is not fought."""
+    a, d = battle["a"], battle["d"]
+    la = s.players[a].lands[battle["al"]]
+    ld = s.sanct if battle["dl"] == -1 else s.players[d].lands[battle["dl"]]
+    cards = (la[1], ld[1])
+    _ability(s, a, cards[0], "battle_start")
+    _ability(s, d, cards[1], "battle_start")
+    if s.result is not None:
+        return
+    if s.players[a].status != "play" or s.players[d].status != "play":
+        _event(s, "avalon.ev.battle_skipped", player=ptok(a))
+        s.step = battle["ret"]
+        return
+    s.battle = battle
+    s.step = "support"
+
+
 def _clear_land(p: Player, land: list) -> None:
     if land[1] is not None:
         p.discard.append(land[1])
@@ -314,6 +384,7 @@ def _setup_player(s: State, seat: int, deck: dict) -> Player:
     p.hand, p.life, p.discard, p.proofs = [], [], [], []
     p.lands = [[[], None, 0] for _ in range(LANDS)]
     p.focus = 0
+    p.out_at = None
     for _ in range(HAND_SIZE):
         p.hand.append(p.memory.pop())
     for _ in range(s.life0):
@@ -322,6 +393,24 @@ def _setup_player(s: State, seat: int, deck: dict) -> Player:
 
 
 # --------------------------------------------------------------------------- the turn machine
+
+def _wake_joiners(s: State) -> None:
+    """途中参加: a waiting player plays as a chaser once a leader turn ends."""
+    for p in s.players:
+        if p.status == "waiting":
+            p.status = "play"
+
+
+def _next_leader(s: State, old: int) -> int:
+    """The next player in play clockwise from ``old`` (a late joiner still waiting enters as a
+    chaser, so it leads only when nobody else is left)."""
+    order = _clockwise(s, old)[1:]
+    for ok in (("play",), ("play", "waiting")):
+        for i in order:
+            if s.players[i].status in ok:
+                return i
+    return old  # pragma: no cover - the match is over when nobody is left
+
 
 def _clockwise(s: State, start: int) -> list[int]:
     n = len(s.players)
@@ -339,16 +428,11 @@ def _progress(s: State) -> None:
             s.step = "over"
             return
         if s.abort:
+            # Ruling: the leader is out during its own leader turn: the rest of that turn is
+            # skipped (its end phase has nothing left to do) and the chaser turn follows.
             s.abort = False
-            old = s.leader
-            nxt = [i for i in _clockwise(s, old)[1:] if s.players[i].status != "out"]
-            if s.holy is not None and s.players[s.holy].status == "play":
-                nxt.insert(0, s.holy)
-            s.leader = nxt[0]
-            s.holy = None
-            s.battle, s.decls, s.queue, s.sanct = None, [], [], None
-            _event(s, "avalon.ev.leader_out", player=ptok(old), leader=ptok(s.leader))
-            s.step = "leader_start"
+            s.battle, s.queue = None, []
+            s.step = "leader_end"
         st = s.step
         if st in ("set", "declare") and s.kind == "chaser" and s.players[s.actor].status == "out":
             s.queue = [c for c in s.queue if c != s.actor]     # out during its own set phase
@@ -358,7 +442,10 @@ def _progress(s: State) -> None:
             return
         if st == "leader_start":
             if s.players[s.leader].status == "out":
-                s.abort = True
+                # Ruling: the new leader went out in the end phase that made it leader
+                old = s.leader
+                s.leader = _next_leader(s, old)
+                _event(s, "avalon.ev.leader_out", player=ptok(old), leader=ptok(s.leader))
                 continue
             s.round += 1
             if s.round > s.max_rounds:
@@ -370,8 +457,6 @@ def _progress(s: State) -> None:
             _event(s, "avalon.ev.leader_turn", player=ptok(s.leader), round=s.round)
             need = HAND_SIZE - len(s.players[s.leader].hand)
             _draw(s, s.leader, max(0, need))
-            if s.abort or s.result:
-                continue
             s.step, s.actor, s.acts = "set", s.leader, 0
         elif st == "leader_end":
             _lifespan(s, s.leader, True)
@@ -381,18 +466,14 @@ def _progress(s: State) -> None:
                 _lose_life(s, s.leader)
             for p in s.players:
                 p.focus = 0
-                if p.status == "waiting":        # 途中参加: plays as a chaser once a leader turn ends
-                    p.status = "play"
-            if s.abort or s.result:
-                continue
+            _wake_joiners(s)                     # 途中参加: the leader turn has ended
+            s.abort = False                      # (the leader's own life loss ends nothing more)
             s.step = "chaser_start"
         elif st == "chaser_start":
             s.kind = "chaser"
             for c in _chasers(s):
                 need = HAND_SIZE - len(s.players[c].hand)
                 _draw(s, c, max(0, need))
-            if s.abort or s.result:
-                continue
             s.queue = _chasers(s)
             s.step = "chaser_set"
         elif st == "chaser_set":
@@ -437,13 +518,30 @@ def _progress(s: State) -> None:
                 if s.players[s.leader].lands[dl][1] is None:
                     _event(s, "avalon.ev.battle_skipped", player=ptok(a))
                     continue
-            s.battle = {"kind": "holy" if dl == -1 else "ranged", "a": a, "al": d["land"],
-                        "d": s.leader, "dl": dl, "choice": [None, None], "ret": "battle_next"}
-            s.step = "support"
+            _begin_battle(s, {"kind": "holy" if dl == -1 else "ranged", "a": a, "al": d["land"],
+                              "d": s.leader, "dl": dl, "choice": [None, None], "ret": "battle_next"})
         elif st == "chaser_end":
             _chaser_end(s)
         else:  # pragma: no cover - defensive
             raise RuntimeError(f"unknown step {st!r}")
+
+
+def _ranks(s: State) -> list[int]:
+    """Finishing places (1 = best, equal = tie) for free-for-all ratings: the winners first;
+    then the players still in the match by the printed tie-breaks of the round limit (most
+    proofs, then most life); then the players who are out, the later out the better (players
+    out in the same command tie)."""
+    winners = set(s.result["winners"]) if s.result is not None else set()
+
+    def key(i: int) -> tuple:
+        p = s.players[i]
+        if i in winners:
+            return (2, 0, 0)
+        if p.status != "out":
+            return (1, len(p.proofs), len(p.life))
+        return (0, -1 if p.out_at is None else p.out_at, 0)
+    keys = [key(i) for i in range(len(s.players))]
+    return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
 
 def _finish_by_cap(s: State) -> None:
@@ -459,7 +557,7 @@ def _chaser_end(s: State) -> None:
     chasers = _chasers(s)
     new_leader = s.leader
     # 1. 聖地の確認
-    if s.holy is not None:
+    if s.holy is not None and s.players[s.holy].status == "play":
         new_leader = s.holy
         _event(s, "avalon.ev.leader_change_holy", player=ptok(new_leader))
     elif s.sanct is None:
@@ -472,6 +570,11 @@ def _chaser_end(s: State) -> None:
         if who is not None:
             new_leader = who
             _event(s, "avalon.ev.leader_change_mana", player=ptok(who))
+        elif s.players[s.leader].status == "out":
+            # Ruling: the leader went out during this chaser turn and nobody reached the target
+            # mana: the next player in play clockwise leads.
+            new_leader = _next_leader(s, s.leader)
+            _event(s, "avalon.ev.leader_out", player=ptok(s.leader), leader=ptok(new_leader))
     else:
         lp = s.players[s.leader]
         lp.proofs.append(s.sanct[1])
@@ -492,7 +595,6 @@ def _chaser_end(s: State) -> None:
     s.players[s.leader].focus = 0
     if s.result is not None:
         return
-    s.abort = False                               # a leader cannot be eliminated here
     s.leader = new_leader
     s.battle, s.queue = None, []
     s.step = "leader_start"
@@ -623,6 +725,7 @@ def resolve_battle(s: State) -> None:
         "atk": atk, "dur": dur, "damage": dmg, "keywords": [sorted(kw[0]), sorted(kw[1])],
         "abilities": log, "strikes": strikes, "destroyed": dead, "no_damage": no_damage,
     }
+    ids = (lands[0][1], lands[1][1])
     # 戦闘終了時: supports to the discard pile, avatars go back
     for side, seat in ((0, a), (1, d)):
         if choice[side] != "avatar":
@@ -649,6 +752,14 @@ def resolve_battle(s: State) -> None:
         _lose_life(s, d)
     if dead[0]:
         _lose_life(s, a)
+    # timed abilities: 戦闘勝利時 / 戦闘敗北時 (invader first), then 戦闘終了時
+    for side, seat in ((0, a), (1, d)):
+        if dead[1 - side]:
+            _ability(s, seat, ids[side], "on_win", lands[side])
+        if dead[side]:
+            _ability(s, seat, ids[side], "on_loss")
+    for side, seat in ((0, a), (1, d)):
+        _ability(s, seat, ids[side], "battle_end", lands[side])
     if b["kind"] == "holy" and dead[1]:
         s.holy = a                                  # 聖戦に勝利: the rest of the battles are not fought
         s.step = "chaser_end"
@@ -661,7 +772,7 @@ def resolve_battle(s: State) -> None:
 def _set_commands(s: State, seat: int) -> list[str]:
     defs = s.defs
     p = s.players[seat]
-    forge, summon, magic, discard = [], [], [], []
+    forge, summon, magic, use, discard = [], [], [], [], []
     for cid in sorted(set(p.hand)):
         c = defs[cid]
         cat = c["category"]
@@ -676,11 +787,13 @@ def _set_commands(s: State, seat: int) -> list[str]:
             for i, land in enumerate(p.lands):
                 if can_summon(defs, land, c):
                     summon.append(f"summon {cid} {ltok(i)}")
-        elif cat == "magic":
+        if c.get("in_hand"):
+            use.append(f"use {cid}")
+        if cat == "magic":
             for t in _magic_targets(s, seat, c["magic"]):
                 magic.append(f"magic {cid} {t}" if t else f"magic {cid}")
         discard.append(f"discard {cid}")
-    return forge + summon + magic + discard + ["done"]
+    return forge + summon + magic + use + discard + ["done"]
 
 
 def _magic_targets(s: State, seat: int, eff: dict) -> list[str]:
@@ -779,10 +892,10 @@ def _to_act(s: State) -> list[int]:
 _ALIASES = {"end": "done", "finish": "done", "skip": "pass"}
 USAGE = {
     "forge": "forge c01 l1", "summon": "summon c01 l1", "magic": "magic m01 / magic m03 p2l1",
-    "discard": "discard c01", "done": "done", "advance": "advance l1", "ranged": "ranged l1 p2l3",
+    "discard": "discard c01", "use": "use c42", "done": "done", "advance": "advance l1", "ranged": "ranged l1 p2l3",
     "invade": "invade l1", "pass": "pass", "support": "support avatar / support s01",
 }
-STEP_VERBS = {"set": ("forge", "summon", "magic", "discard", "done"),
+STEP_VERBS = {"set": ("forge", "summon", "magic", "discard", "use", "done"),
               "main": ("advance", "ranged", "pass"),
               "declare": ("invade", "ranged", "pass"),
               "support": ("support",)}
@@ -895,7 +1008,7 @@ class AvalonGame:
         s.round, s.kind, s.step, s.actor = 0, "leader", "leader_start", s.leader
         s.queue, s.decls, s.bi, s.battle, s.sanct = [], [], 0, None, None
         s.advanced, s.holy, s.abort, s.result = False, None, False, None
-        s.events, s.last_battle, s.acts = [], None, 0
+        s.events, s.last_battle, s.acts, s.moves = [], None, 0, 0
         _progress(s)
         return s
 
@@ -912,9 +1025,12 @@ class AvalonGame:
         return _legal(state, seat)
 
     def outcome(self, state: State) -> dict | None:
+        """``winners`` and ``reason`` (the contract), plus ``ranks`` (docs/engine.md addition):
+        the finishing place of every seat, 1 = best, equal = tie — see :func:`_ranks`."""
         if state.result is None:
             return None
-        return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
+        return {"winners": list(state.result["winners"]), "reason": state.result["reason"],
+                "ranks": _ranks(state)}
 
     def timeout_command(self, state: State, seat: int) -> str | None:
         """The host's default when ``seat``'s clock runs out, so the other players go on:
@@ -954,6 +1070,7 @@ class AvalonGame:
         except ValueError as exc:
             raise fail("avalon.err.join_deck", detail=str(exc)) from None
         s = state.clone()
+        s.moves += 1
         p = _setup_player(s, seat, spec)
         p.status = "waiting"
         if seat == n:
@@ -970,34 +1087,77 @@ class AvalonGame:
         waiting = _to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
             raise fail("avalon.err.not_your_turn", waiting=", ".join(ptok(w) for w in waiting))
-        toks = _tokens(command)
+        toks = self._canonical_tokens(state, seat, _tokens(command))
         legal = _legal(state, seat)
         canonical = " ".join(toks)
         if canonical not in legal:
             raise self._diagnose(state, seat, toks, legal)
         s = state.clone()
+        s.moves += 1
         self._execute(s, seat, toks)
         _progress(s)
         return s
+
+    # ----------------------------------------------------------------- resignation
+    def seats_in_play(self, state: State) -> list[int]:
+        """Seats still in the match (docs/engine.md addition): not out (at 0 life or resigned).
+        Only they vote on an abort."""
+        return _alive(state)
+
+    def resign(self, state: State, seat: int) -> State:
+        """``seat`` resigns (docs/engine.md addition): it is out at once, exactly like a player
+        at 0 life — its cards leave the game, a battle it is in is not fought, a leader's turn
+        ends — and may rejoin later like any defeated player.  The match goes on while two or
+        more players are left; the last one left wins (reason ``resign``)."""
+        if state.result is not None:
+            raise fail("avalon.err.game_over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+            raise fail("avalon.err.resign_seat", seat=str(seat))
+        if state.players[seat].status == "out":
+            raise fail("avalon.err.resign_out", player=ptok(seat))
+        s = state.clone()
+        s.moves += 1
+        b = s.battle
+        if b is not None and seat in (b["a"], b["d"]):
+            # the battle waiting for supports is not fought; supports stay in the hands
+            s.battle = None
+            _event(s, "avalon.ev.battle_skipped", player=ptok(b["a"]))
+            s.step = b["ret"]
+        _eliminate(s, seat, "resigned")
+        if s.result is not None and s.result["reason"] == "last_standing":
+            s.result["reason"] = "resign"
+        _progress(s)
+        return s
+
+    def _canonical_tokens(self, s: State, seat: int, toks: list[str]) -> list[str]:
+        """Friendly variants to their canonical spelling (a one-letter rainbow-vessel choice)."""
+        if (len(toks) == 4 and toks[0] == "forge" and s.step == "set" and 0 <= seat < len(s.players)
+                and toks[1] in s.defs and toks[2] in LAND_TOKENS):
+            land = s.players[seat].lands[int(toks[2][1]) - 1]
+            toks = toks[:3] + [vessel_token(s.defs, land, s.defs[toks[1]], toks[3])]
+        return toks
+
+    def canonical(self, state: State, seat: int, command: str) -> str:
+        """The canonical spelling of ``command`` for ``seat`` (aliases such as ``end`` → ``done``,
+        ``support none`` → ``support avatar``, a one-letter vessel choice); legal or not."""
+        return " ".join(self._canonical_tokens(state, seat, _tokens(command)))
 
     def _execute(self, s: State, seat: int, toks: list[str]) -> None:
         verb = toks[0]
         p = s.players[seat]
         defs = s.defs
-        if verb in ("forge", "summon", "magic", "discard"):
+        if verb in ("forge", "summon", "magic", "discard", "use"):
             s.acts += 1
         if verb == "forge":
             cid, li = toks[1], int(toks[2][1:]) - 1
             land = p.lands[li]
             p.hand.remove(cid)
             land[0].append([cid, ""])
-            if len(toks) == 4:
-                a = toks[3]
+            if len(toks) == 4:                  # a rainbow vessel: the chosen icons below turn rainbow
                 below = land[0][-2]
-                have = icons(defs, below).get(a, 0)
-                n = min(have, defs[cid]["mana"]["v"])
-                land[0][-2] = [below[0], below[1] + a * n]
+                land[0][-2] = [below[0], below[1] + toks[3]]
             _event(s, "avalon.ev.forge", player=ptok(seat), card=cid, land=ltok(li))
+            _ability(s, seat, cid, "on_forge")
         elif verb == "summon":
             cid, li = toks[1], int(toks[2][1:]) - 1
             p.hand.remove(cid)
@@ -1008,13 +1168,20 @@ class AvalonGame:
                 _draw(s, seat, draw)
         elif verb == "magic":
             cid = toks[1]
-            p.hand.remove(cid)
-            p.discard.append(cid)
+            p.hand.remove(cid)                  # put out on the play sheet while it resolves
             if len(toks) > 2:
                 _event(s, "avalon.ev.magic_target", player=ptok(seat), card=cid, target=toks[2])
             else:
                 _event(s, "avalon.ev.magic", player=ptok(seat), card=cid)
             self._magic(s, seat, defs[cid]["magic"], toks[2] if len(toks) > 2 else "")
+            if p.status != "out":
+                p.discard.append(cid)           # 「効果を適用したのちに捨て山に送ります」
+        elif verb == "use":
+            cid = toks[1]
+            p.hand.remove(cid)
+            p.discard.append(cid)
+            _event(s, "avalon.ev.use", player=ptok(seat), card=cid)
+            _ability(s, seat, cid, "in_hand")
         elif verb == "discard":
             p.hand.remove(toks[1])
             p.discard.append(toks[1])
@@ -1044,10 +1211,9 @@ class AvalonGame:
             s.step = "declare_next"
         elif verb == "ranged":
             q, j = int(toks[2][1]) - 1, int(toks[2][3]) - 1
-            s.battle = {"kind": "ranged", "a": seat, "al": int(toks[1][1:]) - 1, "d": q, "dl": j,
-                        "choice": [None, None], "ret": "leader_end"}
             _event(s, "avalon.ev.declare", player=ptok(seat), command=" ".join(toks))
-            s.step = "support"
+            _begin_battle(s, {"kind": "ranged", "a": seat, "al": int(toks[1][1:]) - 1, "d": q, "dl": j,
+                              "choice": [None, None], "ret": "leader_end"})
         elif verb == "pass":
             s.step = "leader_end"
         elif verb == "support":
@@ -1072,12 +1238,15 @@ class AvalonGame:
             land[1], land[2] = None, 0
         elif k == "surge":
             if p.memory:
-                p.lands[int(target[1:]) - 1][0].append([p.memory.pop(), ""])
+                cid = p.memory.pop()
+                p.lands[int(target[1:]) - 1][0].append([cid, ""])
                 _check_memory(s, seat)
+                if s.defs[cid]["category"] == "creature":
+                    _ability(s, seat, cid, "on_forge")     # surge forges it (素成する)
         elif k == "scatter":
             for q in _clockwise(s, seat)[1:]:
                 o = s.players[q]
-                if o.status != "out" and o.hand:
+                if o.status == "play" and o.hand:       # Ruling: a joiner still waiting is not in play yet
                     o.discard.append(o.hand.pop(_next(s) % len(o.hand)))
         elif k == "empower":
             p.lands[int(target[1:]) - 1][2] += eff.get("atk", 1)
@@ -1114,7 +1283,7 @@ class AvalonGame:
         defs = s.defs
         if s.step == "set" and s.acts >= MAX_SET_ACTIONS:
             return f("avalon.err.set_limit", limit=MAX_SET_ACTIONS)
-        if verb in ("forge", "summon", "magic", "discard", "support") and len(toks) >= 2:
+        if verb in ("forge", "summon", "magic", "discard", "use", "support") and len(toks) >= 2:
             cid = toks[1]
             if verb == "support" and cid == "avatar":
                 return f("avalon.err.syntax", command=" ".join(toks)[:40], usage=USAGE[verb])
@@ -1123,12 +1292,14 @@ class AvalonGame:
             c = defs[cid]
             if verb in ("forge", "summon") and c["category"] != "creature":
                 return f("avalon.err.not_creature", card=cid, verb=verb)
+            if verb == "use" and not c.get("in_hand"):
+                return f("avalon.err.no_hand_ability", card=cid)
             if verb == "magic" and c["category"] != "magic":
                 return f("avalon.err.not_magic", card=cid)
             if verb == "support" and not c.get("support"):
                 return f("avalon.err.not_support", card=cid)
             if verb in ("forge", "summon") and len(toks) >= 3:
-                if toks[2] not in ("l1", "l2", "l3", "l4", "l5"):
+                if toks[2] not in LAND_TOKENS:
                     return f("avalon.err.bad_land", token=toks[2][:12])
                 land = p.lands[int(toks[2][1]) - 1]
                 if land[1] is not None:
@@ -1146,7 +1317,7 @@ class AvalonGame:
             if verb == "magic" and len(toks) <= 3:
                 return f("avalon.err.magic_target", card=cid)
         if verb in ("advance", "invade", "ranged") and len(toks) >= 2:
-            if toks[1] not in ("l1", "l2", "l3", "l4", "l5"):
+            if toks[1] not in LAND_TOKENS:
                 return f("avalon.err.bad_land", token=toks[1][:12])
             land = p.lands[int(toks[1][1]) - 1]
             if land[1] is None:
@@ -1205,6 +1376,8 @@ class AvalonGame:
         out = {
             "game": "avalon", "seat": seat, "mode": s.mode, "target": s.target,
             "proofs_needed": s.proofs_needed, "life_start": s.life0, "round": s.round,
+            # turns so far: each round is a leader turn, then a chaser turn
+            "turn": max(0, 2 * s.round - (1 if s.kind == "leader" else 0)),
             "max_rounds": s.max_rounds, "kind": s.kind, "step": s.step, "leader": s.leader,
             "actor": s.actor if s.step in ("set", "main", "declare") else None,
             "to_act": _to_act(s), "players": players,
@@ -1239,7 +1412,9 @@ class AvalonGame:
             raise ValueError("not an Avalon's Sanctuary state (version 1)")
         s = State.__new__(State)
         for k in State.__slots__:
-            if k != "players":
+            if k == "moves":
+                s.moves = d.get("moves", 0)           # absent in older dumps
+            elif k != "players":
                 setattr(s, k, d[k])
         s.players = [Player.from_json(p) for p in d["players"]]
         if s.sanct is not None:

@@ -55,6 +55,14 @@ class DeckCodeError(ValueError):
         super().__init__(EN[key].format(**params))
 
 
+class DeckEditError(ValueError):
+    """A deck edit that cannot be made (``game.decks.add``/``remove``); ``key``/``params`` for the catalog."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key, self.params = key, params
+        super().__init__(EN[key].format(**params))
+
+
 def normalise_deck(spec: Any) -> dict:
     """``{"avi": id, "resources": [ids] or {id: copies}, "it": [ids]}`` -> canonical form
     (resources sorted).  Raises ValueError when the shape is wrong (legality is not checked)."""
@@ -248,7 +256,7 @@ class LogicSquareDecks:
             raise ValueError(f"the number of copies must be a whole number from 1, not {n!r}")
         if card.category == "AVI":
             if n != 1:
-                raise ValueError("a deck has exactly 1 AVI card")
+                raise DeckEditError("logic_square.deck.edit_one_avi", card=card.id)
             deck["avi"] = card.id
         elif card.category == "IT":
             deck["it"] = deck["it"] + [card.id] * n
@@ -272,7 +280,7 @@ class LogicSquareDecks:
                     items.remove(cid)
                 deck[part] = items
                 return deck
-        raise ValueError(f"{card_id!r} is not in the deck")
+        raise DeckEditError("logic_square.deck.edit_not_in_deck", card=cid)
 
     def validate(self, spec: Any) -> list[dict]:
         return [{"key": p.key, "params": dict(p.params), "text": p.message}
@@ -302,5 +310,5 @@ class LogicSquareDecks:
         return {"sections": sections, "total": total}
 
 
-__all__ = ["LogicSquareDecks", "DeckProblem", "DeckCodeError", "normalise_deck", "validate_deck", "encode_deck",
+__all__ = ["LogicSquareDecks", "DeckProblem", "DeckCodeError", "DeckEditError", "normalise_deck", "validate_deck", "encode_deck",
            "decode_deck", "is_deck_code", "RESOURCE_SIZE", "IT_SIZE", "COPY_LIMITS"]

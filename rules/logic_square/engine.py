@@ -254,6 +254,11 @@ class LogicSquareGame:
         response window (a secret decision of the other seat) is open."""
         return [] if state.result is not None else [state.player]
 
+    def hidden_pending(self, state: LSState) -> bool:
+        """True while a chain response window is open, whoever answers it — also when the turn
+        player answers the opponent's response (``public_to_act`` then names that same seat)."""
+        return state.result is None and state.window is not None
+
     def outcome(self, state: LSState) -> dict | None:
         if state.result is None:
             return None
@@ -336,7 +341,8 @@ class LogicSquareGame:
               **params: Any) -> IllegalCommand:
         if state is not None and "{legal}" in EN[key]:
             params["legal"] = self._hint(state, prefer)
-        return IllegalCommand(EN[key].format(**params), key=key, **params)
+        english = {k: (v["en"] if isinstance(v, dict) and "en" in v else v) for k, v in params.items()}
+        return IllegalCommand(EN[key].format(**english), key=key, **params)
 
     # ----------------------------------------------------------------- parsing
     def _parse(self, state: LSState, command: Any) -> tuple[str, list[str]]:
@@ -522,7 +528,7 @@ class LogicSquareGame:
             missing = sorted(c for c in want if want[c] > have[c])
             raise self._fail("logic_square.err.cards_not_in_hand", state, "it", cards=" ".join(missing))
         if not pays_build(state.cards, card, pay):
-            raise self._fail("logic_square.err.build", state, "it", card=cid, need=build_text(card))
+            raise self._fail("logic_square.err.build", state, "it", card=cid, need=build_text(card, self.cardset.types))
         m = self._start(state, seat, "it", canonical, card=cid, target=sq, paid=list(pay), chain=[],
                         resolved=None)
         m.ap -= 1
@@ -620,6 +626,11 @@ class LogicSquareGame:
         return cards.view(cid)
 
     def view(self, state: LSState, seat: int | None) -> dict:
+        """What ``seat`` may know (``None``: the public).  While a chain window is open, every seat
+        but the deciding one sees the match as it was before the command that opened the chain
+        (``state.base``): a window offered must look exactly like a command not yet made."""
+        if state.window is not None and seat != state.window and state.base is not None:
+            state = state.base
         cards = state.cards
         m = Match(state)
         mentioned: set[str] = set(state.avi)
@@ -694,41 +705,53 @@ class LogicSquareGame:
 
     # ----------------------------------------------------------------- persistence
     def dump(self, state: LSState) -> str:
-        return json.dumps({
-            "game": GAME, "version": 1, "seed": state.seed, "rng": state.rng,
-            "cards": state.cards.to_json(), "first": state.first, "max_turns": state.max_turns,
-            "awakening": state.awakening, "turn": state.turn, "player": state.player,
-            "phase": state.phase, "ap": state.ap, "caa_used": state.caa_used,
-            "avi": list(state.avi), "pos": list(state.pos), "life": list(state.life),
-            "hand": [list(h) for h in state.hand], "deck": [list(d) for d in state.deck],
-            "trash": [list(t) for t in state.trash], "it_left": [list(t) for t in state.it_left],
-            "it_used": [list(t) for t in state.it_used], "placed": [list(p) for p in state.placed],
-            "shield": list(state.shield), "ap_bank": list(state.ap_bank),
-            "chain": [[d.seat, d.source, d.card, d.target, list(d.squares), list(d.paid)] for d in state.chain],
-            "window": state.window, "last": state.last, "result": state.result,
-        }, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        data = _state_json(state)
+        data.update(game=GAME, version=1, cards=state.cards.to_json(),
+                    base=None if state.base is None else _state_json(state.base))
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
     def load(self, text: str) -> LSState:
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("game") != GAME or data.get("version") != 1:
             raise ValueError("not a Battle Logic Square state (version 1)")
-        if data["phase"] not in ("main", "discard", "over"):
-            raise ValueError(f"Battle Logic Square state has an unknown phase {data['phase']!r}")
         cards = _cardset_from_text(json.dumps(data["cards"], sort_keys=True, ensure_ascii=False))
+        base = data.get("base")
+        return _state_from_json(data, cards, None if base is None else _state_from_json(base, cards, None))
 
-        def pair(key: str) -> tuple:
-            return tuple(tuple(x) for x in data[key])
 
-        return LSState(
-            seed=data["seed"], rng=data["rng"], cards=cards, first=data["first"],
-            max_turns=data["max_turns"], awakening=data["awakening"], turn=data["turn"],
-            player=data["player"], phase=data["phase"], ap=data["ap"], caa_used=data["caa_used"],
-            avi=tuple(data["avi"]), pos=tuple(data["pos"]), life=tuple(data["life"]),
-            hand=pair("hand"), deck=pair("deck"), trash=pair("trash"), it_left=pair("it_left"),
-            it_used=pair("it_used"), placed=tuple(tuple(p) for p in data["placed"]),
-            shield=tuple(data["shield"]), ap_bank=tuple(data["ap_bank"]),
-            chain=tuple(Decl(d[0], d[1], d[2], d[3], tuple(d[4]), tuple(d[5])) for d in data["chain"]),
-            window=data["window"], last=data["last"], result=data["result"])
+def _state_json(state: LSState) -> dict:
+    """Everything of a state but its card set and its ``base`` (JSON-able)."""
+    return {
+        "seed": state.seed, "rng": state.rng, "first": state.first, "max_turns": state.max_turns,
+        "awakening": state.awakening, "turn": state.turn, "player": state.player,
+        "phase": state.phase, "ap": state.ap, "caa_used": state.caa_used,
+        "avi": list(state.avi), "pos": list(state.pos), "life": list(state.life),
+        "hand": [list(h) for h in state.hand], "deck": [list(d) for d in state.deck],
+        "trash": [list(t) for t in state.trash], "it_left": [list(t) for t in state.it_left],
+        "it_used": [list(t) for t in state.it_used], "placed": [list(p) for p in state.placed],
+        "shield": list(state.shield), "ap_bank": list(state.ap_bank),
+        "chain": [[d.seat, d.source, d.card, d.target, list(d.squares), list(d.paid)] for d in state.chain],
+        "window": state.window, "last": state.last, "result": state.result,
+    }
+
+
+def _state_from_json(data: dict, cards: CardSet, base: LSState | None) -> LSState:
+    if data["phase"] not in ("main", "discard", "over"):
+        raise ValueError(f"Battle Logic Square state has an unknown phase {data['phase']!r}")
+
+    def pair(key: str) -> tuple:
+        return tuple(tuple(x) for x in data[key])
+
+    return LSState(
+        seed=data["seed"], rng=data["rng"], cards=cards, first=data["first"],
+        max_turns=data["max_turns"], awakening=data["awakening"], turn=data["turn"],
+        player=data["player"], phase=data["phase"], ap=data["ap"], caa_used=data["caa_used"],
+        avi=tuple(data["avi"]), pos=tuple(data["pos"]), life=tuple(data["life"]),
+        hand=pair("hand"), deck=pair("deck"), trash=pair("trash"), it_left=pair("it_left"),
+        it_used=pair("it_used"), placed=tuple(tuple(p) for p in data["placed"]),
+        shield=tuple(data["shield"]), ap_bank=tuple(data["ap_bank"]),
+        chain=tuple(Decl(d[0], d[1], d[2], d[3], tuple(d[4]), tuple(d[5])) for d in data["chain"]),
+        window=data["window"], last=data["last"], result=data["result"], base=base)
 
 
 __all__ = ["LogicSquareGame", "GAME", "DEFAULT_MAX_TURNS"]

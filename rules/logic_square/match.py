@@ -59,7 +59,9 @@ class LSState:
     copied at ``new_match`` so a match replays identically even if card files change later.
     ``deck[s][0]`` is the top of seat s's resource deck.  ``hand`` keeps drawing order.
     ``placed`` = ``(square, owner, card id, durability)`` sorted by square.  ``window`` is the
-    seat deciding a chain response (a secret decision), else None.
+    seat deciding a chain response (a secret decision), else None.  ``base`` is the state just
+    before the command that opened the current chain, kept while a window is open: everyone but
+    the deciding seat is shown that moment, so nothing reveals that a window was offered.
     """
 
     seed: int
@@ -88,6 +90,7 @@ class LSState:
     window: int | None
     last: dict | None
     result: dict | None
+    base: "LSState | None" = None
 
 
 def _sq(i: int | None) -> str | None:
@@ -156,26 +159,66 @@ def multisets(counts: dict[str, int], size: int) -> list[tuple[str, ...]]:
 
 
 def build_payments(cards: CardSet, it_card: Card, hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every sorted multiset of hand cards that exactly fills the IT card's build condition
+    (what :func:`pays_build` accepts), in :func:`multisets` order.  Each distinct hand card is
+    matched against the slots once, not once per candidate payment."""
     slots = build_slots(it_card)
-    counts = Counter(c for c in hand if any(req_matches(cards[c], s) for s in slots))
-    if sum(counts.values()) < len(slots):
+    n = len(slots)
+    fits: dict[str, tuple[int, ...]] = {}
+    for c in hand:
+        if c not in fits:
+            card = cards[c]
+            fits[c] = tuple(j for j, s in enumerate(slots) if req_matches(card, s))
+    counts = {c: k for c, k in Counter(hand).items() if fits[c]}
+    if sum(counts.values()) < n:
         return []
-    return [p for p in multisets(dict(counts), len(slots)) if pays_build(cards, it_card, p)]
+    if n == 1:
+        return [(c,) for c in sorted(counts)]
+    out = []
+    for pay in multisets(counts, n):
+        used = [False] * n
+
+        def place(k: int) -> bool:
+            if k == n:
+                return True
+            for j in fits[pay[k]]:
+                if not used[j]:
+                    used[j] = True
+                    if place(k + 1):
+                        return True
+                    used[j] = False
+            return False
+
+        if place(0):
+            out.append(pay)
+    return out
 
 
-def build_text(it_card: Card) -> str:
-    """A neutral spelling of a build condition for messages: ``2 Ac, 1 blue, 1 type:strike``."""
-    parts = []
+COLOUR_JA = {"white": "白", "green": "緑", "blue": "青", "red": "赤"}
+
+
+def build_text(it_card: Card, types: dict[str, dict] | None = None) -> dict[str, str]:
+    """A build condition for messages, ``{"en", "ja"}``: ``2 Ac, 1 blue, 1 Strike`` /
+    ``Ac 2枚、青 1枚、ストライク 1枚``.  ``types``: the card set's type names (ids otherwise)."""
+    en, ja = [], []
     for r in it_card.build:
-        bits = [r[k] for k in ("category", "colour") if k in r]
+        b_en = [r[k] for k in ("category", "colour") if k in r]
+        b_ja = [r["category"]] if "category" in r else []
+        if "colour" in r:
+            b_ja.append(COLOUR_JA.get(r["colour"], r["colour"]))
         if "type" in r:
-            bits.append("type:" + r["type"])
+            name = (types or {}).get(r["type"], {})
+            b_en.append(name.get("en", r["type"]))
+            b_ja.append(name.get("ja", r["type"]))
         if "cb" in r:
-            bits.append("CB" if r["cb"] else "non-CB")
+            b_en.append("CB" if r["cb"] else "non-CB")
+            b_ja.append("CB" if r["cb"] else "CBなし")
         if "card" in r:
-            bits.append(r["card"])
-        parts.append(f"{r['count']} {' '.join(bits) or 'any'}")
-    return ", ".join(parts)
+            b_en.append(r["card"])
+            b_ja.append(r["card"])
+        en.append(f"{r['count']} {' '.join(b_en) or 'any'}")
+        ja.append(f"{' '.join(b_ja) or '任意'} {r['count']}枚")
+    return {"en": ", ".join(en), "ja": "、".join(ja)}
 
 
 # --------------------------------------------------------------------------- the working copy
@@ -204,6 +247,7 @@ class Match:
         self.ap_bank = list(st.ap_bank)
         self.chain = list(st.chain)
         self.window = st.window
+        self.base = st.base
         self.result = st.result
         last = st.last
         self.last: dict | None = None if last is None else dict(last, events=list(last.get("events", [])))
@@ -227,7 +271,8 @@ class Match:
             shield=tuple(self.shield), ap_bank=tuple(self.ap_bank),
             chain=tuple(self.chain) if self.result is None else (),
             window=self.window if self.result is None else None,
-            last=last, result=self.result)
+            last=last, result=self.result,
+            base=self.base if self.result is None and self.window is not None else None)
 
     # ------------------------------------------------------------------ small helpers
     def event(self, **ev: Any) -> None:
@@ -498,6 +543,8 @@ class Match:
         answerer = 1 - self.chain[-1].seat
         if self.responses(answerer):
             self.window = answerer
+            if self.base is None:            # the first window of this chain: the moment before it
+                self.base = self.st
         else:
             self.resolve_chain()
 
@@ -506,6 +553,7 @@ class Match:
         who declared last; then every revealed card goes to the trash (placed cards stay)."""
         chain = self.chain
         self.window = None
+        self.base = None
         last_of: dict[int, int] = {}
         for i, d in enumerate(chain):
             last_of[d.seat] = i

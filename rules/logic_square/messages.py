@@ -55,6 +55,8 @@ EN: dict[str, str] = {
     "logic_square.deck.it_count": "The IT deck has {count} cards; it needs exactly 5.",
     "logic_square.deck.it_not_it": "{card} is a {category} card; the IT deck takes only IT cards.",
     "logic_square.deck.it_duplicate": "{card} is in the IT deck twice; the 5 IT cards must all be different.",
+    "logic_square.deck.edit_one_avi": "{card} is an AVI card: a deck has exactly 1 AVI (adding one replaces the deck's AVI), so add 1 copy.",
+    "logic_square.deck.edit_not_in_deck": "{card} is not in this deck, so it cannot be removed.",
     "logic_square.deck.code_invalid": "\"{code}\" is not a deck code (it looks like ls1-av01-3ac01.2ac02…-it01.it02…-1a2b).",
     "logic_square.deck.code_checksum": "The deck code \"{code}\" has a typo: its check digits do not match.",
     # --- outcome reasons (the host shows reason.<name>)

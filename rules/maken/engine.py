@@ -289,6 +289,11 @@ def _damage(d: dict, s: int, total: int) -> None:
     _event(d, t="damage", seat=s, n=taken, from_dust=from_dust)
 
 
+def _game_over(d: dict) -> None:
+    """The match has a result: nobody acts any more; the last attack fields stay on show."""
+    d.update(step="over", actor=None, pending=None, situation=None, guarder=None)
+
+
 def _can_bet_face_up(d: dict, s: int, cid: str, mult: int = 1) -> bool:
     card = d["cards"][cid]
     return card["kind"] == "attack" and card["gc"] != "only" and card["cost"] * mult <= len(d["gauge"][s])
@@ -716,8 +721,21 @@ class MakenGame:
         d["events"] = []
         d["last"] = {"seat": seat, "command": self._public_text(d0, seat, verb, args), "step": d0["step"]}
         getattr(self, f"_do_{verb}")(d, seat, args)
+        self._ten_damage_downs(d)
         d["last"]["events"] = d["events"]
         return MakenState(d)
+
+    @staticmethod
+    def _ten_damage_downs(d: dict) -> None:
+        """注18: 「ダメージ解決」中でなくとも、ダメージ札が10枚に達したら「ダウン」処理を行います.
+        Damage resolution downs at once (:func:`_damage`); this catches 10 damage cards reached any
+        other way, after every command (TP first — ruling).  No shipped card moves cards to the
+        damage pile outside damage resolution, so this only acts on positions or future card data."""
+        for s in (d["tp"], 1 - d["tp"]):
+            if d["result"] is None and len(d["damage"][s]) >= DAMAGE_DOWN:
+                _down(d, s)
+        if d["result"] is not None:
+            _game_over(d)
 
     # each _do_* gets a legal command (already checked) on the working copy
     def _do_ready(self, d: dict, s: int, args: list[str]) -> None:
@@ -882,6 +900,7 @@ class MakenGame:
         cards = d["cards"]
         rec: dict[str, Any] = {"kind": kind, "turn": d["turn"], "winner": w, "caller": caller, "totals": [None, None],
                                "hits": [], "bonus": p.get("bonus")}
+        order: list[tuple[int, int]] = []                 # (who takes damage, whose total); D.3: none
         if kind in ("clean_hit", "guard_break"):
             field = d["field"][w]
             hits = [e for e in field if not e[2]]          # double attack: text once
@@ -894,7 +913,7 @@ class MakenGame:
             else:                                          # 注16: GB correction
                 total = _attack(d, field[-1]) + (len(field) - 1)
             rec["totals"][w] = max(0, total + power)       # 注14
-            _damage(d, 1 - w, rec["totals"][w])
+            order = [(1 - w, w)]
         elif kind == "guard_cancel":
             opened = d["gc_open"][w]
             hit = [opened] + ([p["bonus"]] if p.get("bonus") else [])
@@ -904,22 +923,22 @@ class MakenGame:
                 power += _apply_effects(d, w, cards[c]["hit"], "hit")
             total = sum(cards[c]["attack"] for c in hit)
             rec["totals"][w] = max(0, total + power)
-            _damage(d, 1 - w, rec["totals"][w])
+            order = [(1 - w, w)]
         elif kind == "trade":
             called = 1 - caller
             t_caller = sum(_attack(d, e) for e in d["field"][caller]) - _top_back(d, called)   # 注15
             t_called = sum(_attack(d, e) for e in d["field"][called])
             rec["totals"][caller] = max(0, t_caller)
             rec["totals"][called] = max(0, t_called)
-            _damage(d, called, rec["totals"][caller])      # 注17: the called player first
-            if d["result"] is None:
-                _damage(d, caller, rec["totals"][called])
+            order = [(called, caller), (caller, called)]   # 注17: the called player first
         _event(d, t="judge", kind=kind, winner=w, totals=list(rec["totals"]))
+        for victim, source in order:                       # E: damage resolution
+            if d["result"] is None:
+                _damage(d, victim, rec["totals"][source])
         d["judge"] = rec
         d["pending"] = None
         if d["result"] is not None:
-            d["step"] = "over"
-            d["actor"] = None
+            _game_over(d)
             return
         self._end_attack_phase(d)
 
@@ -958,7 +977,7 @@ class MakenGame:
                 lp = [len(d["lp"][0]), len(d["lp"][1])]
                 winners = [] if lp[0] == lp[1] else [0 if lp[0] > lp[1] else 1]
                 d["result"] = {"winners": winners, "reason": "turn_limit"}
-                d["step"] = "over"
+                _game_over(d)
                 return
             d["turn"] += 1
             tp = 1 - d["tp"]
@@ -976,6 +995,10 @@ class MakenGame:
         if verb not in verbs_now:
             if verb == "call" and step == "attack" and d["guarder"] == s:
                 return self._fail("maken.err.no_call_guarding", d)
+            if verb == "attack" and step == "attack" and d["guarder"] == s:
+                return self._fail("maken.err.no_attack_guarding", d)
+            if verb == "break" and step == "attack":
+                return self._fail("maken.err.cannot_break", d)
             if verb == "guard" and step == "attack":
                 why = "maken.why.guarding" if d["guarder"] == s else "maken.why.guarded" if d["guarder"] is not None else "maken.why.unguardable"
                 if d["guarder"] is None and len(d["hand"][s]) < _difficulty(d, _top(d, 1 - s)):
@@ -1062,7 +1085,7 @@ class MakenGame:
                     return self._fail("maken.err.guard_type", d, verb, kind=args[0], allowed=", ".join(types) or "-")
                 chosen = args[1:]
             elif args and args[0] in GUARD_TYPES:
-                return self._fail("maken.err.guard_type", d, verb, kind=args[0], allowed=d["gtype"][s] or "-")
+                return self._fail("maken.err.keep_no_type", d, verb, kind=d["gtype"][s] or "-")
         for c in chosen:
             if c not in cards or cards[c]["kind"] == "character":
                 return self._fail("maken.err.unknown_card", d, verb, token=c[:30])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .twin import EPHEMERAL, Twin, check_message, message_text
 
@@ -51,3 +52,48 @@ def assert_ephemeral(ix) -> None:
     assert ix.replies, f"no reply to interaction {ix.payload['id']}"
     for m in ix.replies:
         assert m["flags"] & EPHEMERAL, f"expected an ephemeral reply, got: {message_text(m)!r}"
+
+
+# ---------------------------------------------------------------------------- what the bot stored
+async def match_states(db_path: Any, match_id: int) -> tuple[Any, list[Any]]:
+    """The match record in the bot's database and the engine state after each logged command
+    (replayed here, exactly as the host replays it after a restart): ``(record, states)``."""
+    from data.store import open_store
+    from host.table import _initial_state, _step
+    from rules import registry
+
+    store = await open_store(f"sqlite:///{db_path}")
+    try:
+        rec = await store.get_match(match_id)
+        commands = await store.commands(match_id)
+    finally:
+        await store.close()
+    game = registry.get(rec.game)
+    states = [_initial_state(game, rec)]
+    for c in commands:
+        states.append(_step(game, states[-1], c.seat, c.command))
+    return rec, states
+
+
+def private_lines(game_name: str, state: Any, names: list[str]) -> list[set[str]]:
+    """For each seat, the lines of its own view (as text) that neither the public view nor any
+    other seat's view shows: what only that seat may ever read."""
+    from render.text import render_text
+    from rules import registry
+
+    game = registry.get(game_name)
+
+    def lines(seat: int | None) -> set[str]:
+        text = render_text(game_name, game.view(state, seat), locale="en", names=names)
+        return {line.strip() for line in text.splitlines() if len(line.strip()) >= 6}
+
+    public = lines(None)
+    seats = [lines(s) for s in range(len(names))]
+    return [own - public - set().union(*(o for j, o in enumerate(seats) if j != s))
+            for s, own in enumerate(seats)]
+
+
+def dm_text_block(message: dict) -> str:
+    """The private view a DM carries as text (its code block), or ''."""
+    m = re.search(r"```\n(.*?)\n```", message_text(message), flags=re.S)
+    return m.group(1) if m else ""

@@ -12,9 +12,11 @@ import pytest
 from .harness import BotProcess, Table
 from .twin import Twin
 
-# The hidden-hand test game lives in tests/e2e/hidden_game.py; the bot process imports it only
-# because BOT_TEST_PLUGINS names it (a testing-only hook in bot.py).
-HIDDEN_GAME_PLUGIN = "tests.e2e.hidden_game"
+# Modules the bot process imports through BOT_TEST_PLUGINS (a testing-only hook in bot.py):
+# every bot process refuses non-loopback connections (tests/e2e/loopback_only.py); the
+# hidden-hand test game (tests/e2e/hidden_game.py) is added only where a test asks for it.
+LOOPBACK_ONLY = "tests.e2e.loopback_only"
+HIDDEN_GAME_PLUGIN = f"{LOOPBACK_ONLY},tests.e2e.hidden_game"
 
 
 @pytest.fixture
@@ -29,9 +31,9 @@ async def twin():
 
 @pytest.fixture
 def bot_plugins() -> str:
-    """BOT_TEST_PLUGINS for the bot process: none (the bot exactly as users run it).  A test
-    module overrides this fixture to load e.g. :data:`HIDDEN_GAME_PLUGIN`."""
-    return ""
+    """BOT_TEST_PLUGINS for the bot process: only the loopback guard (the bot is exactly the one
+    users run).  A test module overrides this fixture to load e.g. :data:`HIDDEN_GAME_PLUGIN`."""
+    return LOOPBACK_ONLY
 
 
 @pytest.fixture

@@ -33,7 +33,8 @@ def _die_with_parent() -> None:
 
 
 class BotProcess:
-    def __init__(self, twin: Twin, tmp_path: Path, *, plugins: str = "", extra_env: dict | None = None) -> None:
+    def __init__(self, twin: Twin, tmp_path: Path, *, plugins: str = "tests.e2e.loopback_only",
+                 extra_env: dict | None = None) -> None:
         self.twin = twin
         self.db = tmp_path / "bot.sqlite3"
         self.log_path = tmp_path / "bot.log"
@@ -99,6 +100,12 @@ class BotProcess:
 
 
 # ---------------------------------------------------------------------------- match helpers
+def played_or_refused(ix: Any) -> bool:
+    """The Act menu's confirm is a deferred update: done once its edit says how it went."""
+    return "You played" in ix.text or "⚠️" in ix.text
+
+
+
 class Table:
     """Two players and the bot: the steps every scenario uses."""
 
@@ -133,7 +140,9 @@ class Table:
             return ix
         assert ix.ephemeral, "the deck picker must be ephemeral"
         option = pick(select["options"]) if pick else select["options"][0]
-        return await self.twin.click(user, ix.last, select["custom_id"], values=[option["value"]])
+        # a deferred update, then (after the host dealt the cards) a follow-up naming the deck
+        return await self.twin.click(user, ix.last, select["custom_id"], values=[option["value"]],
+                                     until=lambda done: done.replies)
 
     def board_message(self, match_id: int) -> dict | None:
         """The newest message carrying the Act (or Accept/Join) buttons of ``match_id``."""
@@ -154,9 +163,10 @@ class Table:
                                  what="the board with an Act button")
         return match_id
 
-    async def to_act(self, match_id: int) -> dict | None:
-        """The player whose legal commands are offered (autocomplete is the only oracle a user has)."""
-        for user in (self.alice, self.bob):
+    async def to_act(self, match_id: int, users: Any = None) -> dict | None:
+        """The player (of ``users``, default Alice and Bob) whose legal commands are offered
+        (autocomplete is the only oracle a user has)."""
+        for user in users or (self.alice, self.bob):
             choices = await self.twin.autocomplete(user, "move", "command", command="",
                                                    channel_id=self.thread_of(match_id))
             if choices:
@@ -176,7 +186,7 @@ class Table:
             assert menu is not None and menu["flags"] & 64, f"the Act menu is not ephemeral: {ix.text}"
             go = find_component(menu, r":go:")
             if go is not None:
-                ix = await self.twin.click(user, menu, go["custom_id"])
+                ix = await self.twin.click(user, menu, go["custom_id"], until=played_or_refused)
                 played = re.search(r"You played `(.+?)`", ix.text)
                 assert played, f"confirm answered: {ix.text!r}"
                 return played.group(1), ix

@@ -4,13 +4,16 @@ choosing random legal commands until the match ends.  A new game in ``rules/`` i
 with no change (give it quick options in ``QUICK_OPTIONS`` if its matches are long)."""
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
 
 import pytest
 
-from .checks import assert_every_message_within_limits
+from data.store import FINISHED
+
+from .checks import assert_every_message_within_limits, match_states, private_lines
 from .twin import find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
@@ -19,10 +22,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 # Options that keep a random match short (a game not listed uses its defaults).
 QUICK_OPTIONS = {"squares": "max_turns=16", "logic_square": "max_turns=10", "maken": "max_turns=10",
                  "avalon": "max_rounds=5"}
-# A match that has not ended after this many commands is resigned, so every test reaches a result
-# in well under a minute.  E2E_MAX_COMMANDS=400 plays random matches to their natural end
-# (40–100 commands for the card games: about a second each).
-MAX_COMMANDS = int(os.environ.get("E2E_MAX_COMMANDS", "24"))
+# Random legal commands end every game's match by its own rules well within this many
+# commands (16–110 with the options above); only a match that has not ended by then is resigned.
+MAX_COMMANDS = int(os.environ.get("E2E_MAX_COMMANDS", "400"))
+# Every this many commands the Act menu (button → selects → confirm) is used instead of /move.
+MENU_EVERY = 12
 
 
 def registered_games() -> list[str]:
@@ -34,24 +38,38 @@ def registered_games() -> list[str]:
     return [n for n in registry.names() if n not in test_only]
 
 
+def render_pixels(game: str, view: dict, names: list[str]) -> bytes:
+    """What the bot must draw for ``view`` (the host's own call: no clock, English)."""
+    from PIL import Image
+
+    from render import render_png
+
+    return Image.open(io.BytesIO(render_png(game, view, locale="en", names=names, clock=None))).convert("RGB").tobytes()
+
+
 @pytest.mark.parametrize("game", registered_games())
-async def test_one_full_match_of_every_game_by_random_legal_commands(game, table, twin):
+async def test_one_full_match_of_every_game_by_random_legal_commands(game, table, twin, bot):
+    """/play, Accept (a deck picked for card games), then random legal commands — by /move and
+    now and then by the Act menu — until the match ends by the game's own rules.  Then: the
+    board shows the result and the public view's picture; each player's DM shows exactly their
+    own view (its picture is the engine's view for that seat); no line only one player may
+    read was ever in a public message or in another player's DM."""
     from rules import registry
 
     engine = registry.get(game)
     users = [table.alice, table.bob, table.carol][:max(2, engine.min_players)]
-    if len(users) < engine.min_players:
-        pytest.skip(f"{game} needs {engine.min_players} players")
     extra = {f"opponent{i + 1}": u for i, u in enumerate(users[2:], start=1)}
     match_id = await table.start(game, QUICK_OPTIONS.get(game), **extra)
     board_id = table.board_message(match_id)["id"]
     thread_id = table.thread_of(match_id)
     rng = random.Random(f"{game}-e2e")
     played = 0
+    resigned = False
     while find_component(twin.message(board_id), rf"^m:{match_id}:act$") is not None:
         if played >= MAX_COMMANDS:
             ix = await twin.slash(users[0], "match resign", match=match_id, channel_id=thread_id)
             assert "⚠️" not in ix.text, ix.text
+            resigned = True
             break
         actor = None
         for user in users:
@@ -64,23 +82,70 @@ async def test_one_full_match_of_every_game_by_random_legal_commands(game, table
             await twin.wait_for(lambda: twin.message(board_id)["components"] == [],
                                 what=f"someone to act in {game} #{match_id}, or its result")
             break
-        if played % 3 == 2:
+        if played % MENU_EVERY == 1:
             command, ix = await table.act_by_menu(actor, match_id, pick=rng.choice)
         else:
             command = rng.choice(choices)["value"]
-            ix = await twin.slash(actor, "move", command=command, match=match_id, channel_id=thread_id)
+            ix = await twin.slash(actor, "move", command=command, match=match_id, channel_id=thread_id, quiet=0)
         assert f"You played `{command}`" in ix.text, ix.text
         played += 1
-    await twin.wait_for(lambda: twin.message(board_id)["components"] == [], what="the board without buttons")
-    print(f"{game}: {played} commands; {message_text(twin.message(board_id)).splitlines()[1:2]}")
-    # private views went by DM to seated players only (and never to anyone else)
-    seated = {int(u["id"]) for u in users}
-    for cid, ch in twin.channels.items():
+    await twin.wait_for(lambda: twin.message(board_id)["components"] == [], what="the board without buttons",
+                        timeout=60)
+    board_text = message_text(twin.message(board_id))
+    print(f"{game}: {played} commands{' (resigned)' if resigned else ''}; {board_text.splitlines()[1:2]}")
+    assert re.search(r"won|Draw|resign", board_text), board_text
+    assert played >= 2
+
+    rec, states = await match_states(bot.db, match_id)
+    assert rec.status == FINISHED and len(states) == played + 1
+    assert resigned or engine.outcome(states[-1]) == rec.result, (rec.result, engine.outcome(states[-1]))
+    names = list(rec.names)
+    final = states[-1] if not resigned else None
+    # the board's last picture is the public view of the final position
+    if final is not None:
+        assert pixels(twin.picture(twin.message(board_id), "board.png")) == render_pixels(
+            game, engine.view(final, None), names)
+    # private views went by DM to seated players only; each player's last DM is their own view
+    seated = [int(u["id"]) for u in users]
+    for ch in twin.channels.values():
         if ch["type"] == 1 and twin.dms(int(ch["recipients"][0]["id"])):
             assert int(ch["recipients"][0]["id"]) in seated
-    assert re.search(r"won|Draw|resign", message_text(twin.message(board_id))), message_text(twin.message(board_id))
-    assert twin.picture(twin.message(board_id)).format == "PNG"
+    has_private = any(_strip_seat(engine.view(states[0], s)) != _strip_seat(engine.view(states[0], None))
+                      for s in range(len(users)))
+    if not has_private:
+        assert twin.all_dms() == [], "a game without private views sent DMs"
+    elif final is not None:
+        for seat, uid in enumerate(seated):
+            want = render_pixels(game, engine.view(final, seat), names)
+            await twin.wait_for(lambda: pixels(twin.picture(view_dm(twin, uid), "hand.png")) == want,
+                                what=f"seat {seat}'s DM to show their own final view", timeout=30)
+    # secrecy: what only one seat may read (at any point of the match) is in no public message,
+    # and what only one seat may read now is in no other seat's DM
+    secrets = [set() for _ in users]
+    for state in states:
+        for seat, lines in enumerate(private_lines(game, state, names)):
+            secrets[seat] |= lines
+    public = "\n".join(message_text(m) for m in twin.public_messages())
+    for seat, lines in enumerate(secrets):
+        leaked = [line for line in lines if line in public]
+        assert not leaked, f"seat {seat}'s private lines in a public message: {leaked[:3]}"
+    # (the text a DM carries is checked by test_each_players_dm_text_is_their_own_view_…)
     assert_every_message_within_limits(twin)
+
+
+def view_dm(twin, user_id: int) -> dict:
+    """The DM that carries a player's private view (edited in place all match long)."""
+    found = [m for m in twin.dms(user_id) if any(a["filename"] == "hand.png" for a in m.get("attachments", []))]
+    assert len(found) == 1, f"{len(found)} private-view DMs to {user_id}"
+    return found[0]
+
+
+def pixels(img) -> bytes:
+    return img.convert("RGB").tobytes()
+
+
+def _strip_seat(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k != "seat"}
 
 
 def games_with_private_views() -> list[str]:
@@ -131,3 +196,50 @@ async def test_closed_dms_get_a_thread_notice_without_secrets_and_match_hand_wor
     ix = await twin.slash(table.carol, "match hand", match=match_id, channel_id=thread_id)
     assert ix.ephemeral and "not playing in this match" in ix.text
     assert_every_message_within_limits(twin)
+
+
+@pytest.mark.parametrize("game", games_with_private_views())
+async def test_each_players_dm_text_is_their_own_view_and_nobody_elses(game, table, twin, bot):
+    """A DM's text (the private view as text, for readers who cannot see the picture) says only
+    what is true of its reader's own view — every line of it is a line of the engine's view for
+    that seat — and no line that only another player may read."""
+    from render.text import render_text
+    from rules import registry
+
+    from .checks import dm_text_block
+
+    engine = registry.get(game)
+    users = [table.alice, table.bob]
+    match_id = await table.start(game, QUICK_OPTIONS.get(game))
+    thread_id = table.thread_of(match_id)
+    rng = random.Random(f"{game}-dm")
+    for _ in range(6):
+        for user in users:
+            choices = await twin.autocomplete(user, "move", "command", command="", match=match_id,
+                                              channel_id=thread_id)
+            if choices:
+                ix = await twin.slash(user, "move", command=rng.choice(choices)["value"], match=match_id,
+                                      channel_id=thread_id, quiet=0)
+                assert "You played" in ix.text, ix.text
+                break
+    rec, states = await match_states(bot.db, match_id)
+    final, names = states[-1], list(rec.names)
+    for seat, user in enumerate(users):
+        want = render_pixels(game, engine.view(final, seat), names)
+        await twin.wait_for(lambda: pixels(twin.picture(view_dm(twin, int(user["id"])), "hand.png")) == want,
+                            what=f"seat {seat}'s DM to show the current position", timeout=30)
+    only = private_lines(game, final, names)
+    problems = []
+    for seat, user in enumerate(users):
+        block = dm_text_block(view_dm(twin, int(user["id"])))
+        assert block, "the DM carries no text view"
+        true = {line.strip() for line in render_text(game, engine.view(final, seat), locale="en",
+                                                     names=names).splitlines()}
+        lines = block.splitlines()
+        if lines and lines[-1].endswith("…"):   # a text view clipped to fit the embed
+            lines.pop()
+        problems += [f"seat {seat} reads {line.strip()!r}, not in their view" for line in lines
+                     if line.strip() and line.strip() not in true]
+        problems += [f"seat {seat} reads seat {other}'s {line!r}" for other in range(len(users)) if other != seat
+                     for line in only[other] if line in block]
+    assert not problems, "\n".join(problems[:12])

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from .checks import assert_ephemeral, assert_every_message_within_limits, assert_no_public_secret
+from .harness import played_or_refused
 from .twin import EPHEMERAL, MEMBER_PERMISSIONS, find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
@@ -225,7 +226,7 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart_with_old_butt
         select = find_component(ix.last, r":t:")
         ix = await twin.click(table.alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]])
         go = find_component(ix.last, r":go:")
-    ix = await twin.click(table.alice, ix.last, go["custom_id"])
+    ix = await twin.click(table.alice, ix.last, go["custom_id"], until=played_or_refused)
     played.append(re.search(r"You played `(.+?)`", ix.text).group(1))
     # … and so do the old board's buttons and /move
     assert table.board_message(match_id)["id"] == board["id"]
@@ -305,8 +306,16 @@ async def test_without_threads_the_match_is_played_in_the_channel_and_a_match_in
         table, twin):
     alice, bob = table.alice, table.bob
     admin = str((1 << 5) | int(MEMBER_PERMISSIONS))
+    # only a member with Manage Server may change settings (Discord hides the command from the
+    # others by default_member_permissions; the bot checks again)
+    ix = await twin.slash(bob, "settings thread", value="off")
+    assert_ephemeral(ix)
+    assert "Manage Server" in ix.text
     ix = await twin.slash(alice, "settings thread", value="off", permissions=admin)
     assert_ephemeral(ix)
+    assert "Saved.\nThreads: off" in ix.text
+    ix = await twin.slash(alice, "settings show", permissions=admin)
+    assert ix.text == "Threads: off · Public language: auto (server language)"
     match_id = await table.start("squares", OPTIONS)
     assert twin.threads() == []
     board = table.board_message(match_id)
@@ -340,10 +349,49 @@ async def test_a_double_click_on_confirm_plays_the_command_once(table, twin):
     # two presses before the first is answered (a double click, or a slow connection)
     first = await twin.click(alice, menu, go["custom_id"], settle=False)
     second = await twin.click(alice, menu, go["custom_id"], settle=False)
-    await twin.settle(first)
-    await twin.settle(second)
+    await twin.settle(first, until=played_or_refused)
+    await twin.settle(second, until=lambda ix: ix.replies)
     played = [m for m in (first.text, second.text) if "You played" in m]
     assert len(played) == 1, (first.text, second.text)
     ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread_id)
     assert len(log_commands(ix.text)) == 1
+    assert_every_message_within_limits(twin)
+
+
+async def test_a_declined_challenge_and_an_aborted_match_end_without_a_result(table, twin):
+    """Decline by the challenge's button; abort by both players' /match abort votes (the first
+    vote pings the other), or by a moderator alone.  No thread for a declined challenge, no
+    buttons left, nothing recorded."""
+    alice, bob, carol = table.alice, table.bob, table.carol
+    match_id, challenge = await table.challenge("squares", OPTIONS)
+    ix = await twin.click(carol, challenge, f"m:{match_id}:decline")
+    assert ix.ephemeral and "⚠️" in ix.text
+    ix = await twin.click(bob, challenge, f"m:{match_id}:decline")
+    assert ix.response_type == 6
+    await twin.wait_for(lambda: twin.message(challenge["id"])["components"] == [], what="the declined challenge")
+    assert "declined" in message_text(twin.message(challenge["id"]))
+    assert twin.threads() == []
+    # an active match: Alice votes to abort, Bob is pinged, Bob's vote ends it
+    second = await table.start("squares", OPTIONS)
+    board = table.board_message(second)
+    thread_id = board["channel_id"]
+    ix = await twin.slash(alice, "match abort", match=second, channel_id=thread_id)
+    assert_ephemeral(ix)
+    vote = await twin.wait_for(lambda: [p for p in twin.posts(thread_id) if f"<@{bob['id']}>" in p["content"]],
+                               what="the abort vote in the thread")
+    assert [str(u) for u in vote[-1]["_allowed_mentions"]["users"]] == [bob["id"]]
+    assert find_component(twin.message(board["id"]), r":act$")
+    await twin.slash(bob, "match abort", match=second, channel_id=thread_id)
+    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the aborted board")
+    assert "aborted" in message_text(twin.message(board["id"]))
+    # a moderator (Manage Messages) who is not playing aborts alone
+    third = await table.start("squares", OPTIONS)
+    third_board = table.board_message(third)
+    moderator = str((1 << 13) | int(MEMBER_PERMISSIONS))
+    ix = await twin.slash(carol, "match abort", match=third, channel_id=third_board["channel_id"],
+                          permissions=moderator)
+    await twin.wait_for(lambda: twin.message(third_board["id"])["components"] == [], what="the moderator's abort")
+    assert "A moderator aborted the match" in "\n".join(p["content"] for p in twin.posts(third_board["channel_id"]))
+    ix = await twin.slash(alice, "history")
+    assert "No finished matches" in ix.text
     assert_every_message_within_limits(twin)

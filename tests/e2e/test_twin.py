@@ -2,6 +2,7 @@
 only ever listens on loopback.  No bot process here: plain HTTP requests at the twin."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -115,3 +116,334 @@ async def test_the_twin_answers_discords_errors_and_records_violations():
         assert what in kinds, kinds
     assert "50007" not in kinds and "429" not in kinds
     assert any("50007" in r for r in twin.refusals) and any(r.startswith("429") for r in twin.refusals)
+
+
+# ---------------------------------------------------------------------------- every limit, every route
+def _select(n):
+    return {"type": 3, "custom_id": "pick", "options": [{"label": str(i), "value": str(i)} for i in range(n)]}
+
+
+# Each limit the issue lists, as a payload Discord refuses (the upload limit is the twin's
+# ``upload_limit``, set small here so the test sends little).
+LIMITS = {
+    "content over 2,000 characters": ({"content": "x" * 2001}, []),
+    "embed title over 256": ({"embeds": [{"title": "t" * 257}]}, []),
+    "embed description over 4,096": ({"embeds": [{"description": "d" * 4097}]}, []),
+    "more than 25 embed fields": ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, []),
+    "embeds over 6,000 characters in all": (
+        {"embeds": [{"description": "d" * 4000}, {"title": "t" * 200, "description": "d" * 1801}]}, []),
+    "more than 5 action rows": ({"content": "x", "components": [row(button(f"b{i}")) for i in range(6)]}, []),
+    "more than 25 select options": ({"content": "x", "components": [row(_select(26))]}, []),
+    "custom_id over 100": ({"content": "x", "components": [row(button("c" * 101))]}, []),
+    "button label over 80": ({"content": "x", "components": [row(button("a", label="l" * 81))]}, []),
+    "a file over the upload limit": ({"content": "pic"}, [("board.png", b"x" * 2049)]),
+    "more than 10 files": ({"content": "pics"}, [(f"p{i}.png", b"x") for i in range(11)]),
+}
+ROUTES = ("channel message", "channel edit", "DM", "interaction reply", "interaction update",
+          "follow-up", "original response edit")
+
+
+async def _send(http, method, url, payload, files, headers=None):
+    """POST/PATCH as discord.py does: JSON, or multipart with ``payload_json`` and ``files[n]``."""
+    if files:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+        for i, (name, raw) in enumerate(files):
+            form.add_field(f"files[{i}]", raw, filename=name, content_type="image/png")
+        kwargs = {"data": form}
+    else:
+        kwargs = {"json": payload}
+    async with http.request(method, url, headers=headers or {}, **kwargs) as r:
+        return r.status, (await r.json() if r.content_type == "application/json" else None)
+
+
+async def _route_call(twin, http, route, payload, files):
+    """Send ``payload`` through ``route`` (setting up what the route needs first)."""
+    base, cid = twin.api_base, twin.channel["id"]
+    alice = twin.user("Alice")
+
+    async def interaction(kind, ack=None, message=None):
+        data = {"id": "1", "name": "x", "type": 1} if kind == 2 else {"custom_id": "b", "component_type": 2}
+        p = twin.interaction_payload(kind, alice, data, message=message)
+        twin.interactions[p["token"]] = Interaction(p, int(alice["id"]), sent_at=time.monotonic())
+        if ack is not None:
+            status, _ = await _send(http, "POST", f"{base}/interactions/{p['id']}/{p['token']}/callback", ack, [])
+            assert status == 204
+        return p
+
+    if route in ("channel message", "channel edit", "interaction update"):
+        status, original = await _send(http, "POST", f"{base}/channels/{cid}/messages",
+                                       {"content": "hi", "components": [row(button("b"))]}, [], AUTH)
+        assert status == 200
+    if route == "channel message":
+        return await _send(http, "POST", f"{base}/channels/{cid}/messages", payload, files, AUTH)
+    if route == "channel edit":
+        return await _send(http, "PATCH", f"{base}/channels/{cid}/messages/{original['id']}", payload, files, AUTH)
+    if route == "DM":
+        status, dm = await _send(http, "POST", f"{base}/users/@me/channels", {"recipient_id": alice["id"]}, [], AUTH)
+        return await _send(http, "POST", f"{base}/channels/{dm['id']}/messages", payload, files, AUTH)
+    if route == "interaction reply":
+        p = await interaction(2)
+        return await _send(http, "POST", f"{base}/interactions/{p['id']}/{p['token']}/callback",
+                           {"type": 4, "data": payload}, files)
+    if route == "interaction update":
+        p = await interaction(3, message=twin.message(original["id"]))
+        return await _send(http, "POST", f"{base}/interactions/{p['id']}/{p['token']}/callback",
+                           {"type": 7, "data": payload}, files)
+    if route == "follow-up":
+        p = await interaction(2, ack={"type": 4, "data": {"content": "first"}})
+        return await _send(http, "POST", f"{base}/webhooks/{twin.app_id}/{p['token']}", payload, files)
+    p = await interaction(2, ack={"type": 5, "data": {"flags": 64}})
+    return await _send(http, "PATCH", f"{base}/webhooks/{twin.app_id}/{p['token']}/messages/@original",
+                       payload, files)
+
+
+@pytest.mark.parametrize("limit", list(LIMITS))
+async def test_the_twin_refuses_each_discord_limit_on_every_route_the_bot_sends_messages_by(limit):
+    """Content 2,000; embed title 256, description 4,096, 25 fields, 6,000 in all; 5 action rows;
+    25 select options; custom_id 100; labels 80; the upload limit; 10 files — refused (400/413)
+    on a channel message, its edit, a DM, an interaction reply or update, a follow-up and an
+    edit of the original response; each refusal is recorded as a violation and stores nothing."""
+    payload, files = LIMITS[limit]
+    async with Twin(upload_limit=2048) as twin, aiohttp.ClientSession() as http:
+        for route in ROUTES:
+            before = [m["_versions"][-1] for m in twin.messages.values()]
+            violations = len(twin.violations)
+            status, body = await _route_call(twin, http, route, payload, files)
+            assert status in (400, 413), (route, status, body)
+            assert body["code"] in (50035, 40005), (route, body)
+            assert len(twin.violations) == violations + 1, (route, twin.violations)
+            # the refused payload left no trace: every message kept its last version
+            assert [m["_versions"][-1] for m in twin.messages.values()][:len(before)] == before, route
+        # the same routes accept a payload at the limits
+        fine = {"content": "x" * 2000, "components": [row(button("c" * 100, label="l" * 80))]}
+        for route in ROUTES:
+            status, body = await _route_call(twin, http, route, fine, [("a.png", b"x" * 2048)])
+            assert status in (200, 204), (route, status, body)
+        assert len(twin.violations) == len(ROUTES)
+
+
+async def test_a_deferred_interaction_may_be_followed_up_after_3_s_but_an_undeferred_one_may_not_be_answered():
+    """Discord: an interaction must be answered within 3 s; a defer buys 15 minutes."""
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        alice = twin.user("Alice")
+        base = twin.api_base
+        late = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        twin.interactions[late["token"]] = Interaction(late, int(alice["id"]), sent_at=time.monotonic() - 3.2)
+        status, body = await _send(http, "POST", f"{base}/interactions/{late['id']}/{late['token']}/callback",
+                                   {"type": 4, "data": {"content": "too late"}}, [])
+        assert status == 404 and body["code"] == 10062
+        deferred = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        ix = Interaction(deferred, int(alice["id"]), sent_at=time.monotonic() - 2.5)
+        twin.interactions[deferred["token"]] = ix
+        status, _ = await _send(http, "POST", f"{base}/interactions/{deferred['id']}/{deferred['token']}/callback",
+                                {"type": 5, "data": {"flags": 64}}, [])
+        assert status == 204
+        ix.sent_at -= 60     # a minute later: the follow-up is still fine
+        status, msg = await _send(http, "POST", f"{base}/webhooks/{twin.app_id}/{deferred['token']}",
+                                  {"content": "done"}, [])
+        assert status == 200 and msg["content"] == "done" and ix.text == "done" and ix.ephemeral
+        # a follow-up to an interaction never answered is refused too
+        never = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        twin.interactions[never["token"]] = Interaction(never, int(alice["id"]), sent_at=time.monotonic())
+        status, body = await _send(http, "POST", f"{base}/webhooks/{twin.app_id}/{never['token']}",
+                                   {"content": "x"}, [])
+        assert status == 404
+    assert [v.split(" ")[1] for v in twin.violations] == ["10062", "10015"], twin.violations
+
+
+async def test_autocomplete_results_over_25_choices_or_100_characters_are_refused():
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        alice = twin.user("Alice")
+        for choices in ([{"name": str(i), "value": str(i)} for i in range(26)],
+                        [{"name": "n" * 101, "value": "v"}], [{"name": "n", "value": "v" * 101}]):
+            p = twin.interaction_payload(4, alice, {"id": "1", "name": "x", "type": 1, "options": []})
+            twin.interactions[p["token"]] = Interaction(p, int(alice["id"]), sent_at=time.monotonic())
+            status, body = await _send(http, "POST", f"{twin.api_base}/interactions/{p['id']}/{p['token']}/callback",
+                                       {"type": 8, "data": {"choices": choices}}, [])
+            assert status == 400 and body["code"] == 50035
+    assert len(twin.violations) == 3
+
+
+async def test_discord_py_own_http_client_gets_discords_errors_from_the_twin_and_waits_out_a_429(monkeypatch):
+    """What the bot process sees: discord.py's HTTPClient raises on a refused message (so a
+    scenario fails), and sleeps ``retry_after`` on a 429 before it tries again."""
+    import discord
+    import discord.http
+
+    async with Twin() as twin:
+        monkeypatch.setattr(discord.http.Route, "BASE", twin.api_base)
+        http = discord.http.HTTPClient(asyncio.get_running_loop())
+        try:
+            me = await http.static_login(TOKEN)
+            assert me["id"] == str(twin.app_id)
+            cid = int(twin.channel["id"])
+            with discord.http.handle_message_parameters(content="x" * 2001) as params:
+                with pytest.raises(discord.HTTPException) as err:
+                    await http.send_message(cid, params=params)
+            assert err.value.status == 400 and err.value.code == 50035
+            user = twin.user("Dee")
+            twin.closed_dms.add(int(user["id"]))
+            dm = await http.start_private_message(int(user["id"]))
+            with discord.http.handle_message_parameters(content="psst") as params:
+                with pytest.raises(discord.Forbidden) as closed:
+                    await http.send_message(int(dm["id"]), params=params)
+            assert closed.value.code == 50007
+            twin.rate_limit("POST", rf"^/channels/{cid}/messages$", retry_after=0.6)
+            with discord.http.handle_message_parameters(content="after the wait") as params:
+                sent = await http.send_message(cid, params=params)
+            posts = twin.calls("POST", rf"^/channels/{cid}/messages$")
+            assert [r.status for r in posts[-2:]] == [429, 200] and sent["content"] == "after the wait"
+            assert posts[-1].at - posts[-2].at >= 0.6 - 0.05
+        finally:
+            await http.close()
+    assert len(twin.violations) == 1 and "content: 2001" in twin.violations[0]
+
+
+# ---------------------------------------------------------------------------- the gateway
+async def test_the_gateway_speaks_hello_identify_ready_guild_create_heartbeat_resume_and_reconnect():
+    async with Twin(heartbeat_ms=41250) as twin, aiohttp.ClientSession() as http:
+        url = twin.gateway_url + "?v=10&encoding=json"
+
+        async def receive(ws):
+            msg = await asyncio.wait_for(ws.receive(), 5)
+            assert msg.type == aiohttp.WSMsgType.TEXT, msg
+            return json.loads(msg.data)
+
+        # a bad token is closed with 4004
+        async with http.ws_connect(url) as ws:
+            assert (await receive(ws))["op"] == 10
+            await ws.send_json({"op": 2, "d": {"token": "nope", "intents": 0, "properties": {}}})
+            msg = await asyncio.wait_for(ws.receive(), 5)
+            assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4004
+        async with http.ws_connect(url) as ws:
+            hello = await receive(ws)
+            assert hello == {"op": 10, "d": {"heartbeat_interval": 41250}}
+            await ws.send_json({"op": 1, "d": None})
+            assert (await receive(ws)) == {"op": 11}
+            await ws.send_json({"op": 2, "d": {"token": TOKEN, "intents": 1, "properties": {}, "shard": [0, 1]}})
+            ready = await receive(ws)
+            assert (ready["op"], ready["t"], ready["s"]) == (0, "READY", 1)
+            assert ready["d"]["user"]["id"] == str(twin.app_id)
+            assert ready["d"]["resume_gateway_url"].startswith("ws://127.0.0.1:")
+            session = ready["d"]["session_id"]
+            guild = await receive(ws)
+            assert (guild["t"], guild["s"], guild["d"]["id"]) == ("GUILD_CREATE", 2, str(twin.guild_id))
+            assert twin.channel in guild["d"]["channels"]
+            # an interaction reaches the bot as INTERACTION_CREATE, and the twin starts its 3 s
+            alice = twin.user("Alice")
+            payload = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+            ix = await twin.send_interaction(payload, alice, settle=False)
+            event = await receive(ws)
+            assert (event["t"], event["s"], event["d"]["id"]) == ("INTERACTION_CREATE", 3, payload["id"])
+            assert ix.sent_at is not None
+            # Discord asks for a reconnect
+            await twin.request_reconnect()
+            assert (await receive(ws)) == {"op": 7, "d": None}
+        # while nobody is connected, events wait; a RESUME replays what was missed, then RESUMED
+        missed = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        await twin.send_interaction(missed, alice, settle=False)
+        async with http.ws_connect(ready["d"]["resume_gateway_url"] + "?v=10&encoding=json") as ws:
+            assert (await receive(ws))["op"] == 10
+            await ws.send_json({"op": 6, "d": {"token": TOKEN, "session_id": session, "seq": 3}})
+            replayed = await receive(ws)
+            assert (replayed["t"], replayed["s"], replayed["d"]["id"]) == ("INTERACTION_CREATE", 4, missed["id"])
+            resumed = await receive(ws)
+            assert (resumed["t"], resumed["s"]) == ("RESUMED", 5)
+            # the connection dies without a close frame
+            await twin.drop_gateway()
+            msg = await asyncio.wait_for(ws.receive(), 5)
+            assert msg.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR)
+        # a RESUME of an unknown session is refused with op 9 (invalid session, not resumable)
+        async with http.ws_connect(url) as ws:
+            await receive(ws)
+            await ws.send_json({"op": 6, "d": {"token": TOKEN, "session_id": "other", "seq": 1}})
+            assert (await receive(ws)) == {"op": 9, "d": False}
+    assert (twin.identifies, twin.resumes, twin.heartbeats) == (1, 1, 1)
+    assert twin.log[:2] == ["HELLO", "IDENTIFY(bad token)"] and "DROP" in twin.log
+
+
+def test_the_loopback_guard_loaded_into_the_bot_refuses_any_other_host():
+    """tests/e2e/loopback_only.py (in every e2e bot process): loopback works, anything else is
+    refused before a packet leaves — by address or by name."""
+    import subprocess
+    import sys
+
+    from .harness import ROOT
+
+    code = """
+import socket, tests.e2e.loopback_only
+server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen()
+socket.create_connection(server.getsockname(), timeout=2).close()
+for target in (("192.0.2.1", 443), ("discord.com", 443)):
+    try:
+        socket.create_connection(target, timeout=2)
+    except OSError as exc:
+        assert "loopback only" in str(exc), exc
+    else:
+        raise SystemExit("reached " + str(target))
+print("guarded")
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "guarded", out.stderr
+    assert "only loopback is allowed" in out.stderr
+
+
+async def test_a_bot_process_pointed_away_from_loopback_is_stopped_by_the_guard(tmp_path):
+    """The e2e bot processes carry the loopback guard: a bot told to use another API host fails
+    at once, with the guard's error in its log, and never reaches it."""
+    from .harness import BotProcess
+
+    async with Twin() as twin:
+        bot = BotProcess(twin, tmp_path, extra_env={"DISCORD_API_BASE": "http://192.0.2.1/api/v10"})
+        with pytest.raises(AssertionError, match="exited"):
+            await bot.start()
+        await bot.stop()
+    assert "the bot tried to reach 192.0.2.1; only loopback is allowed" in bot.log()
+    assert twin.requests == [] and twin.identifies == 0
+
+
+async def test_threads_from_a_message_or_not_with_discords_refusals():
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        base, cid = twin.api_base, twin.channel["id"]
+        status, msg = await _send(http, "POST", f"{base}/channels/{cid}/messages", {"content": "board"}, [], AUTH)
+        status, thread = await _send(http, "POST", f"{base}/channels/{cid}/messages/{msg['id']}/threads",
+                                     {"name": "SQUARES #1", "auto_archive_duration": 1440}, [], AUTH)
+        assert status == 201 and thread["id"] == msg["id"] and thread["parent_id"] == cid and thread["type"] == 11
+        status, body = await _send(http, "POST", f"{base}/channels/{cid}/messages/{msg['id']}/threads",
+                                   {"name": "again"}, [], AUTH)
+        assert status == 400 and body["code"] == 160004
+        status, other = await _send(http, "POST", f"{base}/channels/{cid}/threads",
+                                    {"name": "n" * 100, "type": 11}, [], AUTH)
+        assert status == 201 and other["id"] != msg["id"]
+        status, _ = await _send(http, "POST", f"{base}/channels/{cid}/threads", {"name": "n" * 101, "type": 11}, [], AUTH)
+        assert status == 400
+        status, body = await _send(http, "POST", f"{base}/channels/{thread['id']}/threads", {"name": "x"}, [], AUTH)
+        assert status == 400 and body["code"] == 50024      # no thread inside a thread
+        user = twin.user("Carol")
+        async with http.put(f"{base}/channels/{thread['id']}/thread-members/{user['id']}", headers=AUTH) as r:
+            assert r.status == 204
+        status, posted = await _send(http, "POST", f"{base}/channels/{thread['id']}/messages", {"content": "hi"}, [], AUTH)
+        assert status == 200 and posted["channel_id"] == thread["id"]
+    assert twin.thread_members == {int(thread["id"]): {int(user["id"])}}
+    assert [e["t"] for e in twin.events if e["t"] == "THREAD_CREATE"] == ["THREAD_CREATE"] * 2
+    assert len(twin.violations) == 3 and all(v.startswith("400") for v in twin.violations)
+
+
+async def test_an_ephemeral_message_is_edited_only_through_its_interaction():
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        alice = twin.user("Alice")
+        p = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        ix = Interaction(p, int(alice["id"]), sent_at=time.monotonic())
+        twin.interactions[p["token"]] = ix
+        status, _ = await _send(http, "POST", f"{twin.api_base}/interactions/{p['id']}/{p['token']}/callback",
+                                {"type": 4, "data": {"content": "only you", "flags": 64}}, [])
+        assert status == 204 and ix.ephemeral
+        cid = twin.channel["id"]
+        status, body = await _send(http, "PATCH", f"{twin.api_base}/channels/{cid}/messages/{ix.original_id}",
+                                   {"content": "edited"}, [], AUTH)
+        assert status == 404 and body["code"] == 10008
+        status, _ = await _send(http, "PATCH", f"{twin.api_base}/webhooks/{twin.app_id}/{p['token']}/messages/@original",
+                                {"content": "edited"}, [])
+        assert status == 200 and ix.text.endswith("edited")
+    assert len(twin.violations) == 1

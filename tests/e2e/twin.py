@@ -29,7 +29,7 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
 * more than 5 action rows, more than 5 buttons in a row, a select not alone in its row,
   more than 25 select options (or none), custom_id over 100 or duplicated, button labels over
   80, option label/value/description over 100, placeholder over 150;
-* a file over the upload limit (``upload_limit``, 10 MiB by default);
+* a file over the upload limit (``upload_limit``, 10 MiB by default); more than 10 files;
 * an interaction answered twice (40060), answered later than 3 s after it was delivered
   without a defer (10062), or followed up before it was answered;
 * ``allowed_mentions`` with ``parse: ["users"]`` and a ``users`` list at once;
@@ -63,6 +63,7 @@ from typing import Any, Callable
 from aiohttp import WSMsgType, web
 
 TOKEN = "twin-token-not-a-secret"
+QUIET = 0.3      # seconds without a request from the bot after which it is taken to be done
 UPLOAD_LIMIT = 10 * 1024 * 1024
 ACK_DEADLINE = 3.0
 EPHEMERAL = 64
@@ -133,6 +134,8 @@ def check_message(payload: dict | None, files: list[tuple[str, bytes]], *, uploa
     if total > 6000:
         errors.append(f"embeds: {total} > 6000 characters in all")
     errors += check_components(p.get("components") or [])
+    if len(files) > 10:
+        errors.append(f"files: {len(files)} attachments > 10")
     for name, raw in files:
         if len(raw) > upload_limit:
             errors.append(f"file {name}: {len(raw)} bytes > upload limit {upload_limit}")
@@ -494,16 +497,20 @@ class Twin:
     def threads(self) -> list[dict]:
         return [c for c in self.channels.values() if c["type"] in (10, 11, 12)]
 
+    def attachment(self, message: dict, name: str | None = None) -> bytes:
+        """The bytes of the message's (first, or ``name``d) attachment, as uploaded."""
+        for a in message.get("attachments", []):
+            if name is None or a["filename"] == name:
+                return self._attachment_bytes[a["id"]]
+        raise AssertionError(f"no attachment {name or ''} on message {message['id']}")
+
     def picture(self, message: dict, name: str | None = None) -> Any:
         """The message's (first, or ``name``d) attachment decoded by Pillow."""
         from PIL import Image
 
-        for a in message.get("attachments", []):
-            if name is None or a["filename"] == name:
-                img = Image.open(io.BytesIO(self._attachment_bytes[a["id"]]))
-                img.load()
-                return img
-        raise AssertionError(f"no attachment {name or ''} on message {message['id']}")
+        img = Image.open(io.BytesIO(self.attachment(message, name)))
+        img.load()
+        return img
 
     # ------------------------------------------------------------------ fault injection
     def rate_limit(self, method: str, pattern: str, *, retry_after: float = 1.0, count: int = 1) -> dict:
@@ -797,9 +804,12 @@ class Twin:
         return ch
 
     def _message_in(self, cid: int, mid: int) -> dict:
+        """A message by the channel API.  Ephemeral messages are not there: only their
+        interaction's webhook can edit them."""
         self._channel(cid)
         msg = self.messages.get(mid)
-        if msg is None or mid in self.deleted_messages or msg["channel_id"] != str(cid):
+        if (msg is None or mid in self.deleted_messages or msg["channel_id"] != str(cid)
+                or msg.get("flags", 0) & EPHEMERAL):
             raise Reject(404, 10008, "Unknown Message")
         return msg
 
@@ -1013,28 +1023,33 @@ class Twin:
         return payload
 
     async def send_interaction(self, payload: dict, user: dict, *, settle: bool = True,
-                               quiet: float = 0.5, timeout: float = 30.0) -> Interaction:
+                               quiet: float = QUIET, until: Callable[[Interaction], Any] | None = None,
+                               timeout: float = 30.0) -> Interaction:
         ix = Interaction(payload, int(user["id"]))
         self.interactions[payload["token"]] = ix
         await self.dispatch("INTERACTION_CREATE", payload)
         if settle:
-            await self.settle(ix, quiet=quiet, timeout=timeout)
+            await self.settle(ix, quiet=quiet, until=until, timeout=timeout)
         return ix
 
-    async def settle(self, ix: Interaction | None = None, *, quiet: float = 0.5, timeout: float = 30.0) -> None:
-        """Wait until ``ix`` is answered (a deferred one: followed up) and the bot has sent
-        nothing for ``quiet`` seconds.  Bounded by ``timeout``."""
+    async def settle(self, ix: Interaction | None = None, *, quiet: float = QUIET,
+                     until: Callable[[Interaction], Any] | None = None, timeout: float = 30.0) -> None:
+        """Wait until ``ix`` is answered (a deferred one: followed up; with ``until``: until
+        ``until(ix)`` holds too, e.g. the edit that follows a deferred update) and the bot has
+        sent nothing for ``quiet`` seconds.  Bounded by ``timeout``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             answered = ix is None or (ix.response_type is not None and not (
                 ix.response_type == 5 and ix.original_id is not None
                 and self.messages[ix.original_id]["flags"] & LOADING))
+            if answered and until is not None and ix is not None:
+                answered = bool(until(ix))
             if answered and time.monotonic() - self.last_activity >= quiet:
                 return
             await asyncio.sleep(0.05)
         raise AssertionError(f"the bot did not finish answering within {timeout} s "
-                             f"(interaction answered: {ix.response_type if ix else '-'})")
+                             f"(interaction answered: {ix.response_type if ix else '-'}: {ix.text if ix else ''!r})")
 
     async def wait_for(self, predicate: Callable[[], Any], *, timeout: float = 20.0, what: str = "") -> Any:
         loop = asyncio.get_running_loop()
@@ -1095,11 +1110,13 @@ class Twin:
 
     async def slash(self, user: dict, path: str, *, channel_id: Any = None, locale: str = "en-US",
                     guild_locale: str = "en-US", permissions: str = MEMBER_PERMISSIONS, settle: bool = True,
-                    **options: Any) -> Interaction:
+                    quiet: float = QUIET, **options: Any) -> Interaction:
+        """Run ``/path`` as ``user``.  Returns once the bot answered (a deferred answer: followed
+        up) and then sent nothing for ``quiet`` seconds (0: as soon as it answered)."""
         data = self._command_data(path, options, None)
         payload = self.interaction_payload(2, user, data, channel_id=channel_id, locale=locale,
                                            guild_locale=guild_locale, permissions=permissions)
-        return await self.send_interaction(payload, user, settle=settle)
+        return await self.send_interaction(payload, user, settle=settle, quiet=quiet)
 
     async def autocomplete(self, user: dict, path: str, focused: str, *, channel_id: Any = None,
                            locale: str = "en-US", **options: Any) -> list[dict]:
@@ -1110,8 +1127,10 @@ class Twin:
         return ix.choices or []
 
     async def click(self, user: dict, message: dict, custom_id: str, *, values: list[str] | None = None,
-                    locale: str = "en-US", settle: bool = True) -> Interaction:
-        """Press a button (or pick ``values`` in a select) that is on ``message`` right now."""
+                    locale: str = "en-US", settle: bool = True,
+                    until: Callable[[Interaction], Any] | None = None) -> Interaction:
+        """Press a button (or pick ``values`` in a select) that is on ``message`` right now.
+        ``until``: see :meth:`settle` (a deferred update is answered before its edit comes)."""
         stored = self.messages[int(message["id"])]
         viewer = stored.get("_viewer")
         if stored["flags"] & EPHEMERAL and viewer is not None and viewer != int(user["id"]):
@@ -1129,4 +1148,4 @@ class Twin:
             data["values"] = values
         payload = self.interaction_payload(3, user, data, channel_id=stored["channel_id"], locale=locale,
                                            message=stored)
-        return await self.send_interaction(payload, user, settle=settle)
+        return await self.send_interaction(payload, user, settle=settle, until=until)
