@@ -962,8 +962,14 @@ def _fill_decks(game: Any, options: dict, n: int) -> dict:
 
 def own_part(view: dict, public: dict) -> dict:
     """What a seat's view holds beyond the public view (its hand, secret choices...), plus the
-    ``cards`` table so names can be shown and ``seat`` so it can say whose it is."""
-    return {k: v for k, v in view.items() if k in ("cards", "seat") or public.get(k) != v}
+    tables that name things (``cards``; Art of War's ``kings``) so the part reads as the whole
+    view does, and ``seat`` so it can say whose it is."""
+    return {k: v for k, v in view.items() if k in _NAMING_KEYS or public.get(k) != v}
+
+
+# View keys that are reference tables, not position: kept in a seat's own part so its text
+# names cards and KINGs exactly as the full view's text does.
+_NAMING_KEYS = ("cards", "kings", "seat")
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:

@@ -240,6 +240,7 @@ async def test_each_players_dm_text_is_their_own_view_and_nobody_elses(game, tab
             lines.pop()
         problems += [f"seat {seat} reads {line.strip()!r}, not in their view" for line in lines
                      if line.strip() and line.strip() not in true]
+        read = {line.strip() for line in lines}   # whole lines: "Your hand: K P" is not "Your hand: K P S"
         problems += [f"seat {seat} reads seat {other}'s {line!r}" for other in range(len(users)) if other != seat
-                     for line in only[other] if line in block]
+                     for line in only[other] if line in read]
     assert not problems, "\n".join(problems[:12])
