@@ -60,8 +60,8 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
         fonts.text(d, (CW // 2, 40), t("maken.render.support"), 12, MUTED, anchor="mm")
         text = card.get("text", {}).get(locale, "")
         y = 58
-        for chunk in _wrap(text, 10, CW - 10)[:5]:
-            fonts.text(d, (6, y), chunk, 10, INK)
+        for line in _flow([(word, INK) for word in text.split(" ")], 10, CW - 10, 5):
+            fonts.text(d, (6, y), "".join(chunk for chunk, _ in line), 10, INK)
             y += 14
         return img
     posture = card.get("posture", "stand")
@@ -91,6 +91,24 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
         fonts.text(d, (x - w // 2, y + 8), label, 10, WHITE, bold=True, anchor="mm")
         x -= w + 2
     y += 16
+    for i, line in enumerate(_card_notes(card, locale)):
+        x = 6
+        for text, colour in line:
+            fonts.text(d, (x, y + 6 + 14 * i), text, 10, colour, anchor="lm")
+            x += fonts.text_width(text, 10)
+    # destination icon (どこいくのアイコン)
+    icon = card.get("icon", "dust")
+    d.rounded_rectangle((4, CH - 19, CW - 5, CH - 5), radius=4, fill=(236, 232, 224))
+    fonts.text(d, (CW // 2, CH - 12), "→ " + t(f"maken.icon.{icon}"), 10, INK, bold=True, anchor="mm")
+    if twin:
+        d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, outline=RED, width=2)
+    return img
+
+
+def _card_notes(card: dict, locale: str) -> list[list[tuple[str, tuple]]]:
+    """The two lines above a card's destination icon: GC kind, gauge cost/gain in ink, then its
+    bet/hit effects in red, flowed (Japanese breaks between characters)."""
+    t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
     extras = []
     if card.get("gc") == "only":
         extras.append("GC専用" if locale == "ja" else "GC only")
@@ -101,19 +119,9 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
     if card.get("gain"):
         extras.append(t("maken.render.gain", n=card["gain"]))
     effects = [("bet", e) for e in card.get("bet", [])] + [("hit", e) for e in card.get("hit", [])]
-    lines = _wrap(" ".join(extras), 10, CW - 12) if not effects else [" ".join(extras)]
-    for i, line in enumerate(lines[:2]):
-        fonts.text(d, (6, y + 6 + 14 * i), fonts.fit(line, 10, CW - 12), 10, INK, anchor="lm")
-    if effects:
-        short = " ".join(_effect_short(w, e, locale) for w, e in effects)
-        fonts.text(d, (6, y + 20), fonts.fit(short, 10, CW - 12), 10, RED, anchor="lm")
-    # destination icon (どこいくのアイコン)
-    icon = card.get("icon", "dust")
-    d.rounded_rectangle((4, CH - 19, CW - 5, CH - 5), radius=4, fill=(236, 232, 224))
-    fonts.text(d, (CW // 2, CH - 12), "→ " + t(f"maken.icon.{icon}"), 10, INK, bold=True, anchor="mm")
-    if twin:
-        d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, outline=RED, width=2)
-    return img
+    flow = [(word, INK) for word in " ".join(extras).split()] + \
+           [(word, RED) for w, e in effects for word in _effect_short(w, e, locale).split(" ")]
+    return _flow(flow, 10, CW - 12, 2)
 
 
 def _effect_short(where: str, eff: dict, locale: str) -> str:
@@ -129,23 +137,50 @@ def _effect_short(where: str, eff: dict, locale: str) -> str:
     return f"{head}: {body}{cond}"
 
 
-def _wrap(text: str, size: int, width: int) -> list[str]:
-    """Lines no wider than ``width``: broken at spaces (English), and between characters inside a
-    word too wide for a line (Japanese)."""
-    out: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        pieces = [word] if fonts.text_width(word, size) <= width else list(word)
-        for i, piece in enumerate(pieces):
-            sep = " " if line and i == 0 else ""
-            if line and fonts.text_width(line + sep + piece, size) > width:
-                out.append(line)
-                line = piece
-            else:
-                line += sep + piece
-    if line:
-        out.append(line)
-    return out
+def _flow(words: list[tuple[str, tuple]], size: int, width: int, max_lines: int) -> list[list[tuple[str, tuple]]]:
+    """Coloured words laid out in at most ``max_lines`` lines no wider than ``width``: broken
+    at spaces, and between characters inside a word too wide for a line (Japanese).  Each line
+    is a list of ``(text, colour)`` runs; only what still does not fit ends in "…"."""
+    lines: list[list[tuple[str, tuple]]] = [[]]
+    used = 0.0
+
+    def put(text: str, colour: tuple) -> None:
+        run = lines[-1]
+        if run and run[-1][1] == colour:
+            run[-1] = (run[-1][0] + text, colour)
+        else:
+            run.append((text, colour))
+
+    for word, colour in words:
+        if not word:
+            continue
+        gap = fonts.text_width(" ", size) if lines[-1] else 0.0
+        whole = fonts.text_width(word, size)
+        if used + gap + whole <= width:
+            put((" " if lines[-1] else "") + word, colour)
+            used += gap + whole
+            continue
+        if whole <= width:                       # starts the next line whole
+            lines.append([])
+            put(word, colour)
+            used = whole
+            continue
+        if lines[-1]:
+            put(" ", colour)
+            used += gap
+        for ch in word:                          # broken between characters
+            w = fonts.text_width(ch, size)
+            if used + w > width and lines[-1]:
+                lines.append([])
+                used = 0.0
+            put(ch, colour)
+            used += w
+    lines = [line for line in lines if line]
+    if len(lines) > max_lines:
+        last = "".join(text for text, _ in lines[max_lines - 1])
+        colour = lines[max_lines - 1][-1][1]
+        lines = lines[:max_lines - 1] + [[(fonts.fit(last + " …", size, width), colour)]]
+    return lines
 
 
 @lru_cache(maxsize=4)

@@ -61,3 +61,26 @@ def test_text_view_for_the_console_full_and_partial():
         assert "None" not in text
         for cid in own["hand"]:
             assert cid in text
+
+
+def test_every_cards_text_fits_on_its_picture_in_both_locales():
+    """Nothing printed on a card is cut: cost/gain and the bet/hit effects (e.g. 牽制's
+    「ベット時:1ドロー(G3+)」, wider than a card) flow over the two lines above the icon, and a
+    support card's text over its five lines — no "…" on any card of any character."""
+    from render.maken import CW, INK, _card_notes, _flow
+
+    cards = game.cardset.cards
+    assert "ts10" in cards
+    for cid, card in cards.items():
+        if card.get("kind") not in ("attack", "support"):
+            continue
+        for locale in ("en", "ja"):
+            if card.get("kind") == "support":
+                text = card.get("text", {}).get(locale, "")
+                lines = _flow([(w, INK) for w in text.split(" ")], 10, CW - 10, 5)
+            else:
+                lines = _card_notes(card, locale)
+            printed = ["".join(run for run, _ in line) for line in lines]
+            assert not any("…" in line for line in printed), (cid, locale, printed)
+    ts10 = _card_notes(cards["ts10"], "ja")
+    assert "".join(run for line in ts10 for run, _ in line).replace(" ", "") == "増加1ベット時:1ドロー(G3+)"
