@@ -269,6 +269,8 @@ class Leagues(commands.Cog):
                    round=d["round"] or "-")]
         if lg.status == "signup" and d["signup_until"]:
             info.append(tr("leagues.embed.signup_until", locale, when=f"<t:{int(d['signup_until'])}:R>"))
+        if d.get("cancelled"):
+            info.append(tr("leagues.embed.cancelled", locale))
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]
@@ -279,7 +281,7 @@ class Leagues(commands.Cog):
             embed.add_field(name=tr("leagues.embed.round", locale, round=d["round"]),
                             value=clip("\n".join(self._pairing_line(p, names, locale)
                                                  for p in LG.round_pairings(d)) or "-", 1024), inline=False)
-        if lg.status in ("finished", "closed"):
+        if lg.status in ("finished", "closed") and not d.get("cancelled"):
             embed.add_field(name=tr("leagues.embed.final", locale),
                             value=self._table_text(lg, locale, limit=10, budget=1000), inline=False)
         return embed
@@ -401,6 +403,14 @@ class Leagues(commands.Cog):
                 n += 1
                 continue
             locale = await self.public_locale(lg.guild_id, lg)
+            if res.data.get("cancelled"):
+                await self.refresh(lg)
+                organiser = lg.data.get("organiser")
+                who = [u for u in [organiser, *LG.active_ids(lg.data)] if u]
+                await self.announce(lg, tr("leagues.cancelled.too_few", locale, league=lg.id, name=lg.data["name"],
+                                           n=res.data["payload"], mentions=mention_line(who)), ping=who)
+                n += 1
+                continue
             names = {p["id"]: p["name"] for p in lg.data["players"]}
             for p in res.data["payload"]:
                 await self.announce(lg, tr("leagues.deadline.passed", locale, pairing=p["id"], a=names.get(p["a"], "?"),

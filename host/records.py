@@ -522,21 +522,28 @@ class Leagues:
         return out
 
     async def tick(self) -> list[Result]:
-        """Start leagues whose sign-up window has ended (with at least two players; data
-        ``started``), report league matches that finished unreported (``caught_up``), and
-        announce pairings whose deadline has passed (once each): they may now be claimed."""
+        """Start leagues whose sign-up window has ended with at least two players (data
+        ``started``) and call off those it ended with fewer (``cancelled``: nobody can join
+        any more, so they could never start), report league matches that finished unreported
+        (``caught_up``), and announce pairings whose deadline has passed (once each): they may
+        now be claimed."""
         out = []
         now = self.now()
         for lg in await self.store.leagues(None, ("signup",)):
             until = lg.data.get("signup_until")
-            if until is None or now < until or len(L.active_ids(lg.data)) < 2:
+            if until is None or now < until:
                 continue
 
             def begin(d: dict, status: str) -> tuple[str, Any]:
+                if status != "signup":
+                    raise L.LeagueError("leagues.err.started")
+                if len(L.active_ids(d)) < 2:
+                    d["closed_from"], d["cancelled"] = status, "too_few"
+                    return "closed", len(L.active_ids(d))
                 return "running", L.start(d, status, now)
             res = await self._mutate(lg.id, None, begin)
             if res.ok:
-                res.data["started"] = True
+                res.data["cancelled" if res.data["league"].status == "closed" else "started"] = True
                 out.append(res)
         for res in await self.catch_up():
             res.data["caught_up"] = True

@@ -713,3 +713,25 @@ async def test_a_card_game_league_match_is_played_with_each_players_own_deck(env
     await env.fake.slash(env.bot, env.bob, "match resign", match=match_id)
     lg = await env.store.get_league(league_id)
     assert lg.status == "finished" and lg.data["pairings"][0]["how"] == "match"
+
+
+async def test_a_sign_up_window_that_closes_with_one_player_calls_the_league_off(env):
+    """Nobody can join once the window has closed, so a league left with fewer than 2 players
+    could never start: it is called off once, announced to the organiser and whoever signed
+    up, and its message says so — instead of staying in sign-up for ever."""
+    league_id = await create_league(env, format="rr", signup_hours=1)
+    await env.fake.slash(env.bot, env.bob, "league join")
+    cog = env.bot.get_cog("Leagues")
+    assert await cog.tick_once() == 0, "the window is still open"
+    env.clock.advance(3601)
+    assert await cog.tick_once() == 1
+    lg = await env.store.get_league(league_id)
+    assert lg.status == "closed" and lg.data["cancelled"] == "too_few" and lg.data["round"] == 0
+    said = [m["content"] for m in env.fake.posts(env.fake.channel["id"]) if "called off" in m["content"]]
+    assert len(said) == 1 and "1 player(s)" in said[0]
+    assert f"<@{env.alice['id']}>" in said[0] and f"<@{env.bob['id']}>" in said[0], "organiser and sign-up pinged"
+    assert any("Called off" in message_text(m) and f"League #{league_id}" in message_text(m)
+               for m in env.fake.posts(env.fake.channel["id"])), "the league message says so"
+    assert await cog.tick_once() == 0, "announced once"
+    ix = await env.fake.slash(env.bot, env.carol, "league join", league=league_id)
+    assert "⚠️" in ix.text
