@@ -61,11 +61,13 @@ def split_statements(sql: str) -> list[str]:
     return out
 
 
-def load_migrations(directory: str | Path | None = None) -> list[Migration]:
-    """The migrations in ``directory`` (default: the :mod:`data.migrations` package), in order.
+def load_migrations(directory: str | Path | None = None,
+                    package: str = "data.migrations") -> list[Migration]:
+    """The migrations in ``directory`` (default: the ``package``, :mod:`data.migrations` for
+    SQLite, ``data.migrations.postgres`` for PostgreSQL), in order.
     Raises :class:`MigrationError` on a bad name, a duplicate or a gap in the numbering."""
     if directory is None:
-        files = [(f.name, f) for f in resources.files("data.migrations").iterdir()]
+        files = [(f.name, f) for f in resources.files(package).iterdir()]
     else:
         files = [(f.name, f) for f in Path(directory).iterdir()]
     found: dict[int, Migration] = {}

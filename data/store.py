@@ -1,6 +1,6 @@
 """The store interface.  Every caller (host, cogs, leagues) talks to a :class:`Store`; the
-SQLite backend (:mod:`data.sqlite_store`) is the embedded default and a PostgreSQL backend can
-be added behind the same interface without touching callers.
+SQLite backend (:mod:`data.sqlite_store`) is the embedded default and the PostgreSQL backend
+(:mod:`data.postgres_store`) sits behind the same interface, so callers never know which one runs.
 
 A match is fully described by (game, options, seats, seed, command log); ``snapshot`` is an
 optimisation (the engine's ``dump`` after ``snapshot_seq`` commands).
@@ -273,10 +273,19 @@ class Store(abc.ABC):
 
 async def open_store(url: str) -> Store:
     """Open the store named by ``url``: ``sqlite:///path/to/file.db``, a bare path, or
-    ``:memory:``.  (``postgresql://`` is reserved for the PostgreSQL backend.)"""
+    ``:memory:`` (SQLite); ``postgresql://user:password@host:port/database`` or
+    ``postgres://...`` (PostgreSQL, :mod:`data.postgres_store`; asyncpg is imported only then).
+    Pending migrations are applied.  A PostgreSQL server that cannot be reached raises
+    :class:`StoreError` naming the host and database (never the password)."""
     if url.startswith(("postgres://", "postgresql://")):
-        raise StoreError("the PostgreSQL backend is not available in this version; "
-                         "use a sqlite:/// URL or a file path")
+        try:
+            from data.postgres_store import PostgresStore
+        except ImportError as e:  # asyncpg is a dependency, but say so clearly if it is missing
+            raise StoreError(f"the PostgreSQL backend needs the asyncpg package ({e}); "
+                             "pip install asyncpg") from None
+        pg = PostgresStore(url)
+        await pg.open()
+        return pg
     from data.sqlite_store import SqliteStore
 
     path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url

@@ -1,12 +1,22 @@
 """Shared fixtures: a host on a fresh SQLite file with a hand-driven clock; the bot on discord.py's
-real objects with the HTTP layer faked (``env``)."""
+real objects with the HTTP layer faked (``env``); a throw-away PostgreSQL server (``pg_server``,
+started on first use, see :mod:`pg_server`) with a fresh database per test (``pg_url``); and
+``backend``, one database of each store backend for tests that must hold on both."""
 from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from data.store import open_store
+from data.store import Store, open_store
 from host import Host
 
+import pg_server as _pg
 from discord_fakes import Clock, make_env
 
 
@@ -35,3 +45,99 @@ async def env(tmp_path):
     e = await make_env(tmp_path)
     yield e
     await e.close()
+
+
+# -- PostgreSQL -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """The test PostgreSQL server (``TEST_POSTGRES_URL``, or one started in a temporary folder
+    on a Unix socket only).  Skips the test when there are no server binaries."""
+    try:
+        server = _pg.start()
+    except _pg.Unavailable as e:
+        pytest.skip(f"PostgreSQL tests need a server: {e}")
+    yield server
+    server.stop()
+
+
+_db_numbers = itertools.count(1)
+
+
+async def _admin(server: _pg.PgServer, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(server.base_url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _admin_sync(server: _pg.PgServer, sql: str) -> None:
+    # on a thread of its own: this may run while the test's event loop is running
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _admin(server, sql)).result()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """The URL of a fresh, empty database on the test server (dropped after the test)."""
+    name = f"doujin_test_{os.getpid()}_{next(_db_numbers)}"
+    _admin_sync(pg_server, f'CREATE DATABASE "{name}"')
+    yield pg_server.url(name)
+    _admin_sync(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Backend:
+    """One database of one store backend: ``name`` is ``sqlite`` or ``postgres``, ``url`` what
+    :func:`open_store` takes, ``await open()`` another store on the same database (as a second
+    process would have), ``await raw(sql, *args)`` runs SQL outside the store (``?``
+    placeholders on both backends) and returns the rows as tuples."""
+
+    def __init__(self, name: str, url: str, path: Path | None = None) -> None:
+        self.name, self.url, self.path = name, url, path
+        self.stores: list[Store] = []
+
+    async def open(self, **kw: Any) -> Store:
+        if self.name == "sqlite":
+            from data.sqlite_store import SqliteStore
+            store: Store = SqliteStore(self.path, **kw)
+        else:
+            from data.postgres_store import PostgresStore
+            store = PostgresStore(self.url, **kw)
+        await store.open()
+        self.stores.append(store)
+        return store
+
+    async def raw(self, sql: str, *args: Any) -> list[tuple]:
+        if self.name == "sqlite":
+            import sqlite3
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            try:
+                return [tuple(r) for r in conn.execute(sql, args).fetchall()]
+            finally:
+                conn.close()
+        import asyncpg
+        n = itertools.count(1)
+        pg_sql = "".join(f"${next(n)}" if ch == "?" else ch for ch in sql)
+        conn = await asyncpg.connect(self.url)
+        try:
+            return [tuple(r) for r in await conn.fetch(pg_sql, *args)]
+        finally:
+            await conn.close()
+
+    async def close(self) -> None:
+        for s in self.stores:
+            await s.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request, tmp_path):
+    if request.param == "sqlite":
+        path = tmp_path / "store.db"
+        b = Backend("sqlite", str(path), path)
+    else:
+        b = Backend("postgres", request.getfixturevalue("pg_url"))
+    yield b
+    await b.close()
