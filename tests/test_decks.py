@@ -88,10 +88,9 @@ def test_matches_take_decks_through_options_and_refuse_illegal_ones(game):
 
 # ------------------------------------------------------------------ saved decks
 @pytest.fixture
-async def store(tmp_path):
-    s = await open_store(str(tmp_path / "decks.db"))
-    yield s
-    await s.close()
+async def store(backend):
+    """A store on a fresh database of each backend, SQLite and PostgreSQL (see conftest)."""
+    return await backend.open()
 
 
 GAME = "logic_square" if "logic_square" in GAMES else (GAMES[0] if GAMES else None)

@@ -1,5 +1,5 @@
-"""Two real OS processes, each with its own Host and store on one SQLite file, play the same
-match as fast as they can.  Issue: "two processes sharing one database can never apply two
+"""Two real OS processes, each with its own Host and store on one database — an SQLite file, and
+a PostgreSQL database (the ``backend`` fixture) — play the same match as fast as they can.  Issue: "two processes sharing one database can never apply two
 commands on the same version" — every command either commits on the version it read or is
 refused, so the log has no gaps and no duplicates and matches what each process was told."""
 from __future__ import annotations
@@ -56,8 +56,8 @@ asyncio.run(main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], i
 """
 
 
-async def test_two_processes_on_one_database_never_apply_two_commands_on_one_version(tmp_path):
-    db, go, target = str(tmp_path / "shared.db"), tmp_path / "go", 40
+async def test_two_processes_on_one_database_never_apply_two_commands_on_one_version(tmp_path, backend):
+    db, go, target = backend.url, tmp_path / "go", 40
     store = await open_store(db)
     try:
         host = Host(store, render=False)

@@ -445,12 +445,11 @@ class _NoHost:
     now = staticmethod(lambda: 1000.0)
 
 
-async def test_leagues_survive_a_restart_and_writes_are_version_checked(tmp_path):
+async def test_leagues_survive_a_restart_and_writes_are_version_checked(backend):
     from data.store import VersionConflict
     from host.records import Leagues
 
-    path = str(tmp_path / "l.db")
-    store = await open_store(path)
+    store = await backend.open()
     svc = Leagues(store, _NoHost(), now=lambda: 1000.0)
     res = await svc.create(guild_id=5, channel_id=6, organiser=A, name="Spring", game="squares",
                            fmt="swiss", rounds=3, deadline_hours=24, rated=True, signup_hours=None)
@@ -462,7 +461,7 @@ async def test_leagues_survive_a_restart_and_writes_are_version_checked(tmp_path
     assert (await svc.start(lid, 5)).ok
     await store.close()
 
-    store = await open_store(path)
+    store = await backend.open()
     svc = Leagues(store, _NoHost(), now=lambda: 1000.0)
     lg = await store.get_league(lid)
     assert lg.status == "running" and lg.data["round"] == 1 and len(lg.data["players"]) == 3

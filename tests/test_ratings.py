@@ -103,10 +103,9 @@ def test_three_player_free_for_all_hand_computed():
 
 # ---------------------------------------------------------------------------- the service
 @pytest.fixture
-async def store(tmp_path):
-    s = await open_store(str(tmp_path / "r.db"))
-    yield s
-    await s.close()
+async def store(backend):
+    """A store on a fresh database of each backend, SQLite and PostgreSQL (see conftest)."""
+    return await backend.open()
 
 
 _t = [1_700_000_000.0]
@@ -191,15 +190,14 @@ async def test_other_servers_do_not_share_a_server_rating(store):
     assert (await store.get_ratings("global", "squares", [A]))[A].games == 2
 
 
-async def test_ratings_persist_across_a_restart_and_missed_matches_are_caught_up(tmp_path):
-    path = str(tmp_path / "r.db")
-    store = await open_store(path)
+async def test_ratings_persist_across_a_restart_and_missed_matches_are_caught_up(backend):
+    store = await backend.open()
     await Records(store).process(await finished(store, [A, B], [0]))
     missed = await finished(store, [A, B], [0])      # finished, but the process stopped before rating
     before = (await store.get_ratings("global", "squares", [A]))[A]
     await store.close()
 
-    store = await open_store(path)
+    store = await backend.open()
     rec = Records(store)
     assert (await store.get_ratings("global", "squares", [A]))[A] == before
     assert [m.id for m in await store.unprocessed_finished()] == [missed.id]
