@@ -335,3 +335,46 @@ async def test_a_squares_match_on_postgres_survives_a_restart_and_finishes(pg_ur
         assert await h2.resume() == 0
     finally:
         await s2.close()
+
+
+# -- the bot on PostgreSQL ----------------------------------------------------------------------
+
+async def test_the_bot_starts_on_postgres_from_database_url(pg_url, tmp_path):
+    import bot as bot_module
+    from discord_fakes import FakeDiscord, install
+
+    config = replace(bot_module.Config.from_env({"DATABASE_URL": pg_url, "SYNC_COMMANDS": "0"}),
+                     token="t", clock=False)
+    assert config.database_url == pg_url
+    bot = bot_module.make_bot(config)
+    install(bot, FakeDiscord())
+    await bot.login("t")
+    try:
+        assert isinstance(bot.store, PostgresStore)
+        assert bot.get_cog("Game") and bot.get_cog("Settings")
+        res = await bot.host.challenge("squares", ALICE, "Alice", opponents=[(BOB, "Bob")])
+        assert res.ok
+    finally:
+        await bot.close()
+    s = await open_store(pg_url)
+    try:
+        assert [m.id for m in await s.unfinished_matches()] == [res.match.id]
+    finally:
+        await s.close()
+
+
+async def test_the_bot_refuses_to_start_on_an_unreachable_server_without_showing_the_password(tmp_path):
+    import bot as bot_module
+    from discord_fakes import FakeDiscord, install
+
+    url = f"postgresql://doujin:pa55-W0rd@/doujin?host={tmp_path}"
+    bot = bot_module.make_bot(bot_module.Config(token="t", database_url=url, sync_commands=False,
+                                                clock=False))
+    install(bot, FakeDiscord())
+    try:
+        with pytest.raises(StoreError) as info:
+            await bot.login("t")
+        assert "'doujin'" in str(info.value) and str(tmp_path) in str(info.value)
+        assert "pa55-W0rd" not in str(info.value)
+    finally:
+        await bot.close()

@@ -683,3 +683,21 @@ async def test_count_and_due_matches_for_the_clock(store):
         assert [m.id for m in await store.matches_due(200.0, 20.0)] == [due.id, old.id]
     finally:
         await store.close()
+
+
+def test_sqlite_users_never_import_asyncpg(tmp_path):
+    """open_store imports the PostgreSQL driver only for a postgresql:// URL."""
+    import subprocess
+    import sys
+
+    code = ("import asyncio, sys\n"
+            "from data.store import open_store\n"
+            "async def main():\n"
+            f"    s = await open_store({str(tmp_path / 'lazy.db')!r})\n"
+            "    await s.close()\n"
+            "asyncio.run(main())\n"
+            "print('asyncpg' in sys.modules, 'data.postgres_store' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
