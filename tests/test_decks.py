@@ -7,7 +7,7 @@ import json
 import pytest
 
 from data import i18n
-from data.store import ACTIVE, open_store
+from data.store import ACTIVE
 from discord_fakes import message_text
 from host import Host
 from host.decks import DeckBook, deck_games

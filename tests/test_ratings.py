@@ -1,12 +1,12 @@
-"""Ratings (OpenSkill, host/ratings.py) and the records service (host/records.Records) on a real
-SQLite store: two-player and free-for-all updates, scopes, seasons, unrated matches, exactly-once
+"""Ratings (OpenSkill, host/ratings.py) and the records service (host/records.Records) on both real
+stores (SQLite and PostgreSQL): two-player and free-for-all updates, scopes, seasons, unrated matches, exactly-once
 processing, persistence across a restart, pagination boundaries."""
 from __future__ import annotations
 
 import pytest
 
 from data.store import (
-    ABORTED, FINISHED, MatchRecord, RatingChange, RatingRow, VersionConflict, open_store,
+    ABORTED, FINISHED, MatchRecord, RatingChange, RatingRow, VersionConflict,
 )
 from host import ratings as R
 from host.records import PER_PAGE, Records, guild_scope, season_scope
