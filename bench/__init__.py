@@ -123,8 +123,10 @@ def measure_memory(db: str, n: int, timeout: float = 600.0) -> dict[str, Any]:
 
 
 def run(plan: Plan | str = "full", games: list[str] | None = None,
-        log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
-    """Run every benchmark and return the JSON-able result."""
+        log: Callable[[str], None] = lambda s: None, database_url: str | None = None) -> dict[str, Any]:
+    """Run every benchmark and return the JSON-able result.  ``database_url``: the host latency
+    and loop lag run on that store (e.g. ``postgresql://…``) instead of a fresh SQLite file;
+    start-up, memory and the clock tick always use a seeded SQLite file."""
     from bench.latency import game_latency, loop_lag, percentile, picture_cost, tick_lag
     from bench.workload import rules_speed, seed_database
     from rules import registry
@@ -140,6 +142,7 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
         "plan": plan_name, "plan_sizes": asdict(plan), "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
         "games": {}, "errors": {}, "loadavg_start": _loadavg(),
+        "store": _redacted(database_url) if database_url else "sqlite (a fresh file per game)",
     }
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         for name in games:
@@ -147,7 +150,7 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
             t0 = time.perf_counter()
             load = _loadavg()
             try:
-                lat = asyncio.run(game_latency(name, f"{tmp}/{name}.db", plan.commands_per_game,
+                lat = asyncio.run(game_latency(name, database_url or f"{tmp}/{name}.db", plan.commands_per_game,
                                                view_samples=plan.view_samples,
                                                rng=random.Random(11)))
                 if not lat["png_sizes"]:
@@ -206,7 +209,7 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
         tick = asyncio.run(tick_lag(db))
         meta["tick"] = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in tick.items()}
         log(f"loop lag: {plan.lag_players} concurrent players for {plan.lag_seconds:g} s …")
-        lag = asyncio.run(loop_lag(ok_games, f"{tmp}/lag.db", plan.lag_seconds,
+        lag = asyncio.run(loop_lag(ok_games, database_url or f"{tmp}/lag.db", plan.lag_seconds,
                                    players=plan.lag_players))
         out["loop_lag_p99_ms"] = round(lag["p99_ms"], 2)
         meta["loop_lag"] = {k: (round(v, 2) if isinstance(v, float) else v) for k, v in lag.items()
@@ -215,6 +218,17 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
     meta["loadavg_end"] = _loadavg()
     out["meta"] = meta
     return out
+
+
+def _redacted(url: str) -> str:
+    """A database URL without its password (it goes into the printed and JSON figures)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 # ---------------------------------------------------------------------------------- the table
@@ -293,4 +307,6 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(f"plan {meta.get('plan')} · {meta.get('machine')} · Python {meta.get('python')}"
                      f" · {meta.get('seconds')} s · load average {meta.get('loadavg_start')} -> "
                      f"{meta.get('loadavg_end')}")
+        if meta.get("store"):
+            lines.append(f"host latency and loop lag on: {meta['store']}")
     return "\n".join(lines)

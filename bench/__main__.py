@@ -1,4 +1,4 @@
-"""``python -m bench [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench`)."""
+"""``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`)."""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", action="append", metavar="NAME",
                    help="only this game (repeatable; default: every registered game)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--database-url", metavar="URL",
+                   help="run the host latency and loop lag on this store, e.g. postgresql://user@host/db "
+                        "(default: a fresh SQLite file per game)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -26,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [g for g in args.game if g not in registry]
         if unknown:
             p.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(registry.names())}")
-    result = run(plan, games=args.game, log=log)
+    result = run(plan, games=args.game, log=log, database_url=args.database_url)
     print(format_table(result))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

@@ -127,3 +127,23 @@ def test_stored_matches_are_unfinished_positions_cut_anywhere_in_a_random_match(
             assert logged == n
     finally:
         db.close()
+
+
+def test_bench_runs_the_host_on_a_database_url_without_printing_its_password(tmp_path, pg_url):
+    """``--database-url`` puts the host latency and loop lag on that store (here the test
+    PostgreSQL server); the figures name the store, never its password."""
+    from bench import _redacted
+
+    assert _redacted("postgresql://doujin:s3cret@db.example.org:5432/doujin") == \
+        "postgresql://doujin:***@db.example.org:5432/doujin"
+    assert _redacted("postgresql://doujin@/doujin?host=/tmp") == "postgresql://doujin@/doujin?host=/tmp"
+    out = tmp_path / "bench.json"
+    proc = subprocess.run([sys.executable, "-m", "bench", "--tiny", "--quiet", "--game", "squares",
+                           "--database-url", pg_url, "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert proc.returncode == 0 and not data["meta"]["errors"], proc.stderr[-3000:]
+    assert data["meta"]["store"] == _redacted(pg_url) and "postgresql" in proc.stdout
+    for key, kind in GAME_KEYS.items():
+        assert _number(data["games"]["squares"][key], kind), key
+    assert data["meta"]["loop_lag"]["renders"] > 0
