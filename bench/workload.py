@@ -88,7 +88,7 @@ def seed_database(path: str, n: int, games: list[str], *, distinct: int = 100,
     is set-up, not what is measured."""
     import asyncio
 
-    from data.sqlite_store import _INSERT, _prepare
+    from data.rows import INSERT as _INSERT, prepare as _prepare
     from data.store import ACTIVE, MatchRecord, open_store
 
     async def _schema() -> None:

@@ -1,6 +1,7 @@
 """The store interface.  Every caller (host, cogs, leagues) talks to a :class:`Store`; the
 SQLite backend (:mod:`data.sqlite_store`) is the embedded default and the PostgreSQL backend
 (:mod:`data.postgres_store`) sits behind the same interface, so callers never know which one runs.
+Both run the same SQL (:class:`data.sql_store.SqlStore`) and record codec (:mod:`data.rows`).
 
 A match is fully described by (game, options, seats, seed, command log); ``snapshot`` is an
 optimisation (the engine's ``dump`` after ``snapshot_seq`` commands).

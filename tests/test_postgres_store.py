@@ -378,3 +378,36 @@ async def test_the_bot_refuses_to_start_on_an_unreachable_server_without_showing
         assert "pa55-W0rd" not in str(info.value)
     finally:
         await bot.close()
+
+
+# -- the placeholder rewriter ------------------------------------------------------------------
+
+def test_pg_sql_numbers_the_placeholders_in_order():
+    from data.postgres_store import pg_sql
+    assert pg_sql("SELECT 1") == "SELECT 1"
+    assert pg_sql("UPDATE t SET a = ?, b = ? WHERE id = ? AND v = ?") == \
+        "UPDATE t SET a = $1, b = $2 WHERE id = $3 AND v = $4"
+    assert pg_sql("WHERE status = ANY(?::text[]) AND x IN (?, ?) LIMIT ?") == \
+        "WHERE status = ANY($1::text[]) AND x IN ($2, $3) LIMIT $4"
+    assert pg_sql("WHERE status = 'active' AND deadline <= ?") == \
+        "WHERE status = 'active' AND deadline <= $1"
+
+
+def test_pg_sql_refuses_a_literal_question_mark_or_dollar():
+    from data.postgres_store import pg_sql
+    with pytest.raises(AssertionError):
+        pg_sql("SELECT 'what?' FROM t WHERE id = ?")
+    with pytest.raises(AssertionError):
+        pg_sql("SELECT $1")
+
+
+def test_every_shared_statement_rewrites():
+    """All SQL the shared store runs on PostgreSQL goes through pg_sql without tripping it."""
+    from data import rows
+    from data.postgres_store import PostgresStore, pg_sql
+    for sql in (rows.SELECT, rows.INSERT, rows.UPDATE, PostgresStore._SQL_PROCESSED,
+                PostgresStore._SQL_RATINGS, PostgresStore._SQL_HISTORY,
+                PostgresStore._SQL_RESULTS):
+        out = pg_sql(sql)
+        assert "?" not in out
+        assert out.count("$") == sql.count("?")

@@ -1,0 +1,208 @@
+"""The record codec shared by the SQL stores (:mod:`data.sqlite_store`, :mod:`data.postgres_store`).
+
+Driver-independent: a :class:`MatchRecord` is encoded to a row of plain values in :data:`COLS`
+order (JSON text, 0/1 flag, numbers) and decoded back with full validation (:class:`Bad` says
+what is wrong; the stores turn it into ``ValueError`` on write and quarantine on read).  Also the
+match-table SQL, written once with ``?`` placeholders (the PostgreSQL store rewrites them to
+``$1``...), and the small helpers building the seat index and result rows.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable
+
+from data.store import QUARANTINED, MatchRecord
+
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+# Column order of a match row.  encode produces, and decode consumes, exactly these.
+COLS = ("id", "game", "status", "version", "guild_id", "channel_id", "creator", "seed",
+         "turn_seconds", "deadline", "reminded", "rematch_of", "options", "seats", "names",
+         "accepted", "abort_votes", "spectators", "result", "meta", "snapshot", "snapshot_seq",
+         "n_commands", "created_at", "updated_at")
+SELECT = "SELECT " + ", ".join(COLS) + " FROM matches"
+I = {c: i for i, c in enumerate(COLS)}
+I_SEATS = I["seats"]
+WRITE_COLS = COLS[1:]  # everything but id
+INSERT = (f"INSERT INTO matches ({', '.join(WRITE_COLS)}) "
+           f"VALUES ({', '.join('?' * len(WRITE_COLS))})")
+# version is set to version + 1 by the UPDATE itself, not taken from the record.
+UPDATE_COLS = tuple(c for c in WRITE_COLS if c != "version")
+UPDATE = ("UPDATE matches SET " + ", ".join(f"{c} = ?" for c in UPDATE_COLS)
+           + ", version = version + 1 WHERE id = ? AND version = ?")
+UPDATE_IDX = tuple(I[c] for c in UPDATE_COLS)
+
+
+# Rows decoded between two yields to the event loop when listing many matches (~5 ms of work;
+# host.resume() and the clock's tick() list every unfinished match).
+DECODE_SLICE = 128
+
+
+class Bad(Exception):
+    """A row (or a record about to be written) fails validation; the message says why."""
+
+
+# -- decoding ----------------------------------------------------------------------------------
+
+def _int(v: Any, name: str) -> int:
+    if type(v) is not int:
+        raise Bad(f"{name}: expected an integer, got {type(v).__name__}")
+    return v
+
+
+def _opt_int(v: Any, name: str) -> int | None:
+    return None if v is None else _int(v, name)
+
+
+def _num(v: Any, name: str) -> float:
+    if type(v) is float or type(v) is int:
+        return float(v)
+    raise Bad(f"{name}: expected a number, got {type(v).__name__}")
+
+
+def _opt_num(v: Any, name: str) -> float | None:
+    return None if v is None else _num(v, name)
+
+
+def _str(v: Any, name: str) -> str:
+    if type(v) is not str:
+        raise Bad(f"{name}: expected text, got {type(v).__name__}")
+    return v
+
+
+def _json(v: Any, name: str) -> Any:
+    if type(v) is not str:
+        raise Bad(f"{name}: expected JSON text, got {type(v).__name__}")
+    try:
+        return json.loads(v)
+    except ValueError as e:
+        raise Bad(f"{name}: invalid JSON ({e})") from None
+
+
+def _json_dict(v: Any, name: str) -> dict:
+    d = _json(v, name)
+    if type(d) is not dict:
+        raise Bad(f"{name}: expected a JSON object, got {type(d).__name__}")
+    return d
+
+
+def _json_list(v: Any, name: str, item: type, nullable: bool = False) -> list:
+    xs = _json(v, name)
+    if type(xs) is not list:
+        raise Bad(f"{name}: expected a JSON array, got {type(xs).__name__}")
+    for x in xs:
+        if type(x) is not item and not (nullable and x is None):
+            raise Bad(f"{name}: expected {item.__name__} items, got {type(x).__name__}")
+    return xs
+
+
+def decode(row: tuple | list) -> MatchRecord:
+    """A match row (in COLS order) -> MatchRecord; raises Bad if anything is off."""
+    (id_, game, status, version, guild_id, channel_id, creator, seed, turn_seconds, deadline,
+     reminded, rematch_of, options, seats, names, accepted, abort_votes, spectators, result,
+     meta, snapshot, snapshot_seq, n_commands, created_at, updated_at) = row
+    if reminded not in (0, 1) or type(reminded) not in (int, bool):
+        raise Bad(f"reminded: expected 0 or 1, got {reminded!r}")
+    if result is None:
+        res = None
+    else:
+        res = _json(result, "result")
+        if res is not None and type(res) is not dict:
+            raise Bad(f"result: expected a JSON object or null, got {type(res).__name__}")
+    rec = MatchRecord(
+        id=_opt_int(id_, "id"),
+        game=_str(game, "game"),
+        status=_str(status, "status"),
+        version=_int(version, "version"),
+        guild_id=_opt_int(guild_id, "guild_id"),
+        channel_id=_opt_int(channel_id, "channel_id"),
+        creator=_int(creator, "creator"),
+        seed=_int(seed, "seed"),
+        turn_seconds=_opt_int(turn_seconds, "turn_seconds"),
+        deadline=_opt_num(deadline, "deadline"),
+        reminded=bool(reminded),
+        rematch_of=_opt_int(rematch_of, "rematch_of"),
+        options=_json_dict(options, "options"),
+        seats=_json_list(seats, "seats", int, nullable=True),
+        names=_json_list(names, "names", str),
+        accepted=_json_list(accepted, "accepted", int),
+        abort_votes=_json_list(abort_votes, "abort_votes", int),
+        spectators=_json_list(spectators, "spectators", int),
+        result=res,
+        meta=_json_dict(meta, "meta"),
+        snapshot=None if snapshot is None else _str(snapshot, "snapshot"),
+        snapshot_seq=_int(snapshot_seq, "snapshot_seq"),
+        n_commands=_int(n_commands, "n_commands"),
+        created_at=_num(created_at, "created_at"),
+        updated_at=_num(updated_at, "updated_at"),
+    )
+    for name in ("id", "version", "guild_id", "channel_id", "creator", "seed", "rematch_of"):
+        v = getattr(rec, name)
+        if v is not None and not _INT64_MIN <= v <= _INT64_MAX:
+            raise Bad(f"{name}: {v} does not fit in a signed 64-bit integer")
+    return rec
+
+
+# -- encoding ----------------------------------------------------------------------------------
+
+def dumps(v: Any, name: str) -> str:
+    try:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise Bad(f"{name}: not JSON-serialisable ({e})") from None
+
+
+def encode(rec: MatchRecord) -> list:
+    """MatchRecord -> row values in COLS order."""
+    def num(v: Any, name: str) -> Any:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise Bad(f"{name}: {v} is not a finite number")
+        return v
+
+    return [
+        rec.id, rec.game, rec.status, rec.version, rec.guild_id, rec.channel_id, rec.creator,
+        rec.seed, rec.turn_seconds, num(rec.deadline, "deadline"),
+        1 if rec.reminded else 0, rec.rematch_of,
+        dumps(rec.options, "options"), dumps(list(rec.seats), "seats"),
+        dumps(list(rec.names), "names"), dumps(list(rec.accepted), "accepted"),
+        dumps(list(rec.abort_votes), "abort_votes"), dumps(list(rec.spectators), "spectators"),
+        None if rec.result is None else dumps(rec.result, "result"),
+        dumps(rec.meta, "meta"), rec.snapshot, rec.snapshot_seq, rec.n_commands,
+        num(rec.created_at, "created_at"), num(rec.updated_at, "updated_at"),
+    ]
+
+
+def prepare(rec: MatchRecord, **overrides: Any) -> tuple[list, MatchRecord]:
+    """Encode ``rec`` (with ``overrides``), and decode it again: the row to write and the copy
+    to hand back.  Raises ValueError (nothing written) if the record cannot be stored."""
+    try:
+        row = encode(rec)
+        for k, v in overrides.items():
+            row[I[k]] = v
+        out = decode(row)
+    except Bad as e:
+        raise ValueError(f"cannot store match {rec.id}: {e}") from None
+    return row, out
+
+
+def players(match_id: int, seats: list[int | None]) -> list[tuple[int, int, int]]:
+    return [(match_id, seat, uid) for seat, uid in enumerate(seats) if uid is not None]
+
+
+def result_rows(rec: MatchRecord, finished_at: float) -> list[tuple]:
+    res = rec.result or {}
+    winners = res.get("winners") or []
+    reason = str(res.get("reason", "") or "")
+    rows = []
+    for seat, uid in enumerate(rec.seats):
+        if uid is None:
+            continue
+        outcome = "draw" if not winners else ("win" if seat in winners else "loss")
+        rows.append((rec.id, rec.game, rec.guild_id, seat, uid, outcome, reason, finished_at))
+    return rows
+
+
+def statuses(wanted: Iterable[str]) -> tuple[str, ...]:
+    # Quarantined rows are never loaded.
+    return tuple(dict.fromkeys(s for s in wanted if s != QUARANTINED))
