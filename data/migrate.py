@@ -95,6 +95,18 @@ def latest_version(migrations: Iterable[Migration] | None = None) -> int:
     return max((m.version for m in migs), default=0)
 
 
+def next_migration(migs: list[Migration], have: int) -> Migration | None:
+    """The first of ``migs`` (sorted) not yet applied to a database at schema version ``have``,
+    or None when it is up to date.  Raises :class:`MigrationError` if the database is newer
+    than the code (both backends)."""
+    latest = latest_version(migs)
+    if have > latest:
+        raise MigrationError(
+            f"the database is at schema version {have}, newer than this code "
+            f"(latest {latest}); upgrade the code")
+    return next((m for m in migs if m.version > have), None)
+
+
 async def current_version(conn) -> int:
     """The highest applied migration (0 for a fresh database).  ``conn``: aiosqlite."""
     rows = await conn.execute_fetchall(
@@ -110,7 +122,6 @@ async def apply_migrations(conn, migrations: list[Migration] | None = None) -> l
     ``isolation_level=None``; returns the versions applied (empty if up to date).
     Raises :class:`MigrationError` if the database is newer than the code."""
     migs = load_migrations() if migrations is None else sorted(migrations, key=lambda m: m.version)
-    latest = latest_version(migs)
     applied: list[int] = []
     await conn.execute(SCHEMA_VERSION_DDL)
     while True:
@@ -119,16 +130,10 @@ async def apply_migrations(conn, migrations: list[Migration] | None = None) -> l
             # Re-read under the write lock: another process may have migrated meanwhile.
             rows = await conn.execute_fetchall(
                 "SELECT COALESCE(MAX(version), 0) FROM schema_version")
-            have = int(rows[0][0])
-            if have > latest:
-                raise MigrationError(
-                    f"the database is at schema version {have}, newer than this code "
-                    f"(latest {latest}); upgrade the code")
-            pending = [m for m in migs if m.version > have]
-            if not pending:
+            mig = next_migration(migs, int(rows[0][0]))
+            if mig is None:
                 await conn.execute("COMMIT")
                 return applied
-            mig = pending[0]
             try:
                 for stmt in mig.statements():
                     await conn.execute(stmt)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from data.migrate import Migration, MigrationError, latest_version, load_migrations
+from data.migrate import Migration, MigrationError, load_migrations, next_migration
 
 PACKAGE = "data.migrations.postgres"
 
@@ -48,22 +48,16 @@ async def apply_pg_migrations(conn, migrations: list[Migration] | None = None) -
     import asyncpg
 
     migs = load_pg_migrations() if migrations is None else sorted(migrations, key=lambda m: m.version)
-    latest = latest_version(migs)
     applied: list[int] = []
     while True:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             # Under the lock: another process may have migrated meanwhile.
             await conn.execute(SCHEMA_VERSION_DDL)
-            have = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
-            if have > latest:
-                raise MigrationError(
-                    f"the database is at schema version {have}, newer than this code "
-                    f"(latest {latest}); upgrade the code")
-            pending = [m for m in migs if m.version > have]
-            if not pending:
+            mig = next_migration(migs, int(await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_version")))
+            if mig is None:
                 return applied
-            mig = pending[0]
             try:
                 await conn.execute(mig.sql)
             except asyncpg.PostgresError as e:
