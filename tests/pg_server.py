@@ -83,8 +83,10 @@ def _run(cmd: list[str], folder: Path, run_as: dict, what: str) -> None:
         raise RuntimeError(f"{what} failed ({p.returncode}): {p.stderr.strip() or p.stdout.strip()}")
 
 
-def start() -> PgServer:
-    """A server for the tests (see the module docstring).  Raises :class:`Unavailable`."""
+def start(durable: bool = False) -> PgServer:
+    """A server for the tests (see the module docstring).  Raises :class:`Unavailable`.
+    ``durable``: keep PostgreSQL's default fsync and synchronous commit (for benchmark figures
+    comparable with SQLite's ``synchronous=FULL``); the tests leave them off for speed."""
     url = os.environ.get("TEST_POSTGRES_URL")
     if url:
         return PgServer(base_url=url)
@@ -110,8 +112,8 @@ def start() -> PgServer:
         _run([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
               "-E", "UTF8", "--no-sync"], folder, run_as, "initdb")
         options = (f"-c listen_addresses='' -c unix_socket_directories='{folder}' "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=200")
+                   + ("" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ")
+                   + "-c max_connections=200")
         _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"),
               "-o", options, "-w", "-t", "60", "start"], folder, run_as, "pg_ctl start")
     except Unavailable:
