@@ -411,3 +411,33 @@ def test_every_shared_statement_rewrites():
         out = pg_sql(sql)
         assert "?" not in out
         assert out.count("$") == sql.count("?")
+
+
+def test_the_local_console_keeps_its_match_in_postgres(pg_url):
+    """``python bot.py --local --db postgresql://…``: the console opens any store URL; every
+    move it accepted is in PostgreSQL's command log when it quits."""
+    import io
+
+    from host.console import main as console_main
+
+    game = registry.get("squares")
+    state = game.new_match(players=2, seed=5, options={})
+    lines = []
+    for _ in range(4):
+        seat = game.to_act(state)[0]
+        cmd = game.legal_commands(state, seat)[0]
+        lines.append(f"{seat + 1}: {cmd}")
+        state = game.apply(state, seat, cmd)
+    out = io.StringIO()
+    code = console_main(["--game", "squares", "--seed", "5", "--no-pictures", "--db", pg_url],
+                        stdin=io.StringIO("\n".join(lines + ["quit"]) + "\n"), stdout=out)
+    assert code == 0 and not [l for l in out.getvalue().splitlines() if l.startswith("! ")]
+
+    async def logged() -> list[tuple[int, str]]:
+        store = await open_store(pg_url)
+        try:
+            rec = (await store.matches_for_user(1))[0]
+            return [(c.seat, c.command) for c in await store.commands(rec.id)]
+        finally:
+            await store.close()
+    assert asyncio.run(logged()) == [(int(l.split(":")[0]) - 1, l.split(": ", 1)[1]) for l in lines]
