@@ -221,14 +221,13 @@ def run(plan: Plan | str = "full", games: list[str] | None = None,
 
 
 def _redacted(url: str) -> str:
-    """A database URL without its password (it goes into the printed and JSON figures)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.password is None:
+    """A database URL without its password (it goes into the printed and JSON figures): the
+    PostgreSQL store's own scrubbing; other URLs hold no password."""
+    if not url.startswith(("postgres://", "postgresql://")):
         return url
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    from data.postgres_store import PgUrl
+
+    return PgUrl(url).scrub(url)
 
 
 # ---------------------------------------------------------------------------------- the table
