@@ -28,6 +28,7 @@ import logging
 import math
 import time
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
 from data.rows import (
@@ -530,16 +531,24 @@ class SqlStore(Store):
                 int(user_id), game, scope, int(limit))
         return [RatingChange(*r) for r in reversed(rows)]
 
-    async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
-                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
-        where = " WHERE user_id = ?"
-        params: list[Any] = [int(user_id)]
+    @staticmethod
+    def _game_guild(prefix: str, game: str | None, guild_id: int | None) -> tuple[str, list[Any]]:
+        """The optional ``AND game = ? AND guild_id = ?`` of the results queries (columns of the
+        table named by ``prefix``) and their parameters."""
+        sql, params = "", []
         if game is not None:
-            where += " AND game = ?"
+            sql += f" AND {prefix}game = ?"
             params.append(game)
         if guild_id is not None:
-            where += " AND guild_id = ?"
+            sql += f" AND {prefix}guild_id = ?"
             params.append(int(guild_id))
+        return sql, params
+
+    async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
+                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
+        more, params = self._game_guild("", game, guild_id)
+        where = " WHERE user_id = ?" + more
+        params.insert(0, int(user_id))
         async with self._read() as c:
             rows = await c.fetchall(
                 f"SELECT {self._RESULT_COLS} FROM results" + where
@@ -571,13 +580,9 @@ class SqlStore(Store):
             ", ".join(f"y.{c.strip()}" for c in self._RESULT_COLS.split(","))
         sql = (f"SELECT {cols} FROM results x JOIN results y ON x.match_id = y.match_id "
                "WHERE x.user_id = ? AND y.user_id = ?")
-        params: list[Any] = [int(a), int(b)]
-        if game is not None:
-            sql += " AND x.game = ?"
-            params.append(game)
-        if guild_id is not None:
-            sql += " AND x.guild_id = ?"
-            params.append(int(guild_id))
+        more, params = self._game_guild("x.", game, guild_id)
+        sql += more
+        params[:0] = [int(a), int(b)]
         sql += " ORDER BY x.finished_at DESC, x.match_id DESC"
         async with self._read() as c:
             rows = await c.fetchall(sql, *params)
@@ -591,20 +596,23 @@ class SqlStore(Store):
 
     _LEAGUE_SELECT = "SELECT id, guild_id, status, version, data, created_at, updated_at FROM leagues"
 
-    async def create_league(self, league: LeagueRecord) -> LeagueRecord:
+    @staticmethod
+    def _league_text(league: LeagueRecord, what: str) -> str:
+        """The league's data as stored (ValueError naming ``what`` if it cannot be)."""
         try:
-            text = dumps(league.data, "data")
+            return dumps(league.data, "data")
         except Bad as e:
-            raise ValueError(f"cannot store league: {e}") from None
+            raise ValueError(f"cannot store {what}: {e}") from None
+
+    async def create_league(self, league: LeagueRecord) -> LeagueRecord:
+        text = self._league_text(league, "league")
         async with self._write() as c:
             new_id = await c.insert(
                 "INSERT INTO leagues (guild_id, status, version, data, created_at, updated_at) "
                 "VALUES (?, ?, 1, ?, ?, ?)",
                 int(league.guild_id), league.status, text, float(league.created_at),
                 float(league.updated_at))
-        return LeagueRecord(id=new_id, guild_id=int(league.guild_id), status=league.status,
-                            version=1, data=json.loads(text), created_at=league.created_at,
-                            updated_at=league.updated_at)
+        return replace(league, id=new_id, guild_id=int(league.guild_id), version=1, data=json.loads(text))
 
     async def get_league(self, league_id: int) -> LeagueRecord | None:
         async with self._read() as c:
@@ -614,10 +622,7 @@ class SqlStore(Store):
     async def update_league(self, league: LeagueRecord, expected_version: int) -> LeagueRecord:
         if league.id is None:
             raise ValueError("the league has no id; create_league it first")
-        try:
-            text = dumps(league.data, "data")
-        except Bad as e:
-            raise ValueError(f"cannot store league {league.id}: {e}") from None
+        text = self._league_text(league, f"league {league.id}")
         async with self._write() as c:
             n = await c.execute(
                 "UPDATE leagues SET status = ?, data = ?, updated_at = ?, version = version + 1 "
@@ -626,9 +631,7 @@ class SqlStore(Store):
                 int(expected_version))
             if n != 1:
                 raise VersionConflict(f"league {league.id} is not at version {expected_version}")
-        return LeagueRecord(id=league.id, guild_id=league.guild_id, status=league.status,
-                            version=expected_version + 1, data=json.loads(text),
-                            created_at=league.created_at, updated_at=league.updated_at)
+        return replace(league, version=expected_version + 1, data=json.loads(text))
 
     async def leagues(self, guild_id: int | None = None,
                       statuses: tuple[str, ...] = ("signup", "running", "finished")) -> list[LeagueRecord]:

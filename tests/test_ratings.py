@@ -369,3 +369,19 @@ async def test_the_chart_series_starts_at_1500_and_marks_the_provisional_matches
     series, provisional = await rec.chart_series(A, "squares", guild_scope(GUILD), limit=3)
     assert len(series) == 4 and provisional == 0
     assert await rec.chart_series(C, "squares", guild_scope(GUILD)) == ([], 0)
+
+
+async def test_results_and_head_to_head_filter_by_game_and_server(store):
+    """/profile and /h2h narrow to one game, one server, or both (every combination)."""
+    rec = Records(store)
+    games = [("squares", GUILD, [0]), ("squares", 88, [1]), ("maken", GUILD, [1]), ("maken", 88, [0])]
+    for game, guild, winners in games:
+        await rec.process(await finished(store, [A, B], winners, game=game, guild=guild))
+    for game in (None, "squares", "maken"):
+        for guild in (None, GUILD, 88):
+            want = [(g, gu) for g, gu, _ in games if game in (None, g) and guild in (None, gu)]
+            rows, total = await store.results_query(A, game=game, guild_id=guild)
+            assert total == len(want) and sorted((r.game, r.guild_id) for r in rows) == sorted(want)
+            pairs = await store.head_to_head(A, B, game=game, guild_id=guild)
+            assert sorted((x.game, x.guild_id) for x, _ in pairs) == sorted(want)
+            assert all(x.user_id == A and y.user_id == B and x.match_id == y.match_id for x, y in pairs)
