@@ -13,6 +13,7 @@ import math
 from typing import Any, Iterable
 
 from data.store import QUARANTINED, MatchRecord
+from rules import prng as PRNG
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
@@ -20,7 +21,7 @@ _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 COLS = ("id", "game", "status", "version", "guild_id", "channel_id", "creator", "seed",
          "turn_seconds", "deadline", "reminded", "rematch_of", "options", "seats", "names",
          "accepted", "abort_votes", "spectators", "result", "meta", "snapshot", "snapshot_seq",
-         "n_commands", "created_at", "updated_at")
+         "n_commands", "created_at", "updated_at", "prng", "seed_text")
 SELECT = "SELECT " + ", ".join(COLS) + " FROM matches"
 I = {c: i for i, c in enumerate(COLS)}
 I_SEATS = I["seats"]
@@ -101,7 +102,23 @@ def decode(row: tuple | list) -> MatchRecord:
     """A match row (in COLS order) -> MatchRecord; raises Bad if anything is off."""
     (id_, game, status, version, guild_id, channel_id, creator, seed, turn_seconds, deadline,
      reminded, rematch_of, options, seats, names, accepted, abort_votes, spectators, result,
-     meta, snapshot, snapshot_seq, n_commands, created_at, updated_at) = row
+     meta, snapshot, snapshot_seq, n_commands, created_at, updated_at, prng, seed_text) = row
+    try:
+        prng = PRNG.check(prng)
+    except ValueError as e:
+        raise Bad(f"prng: {e}") from None
+    if prng == PRNG.LEGACY:
+        if seed_text is not None:
+            raise Bad("seed_text: a legacy (prng 1) match keeps its seed in the seed column")
+    else:
+        # a keyed-stream seed is 128 random bits: more than a 64-bit column holds
+        digits = seed_text[1:] if type(seed_text) is str and seed_text[:1] == "-" else seed_text
+        if type(digits) is not str or not digits.isascii() or not digits.isdigit() \
+                or len(digits) > 80:
+            raise Bad(f"seed_text: expected a decimal seed, got {str(seed_text)[:20]!r}")
+        if seed != 0 or type(seed) is not int:
+            raise Bad(f"seed: a keyed-stream match keeps its seed in seed_text, not {seed!r}")
+        seed = int(seed_text)
     if reminded not in (0, 1) or type(reminded) not in (int, bool):
         raise Bad(f"reminded: expected 0 or 1, got {reminded!r}")
     if result is None:
@@ -136,8 +153,10 @@ def decode(row: tuple | list) -> MatchRecord:
         n_commands=_int(n_commands, "n_commands"),
         created_at=_num(created_at, "created_at"),
         updated_at=_num(updated_at, "updated_at"),
+        prng=prng,
     )
-    for name in ("id", "version", "guild_id", "channel_id", "creator", "seed", "rematch_of"):
+    wide = ("id", "version", "guild_id", "channel_id", "creator", "rematch_of")
+    for name in wide + (("seed",) if prng == PRNG.LEGACY else ()):
         v = getattr(rec, name)
         if v is not None and not _INT64_MIN <= v <= _INT64_MAX:
             raise Bad(f"{name}: {v} does not fit in a signed 64-bit integer")
@@ -160,9 +179,12 @@ def encode(rec: MatchRecord) -> list:
             raise Bad(f"{name}: {v} is not a finite number")
         return v
 
+    legacy = rec.prng == PRNG.LEGACY
+    if type(rec.seed) is not int:
+        raise Bad(f"seed: expected an integer, got {type(rec.seed).__name__}")
     return [
         rec.id, rec.game, rec.status, rec.version, rec.guild_id, rec.channel_id, rec.creator,
-        rec.seed, rec.turn_seconds, num(rec.deadline, "deadline"),
+        rec.seed if legacy else 0, rec.turn_seconds, num(rec.deadline, "deadline"),
         1 if rec.reminded else 0, rec.rematch_of,
         dumps(rec.options, "options"), dumps(list(rec.seats), "seats"),
         dumps(list(rec.names), "names"), dumps(list(rec.accepted), "accepted"),
@@ -170,6 +192,7 @@ def encode(rec: MatchRecord) -> list:
         None if rec.result is None else dumps(rec.result, "result"),
         dumps(rec.meta, "meta"), rec.snapshot, rec.snapshot_seq, rec.n_commands,
         num(rec.created_at, "created_at"), num(rec.updated_at, "updated_at"),
+        rec.prng, None if legacy else str(rec.seed),
     ]
 
 

@@ -66,6 +66,9 @@ class MatchRecord:
     n_commands: int = 0               # length of the command log
     rematch_of: int | None = None
     meta: dict[str, Any] = field(default_factory=dict)    # anything else (JSON-able)
+    # which random stream the engines replay this match with (rules.prng): 2 = keyed BLAKE2b
+    # (every match created since), 1 = the engines' original splitmix64 (older stored matches)
+    prng: int = 2
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 

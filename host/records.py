@@ -226,7 +226,7 @@ class Records:
             return Result.fail("records.err.export_running", match_id=rec.id)
         commands = await self.store.commands(rec.id)
         data = {"format": "doujin-table/match-1", "id": rec.id, "game": rec.game,
-                "options": rec.options, "seed": rec.seed, "status": rec.status,
+                "options": rec.options, "seed": rec.seed, "prng": rec.prng, "status": rec.status,
                 "seats": [{"seat": i, "user_id": str(u) if u is not None else None, "name": n}
                           for i, (u, n) in enumerate(zip(rec.seats, rec.names))],
                 "rated": bool(rec.meta.get("rated", True)),

@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import random
+import secrets
 import time
 import weakref
 from collections import OrderedDict
@@ -24,6 +25,7 @@ from data.store import (
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
+from rules import prng as PRNG
 
 log = logging.getLogger("host")
 
@@ -65,7 +67,7 @@ class Host:
         self.store = store
         self.now = now
         self.render_enabled = render
-        self._rng = rng or random.SystemRandom()
+        self._rng = rng  # None: seeds come from secrets (see _new_seed)
         self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
         # match id -> (n_commands, state): the engine state after that many commands (LRU)
         self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
@@ -77,6 +79,14 @@ class Host:
         self.on_finish: list[Callable[[MatchRecord], Awaitable[None]]] = []
 
     # ------------------------------------------------------------------ internals
+    def _new_seed(self) -> int:
+        """A new match's seed: 128 random bits from the operating system (``secrets``), so no
+        player can search the seeds for the one that deals their own opening hand (see
+        rules/prng.py).  A test may inject ``rng`` to make seeds reproducible."""
+        if self._rng is None:
+            return secrets.randbits(PRNG.SEED_BITS)
+        return self._rng.getrandbits(PRNG.SEED_BITS)
+
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
@@ -328,7 +338,7 @@ class Host:
         options = dict(options or {})
         if deck is not None:
             options["decks"] = [deck] + [None] * (n - 1)
-        seed = int(seed) if seed is not None else self._rng.randrange(2**31)
+        seed = int(seed) if seed is not None else self._new_seed()
         try:
             eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n))
         except ValueError as exc:
@@ -753,7 +763,7 @@ class Host:
         # same seats, same order: the game's rematch rule decides who moves first
         others = [u for i, u in enumerate(rec.seats) if i != seat]
         # keep seat order identical to the previous match (challenge() puts the creator first)
-        new = MatchRecord(game=rec.game, seed=self._rng.randrange(2**31), seats=list(rec.seats),
+        new = MatchRecord(game=rec.game, seed=self._new_seed(), seats=list(rec.seats),
                           names=list(rec.names), creator=user_id, options=options, status=PENDING,
                           guild_id=rec.guild_id, channel_id=rec.channel_id,
                           turn_seconds=rec.turn_seconds, accepted=[user_id],
@@ -819,8 +829,10 @@ class Host:
                 shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
                          else _public_command(game, state, c.seat, c.command))
                 if shown is not None:  # hidden decisions are nobody else's business
-                    held.append({"seq": c.seq, "seat": c.seat, "name": rec.names[c.seat],
-                                 "command": shown})
+                    # numbered by what everyone can see, not by the stored log: a gap would
+                    # tell that a secret decision (e.g. a pass in a response window) was made
+                    held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat,
+                                 "name": rec.names[c.seat], "command": shown})
                 state = _step(game, state, c.seat, c.command)
                 if not _hidden(game, state):  # lines held during a secret window are released
                     entries += held
@@ -973,8 +985,12 @@ _NAMING_KEYS = ("cards", "kings", "seat")
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:
+    """The engine state before the first command.  A match stored before the keyed stream
+    (``rec.prng == 1``) is rebuilt with the engine's original generator, so it replays exactly
+    as it was played; every newer one with the engine's default (:data:`rules.prng.CURRENT`)."""
     players = int(rec.meta.get("players0", len(rec.seats)))
-    return game.new_match(players=players, seed=rec.seed, options=rec.options)
+    extra = {} if rec.prng == PRNG.CURRENT else {"prng": rec.prng}
+    return game.new_match(players=players, seed=rec.seed, options=rec.options, **extra)
 
 
 def illegal_msg(exc: IllegalCommand) -> Msg:

@@ -32,6 +32,7 @@ from typing import Any
 
 from rules.common import int_option, loser_first
 from rules import IllegalCommand
+from rules import prng as _prng
 
 # --------------------------------------------------------------------------- geometry
 
@@ -333,7 +334,11 @@ class SquaresGame:
         """GAMES.md: "in a rematch the previous winner moves second"; after a draw, random again."""
         return loser_first(options, outcome)
 
-    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> SquaresState:
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
+                  prng: int = _prng.CURRENT) -> SquaresState:
+        # SQUARES has no hidden information; its one random fact (who moves first, public at
+        # once) comes from the seed alike under both PRNG versions.
+        _prng.check(prng)
         if players != 2:
             raise ValueError(f"SQUARES is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):

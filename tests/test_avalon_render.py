@@ -69,6 +69,8 @@ def test_dm_text_of_the_own_part_shows_the_hand_and_the_own_support_only():
     s.players[0].lands[0] = [[["c02", ""]], "c02", 0]
     s.players[1].lands[0] = [[["c02", ""]], "c05", 0]
     s.players[0].hand[0] = "s06"
+    # seat 1 holds no Battle Hymn of its own, so "s06" in its DM could only be seat 0's secret
+    s.players[1].hand = ["s01" if c == "s06" else c for c in s.players[1].hand]
     s = game.apply(game.apply(s, 0, "done"), 0, "ranged l1 p2l1")
     s = game.apply(s, 0, "support s06")
     own = own_part(game.view(s, 0), game.view(s, None))

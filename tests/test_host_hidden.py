@@ -165,3 +165,24 @@ async def test_the_log_holds_back_a_declaration_while_its_window_is_open(host):
     assert (await host.log(mid)).data["log"] == []          # asked mid-window: nothing shows
     await host.command(mid, BOB, "counter")
     assert [e["command"] for e in (await host.log(mid)).data["log"]] == ["go", "counter"]
+
+
+async def test_the_log_is_numbered_by_what_everyone_sees_so_a_hidden_pass_leaves_no_gap(host):
+    """Issue 13, finding 4: "Entries 15, 16, 17, 19 with 18 missing tell everyone that a player
+    had a legal secret response and passed."  The public log is numbered by its own entries."""
+    with_window = await started(host)
+    without = await started(host, options={"counter": False})
+    for _ in range(2):
+        await host.command(with_window, ALICE, "go")
+        await host.command(with_window, BOB, "pass")        # a hidden pass: stored, never shown
+    await host.command(with_window, ALICE, "go")
+    await host.command(with_window, BOB, "counter")          # a shown response
+    for _ in range(3):
+        await host.command(without, ALICE, "go")
+    assert [c.seq for c in await host.store.commands(with_window)] == [1, 2, 3, 4, 5, 6]
+    seen = (await host.log(with_window)).data["log"]
+    assert [(e["seq"], e["command"]) for e in seen] == [(1, "go"), (2, "go"), (3, "go"), (4, "counter")]
+    plain = (await host.log(without)).data["log"]
+    assert [(e["seq"], e["command"]) for e in plain] == [(1, "go"), (2, "go"), (3, "go")]
+    # what the two logs show up to the counter is the same: nothing tells the passes apart
+    assert [{k: v for k, v in e.items()} for e in seen[:3]] == plain

@@ -48,7 +48,13 @@ def check_garbage(state, seat: int, text: str) -> None:
         for lang in ("en", "ja"):
             assert i18n.placeholders(i18n.catalog(lang)[err.key]) <= set(err.params), err.key
         assert i18n.t(err.key, "en", **err.params) == err.reason
-        assert all(isinstance(v, (str, int)) for v in err.params.values())
+        # plain values, or a card-data text in both languages ({"en": …, "ja": …}), which the
+        # catalog renders in the reader's language — never English inside the Japanese line
+        for v in err.params.values():
+            assert isinstance(v, (str, int)) or (isinstance(v, dict) and set(v) == {"en", "ja"}), v
+        if any(isinstance(v, dict) for v in err.params.values()):
+            ja = i18n.t(err.key, "ja", **err.params)
+            assert all(v["en"] not in ja for v in err.params.values() if isinstance(v, dict)), ja
     else:
         assert game.dump(state) == before
         if canonical is not None:

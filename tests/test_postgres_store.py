@@ -145,12 +145,21 @@ async def test_old_database_is_upgraded_and_newer_code_is_required_for_a_newer_o
     latest = migrate.latest_version()
     async with PostgresStore(pg_url, migrations=migrate.load_migrations(_copy(tmp_path / "old", 1))) as s:
         assert await s.schema_version() == 1
-        rec = await s.create_match(MatchRecord(game="squares", seed=1, seats=[1, 2],
-                                               names=["a", "b"], creator=1, status=ACTIVE))
-        await s.append_command(replace(rec, n_commands=1), 1, 0, "a1")
+    # a match as the code of schema 1 wrote it (today's code writes columns it lacks)
+    conn = await asyncpg.connect(pg_url)
+    try:
+        match_id = await conn.fetchval(
+            "INSERT INTO matches (game, status, version, creator, seed, seats, names, n_commands, "
+            "created_at, updated_at) VALUES ('squares', 'active', 2, 1, 7, '[1, 2]', "
+            "'[\"a\", \"b\"]', 1, 0, 0) RETURNING id")
+        await conn.execute("INSERT INTO commands (match_id, seq, seat, command, at) "
+                           "VALUES ($1, 1, 0, 'a1', 0)", match_id)
+    finally:
+        await conn.close()
     async with PostgresStore(pg_url) as s:
         assert await s.schema_version() == latest
-        assert (await s.get_match(rec.id)).n_commands == 1
+        got = await s.get_match(match_id)
+        assert (got.n_commands, got.seed, got.prng) == (1, 7, 1)
 
     d = _copy(tmp_path / "new", latest)
     (d / f"{latest + 1:04d}_notes.sql").write_text(
@@ -253,8 +262,10 @@ async def test_snowflake_size_ids_round_trip_in_every_table(pg_url):
         assert [lg.id for lg in await s.leagues(BIG)] == [league.id]
         await s.save_deck(BIG, "maken", "mine", {"cards": {"x": 2}})
         assert await s.list_decks(BIG, "maken") == [("mine", {"cards": {"x": 2}})]
-        with pytest.raises(ValueError):
-            await s.create_match(replace(rec, seed=2 ** 63))
+        with pytest.raises(ValueError):   # a legacy seed lives in the BIGINT column
+            await s.create_match(replace(rec, seed=2 ** 63, prng=1))
+        keyed = await s.create_match(replace(rec, seed=2 ** 128 - 1))   # a keyed one in text
+        assert (await s.get_match(keyed.id)).seed == 2 ** 128 - 1
 
 
 async def test_text_sorts_by_code_point_as_in_sqlite(pg_url, tmp_path):

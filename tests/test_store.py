@@ -160,8 +160,12 @@ async def test_bad_records_raise_value_error_and_write_nothing(store):
         await store.create_match(make(options={"f": object()}))
     with pytest.raises(ValueError):
         await store.create_match(make(seats=[ALICE, "bob"]))
+    with pytest.raises(ValueError):   # a legacy (prng 1) seed lives in a 64-bit column
+        await store.create_match(make(seed=2 ** 64, prng=1))
+    with pytest.raises(ValueError):   # a keyed-stream seed is 128 bits, never 300
+        await store.create_match(make(seed=2 ** 300))
     with pytest.raises(ValueError):
-        await store.create_match(make(seed=2 ** 64))
+        await store.create_match(make(prng=3))
     with pytest.raises(ValueError):
         await store.create_match(make(meta={"x": float("nan")}))
     assert await store.unfinished_matches() == []
@@ -349,13 +353,21 @@ async def test_old_database_is_upgraded(tmp_path):
     path = tmp_path / "old.db"
     async with SqliteStore(path, migrations=migrate.load_migrations(old_dir)) as s:
         assert await s.schema_version() == 1
-        rec = await s.create_match(make())
-        await s.append_command(bump(rec), 1, 0, "a1")
+    # a match as the code of schema 1 wrote it (today's code writes columns it lacks)
+    conn = raw(path)
+    conn.execute("INSERT INTO matches (game, status, version, creator, seed, seats, names, "
+                 "n_commands, created_at, updated_at) VALUES ('squares', 'active', 2, ?, 42, ?, "
+                 "'[\"Alice\",\"Bob\"]', 1, 0, 0)", (ALICE, f"[{ALICE}, {BOB}]"))
+    conn.execute("INSERT INTO commands (match_id, seq, seat, command, at) VALUES (1, 1, 0, 'a1', 0)")
+    conn.close()
+    rec = make(id=1)
 
-    # the shipped migrations bring it to the latest version, keeping the data
+    # the shipped migrations bring it to the latest version, keeping the data; the match keeps
+    # the random stream it was dealt with (prng 1, its seed in the 64-bit column)
     async with SqliteStore(path) as s:
         assert await s.schema_version() == latest
-        assert (await s.get_match(rec.id)).n_commands == 1
+        got = await s.get_match(rec.id)
+        assert (got.n_commands, got.seed, got.prng) == (1, 42, 1)
 
     # a later migration (simulated) is applied on the next open, once, in order
     new_dir = _copy_migrations(tmp_path / "new", latest)

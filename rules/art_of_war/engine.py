@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import IllegalCommand
+from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)
 from rules.art_of_war.messages import EN
@@ -82,7 +83,11 @@ def reach(seat: int, sq: int, rng: tuple) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def _rng_next(x: int) -> tuple[int, int]:
+def _rng_next(x: int | str) -> tuple[int | str, int]:
+    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
+    original splitmix64 of matches stored before it (prng version 1)."""
+    if type(x) is str:
+        return _prng.draw(x)
     x = (x + 0x9E3779B97F4A7C15) & M64
     z = x
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
@@ -273,7 +278,8 @@ class ArtOfWarGame:
         return loser_first(options, outcome)
 
     # ------------------------------------------------------------------ set-up
-    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> AowState:
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
+                  prng: int = _prng.CURRENT) -> AowState:
         if players != 2:
             raise ValueError(f"Art of War is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -284,7 +290,8 @@ class ArtOfWarGame:
                  "kings": [self.cardset.kings[d["king"]] for d in decks]}
         cards = json.loads(json.dumps(cards))          # the match owns its copy of the card texts
         s = AowState.__new__(AowState)
-        s.seed, s.rng, s.cards = seed, seed & M64, cards
+        legacy = _prng.check(prng) == _prng.LEGACY
+        s.seed, s.rng, s.cards = seed, seed & M64 if legacy else _prng.start(seed), cards
         s.tab = tables_for(cards)
         if "first" in opts:
             s.first = opts["first"]

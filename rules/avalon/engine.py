@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import Any
 
 from rules import IllegalCommand
+from rules import prng as _prng
 from rules.avalon.cards import COLOURED, GRANT_ORDER, SUPPORT_ORDER, ATTR_LETTER
 from rules.avalon.messages import EN
 
@@ -49,6 +50,11 @@ VERBS = ("forge", "summon", "magic", "discard", "use", "done", "advance", "range
 # --------------------------------------------------------------------------- PRNG (splitmix64)
 
 def _next(s: "State") -> int:
+    """A 64-bit output: the keyed stream (rules.prng) for a str state, else the original
+    splitmix64 of matches stored before it (prng version 1)."""
+    if type(s.rng) is str:
+        s.rng, out = _prng.draw(s.rng)
+        return out
     s.rng = (s.rng + 0x9E3779B97F4A7C15) & MASK
     z = s.rng
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
@@ -987,7 +993,8 @@ class AvalonGame:
         rid = self._ready_ids[seat % len(self._ready_ids)]
         return normalise(self.decks._ready[rid]["spec"])
 
-    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> State:
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
+                  prng: int = _prng.CURRENT) -> State:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"Avalon's Sanctuary is for 2–4 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -995,7 +1002,8 @@ class AvalonGame:
         opts = self.validate_options(options, players)
         s = State.__new__(State)
         s.defs = dict(self.card_defs)      # every card of the set: late joiners and replays need no files
-        s.seed, s.rng = seed, seed & MASK
+        s.seed = seed
+        s.rng = seed & MASK if _prng.check(prng) == _prng.LEGACY else _prng.start(seed)
         kind, n, target, proofs = MODES[opts["mode"]]
         s.mode, s.target, s.proofs_needed = opts["mode"], target, proofs
         s.life0 = players + n if kind == "+" else n

@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import IllegalCommand
+from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
 from rules.logic_square.cards import CardSet
 from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, decode_deck, is_deck_code,
@@ -177,7 +178,8 @@ class LogicSquareGame:
         return loser_first(options, outcome)
 
     # ----------------------------------------------------------------- setup
-    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> LSState:
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
+                  prng: int = _prng.CURRENT) -> LSState:
         if players != 2:
             raise ValueError(f"Battle Logic Square is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -186,7 +188,7 @@ class LogicSquareGame:
         decks = opts["decks"]
         used = {d["avi"] for d in decks} | {c for d in decks for c in d["resources"] + d["it"]}
         cards = self.cardset.subset(used)
-        rng = rng_seed(seed)
+        rng = rng_seed(seed) if _prng.check(prng) == _prng.LEGACY else _prng.start(seed)
         if "first" in opts:
             first = opts["first"]
         else:

@@ -2,8 +2,8 @@
 
 :class:`LSState` is immutable plain data.  Every command copies it into a :class:`Match` (a
 mutable working copy), runs the rules on it and freezes the result into a new state; the old
-state is never touched.  All randomness comes from a splitmix64 generator whose 64-bit state is
-``LSState.rng``.
+state is never touched.  All randomness comes from the keyed stream of :mod:`rules.prng` whose
+state is ``LSState.rng`` (a splitmix64 64-bit int in matches stored before it).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from rules import prng as _prng
 from rules.logic_square.board import FORWARD, SQUARES, avi_may_stand, project
 from rules.logic_square.cards import Action, Card, CardSet
 
@@ -29,8 +30,11 @@ def rng_seed(seed: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & MASK
 
 
-def rng_next(state: int) -> tuple[int, int]:
-    """splitmix64: (new state, 64-bit output)."""
+def rng_next(state: int | str) -> tuple[int | str, int]:
+    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
+    original splitmix64 of matches stored before it (prng version 1)."""
+    if type(state) is str:
+        return _prng.draw(state)
     state = (state + 0x9E3779B97F4A7C15) & MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK

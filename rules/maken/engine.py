@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from rules import IllegalCommand
+from rules import prng as _prng
 from rules.maken.messages import EN, USAGE, VERBS
 
 GAME = "maken"
@@ -49,8 +50,11 @@ _MASK = (1 << 64) - 1
 
 
 # --------------------------------------------------------------------------- PRNG (in the state)
-def _rng_next(x: int) -> tuple[int, int]:
-    """splitmix64: (new state, 64-bit output)."""
+def _rng_next(x: int | str) -> tuple[int | str, int]:
+    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
+    original splitmix64 of matches stored before it (prng version 1)."""
+    if type(x) is str:
+        return _prng.draw(x)
     x = (x + 0x9E3779B97F4A7C15) & _MASK
     z = x
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -410,7 +414,8 @@ class MakenGame:
         return loser_first(options, outcome)
 
     # ----------------------------------------------------------------- setup
-    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None) -> MakenState:
+    def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
+                  prng: int = _prng.CURRENT) -> MakenState:
         if players != 2:
             raise ValueError(f"Project Maken is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -423,7 +428,10 @@ class MakenGame:
             src = self.cardset.characters.get(cid) or self.cardset.cards[cid]
             cards[cid] = json.loads(json.dumps(src))
         d = self._blank(seed, cards, opts.get("max_turns", DEFAULT_MAX_TURNS))
-        d["rng"] = (seed * 0x2545F4914F6CDD1D + 0x1234567) & _MASK
+        if _prng.check(prng) == _prng.LEGACY:
+            d["rng"] = (seed * 0x2545F4914F6CDD1D + 0x1234567) & _MASK
+        else:
+            d["rng"] = _prng.start(seed)
         if "first" in opts:
             first = opts["first"]
         else:
