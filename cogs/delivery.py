@@ -31,6 +31,8 @@ from cogs.common import (
 from cogs.components import board_view
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
+from host.options_text import public_options
+from rules import registry
 
 log = logging.getLogger("cogs.delivery")
 
@@ -147,8 +149,10 @@ class Delivery(commands.Cog):
             if rec.status == ACTIVE and rec.deadline:
                 clock += f"\n<t:{int(rec.deadline)}:R>"
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
-        if rec.options:
-            opts = " ".join(f"{k}={v}" for k, v in rec.options.items())
+        # options as players read them: never a deck's contents or a raw id (host.options_text)
+        opts = public_options(registry.get(rec.game), rec.options, list(rec.names), locale) \
+            if rec.options and rec.game in registry else ""
+        if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
         file = picture_file(public.picture if public is not None else None, "board.png")
         if file is not None:

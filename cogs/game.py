@@ -21,6 +21,7 @@ from cogs.common import (
 )
 from host import read_options
 from host.decks import DeckBook
+from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
 from cogs.decks import any_deck_autocomplete
 from data import i18n
@@ -152,14 +153,16 @@ class Game(commands.Cog):
             log.info("match %s could not be read", match_id)
             return None
 
-    async def _resolve(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord | None:
-        """The match a command means: the ``match`` option, else the host's guess; answers if none."""
+    async def _resolve(self, interaction: discord.Interaction, match_id: int | None,
+                       elsewhere: str = ELSEWHERE) -> MatchRecord | None:
+        """The match a command means: the ``match`` option, else the host's guess; answers if none
+        (or if it is another server's match and the caller is not seated: cogs/authority.py)."""
         locale = user_locale(interaction)
         if match_id is not None:
             rec = await self._record(match_id)
             if rec is None:
                 await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
-            return rec
+            return rec if rec is not None and await check_match(interaction, rec, elsewhere) else None
         rec = await self.host.match_for(interaction.user.id, interaction.channel_id)
         if rec is None:
             await reply_error(interaction, tr("cogs.err.which_match", locale))
@@ -363,16 +366,14 @@ class Game(commands.Cog):
     @app_commands.describe(match=L("cmd.opt.match.description"))
     @app_commands.autocomplete(match=match_autocomplete)
     async def match_abort(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        rec = await self._resolve(interaction, match)
+        rec = await self._resolve(interaction, match, elsewhere="authority.abort.foreign")
         if rec is None:
             return
-        perms = interaction.permissions
-        seated = interaction.user.id in rec.seats
-        moderator = bool(interaction.guild_id) and not seated and (
-            perms.manage_guild or perms.manage_threads or perms.manage_messages)
+        # moderator power counts only in the match's own server (the host checks it too)
+        mod_guild = None if interaction.user.id in rec.seats else moderator_guild(interaction)
         await self._remember(interaction, rec.id)
         await self._defer(interaction)
-        result = await self.host.abort(rec.id, interaction.user.id, moderator=moderator)
+        result = await self.host.abort(rec.id, interaction.user.id, moderator_guild=mod_guild)
         if await self._answer(interaction, result):
             await self._publish(result, interaction.user.id)
 
@@ -559,6 +560,8 @@ class Game(commands.Cog):
         if rec is None:
             await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
             return
+        if not await check_match(interaction, rec):   # another server's match, not seated
+            return
         user = interaction.user.id
         seated = user in rec.seats
         if seated:
@@ -638,6 +641,8 @@ class Game(commands.Cog):
         rec = await self._record(match_id)
         if rec is None:
             await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return
+        if not await check_match(interaction, rec):
             return
         await interaction.response.defer(ephemeral=True)
         deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, choice)

@@ -220,15 +220,22 @@ class Leagues(commands.Cog):
     async def _need_organiser(self, interaction: discord.Interaction) -> bool:
         if await self.is_organiser(interaction):
             return True
-        await reply_error(interaction, tr("leagues.err.not_organiser", user_locale(interaction)))
+        key = "authority.league.dm" if interaction.guild_id is None else "leagues.err.not_organiser"
+        await reply_error(interaction, tr(key, user_locale(interaction)))
         return False
 
-    async def _resolve(self, interaction: discord.Interaction, league_id: int | None) -> LeagueRecord | None:
+    async def _resolve(self, interaction: discord.Interaction, league_id: int | None,
+                       organiser: bool = False) -> LeagueRecord | None:
+        """The league meant, always this server's (none from a DM): organiser power stays home."""
         locale = user_locale(interaction)
+        if interaction.guild_id is None:
+            await reply_error(interaction, tr("authority.league.dm", locale))
+            return None
         if league_id is not None:
             lg = await self.bot.store.get_league(int(league_id))  # type: ignore[attr-defined]
             if lg is None or lg.guild_id != interaction.guild_id:
-                await reply_error(interaction, tr("leagues.err.no_league", locale, league=league_id))
+                key = "authority.league.foreign" if organiser and lg is not None else "leagues.err.no_league"
+                await reply_error(interaction, tr(key, locale, league=league_id))
                 return None
             return lg
         leagues = await self.bot.store.leagues(interaction.guild_id, OPEN_STATUSES)  # type: ignore[attr-defined]
@@ -493,7 +500,7 @@ class Leagues(commands.Cog):
     async def start(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         if not await self._need_organiser(interaction):
             return
-        lg = await self._resolve(interaction, league)
+        lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
         res = await self.service.start(lg.id, interaction.guild_id)
@@ -563,7 +570,8 @@ class Leagues(commands.Cog):
     async def report(self, interaction: discord.Interaction, pairing: int, result: str,
                      league: Optional[int] = None) -> None:
         locale = user_locale(interaction)
-        lg = await self._resolve(interaction, league)
+        organiser = await self.is_organiser(interaction)
+        lg = await self._resolve(interaction, league, organiser=organiser)
         if lg is None:
             return
         if result not in ("win", "loss", "draw", "first", "second"):
@@ -575,7 +583,6 @@ class Leagues(commands.Cog):
             await reply_error(interaction, tr("leagues.err.no_pairing", locale, pairing=pairing))
             return
         mine = me in (p["a"], p["b"])
-        organiser = await self.is_organiser(interaction)
         if mine and not organiser:
             outcome = result
             if result in ("first", "second"):
@@ -637,7 +644,7 @@ class Leagues(commands.Cog):
                       league: Optional[int] = None) -> None:
         if not await self._need_organiser(interaction):
             return
-        lg = await self._resolve(interaction, league)
+        lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
         res = await self.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None)
@@ -654,7 +661,7 @@ class Leagues(commands.Cog):
         # works for a user who has left the server too: only the id is needed
         if not await self._need_organiser(interaction):
             return
-        lg = await self._resolve(interaction, league)
+        lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
         res = await self.service.leave(lg.id, interaction.guild_id, user.id, removed=True)
@@ -670,7 +677,7 @@ class Leagues(commands.Cog):
     async def next_round(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         if not await self._need_organiser(interaction):
             return
-        lg = await self._resolve(interaction, league)
+        lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
         res = await self.service.next_round(lg.id, interaction.guild_id)
@@ -688,7 +695,7 @@ class Leagues(commands.Cog):
     async def close(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         if not await self._need_organiser(interaction):
             return
-        lg = await self._resolve(interaction, league)
+        lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
         res = await self.service.close(lg.id, interaction.guild_id)
@@ -711,8 +718,9 @@ class Leagues(commands.Cog):
     @app_commands.describe(role=L("cmd.league.opt.role.description"))
     async def role(self, interaction: discord.Interaction, role: Optional[discord.Role] = None) -> None:
         locale = user_locale(interaction)
-        if not interaction.permissions.manage_guild:
-            await reply_error(interaction, tr("cogs.err.no_permission", locale))
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            key = "authority.league.dm" if interaction.guild_id is None else "cogs.err.no_permission"
+            await reply_error(interaction, tr(key, locale))
             return
         await self.bot.store.set_guild_setting(interaction.guild_id, ORGANISER_ROLE_KEY, role.id if role else None)  # type: ignore[attr-defined]
         await reply(interaction, tr("leagues.role.set", locale, role=f"<@&{role.id}>") if role

@@ -24,6 +24,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, tr, user_locale
+from cogs.authority import check_match
 from host import ratings as R
 from host.records import PER_PAGE, guild_scope, season_scope
 from host.records import Records as RecordsService
@@ -224,6 +225,12 @@ class Records(commands.Cog):
             match_id = int(value)
         except ValueError:
             await reply_error(interaction, tr("cogs.err.bad_value", locale, value=clip(value, 20)))
+            return
+        try:
+            rec = await self.bot.store.get_match(match_id)  # type: ignore[attr-defined]
+        except Exception:   # unreadable: export says so
+            rec = None
+        if rec is not None and not await check_match(interaction, rec):   # another server's, not a player
             return
         res = await self.records.export(match_id)
         if not res.ok:

@@ -42,8 +42,9 @@ class Settings(commands.Cog):
         guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
     async def _check(self, interaction: discord.Interaction) -> bool:
-        if not _may_manage(interaction):
-            await reply_error(interaction, tr("cogs.err.no_permission", user_locale(interaction)))
+        if not _may_manage(interaction):   # a server's own settings only, never from a DM
+            key = "authority.settings.dm" if interaction.guild_id is None else "cogs.err.no_permission"
+            await reply_error(interaction, tr(key, user_locale(interaction)))
             return False
         return True
 

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any, Iterable
 
-from data.store import QUARANTINED, MatchRecord
+from data.store import ABORTED, QUARANTINED, STATUSES, MatchRecord
 from rules import prng as PRNG
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -79,6 +79,8 @@ def _json(v: Any, name: str) -> Any:
         return json.loads(v)
     except ValueError as e:
         raise Bad(f"{name}: invalid JSON ({e})") from None
+    except RecursionError:  # nested deeper than the decoder goes: not a value we ever write
+        raise Bad(f"{name}: JSON nested too deeply") from None
 
 
 def _json_dict(v: Any, name: str) -> dict:
@@ -160,6 +162,100 @@ def decode(row: tuple | list) -> MatchRecord:
         v = getattr(rec, name)
         if v is not None and not _INT64_MIN <= v <= _INT64_MAX:
             raise Bad(f"{name}: {v} does not fit in a signed 64-bit integer")
+    _plausible(rec)
+    return rec
+
+
+def _plausible(rec: MatchRecord) -> None:
+    """Fields that parse but do not fit together (store-level: no engine knowledge; the host
+    checks the game and the log, see host/integrity.py).  Raises Bad."""
+    if rec.status not in STATUSES:
+        raise Bad(f"status: {rec.status[:40]!r} is not a match status")
+    if not rec.game:
+        raise Bad("game: empty")
+    if rec.id is not None and rec.id < 1:
+        raise Bad(f"id: {rec.id} is not a row id")
+    if rec.version < 1:
+        raise Bad(f"version: {rec.version} (a stored match is at version 1 or later)")
+    if rec.n_commands < 0:
+        raise Bad(f"n_commands: {rec.n_commands} is negative")
+    if not 0 <= rec.snapshot_seq <= rec.n_commands:
+        raise Bad(f"snapshot_seq: {rec.snapshot_seq} is not within the log "
+                  f"(n_commands {rec.n_commands})")
+    if rec.turn_seconds is not None and rec.turn_seconds <= 0:
+        raise Bad(f"turn_seconds: {rec.turn_seconds} is not a positive time")
+    for name in ("deadline", "created_at", "updated_at"):
+        v = getattr(rec, name)
+        if v is not None and not math.isfinite(v):
+            raise Bad(f"{name}: {v} is not a finite time")
+    if not rec.seats:
+        raise Bad("seats: a match has at least one seat")
+    if len(rec.names) != len(rec.seats):
+        raise Bad(f"names: {len(rec.names)} names for {len(rec.seats)} seats")
+    seated = [u for u in rec.seats if u is not None]
+    if len(set(seated)) != len(seated):
+        raise Bad("seats: one user holds two seats")
+    players = set(seated)
+    for name in ("accepted", "abort_votes", "spectators"):
+        ids = getattr(rec, name)
+        if len(set(ids)) != len(ids):
+            raise Bad(f"{name}: a user is listed twice")
+    if not set(rec.accepted) <= players:
+        raise Bad("accepted: a user who holds no seat")
+    # a moderator's vote ends the match at once (ABORTED): otherwise only players vote
+    if rec.status != ABORTED and not set(rec.abort_votes) <= players:
+        raise Bad("abort_votes: a user who holds no seat")
+    winners = (rec.result or {}).get("winners")
+    if winners is not None and (type(winners) is not list or any(
+            type(w) is not int or not 0 <= w < len(rec.seats) for w in winners)):
+        raise Bad("result: winners are not seats of the match")
+    for key, low in (("players0", 1), ("shown", 0)):
+        v = rec.meta.get(key)
+        if v is not None and (type(v) is not int or v < low):
+            raise Bad(f"meta: {key} is {str(v)[:20]!r}, not a whole number >= {low}")
+    if "players0" in rec.meta and rec.meta["players0"] > len(rec.seats):
+        raise Bad(f"meta: players0 {rec.meta['players0']} exceeds the {len(rec.seats)} seats")
+
+
+# The command log's length and last seq of the match row, read beside it (see SqlStore): they
+# must both equal n_commands (seqs are unique and >= 1, so the log is then exactly 1..n).
+LOG_COUNT = "(SELECT COUNT(*) FROM commands WHERE commands.match_id = matches.id)"
+LOG_LAST = "(SELECT MAX(seq) FROM commands WHERE commands.match_id = matches.id)"
+# A match row followed by its log's last seq and its length (check_row).  One match
+# (get_match): both.  Listings: the last seq only, one descending step on the commands primary
+# key per row, which already catches an n_commands above or below the log; the length (a scan
+# of the match's whole log) would add ~0.1 s per 10,000 listed matches on PostgreSQL (measured
+# with 445,000 stored commands: rows + decode ~0.6 s; last seq +0.03 s; both +0.12 s; SQLite
+# +0.03 s for both).  A gap inside the log is caught when the match itself is read, which
+# every host action on a listed match does first (and the host's first replay checks seqs).
+SELECT_CHECKED = SELECT.replace(" FROM matches", f", {LOG_LAST}, {LOG_COUNT} FROM matches")
+SELECT_LISTED = SELECT.replace(" FROM matches", f", {LOG_LAST} FROM matches")
+N_COLS = len(COLS)
+
+
+def check_log(rec: MatchRecord, last: Any, count: Any = None) -> None:
+    """Raise Bad unless the command log fits ``rec.n_commands``: its last seq ``last`` (None:
+    the log is empty) must equal it, and so must its length ``count`` if it was read (seqs are
+    unique and >= 1, so the two together say the log is exactly entries 1..n_commands)."""
+    last = 0 if last is None else int(last)
+    if last != rec.n_commands:
+        raise Bad(f"n_commands: {rec.n_commands}, but the command log's last entry is {last}")
+    if count is not None and int(count) != rec.n_commands:
+        raise Bad(f"n_commands: {rec.n_commands}, but the command log holds {int(count)} "
+                  "entries (a gap)")
+
+
+def check_row(row: tuple | list) -> MatchRecord:
+    """A row of SELECT_CHECKED or SELECT_LISTED -> MatchRecord: :func:`decode` and
+    :func:`check_log`.  Raises Bad for anything that makes it unreadable, whatever the decoder
+    tripped over."""
+    try:
+        rec = decode(tuple(row[:N_COLS]))
+        check_log(rec, row[N_COLS], row[N_COLS + 1] if len(row) > N_COLS + 1 else None)
+    except Bad:
+        raise
+    except Exception as e:  # a value no check foresaw: still this row's fault, not the caller's
+        raise Bad(f"unreadable ({type(e).__name__}: {str(e)[:200]})") from None
     return rec
 
 

@@ -36,11 +36,12 @@ from data.rows import (
     INSERT,
     I,
     I_SEATS,
-    SELECT,
+    SELECT_CHECKED,
+    SELECT_LISTED,
     UPDATE,
     UPDATE_IDX,
     Bad,
-    decode,
+    check_row,
     dumps,
     players,
     prepare,
@@ -63,6 +64,7 @@ from data.store import (
     Store,
     StoreError,
     VersionConflict,
+    valid_id,
 )
 
 log = logging.getLogger("data.store")
@@ -96,6 +98,10 @@ class Conn(abc.ABC):
     @abc.abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[None]:
         """A transaction on this connection (used outside ``_write()``, for quarantining)."""
+
+
+class _Damaged(Exception):
+    """Raised inside a write transaction (so it rolls back) when the row turns out damaged."""
 
 
 _RATING_COLS = "scope, game, user_id, mu, sigma, games, wins, losses, draws, updated_at"
@@ -153,22 +159,51 @@ class SqlStore(Store):
     # -- plumbing ------------------------------------------------------------------------------
     async def _fetch_matches(self, c: Conn, where: str,
                              params: Iterable[Any]) -> tuple[list[MatchRecord], int]:
-        """Decode every row of ``SELECT + where``; quarantine (and skip) unreadable ones.
-        Returns (records, number newly quarantined).  Inside _read(), outside a transaction."""
-        rows = await c.fetchall(SELECT + " " + where, *params)
-        out: list[MatchRecord] = []
+        """Decode and check every row of ``SELECT_LISTED + where`` (the row itself, and its
+        n_commands against the command log's last entry: :func:`data.rows.check_row`);
+        quarantine (and skip) the ones that fail.  Returns (records, number newly
+        quarantined).  Inside _read(), outside a transaction."""
         bad: list[tuple[int, str, str]] = []
+        try:
+            rows = await c.fetchall(SELECT_LISTED + " " + where, *params)
+        except self._DB_ERROR as e:
+            # the driver could not read a value (SQLite: text that is not UTF-8): read the rows
+            # one by one, so only the ones it cannot read are left out (and quarantined)
+            rows = await self._fetch_each(c, where, params, bad, e)
+        out: list[MatchRecord] = []
         for i, row in enumerate(rows):
             if i and not i % DECODE_SLICE:
                 await asyncio.sleep(0)  # thousands of rows: let the event loop breathe
             try:
-                out.append(decode(tuple(row)))
+                out.append(check_row(row))
             except Bad as e:
                 bad.append((row[0], str(e), row[I["status"]]))
         written = 0
         for match_id, reason, prev in bad:
             written += await self._quarantine(c, match_id, reason, prev, strict=False)
         return out, written
+
+    async def _fetch_each(self, c: Conn, where: str, params: Iterable[Any],
+                          bad: list[tuple[int, str, str]], first: BaseException) -> list:
+        """The rows of ``SELECT_LISTED + where`` read one at a time; a row the driver cannot
+        read goes to ``bad``.  Re-raises ``first`` if even the ids cannot be read (the
+        database itself is failing, not one row)."""
+        try:
+            ids = [r[0] for r in await c.fetchall("SELECT id FROM matches " + where, *params)]
+        except self._DB_ERROR:
+            raise first
+        rows = []
+        for match_id in ids:
+            try:
+                row = await c.fetchone(SELECT_LISTED + " WHERE id = ?", match_id)
+            except self._DB_ERROR as e:
+                status = await c.fetchval("SELECT status FROM matches WHERE id = ?", match_id)
+                bad.append((match_id, f"unreadable ({type(e).__name__}: {str(e)[:200]})",
+                            status))
+                continue
+            if row is not None:
+                rows.append(row)
+        return rows
 
     async def _quarantine(self, c: Conn, match_id: int, reason: str,
                           prev_status: Any = None, strict: bool = True) -> bool:
@@ -204,6 +239,8 @@ class SqlStore(Store):
     # -- matches -------------------------------------------------------------------------------
     async def create_match(self, rec: MatchRecord) -> MatchRecord:
         row, out = prepare(rec, id=None, version=1)
+        if out.n_commands:  # the log is written by append_command, one entry at a time
+            raise ValueError(f"a new match has no commands yet, not n_commands={out.n_commands}")
         async with self._write() as c:
             match_id = await c.insert(INSERT, *self._row_args(row)[1:])
             out.id = match_id
@@ -216,19 +253,35 @@ class SqlStore(Store):
         return out
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
+        """Also checks the row against its command log (n_commands = its length and its last
+        seq); a row that fails any check is quarantined (:class:`CorruptRow`).  An id no table
+        can hold (beyond 64 bits, negative) is no match (None)."""
+        match_id = valid_id(match_id)
+        if match_id is None:
+            return None
         async with self._read() as c:
-            row = await c.fetchone(SELECT + " WHERE id = ?", int(match_id))
+            try:
+                row = await c.fetchone(SELECT_CHECKED + " WHERE id = ?", match_id)
+            except self._DB_ERROR as e:  # the driver cannot read a value (SQLite: not UTF-8)
+                status = await c.fetchval("SELECT status FROM matches WHERE id = ?", match_id)
+                if status is None:
+                    raise
+                reason = f"unreadable ({type(e).__name__}: {str(e)[:200]})"
+                if status != QUARANTINED:
+                    await self._quarantine(c, match_id, reason, status, strict=False)
+                raise CorruptRow(f"match {match_id} is unreadable and was quarantined: "
+                                 f"{reason}") from None
             if row is None:
                 return None
             if row[I["status"]] == QUARANTINED:
                 reason = await c.fetchval("SELECT reason FROM quarantine WHERE match_id = ?",
-                                          int(match_id))
+                                          match_id)
                 raise CorruptRow(f"match {match_id} is quarantined"
                                  + (f": {reason}" if reason is not None else ""))
             try:
-                return decode(tuple(row))
+                return check_row(row)
             except Bad as e:
-                await self._quarantine(c, int(match_id), str(e), row[I["status"]], strict=False)
+                await self._quarantine(c, match_id, str(e), row[I["status"]], strict=False)
                 raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") \
                     from None
 
@@ -295,24 +348,37 @@ class SqlStore(Store):
         now = time.time()
         row, out = prepare(rec, version=expected_version + 1)
         seq = out.n_commands
-        async with self._write() as c:
-            n_old, old_seats = await self._check_version(c, rec.id, expected_version)
-            if seq != n_old + 1:
-                raise ValueError(f"match {match_id} has {n_old} commands; the record to write "
-                                 f"with a new command must have n_commands={n_old + 1}, "
-                                 f"not {seq}")
-            # in the same transaction as the version-checked update of the match row
-            await c.execute(
-                "INSERT INTO commands (match_id, seq, seat, command, at) VALUES (?, ?, ?, ?, ?)",
-                match_id, seq, seat, command, now)
-            await self._write_row(c, row, out, expected_version, old_seats)
+        try:
+            async with self._write() as c:
+                n_old, old_seats = await self._check_version(c, rec.id, expected_version)
+                last = await c.fetchval("SELECT MAX(seq) FROM commands WHERE match_id = ?",
+                                        match_id)
+                if (last or 0) != n_old:  # a damaged row: never leave a gap (or a clash)
+                    raise _Damaged(f"n_commands: {n_old}, but the command log's last entry "
+                                   f"is {last or 0}")
+                if seq != n_old + 1:
+                    raise ValueError(f"match {match_id} has {n_old} commands; the record to "
+                                     f"write with a new command must have "
+                                     f"n_commands={n_old + 1}, not {seq}")
+                # in the same transaction as the version-checked update of the match row
+                await c.execute(
+                    "INSERT INTO commands (match_id, seq, seat, command, at) "
+                    "VALUES (?, ?, ?, ?, ?)", match_id, seq, seat, command, now)
+                await self._write_row(c, row, out, expected_version, old_seats)
+        except _Damaged as e:  # rolled back: nothing written; now quarantine it
+            async with self._read() as c:
+                await self._quarantine(c, match_id, str(e), strict=False)
+            raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") from None
         return out
 
     async def commands(self, match_id: int) -> list[CommandRecord]:
+        match_id = valid_id(match_id)
+        if match_id is None:
+            return []
         async with self._read() as c:
             rows = await c.fetchall(
                 "SELECT match_id, seq, seat, command, at FROM commands WHERE match_id = ? "
-                "ORDER BY seq", int(match_id))
+                "ORDER BY seq", match_id)
         return [CommandRecord(*r) for r in rows]
 
     async def _list(self, where: str, params: tuple, wanted: tuple[str, ...],
@@ -365,6 +431,8 @@ class SqlStore(Store):
             limited=True)
 
     async def quarantine(self, match_id: int, reason: str) -> None:
+        if valid_id(match_id) is None:
+            return  # no such row
         async with self._read() as c:
             await self._quarantine(c, int(match_id), reason)
 
@@ -379,6 +447,10 @@ class SqlStore(Store):
 
     # -- front-end references ------------------------------------------------------------------
     async def set_ref(self, match_id: int, key: str, value: str | None) -> None:
+        if valid_id(match_id) is None:
+            if value is None:
+                return
+            raise StoreError(f"cannot set a reference on match {match_id}: no such match")
         async with self._write() as c:
             if value is None:
                 await c.execute("DELETE FROM match_refs WHERE match_id = ? AND key = ?",
@@ -393,6 +465,8 @@ class SqlStore(Store):
                     raise StoreError(f"cannot set a reference on match {match_id}: {e}") from e
 
     async def get_refs(self, match_id: int) -> dict[str, str]:
+        if valid_id(match_id) is None:
+            return {}
         async with self._read() as c:
             rows = await c.fetchall("SELECT key, value FROM match_refs WHERE match_id = ?",
                                     int(match_id))
@@ -446,6 +520,8 @@ class SqlStore(Store):
     # records, ratings and leagues
     # ==========================================================================================
     async def is_processed(self, match_id: int) -> bool:
+        if valid_id(match_id) is None:
+            return False
         async with self._read() as c:
             row = await c.fetchone("SELECT 1 FROM processed_matches WHERE match_id = ?",
                                    int(match_id))
@@ -568,6 +644,8 @@ class SqlStore(Store):
         return out
 
     async def results_for_match(self, match_id: int) -> list[ResultRow]:
+        if valid_id(match_id) is None:
+            return []
         async with self._read() as c:
             rows = await c.fetchall(
                 f"SELECT {self._RESULT_COLS} FROM results WHERE match_id = ? ORDER BY seat",
@@ -615,6 +693,8 @@ class SqlStore(Store):
         return replace(league, id=new_id, guild_id=int(league.guild_id), version=1, data=json.loads(text))
 
     async def get_league(self, league_id: int) -> LeagueRecord | None:
+        if valid_id(league_id) is None:
+            return None
         async with self._read() as c:
             row = await c.fetchone(self._LEAGUE_SELECT + " WHERE id = ?", int(league_id))
         return self._league(row) if row is not None else None

@@ -27,6 +27,30 @@ ABORTED = "aborted"      # ended without a result (all players agreed, or a mode
 DECLINED = "declined"    # a challenge that was declined or withdrawn
 QUARANTINED = "quarantined"  # a row that could not be read; kept for an admin, never loaded
 UNFINISHED = (PENDING, OPEN, ACTIVE)
+# Every status a readable match row may have (a quarantined row is never decoded).
+STATUSES = (PENDING, OPEN, ACTIVE, FINISHED, ABORTED, DECLINED)
+MAX_ID = 2 ** 63 - 1  # ids are signed 64-bit integers (INTEGER in SQLite, BIGINT in PostgreSQL)
+
+
+def valid_id(value: Any) -> int | None:
+    """``value`` as a row id if it is one a table can hold (a whole number 0..2**63-1, also
+    written as digits), else None: such an id names no row, and asking the database about it
+    would raise (SQLite ``OverflowError``, asyncpg ``DataError``) instead of finding nothing."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip()
+        if not (value.isascii() and value.isdigit()) or len(value) > 19:
+            return None
+        value = int(value)
+    if not isinstance(value, int):
+        try:
+            if int(value) != value:
+                return None
+            value = int(value)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return value if 0 <= value <= MAX_ID else None
 
 
 class StoreError(Exception):
@@ -112,7 +136,10 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def get_match(self, match_id: int) -> MatchRecord | None:
-        """None if absent.  Raises :class:`CorruptRow` (after quarantining it) if unreadable."""
+        """None if absent (also for an id no row can have: see :func:`valid_id`).  Raises
+        :class:`CorruptRow` (after quarantining it) if unreadable: a value that does not parse,
+        fields that do not fit together (:func:`data.rows.decode`), or an ``n_commands`` that
+        is not the command log's length and last seq."""
 
     @abc.abstractmethod
     async def update_match(self, rec: MatchRecord, expected_version: int) -> MatchRecord:

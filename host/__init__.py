@@ -16,7 +16,8 @@ API (all coroutines return a :class:`host.types.Result` unless noted)::
     await host.start(match_id, user_id)                   # the creator starts an open match with enough players
     await host.command(match_id, user_id, text)           # a move in the game's notation
     await host.resign(match_id, user_id)                  # free-for-all games with resign(): only that player is out
-    await host.abort(match_id, user_id, moderator=False)  # all players must ask, or one moderator
+    await host.abort(match_id, user_id, moderator_guild=None)  # all players must ask, or one moderator
+                                                          #   of the match's own server (its guild id)
     await host.claim_timeout(match_id, user_id)           # after the clock ran out on the seats to act (plays the
                                                           #   game's default when it has one, else ends the match)
     await host.spectate(match_id, user_id)

@@ -276,12 +276,15 @@ class Leagues:
         return await self.store.get_league(int(league_id))
 
     async def _mutate(self, league_id: int, guild_id: int | None,
-                      step: Callable[[dict, str], tuple[str, Any]]) -> Result:
+                      step: Callable[[dict, str], tuple[str, Any]], *, system: bool = False) -> Result:
         """Load, apply ``step(data, status) -> (new status, payload)`` to a copy, write back
-        (version-checked, retried); ``LeagueError`` becomes a failed Result."""
+        (version-checked, retried); ``LeagueError`` becomes a failed Result.  A caller acts only
+        on a league of its own server (``guild_id``; None — a DM — reaches none); only the bot's
+        own bookkeeping (``system=True``: its message, a finished match reporting itself, the
+        clock) acts on any."""
         for _ in range(5):
             lg = await self.store.get_league(int(league_id))
-            if lg is None or (guild_id is not None and lg.guild_id != int(guild_id)):
+            if lg is None or (not system and (guild_id is None or lg.guild_id != int(guild_id))):
                 return Result.fail("leagues.err.no_league", league=league_id)
             data = copy.deepcopy(lg.data)
             try:
@@ -332,7 +335,7 @@ class Leagues:
         def step(d: dict, status: str) -> tuple[str, Any]:
             d["message"] = ref
             return status, None
-        await self._mutate(league_id, None, step)
+        await self._mutate(league_id, None, step, system=True)
 
     async def join(self, league_id: int, guild_id: int, user_id: int, name: str) -> Result:
         now = self.now()
@@ -499,7 +502,7 @@ class Leagues:
                 raise L.LeagueError("leagues.err.ignored")
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
-        res = await self._mutate(int(league_id), None, step)
+        res = await self._mutate(int(league_id), None, step, system=True)
         return res if res.ok else None
 
     async def catch_up(self, league: LeagueRecord | None = None) -> list[Result]:
@@ -541,7 +544,7 @@ class Leagues:
                     d["closed_from"], d["cancelled"] = status, "too_few"
                     return "closed", len(L.active_ids(d))
                 return "running", L.start(d, status, now)
-            res = await self._mutate(lg.id, None, begin)
+            res = await self._mutate(lg.id, None, begin, system=True)
             if res.ok:
                 res.data["cancelled" if res.data["league"].status == "closed" else "started"] = True
                 out.append(res)
@@ -559,7 +562,7 @@ class Leagues:
                 if not due:
                     raise L.LeagueError("leagues.err.ignored")
                 return status, due
-            res = await self._mutate(lg.id, None, step)
+            res = await self._mutate(lg.id, None, step, system=True)
             if res.ok:
                 out.append(res)
         return out

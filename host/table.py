@@ -21,8 +21,9 @@ from typing import Any, Awaitable, Callable
 from data import i18n
 from data.store import (
     ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, UNFINISHED, CorruptRow, MatchRecord,
-    Store, VersionConflict,
+    Store, VersionConflict, valid_id,
 )
+from host import integrity
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
 from rules import prng as PRNG
@@ -72,6 +73,8 @@ class Host:
         # match id -> (n_commands, state): the engine state after that many commands (LRU)
         self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
         self.cache_size = cache_size
+        # match ids whose whole log this process has replayed and checked (host/integrity.py)
+        self._verified = integrity.Verified(max(4 * cache_size, 100_000))
         # match id -> private pictures of its last Result still being drawn
         self._drawing: dict[int, list[asyncio.Future]] = {}
         # Called with the MatchRecord after a FINISHED result is committed (records, leagues).
@@ -88,6 +91,9 @@ class Host:
         return self._rng.getrandbits(PRNG.SEED_BITS)
 
     def _lock(self, match_id: int) -> asyncio.Lock:
+        # an id no row can have shares one lock; _get answers "no such match" for it
+        match_id = valid_id(match_id)
+        match_id = -1 if match_id is None else match_id
         lock = self._locks.get(match_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -95,13 +101,22 @@ class Host:
         return lock
 
     async def _get(self, match_id: int) -> tuple[MatchRecord | None, Result | None]:
+        """The match, or the Result refusing it: no such match (also for an id no row can
+        have: beyond 64 bits, negative, not a number), or quarantined — by the store (a row
+        that does not read or does not fit its log) or here (host/integrity.py: a game that is
+        not registered, a log that does not replay behind its snapshot)."""
+        mid = valid_id(match_id)
+        if mid is None:
+            return None, Result.fail("host.err.no_match", match_id=str(match_id)[:24])
         try:
-            rec = await self.store.get_match(int(match_id))
+            rec = await self.store.get_match(mid)
         except CorruptRow:
-            self._states.pop(int(match_id), None)
-            return None, Result.fail("host.err.quarantined", match_id=match_id)
+            self._states.pop(mid, None)
+            return None, Result.fail("host.err.quarantined", match_id=mid)
         if rec is None:
-            return None, Result.fail("host.err.no_match", match_id=match_id)
+            return None, Result.fail("host.err.no_match", match_id=mid)
+        if not await integrity.admit(self, rec):
+            return None, Result.fail("host.err.quarantined", match_id=mid)
         return rec, None
 
     async def _seated(self, match_id: int, user_id: int,
@@ -147,16 +162,22 @@ class Host:
             self._states.move_to_end(rec.id)
             return cached[1]
         try:
-            if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
-                state, done = game.load(rec.snapshot), rec.snapshot_seq
+            if rec.id not in self._verified:
+                # first load in this process: the whole log from the seed, checked against
+                # the snapshot (host/integrity.py)
+                log_ = await self.store.commands(rec.id) if rec.n_commands else []
+                state = integrity.replay(game, rec, log_, _initial_state, _step)
+                self._verified.add(rec.id)
             else:
-                state, done = _initial_state(game, rec), 0
-            if done < rec.n_commands:
-                for c in (await self.store.commands(rec.id))[done:]:
-                    state = _step(game, state, c.seat, c.command)
+                if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
+                    state, done = game.load(rec.snapshot), rec.snapshot_seq
+                else:
+                    state, done = _initial_state(game, rec), 0
+                if done < rec.n_commands:
+                    for c in (await self.store.commands(rec.id))[done:rec.n_commands]:
+                        state = _step(game, state, c.seat, c.command)
         except Exception as exc:  # an engine that cannot replay this log: quarantine, never crash
-            log.error("match %s cannot be replayed (%s); quarantined", rec.id, type(exc).__name__)
-            await self.store.quarantine(rec.id, f"replay failed: {type(exc).__name__}: {exc}")
+            await integrity.quarantine(self, rec, f"replay failed: {type(exc).__name__}: {exc}")
             raise CorruptRow(str(exc)) from exc
         self._remember(rec.id, rec.n_commands, state)
         return state
@@ -509,6 +530,9 @@ class Host:
         except VersionConflict:
             self._states.pop(rec.id, None)
             return Result.fail("host.err.conflict", match=rec)
+        except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
+            self._states.pop(rec.id, None)
+            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
         self._remember(rec.id, written.n_commands, new_state)
         key = "host.joined_late" if seat is None else "host.rejoined"
         return await self._board(written, [msg(key, name=written.names[target])])
@@ -582,6 +606,9 @@ class Host:
         except VersionConflict:
             self._states.pop(rec.id, None)
             return Result.fail("host.err.conflict", match=rec)
+        except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
+            self._states.pop(rec.id, None)
+            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
         self._remember(rec.id, written.n_commands, new_state)
         lines = [msg("host.played", name=name, command=shown) for name, shown in released]
         if lines and public_text is not None:
@@ -652,7 +679,12 @@ class Host:
             return await self._finish(rec, {"winners": winners, "reason": "resign", "resigned": seat},
                                       [msg("host.resigned", name=rec.names[seat])])
 
-    async def abort(self, match_id: int, user_id: int, *, moderator: bool = False) -> Result:
+    async def abort(self, match_id: int, user_id: int, *, moderator_guild: int | None = None) -> Result:
+        """A player's vote to abort (every player still in must ask), or a moderator's abort.
+
+        ``moderator_guild``: the server in which the caller holds moderator permissions (None:
+        none, or a DM).  Moderator power counts only in the match's own server; a moderator of
+        another server who is not seated is refused and nothing changes."""
         async with self._lock(int(match_id)):
             rec, err = await self._get(match_id)
             if err:
@@ -660,7 +692,10 @@ class Host:
             if rec.status not in UNFINISHED:
                 return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
             seat = self._seat_of(rec, user_id)
+            moderator = self._moderates(rec, moderator_guild)
             if seat is None and not moderator:
+                if moderator_guild is not None:
+                    return Result.fail("authority.abort.foreign", match=rec, match_id=rec.id)
                 return Result.fail("host.err.not_a_player", match=rec)
             votes = sorted(set(rec.abort_votes) | {int(user_id)})
             voters = await self._voters(rec)
@@ -682,6 +717,12 @@ class Host:
                           info=[msg("host.abort_vote", name=rec.names[seat], waiting=_names(rec, waiting))],
                           public=PublicUpdate(text=[msg("host.abort_vote", name=rec.names[seat],
                                                         waiting=_names(rec, waiting))], view={}))
+
+    @staticmethod
+    def _moderates(rec: MatchRecord, moderator_guild: int | None) -> bool:
+        """Moderator power over ``rec``: held in the match's own server, never in a DM or
+        another server (match ids are small and sequential, so they are easy to guess)."""
+        return rec.guild_id is not None and moderator_guild is not None and int(moderator_guild) == int(rec.guild_id)
 
     async def _voters(self, rec: MatchRecord) -> list[int]:
         """Seats whose vote an abort needs: every seated player, or in a running match of a game
@@ -864,31 +905,42 @@ class Host:
         """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
         out: list[Result] = []
         now = self.now()
-        # only what can be due: deadlines within the longest reminder lead, old challenges
+        # only what can be due: deadlines within the longest reminder lead, old challenges.
+        # (The listing never raises for a bad row: the store quarantines and skips it.)
         for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL):
-            if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
-                async with self._lock(rec.id):
-                    fresh, err = await self._get(rec.id)
-                    if err or fresh.status not in (PENDING, OPEN):
-                        continue
-                    written = await self._write(replace(fresh, status=DECLINED), fresh.version)
-                    if written:
-                        out.append(await self._board(written, [msg("host.lapsed")]))
-                continue
-            if rec.status != ACTIVE or rec.deadline is None:
-                continue
-            left = rec.deadline - now
-            # no reminder for a window's limit in a match without a clock (it is secret)
-            remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
-            if left <= 0 and not rec.meta.get("expired"):
-                res = await self._clock_event(rec, "expired")
-            elif 0 < left <= remind_at and not rec.reminded:
-                res = await self._clock_event(rec, "reminder")
-            else:
+            # each match on its own: one that fails is logged (and quarantined if its row is
+            # what is wrong), and the others still get their reminders and expiries
+            try:
+                res = await self._tick_one(rec, now)
+            except Exception:
+                log.exception("clock: match %s failed; the other matches carry on", rec.id)
+                await integrity.after_failure(self, rec.id)
                 continue
             if res is not None:
                 out.append(res)
         return out
+
+    async def _tick_one(self, rec: MatchRecord, now: float) -> Result | None:
+        """The clock's work on one listed match: a lapsed challenge, a reminder, an expiry."""
+        if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
+            async with self._lock(rec.id):
+                fresh, err = await self._get(rec.id)
+                if err or fresh.status not in (PENDING, OPEN):
+                    return None
+                written = await self._write(replace(fresh, status=DECLINED), fresh.version)
+                if written:
+                    return await self._board(written, [msg("host.lapsed")])
+            return None
+        if rec.status != ACTIVE or rec.deadline is None:
+            return None
+        left = rec.deadline - now
+        # no reminder for a window's limit in a match without a clock (it is secret)
+        remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
+        if left <= 0 and not rec.meta.get("expired"):
+            return await self._clock_event(rec, "expired")
+        if 0 < left <= remind_at and not rec.reminded:
+            return await self._clock_event(rec, "reminder")
+        return None
 
     async def _clock_event(self, rec: MatchRecord, kind: str) -> Result | None:
         async with self._lock(rec.id):

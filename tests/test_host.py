@@ -210,8 +210,8 @@ async def test_abort_needs_every_player_or_a_moderator(host, store):
     assert res.match.status == ABORTED and res.match.result is None
     assert await store.results_for_user(ALICE) == []
 
-    mid2 = await start_match(host)
-    res = await host.abort(mid2, CAROL, moderator=True)
+    mid2 = await start_match(host, guild_id=77)
+    res = await host.abort(mid2, CAROL, moderator_guild=77)
     assert res.ok and res.match.status == ABORTED
 
 

@@ -282,10 +282,10 @@ async def test_the_host_calls_on_finish_after_the_result_is_committed_and_never_
     m1 = res.match.id
     await host.accept(m1, B)
     assert (await host.resign(m1, A)).ok
-    res = await host.challenge("squares", A, "a", opponents=[(B, "b")])
+    res = await host.challenge("squares", A, "a", opponents=[(B, "b")], guild_id=GUILD)
     m2 = res.match.id
     await host.accept(m2, B)
-    await host.abort(m2, A, moderator=True)
+    await host.abort(m2, A, moderator_guild=res.match.guild_id)
     assert seen == [m1]
     assert await store.is_processed(m1) and not await store.is_processed(m2)
     assert (await store.get_ratings("global", "squares", [B]))[B].wins == 1

@@ -1,0 +1,101 @@
+"""A match's options as everyone may read them — the one place public text shows options.
+
+``rec.options`` holds what the engine needs, and for card games that includes every deck list
+(a custom deck's spec: its face-down IT deck, the cards still in its deck …).  Public text
+(the board message, ``/match status``) never prints it as it is: :func:`public_options` gives
+one line per option that differs from the game's default, ``name: value`` in the reader's
+language, and one line per seat for its deck — a ready-made deck by its display name, any
+other deck (a saved deck, a deck code) only as "own deck".  Never a deck's contents, never a
+raw id.  (The exported record of a finished match keeps the full options: it is released only
+once the match is over, see ``host.records``.)
+
+>>> from rules import registry
+>>> public_options(registry.get("squares"), {"first": 1}, ["Alice", "Bob"], "en")
+'First player: Bob'
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from data import i18n
+
+# options whose value is a seat number: shown as that seat's player
+SEAT_OPTIONS = frozenset({"first", "leader"})
+
+
+def _game_name(game: Any) -> str:
+    return str(getattr(game, "name", "") or "")
+
+
+def option_name(game: Any, name: str, locale: str) -> str:
+    """An option's name for players: ``options.<game>.<name>``, else ``options.name.<name>``."""
+    for key in (f"options.{_game_name(game)}.{name}", f"options.name.{name}"):
+        if i18n.has(key):
+            return i18n.t(key, locale)
+    return name
+
+
+def player_label(names: list[str] | None, seat: int, locale: str) -> str:
+    name = (names[seat] if names and 0 <= seat < len(names) else "") or ""
+    return name[:40] if name.strip() else i18n.t("options.seat", locale, n=seat + 1)
+
+
+def option_value(game: Any, name: str, value: Any, names: list[str] | None, locale: str) -> str:
+    if value is None:
+        return i18n.t("options.random", locale)
+    if isinstance(value, bool):
+        return i18n.t("options.on" if value else "options.off", locale)
+    if name in SEAT_OPTIONS and isinstance(value, int):
+        return player_label(names, value, locale)
+    key = f"{_game_name(game)}.{name}.{value}"     # e.g. avalon.mode.expert
+    if i18n.has(key):
+        return i18n.t(key, locale)
+    return str(value)[:60]
+
+
+def deck_name(game: Any, deck: Any, locale: str) -> str:
+    """A ready-made deck by its display name; any other deck (a spec, a code) is "own deck"."""
+    decks = getattr(game, "decks", None)
+    ready = decks.ready() if decks is not None else {}
+    if isinstance(deck, str) and deck in ready:
+        names = ready[deck].get("name") or {}
+        if isinstance(names, dict):
+            shown = names.get(locale) or names.get("en")
+            if shown:
+                return str(shown)
+        elif names:
+            return str(names)
+    return i18n.t("options.own_deck", locale)
+
+
+def _is_default(spec: dict | None, value: Any) -> bool:
+    if not spec or "default" not in spec:
+        return False
+    default = spec["default"]
+    return value == default and type(value) is type(default)
+
+
+def public_lines(game: Any, options: dict | None, names: list[str] | None, locale: str) -> list[str]:
+    options = options or {}
+    schema = game.option_schema() if hasattr(game, "option_schema") else {}
+    lines = []
+    for name, value in options.items():
+        if name == "decks" or _is_default(schema.get(name), value):
+            continue
+        if not (value is None or isinstance(value, (bool, int, float, str))):
+            continue    # a structured value is never printed as it is
+        lines.append(i18n.t("options.line", locale, name=option_name(game, str(name), locale),
+                            value=option_value(game, str(name), value, names, locale)))
+    decks = options.get("decks")
+    if isinstance(decks, (list, tuple)):
+        for seat, deck in enumerate(decks):
+            if deck is None:        # not chosen yet
+                continue
+            lines.append(i18n.t("options.deck", locale, player=player_label(names, seat, locale),
+                                deck=deck_name(game, deck, locale)))
+    return lines
+
+
+def public_options(game: Any, options: dict | None, names: list[str] | None, locale: str) -> str:
+    """Options as public text (one line each; "" when there is nothing to say)."""
+    return "\n".join(public_lines(game, options, names, locale))
