@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any, Iterable
 
-from data.store import ABORTED, QUARANTINED, STATUSES, MatchRecord
+from data.store import ABORTED, QUARANTINED, STATUSES, LeagueRecord, MatchRecord
 from rules import prng as PRNG
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -325,3 +325,26 @@ def result_rows(rec: MatchRecord, finished_at: float) -> list[tuple]:
 def statuses(wanted: Iterable[str]) -> tuple[str, ...]:
     # Quarantined rows are never loaded.
     return tuple(dict.fromkeys(s for s in wanted if s != QUARANTINED))
+
+
+# -- leagues and saved decks -------------------------------------------------------------------
+
+LEAGUE_STATUSES = ("signup", "running", "finished", "closed")
+
+
+def decode_league(row: tuple | list) -> LeagueRecord:
+    """A leagues row (id, guild_id, status, version, data, created_at, updated_at) ->
+    LeagueRecord; raises Bad if anything is off (the stores skip such a row and log it)."""
+    id_, guild_id, status, version, data, created_at, updated_at = row
+    status = _str(status, "status")
+    if status not in LEAGUE_STATUSES:
+        raise Bad(f"status: {status[:20]!r} is not a league status")
+    return LeagueRecord(id=_int(id_, "id"), guild_id=_int(guild_id, "guild_id"), status=status,
+                        version=_int(version, "version"), data=_json_dict(data, "data"),
+                        created_at=_num(created_at, "created_at"),
+                        updated_at=_num(updated_at, "updated_at"))
+
+
+def decode_deck(spec: Any) -> dict:
+    """A saved deck's stored spec -> dict; raises Bad if it is not a JSON object."""
+    return _json_dict(spec, "spec")

@@ -42,6 +42,8 @@ from data.rows import (
     UPDATE_IDX,
     Bad,
     check_row,
+    decode_deck,
+    decode_league,
     dumps,
     players,
     prepare,
@@ -667,10 +669,14 @@ class SqlStore(Store):
         return [(ResultRow(*tuple(r)[:8]), ResultRow(*tuple(r)[8:])) for r in rows]
 
     @staticmethod
-    def _league(row: Any) -> LeagueRecord:
-        id_, guild_id, status, version, data, created_at, updated_at = row
-        return LeagueRecord(id=id_, guild_id=guild_id, status=status, version=version,
-                            data=json.loads(data), created_at=created_at, updated_at=updated_at)
+    def _league(row: Any) -> LeagueRecord | None:
+        """The row as a LeagueRecord, or None (logged) if it cannot be read: one bad league
+        never stops the listing, the clock or the other leagues."""
+        try:
+            return decode_league(tuple(row))
+        except Bad as e:
+            log.warning("league %s cannot be read and is skipped: %s", row[0], e)
+            return None
 
     _LEAGUE_SELECT = "SELECT id, guild_id, status, version, data, created_at, updated_at FROM leagues"
 
@@ -697,7 +703,7 @@ class SqlStore(Store):
             return None
         async with self._read() as c:
             row = await c.fetchone(self._LEAGUE_SELECT + " WHERE id = ?", int(league_id))
-        return self._league(row) if row is not None else None
+        return self._league(row) if row is not None else None   # unreadable: as if absent
 
     async def update_league(self, league: LeagueRecord, expected_version: int) -> LeagueRecord:
         if league.id is None:
@@ -725,7 +731,7 @@ class SqlStore(Store):
             params.append(int(guild_id))
         async with self._read() as c:
             rows = await c.fetchall(sql + " ORDER BY id", *params)
-        return [self._league(r) for r in rows]
+        return [lg for lg in map(self._league, rows) if lg is not None]
 
     # ==========================================================================================
     # saved decks (/deck)
@@ -748,14 +754,24 @@ class SqlStore(Store):
             spec = await c.fetchval(
                 "SELECT spec FROM decks WHERE user_id = ? AND game = ? AND name = ?",
                 int(user_id), game, name)
-        return None if spec is None else json.loads(spec)
+        return None if spec is None else self._deck(user_id, name, spec)
 
     async def list_decks(self, user_id: int, game: str) -> list[tuple[str, dict[str, Any]]]:
         async with self._read() as c:
             rows = await c.fetchall(
                 f"SELECT name, spec FROM decks WHERE user_id = ? AND game = ? ORDER BY name{self._C}",
                 int(user_id), game)
-        return [(name, json.loads(spec)) for name, spec in rows]
+        decks = [(name, self._deck(user_id, name, spec)) for name, spec in rows]
+        return [(name, spec) for name, spec in decks if spec is not None]
+
+    @staticmethod
+    def _deck(user_id: int, name: Any, spec: Any) -> dict[str, Any] | None:
+        """A saved deck's spec, or None (logged) if the row cannot be read."""
+        try:
+            return decode_deck(spec)
+        except Bad as e:
+            log.warning("deck %r of user %s cannot be read and is skipped: %s", name, user_id, e)
+            return None
 
     async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
         async with self._write() as c:

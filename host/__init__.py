@@ -37,7 +37,8 @@ A Result is handed over as soon as its public picture is drawn; private pictures
 drawing: ``await result.ready()`` (or ``await update.ready()``) before reading
 ``PrivateUpdate.picture``.
 """
-from host.table import Host, describe_options, option_problem, parse_options, read_options
+from host.options import describe_options, option_problem, parse_options, read_options
+from host.table import Host
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 
 __all__ = ["Host", "describe_options", "option_problem", "parse_options", "read_options", "Msg", "PrivateUpdate", "Prompt", "PublicUpdate", "Result", "msg"]

@@ -22,7 +22,8 @@ from typing import IO
 from data import i18n
 from data.store import ACTIVE, open_store
 from host.decks import DeckBook
-from host.table import Host, describe_options, read_options
+from host.options import describe_options, read_options
+from host.table import Host
 from host.types import Result
 from rules import registry
 

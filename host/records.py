@@ -513,15 +513,23 @@ class Leagues:
         for lg in leagues:
             if lg is None or lg.status != "running":
                 continue
-            for p in L.round_pairings(lg.data):
-                if p["result"] is not None or not p.get("match"):
-                    continue
-                rec = await self._match(p["match"])
-                if rec is None or rec.status != FINISHED or rec.meta.get("league") != lg.id:
-                    continue
-                res = await self.on_finish(rec)
-                if res is not None:
-                    out.append(res)
+            try:   # one league that fails never stops the others
+                out += await self._catch_up_one(lg)
+            except Exception:
+                log.exception("league %s: reporting finished matches failed", lg.id)
+        return out
+
+    async def _catch_up_one(self, lg: LeagueRecord) -> list[Result]:
+        out = []
+        for p in L.round_pairings(lg.data):
+            if p["result"] is not None or not p.get("match"):
+                continue
+            rec = await self._match(p["match"])
+            if rec is None or rec.status != FINISHED or rec.meta.get("league") != lg.id:
+                continue
+            res = await self.on_finish(rec)
+            if res is not None:
+                out.append(res)
         return out
 
     async def tick(self) -> list[Result]:
@@ -544,7 +552,11 @@ class Leagues:
                     d["closed_from"], d["cancelled"] = status, "too_few"
                     return "closed", len(L.active_ids(d))
                 return "running", L.start(d, status, now)
-            res = await self._mutate(lg.id, None, begin, system=True)
+            try:
+                res = await self._mutate(lg.id, None, begin, system=True)
+            except Exception:   # one league that fails never stops the others
+                log.exception("league %s: starting after sign-up failed", lg.id)
+                continue
             if res.ok:
                 res.data["cancelled" if res.data["league"].status == "closed" else "started"] = True
                 out.append(res)
@@ -552,7 +564,11 @@ class Leagues:
             res.data["caught_up"] = True
             out.append(res)
         for lg in await self.store.leagues(None, ("running",)):
-            if not L.overdue(lg.data, now):
+            try:
+                if not L.overdue(lg.data, now):
+                    continue
+            except Exception:
+                log.exception("league %s: its pairings cannot be read", lg.id)
                 continue
 
             def step(d: dict, status: str) -> tuple[str, Any]:
@@ -562,7 +578,11 @@ class Leagues:
                 if not due:
                     raise L.LeagueError("leagues.err.ignored")
                 return status, due
-            res = await self._mutate(lg.id, None, step, system=True)
+            try:
+                res = await self._mutate(lg.id, None, step, system=True)
+            except Exception:
+                log.exception("league %s: marking overdue pairings failed", lg.id)
+                continue
             if res.ok:
                 out.append(res)
         return out

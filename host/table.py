@@ -4,11 +4,13 @@ Every call that changes a match runs under that match's asyncio lock, reads the 
 fresh from the store, and writes it back naming the version it read, so two processes sharing
 one database can never apply two commands on the same version.  A command is acknowledged (the
 Result returned) only after its log row is committed.
+
+The clock (reminders, expiries) is :mod:`host.clock`; how an engine is driven through a log is
+:mod:`host.replay`; typed options are :mod:`host.options`; small texts :mod:`host.texts`.
 """
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
@@ -24,6 +26,13 @@ from data.store import (
     Store, VersionConflict, valid_id,
 )
 from host import integrity
+from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
+from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
+from host.replay import (
+    JOIN, RESIGN, _deck_token, _example, _fill_decks, _hidden, _illegal_join, _initial_state,
+    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part,
+)
+from host.texts import _duration, _names, game_msg, illegal_msg, reason_msg
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
 from rules import prng as PRNG
@@ -32,36 +41,12 @@ log = logging.getLogger("host")
 
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 7 * 24 * 3600
-CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
 WINDOW_SECONDS = 5 * 60            # a secret response window's limit in a match without a clock
 SNAPSHOT_EVERY = 10                # store an engine dump every N commands (replay is the truth)
 MAX_COMMAND_LEN = 200
-JOIN = "__join__"                  # the log entry of a late join (see docs/engine.md)
-RESIGN = "__resign__"              # the log entry of a resignation the game plays out (docs/engine.md)
 
 
-def reason_msg(reason: str, game: str = "") -> Msg:
-    """The localized reason a match ended: the game's own wording first
-    (``<game>.reason.<reason>``), then the shared one (``reason.<reason>``)."""
-    for key in (f"{game}.reason.{reason}", f"reason.{reason}"):
-        if i18n.has(key):
-            return Msg(key)
-    return msg("host.raw", text=reason)
-
-
-def game_msg(game: str) -> Msg:
-    return Msg(f"game.{game}") if i18n.has(f"game.{game}") else msg("host.raw", text=game)
-
-
-def _names(rec: MatchRecord, seats: list[int]) -> str:
-    return ", ".join(rec.names[s] or f"#{s + 1}" for s in seats)
-
-
-def _strip_seat(view: dict) -> dict:
-    return {k: v for k, v in view.items() if k != "seat"}
-
-
-class Host:
+class Host(Clock):
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
                  render: bool = True, rng: random.Random | None = None,
                  cache_size: int = 20_000) -> None:
@@ -899,307 +884,3 @@ class Host:
                 if written is not None:
                     return written
         return None
-
-    # ------------------------------------------------------------------ clock
-    async def tick(self) -> list[Result]:
-        """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
-        out: list[Result] = []
-        now = self.now()
-        # only what can be due: deadlines within the longest reminder lead, old challenges.
-        # (The listing never raises for a bad row: the store quarantines and skips it.)
-        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL):
-            # each match on its own: one that fails is logged (and quarantined if its row is
-            # what is wrong), and the others still get their reminders and expiries
-            try:
-                res = await self._tick_one(rec, now)
-            except Exception:
-                log.exception("clock: match %s failed; the other matches carry on", rec.id)
-                await integrity.after_failure(self, rec.id)
-                continue
-            if res is not None:
-                out.append(res)
-        return out
-
-    async def _tick_one(self, rec: MatchRecord, now: float) -> Result | None:
-        """The clock's work on one listed match: a lapsed challenge, a reminder, an expiry."""
-        if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
-            async with self._lock(rec.id):
-                fresh, err = await self._get(rec.id)
-                if err or fresh.status not in (PENDING, OPEN):
-                    return None
-                written = await self._write(replace(fresh, status=DECLINED), fresh.version)
-                if written:
-                    return await self._board(written, [msg("host.lapsed")])
-            return None
-        if rec.status != ACTIVE or rec.deadline is None:
-            return None
-        left = rec.deadline - now
-        # no reminder for a window's limit in a match without a clock (it is secret)
-        remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
-        if left <= 0 and not rec.meta.get("expired"):
-            return await self._clock_event(rec, "expired")
-        if 0 < left <= remind_at and not rec.reminded:
-            return await self._clock_event(rec, "reminder")
-        return None
-
-    async def _clock_event(self, rec: MatchRecord, kind: str) -> Result | None:
-        async with self._lock(rec.id):
-            fresh, err = await self._get(rec.id)
-            if err or fresh.status != ACTIVE or fresh.deadline != rec.deadline:
-                return None
-            game = registry.get(fresh.game)
-            try:
-                state = await self._state(fresh)
-            except CorruptRow:
-                return None
-            to_act = game.to_act(state)
-            if kind == "expired":   # e.g. "pass" in a response window: the match goes on
-                res = await self._default_move(fresh, game, state, to_act)
-                if res is not None:
-                    return res
-            if _hidden(game, state) or not fresh.turn_seconds:
-                # a secret decision: its clock must not announce it; the default applies on
-                # expiry (above) and no public reminder is posted.  (Without a turn clock the
-                # only deadline is a window's, whose default has applied.)
-                if kind == "expired":
-                    await self._write(replace(fresh, meta={**fresh.meta, "expired": True}), fresh.version)
-                return None
-            if kind == "expired":
-                new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
-                others = [s for s in range(len(fresh.seats)) if s not in to_act]
-                line = msg("host.clock.expired", names=_names(fresh, to_act),
-                           claimers=_names(fresh, others))
-                notify = [fresh.seats[s] for s in others]
-            else:
-                new = replace(fresh, reminded=True)
-                line = msg("host.clock.reminder", names=_names(fresh, to_act),
-                           left=_duration(fresh.deadline - self.now()))
-                notify = [fresh.seats[s] for s in to_act]
-            written = await self._write(new, fresh.version)
-            if written is None:
-                return None
-            return Result(ok=True, match=written, info=[line], notify=notify,
-                          public=PublicUpdate(text=[line], view={}), data={"clock": kind})
-
-    async def _default_move(self, rec: MatchRecord, game: Any, state: Any, to_act: list[int]
-                            ) -> Result | None:
-        """The game's default for a seat whose time ran out (``timeout_command``, e.g. a pass),
-        applied so the match goes on (lock held); None when the game has none now."""
-        auto = getattr(game, "timeout_command", None)
-        seat = next((s for s in to_act if auto(state, s)), None) if auto is not None else None
-        if seat is None:
-            return None
-        res = await self._apply(rec, game, state, seat, auto(state, seat),
-                                lead=[msg("host.clock.auto", name=rec.names[seat])])
-        if not res.ok:
-            return None
-        res.data["clock"] = "auto"
-        return res
-
-
-# ---------------------------------------------------------------------- helpers
-def _public_command(game: Any, state: Any, seat: int, command: str) -> str | None:
-    """The command as everyone may see it; None for a hidden decision."""
-    fn = getattr(game, "public_command", None)
-    return command if fn is None else fn(state, seat, command)
-
-
-def _with_deck(options: dict, seat: int, n: int, deck: Any) -> dict:
-    if deck is None:
-        return options
-    decks = list(options.get("decks") or [None] * n)
-    decks += [None] * (n - len(decks))
-    decks[seat] = deck
-    return {**options, "decks": decks}
-
-
-def _fill_decks(game: Any, options: dict, n: int) -> dict:
-    """Seats that chose no deck get the game's ready-made deck for their seat number."""
-    decks = options.get("decks")
-    if not isinstance(decks, list) or None not in decks:
-        return options
-    ready = list(game.decks.ready())
-    decks = list(decks) + [None] * max(0, n - len(decks))
-    return {**options, "decks": [d if d is not None else ready[i % len(ready)]
-                                 for i, d in enumerate(decks[:n])]}
-
-
-def own_part(view: dict, public: dict) -> dict:
-    """What a seat's view holds beyond the public view (its hand, secret choices...), plus the
-    tables that name things (``cards``; Art of War's ``kings``) so the part reads as the whole
-    view does, and ``seat`` so it can say whose it is."""
-    return {k: v for k, v in view.items() if k in _NAMING_KEYS or public.get(k) != v}
-
-
-# View keys that are reference tables, not position: kept in a seat's own part so its text
-# names cards and KINGs exactly as the full view's text does.
-_NAMING_KEYS = ("cards", "kings", "seat")
-
-
-def _initial_state(game: Any, rec: MatchRecord) -> Any:
-    """The engine state before the first command.  A match stored before the keyed stream
-    (``rec.prng == 1``) is rebuilt with the engine's original generator, so it replays exactly
-    as it was played; every newer one with the engine's default (:data:`rules.prng.CURRENT`)."""
-    players = int(rec.meta.get("players0", len(rec.seats)))
-    extra = {} if rec.prng == PRNG.CURRENT else {"prng": rec.prng}
-    return game.new_match(players=players, seed=rec.seed, options=rec.options, **extra)
-
-
-def illegal_msg(exc: IllegalCommand) -> Msg:
-    """An engine's refusal in the reader's language: its catalog key, else its English text."""
-    if exc.key and i18n.has(exc.key):
-        return Msg(exc.key, dict(exc.params))
-    return msg("host.err.illegal", reason=exc.reason)
-
-
-def _illegal_join(rec: MatchRecord, exc: IllegalCommand) -> Result:
-    if exc.key and i18n.has(exc.key):
-        return Result(ok=False, match=rec, error=Msg(exc.key, dict(exc.params)))
-    return Result.fail("host.err.already_seated", match=rec)
-
-
-def _may_rejoin(game: Any, state: Any, seat: int) -> bool:
-    """Would the game let the player of ``seat`` rejoin now (they are defeated)?"""
-    try:
-        game.join(state, seat)
-    except IllegalCommand:
-        return False
-    return True
-
-
-def _step(game: Any, state: Any, seat: int, command: str) -> Any:
-    """Replay one log entry (a command, a late join ``__join__ [deck]``, a resignation
-    ``__resign__``)."""
-    if command == RESIGN:
-        return game.resign(state, seat)
-    if command == JOIN or command.startswith(JOIN + " "):
-        token = command[len(JOIN) + 1:].strip()
-        if not token:
-            return game.join(state, seat)
-        return game.join(state, seat, deck=_deck_of_token(game, token))
-    return game.apply(state, seat, command)
-
-
-def _deck_token(game: Any, deck: Any) -> str:
-    """How a late joiner's deck is written in the log: a ready-made id, or a deck code."""
-    return deck if isinstance(deck, str) else game.decks.encode(deck)
-
-
-def _deck_of_token(game: Any, token: str) -> Any:
-    return token if token in game.decks.ready() else game.decks.decode(token)
-
-
-def _hidden(game: Any, state: Any) -> bool:
-    """Is a decision pending that everyone may not know about?  A game says so with
-    ``hidden_pending(state)`` (needed when the secret decider is also the seat everyone sees
-    acting, e.g. the turn player answering a response); otherwise a seat in ``to_act`` that
-    ``public_to_act`` does not name is a secret decider."""
-    fn = getattr(game, "hidden_pending", None)
-    if fn is not None and fn(state):
-        return True
-    return not set(game.to_act(state)) <= set(_public_to_act(game, state))
-
-
-def _public_to_act(game: Any, state: Any) -> list[int]:
-    fn = getattr(game, "public_to_act", None)
-    return fn(state) if fn is not None else game.to_act(state)
-
-
-def _example(game: Any, state: Any, seat: int) -> str:
-    legal = game.legal_commands(state, seat)
-    return ", ".join(legal[:3]) if legal else "help"
-
-
-def _duration(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    h, rem = divmod(seconds, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def _option_value(value: Any) -> str:
-    """An option value as it is typed: ``random`` for None, ``true``/``false``, else as is."""
-    if value is None:
-        return "random"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def describe_options(game: Any) -> str:
-    """'name=default (choices|range)' for each option of a game, or '-'.  Decks are left out:
-    they are chosen with the deck option or menu, not typed as an option."""
-    schema = game.option_schema() if hasattr(game, "option_schema") else {}
-    parts = []
-    for name, spec in schema.items():
-        if name == "decks":
-            continue
-        if "choices" in spec:
-            rng = "|".join(_option_value(c) for c in spec["choices"])
-        elif "min" in spec or "max" in spec:
-            rng = f"{spec.get('min', '')}..{spec.get('max', '')}"
-        else:
-            rng = ""
-        parts.append(f"{name}={_option_value(spec.get('default'))}" + (f" ({rng})" if rng else ""))
-    return ", ".join(parts) or "-"
-
-
-def read_options(game: Any, text: str | None) -> tuple[dict[str, Any], Msg | None]:
-    """Typed options (``"first=0 max_turns=100"``) -> (options, None), or ({}, the localized
-    reason) for a token that is not ``name=value`` or a name the game does not have.  Values
-    are checked by the engine when the match is created (see :func:`option_problem`)."""
-    try:
-        options = parse_options(text)
-    except ValueError as exc:
-        return {}, msg("host.opt.syntax", token=str(exc.args[1]) if len(exc.args) > 1 else str(exc))
-    schema = game.option_schema() if hasattr(game, "option_schema") else None
-    for name in options:
-        if name == "decks":
-            return {}, msg("host.opt.decks")
-        if schema is not None and name not in schema:
-            return {}, msg("host.opt.unknown", name=name[:40])
-    return options, None
-
-
-def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Msg:
-    """Why ``game.new_match`` refused ``options`` (it raised ``exc``), in the reader's language:
-    the first option the engine refuses on its own, explained from the game's option schema.
-    The engine's own (English) text is the last resort, e.g. for an illegal deck."""
-    schema = game.option_schema() if hasattr(game, "option_schema") else {}
-    for name, value in options.items():
-        if name == "decks":
-            continue
-        spec = schema.get(name)
-        if spec is None:
-            return msg("host.opt.unknown", name=str(name)[:40])
-        try:
-            game.new_match(players=players, seed=0, options={name: value})
-        except ValueError:
-            shown = _option_value(value)[:40]
-            if "choices" in spec:
-                return msg("host.opt.choice", name=name, value=shown,
-                           choices="|".join(_option_value(c) for c in spec["choices"]))
-            if "min" in spec or "max" in spec:
-                return msg("host.opt.range", name=name, value=shown, min=spec.get("min", ""),
-                           max=spec.get("max", ""))
-            break
-        except Exception:  # another engine problem: say what the engine said
-            break
-    return msg("host.raw", text=str(exc)[:300])
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``"first=0 max_turns=100"`` -> ``{"first": 0, "max_turns": 100}`` (JSON values allowed).
-
-    Raises ValueError(message, token) for a token that is not ``name=value``.
-    """
-    out: dict[str, Any] = {}
-    for token in (text or "").replace(",", " ").split():
-        name, eq, raw = token.partition("=")
-        if not eq or not name:
-            raise ValueError(f"{token!r} is not name=value", token[:40])
-        try:
-            out[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[name] = raw
-    return out

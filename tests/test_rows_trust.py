@@ -220,3 +220,50 @@ async def test_ids_beyond_64_bits_are_no_such_match(host, store, clock, match_id
     assert await store.commands(match_id) == []
     clock.t += TURN - 50
     await assert_only_good_reminded(host, good)
+
+
+# ------------------------------------------------------------------ leagues and saved decks
+# "every stored row is checked when read, and one bad row never stops anything else"
+
+async def test_an_unreadable_league_row_is_skipped_and_the_league_clock_carries_on(store, backend, caplog):
+    from host.records import Leagues
+
+    class _NoHost:
+        now = staticmethod(lambda: 1000.0)
+
+    t = [1000.0]
+    svc = Leagues(store, _NoHost(), now=lambda: t[0])
+    made = []
+    for name in ("Broken JSON", "Broken status", "Broken pairings", "Good"):
+        res = await svc.create(guild_id=5, channel_id=6, organiser=ALICE, name=name, game="squares",
+                               fmt="swiss", rounds=2, deadline_hours=24, rated=True, signup_hours=1)
+        made.append(res.data["league"].id)
+        for uid in (ALICE, BOB):
+            assert (await svc.join(made[-1], 5, uid, f"P{uid}")).ok
+    json_bad, status_bad, pairings_bad, good = made
+    await backend.raw("UPDATE leagues SET data = '{\"players\": [' WHERE id = ?", json_bad)
+    await backend.raw("UPDATE leagues SET status = 'exploded' WHERE id = ?", status_bad)
+    await backend.raw("UPDATE leagues SET status = 'running', data = '{\"round\": \"x\"}' WHERE id = ?",
+                      pairings_bad)
+    with caplog.at_level(logging.WARNING):
+        listed = await store.leagues(5, ("signup", "running"))
+        assert [lg.id for lg in listed] == [pairings_bad, good]
+        assert await store.get_league(json_bad) is None and await store.get_league(status_bad) is None
+        # the sign-up window of the good league has closed: the clock still starts it
+        t[0] += 3601
+        events = await svc.tick()
+    assert [e.data["league"].id for e in events if e.data.get("started")] == [good]
+    assert (await store.get_league(good)).status == "running"
+    text = " ".join(r.getMessage() for r in caplog.records)
+    assert f"league {json_bad} cannot be read" in text and f"league {status_bad} cannot be read" in text
+    assert f"league {pairings_bad}" in text
+
+
+async def test_an_unreadable_saved_deck_is_skipped(store, backend, caplog):
+    await store.save_deck(ALICE, "maken", "good", {"cards": {"x": 2}})
+    await store.save_deck(ALICE, "maken", "bad", {"cards": {"x": 1}})
+    await backend.raw("UPDATE decks SET spec = '[1, 2' WHERE name = 'bad'")
+    with caplog.at_level(logging.WARNING):
+        assert await store.list_decks(ALICE, "maken") == [("good", {"cards": {"x": 2}})]
+        assert await store.get_deck(ALICE, "maken", "bad") is None
+    assert "deck 'bad'" in " ".join(r.getMessage() for r in caplog.records)

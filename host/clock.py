@@ -1,0 +1,119 @@
+"""The clock's side of the host (a mixin of :class:`host.table.Host`): reminders before a turn
+clock runs out, the notice or the game's default when it has, lapsed challenges — each due match
+handled on its own, so one that fails never holds up the others."""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
+from host import integrity
+from host.replay import _hidden
+from host.texts import _duration, _names
+from host.types import PublicUpdate, Result, msg
+from rules import registry
+
+log = logging.getLogger("host")
+
+CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
+
+
+class Clock:
+    """Needs the host's ``store``, ``now``, ``_lock``, ``_get``, ``_state``, ``_write``,
+    ``_board`` and ``_apply``."""
+
+    async def tick(self) -> list[Result]:
+        """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
+        out: list[Result] = []
+        now = self.now()
+        # only what can be due: deadlines within the longest reminder lead, old challenges.
+        # (The listing never raises for a bad row: the store quarantines and skips it.)
+        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL):
+            # each match on its own: one that fails is logged (and quarantined if its row is
+            # what is wrong), and the others still get their reminders and expiries
+            try:
+                res = await self._tick_one(rec, now)
+            except Exception:
+                log.exception("clock: match %s failed; the other matches carry on", rec.id)
+                await integrity.after_failure(self, rec.id)
+                continue
+            if res is not None:
+                out.append(res)
+        return out
+
+    async def _tick_one(self, rec: MatchRecord, now: float) -> Result | None:
+        """The clock's work on one listed match: a lapsed challenge, a reminder, an expiry."""
+        if rec.status in (PENDING, OPEN) and now - rec.created_at > CHALLENGE_TTL:
+            async with self._lock(rec.id):
+                fresh, err = await self._get(rec.id)
+                if err or fresh.status not in (PENDING, OPEN):
+                    return None
+                written = await self._write(replace(fresh, status=DECLINED), fresh.version)
+                if written:
+                    return await self._board(written, [msg("host.lapsed")])
+            return None
+        if rec.status != ACTIVE or rec.deadline is None:
+            return None
+        left = rec.deadline - now
+        # no reminder for a window's limit in a match without a clock (it is secret)
+        remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
+        if left <= 0 and not rec.meta.get("expired"):
+            return await self._clock_event(rec, "expired")
+        if 0 < left <= remind_at and not rec.reminded:
+            return await self._clock_event(rec, "reminder")
+        return None
+
+    async def _clock_event(self, rec: MatchRecord, kind: str) -> Result | None:
+        async with self._lock(rec.id):
+            fresh, err = await self._get(rec.id)
+            if err or fresh.status != ACTIVE or fresh.deadline != rec.deadline:
+                return None
+            game = registry.get(fresh.game)
+            try:
+                state = await self._state(fresh)
+            except CorruptRow:
+                return None
+            to_act = game.to_act(state)
+            if kind == "expired":   # e.g. "pass" in a response window: the match goes on
+                res = await self._default_move(fresh, game, state, to_act)
+                if res is not None:
+                    return res
+            if _hidden(game, state) or not fresh.turn_seconds:
+                # a secret decision: its clock must not announce it; the default applies on
+                # expiry (above) and no public reminder is posted.  (Without a turn clock the
+                # only deadline is a window's, whose default has applied.)
+                if kind == "expired":
+                    await self._write(replace(fresh, meta={**fresh.meta, "expired": True}), fresh.version)
+                return None
+            if kind == "expired":
+                new = replace(fresh, meta={**fresh.meta, "expired": True}, reminded=True)
+                others = [s for s in range(len(fresh.seats)) if s not in to_act]
+                line = msg("host.clock.expired", names=_names(fresh, to_act),
+                           claimers=_names(fresh, others))
+                notify = [fresh.seats[s] for s in others]
+            else:
+                new = replace(fresh, reminded=True)
+                line = msg("host.clock.reminder", names=_names(fresh, to_act),
+                           left=_duration(fresh.deadline - self.now()))
+                notify = [fresh.seats[s] for s in to_act]
+            written = await self._write(new, fresh.version)
+            if written is None:
+                return None
+            return Result(ok=True, match=written, info=[line], notify=notify,
+                          public=PublicUpdate(text=[line], view={}), data={"clock": kind})
+
+    async def _default_move(self, rec: MatchRecord, game: Any, state: Any, to_act: list[int]
+                            ) -> Result | None:
+        """The game's default for a seat whose time ran out (``timeout_command``, e.g. a pass),
+        applied so the match goes on (lock held); None when the game has none now."""
+        auto = getattr(game, "timeout_command", None)
+        seat = next((s for s in to_act if auto(state, s)), None) if auto is not None else None
+        if seat is None:
+            return None
+        res = await self._apply(rec, game, state, seat, auto(state, seat),
+                                lead=[msg("host.clock.auto", name=rec.names[seat])])
+        if not res.ok:
+            return None
+        res.data["clock"] = "auto"
+        return res
