@@ -22,6 +22,7 @@ from cogs.common import (
 from host import read_options
 from host.decks import DeckBook
 from cogs.authority import ELSEWHERE, check_match, moderator_guild
+from host.options_text import deck_name
 from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
 from cogs.decks import any_deck_autocomplete
 from data import i18n
@@ -657,7 +658,15 @@ class Game(commands.Cog):
             await reply_error(interaction, render(result.error, locale))
             return
         await self._remember(interaction, rec.id)
-        await reply(interaction, tr("cogs.deck.chosen", locale, name=choice))
+        # the deck by a name the player knows: a ready-made deck's title, their saved deck's
+        # name, or "own deck" for a deck code — never an id or a code
+        if isinstance(deck, str):
+            shown = deck_name(registry.get(rec.game), deck, locale)
+        elif await self.bot.store.get_deck(interaction.user.id, rec.game, choice) is not None:  # type: ignore[attr-defined]
+            shown = clip(choice, 40)
+        else:
+            shown = tr("options.own_deck", locale)
+        await reply(interaction, tr("cogs.deck.chosen", locale, name=shown))
         await self._publish(result, interaction.user.id)
 
     async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:

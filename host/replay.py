@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from data import i18n
-from data.store import MatchRecord
+from data.store import FINISHED, MatchRecord
 from host.types import Msg, Result
 from rules import IllegalCommand
 from rules import prng as PRNG
@@ -123,3 +123,14 @@ def _public_to_act(game: Any, state: Any) -> list[int]:
 def _example(game: Any, state: Any, seat: int) -> str:
     legal = game.legal_commands(state, seat)
     return ", ".join(legal[:3]) if legal else "help"
+
+
+def _final_view(rec: MatchRecord, view: dict) -> dict:
+    """A view of a match the host ended itself (a resignation, a timeout claim: the engine's
+    state goes on without an outcome) carries the match's result, so its pictures and texts show
+    who won and how instead of whose turn it was."""
+    result = rec.result if rec.status == FINISHED else None
+    if not result or not isinstance(view, dict) or view.get("outcome"):
+        return view
+    return {**view, "to_act": [],
+            "outcome": {"winners": list(result.get("winners") or []), "reason": result.get("reason", "")}}

@@ -29,7 +29,7 @@ from host import integrity
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.replay import (
-    JOIN, RESIGN, _deck_token, _example, _fill_decks, _hidden, _illegal_join, _initial_state,
+    JOIN, RESIGN, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part,
 )
 from host.texts import _duration, _names, game_msg, illegal_msg, reason_msg
@@ -236,7 +236,7 @@ class Host(Clock):
                           public=PublicUpdate(text=text, view={}, picture=None,
                                               status_line=self._status_line(rec, None)))
         state = await self._state(rec)
-        public_view = game.view(state, None)
+        public_view = _final_view(rec, game.view(state, None))
         public = PublicUpdate(text=text, view=public_view, picture=await self._picture(rec, public_view),
                               status_line=self._status_line(rec, state),
                               joinable=self._joinable(rec, game, state))
@@ -252,7 +252,7 @@ class Host(Clock):
             for seat, uid in enumerate(rec.seats):
                 if uid is None:
                     continue
-                pv = game.view(state, seat)
+                pv = _final_view(rec, game.view(state, seat))
                 if _strip_seat(pv) == bare:
                     continue  # nothing private to tell (e.g. SQUARES): no DM spam
                 update = PrivateUpdate(seat=seat, user_id=uid, text=[], view=pv,
@@ -823,10 +823,10 @@ class Host(Clock):
     async def _private(self, rec: MatchRecord, seat: int) -> PrivateUpdate:
         game = registry.get(rec.game)
         state = await self._state(rec)
-        view = game.view(state, seat)
+        view = _final_view(rec, game.view(state, seat))
         return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
                              picture=await self._picture(rec, view),
-                             own=own_part(view, game.view(state, None)))
+                             own=own_part(view, _final_view(rec, game.view(state, None))))
 
     async def hand(self, match_id: int, user_id: int) -> Result:
         rec, err = await self._get(match_id)

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
 W, H = 960, 664
@@ -443,7 +443,7 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
         winners = outcome.get("winners") or []
         head = (i18n.t("render.wins", locale, name=" & ".join(name(w) for w in winners)) if winners
                 else i18n.t("render.draw", locale))
-        lines.append(f"{head} — {t('reason.' + str(outcome.get('reason')))}")
+        lines.append(f"{head} — {reason_text('art_of_war', outcome.get('reason'), locale)}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from render import fonts
-from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register, seat_colour,
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register, seat_colour,
                          seat_dark, seat_text, seat_tint)
 
 W = 1180
@@ -157,7 +157,7 @@ def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
-        reason = ctx.t(f"avalon.reason.{outcome.get('reason')}")
+        reason = reason_text("avalon", outcome.get("reason"), ctx.locale)
         text = (ctx.t("avalon.label.winner", who=", ".join(_player_label(ctx, w) for w in winners), reason=reason)
                 if winners else ctx.t("avalon.label.draw", reason=reason))
         fonts.text(d, (W - M - 14, y + 34), fonts.fit(text, 16, 560, bold=True), 16, RED, bold=True, anchor="rm")
@@ -345,7 +345,7 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
     to_act = view.get("to_act") or []
     if view.get("outcome"):
         o = view["outcome"]
-        reason = t(f"avalon.reason.{o.get('reason')}")
+        reason = reason_text("avalon", o.get("reason"), locale)
         out.append(t("avalon.label.winner", who=", ".join(who(w) for w in o["winners"]), reason=reason)
                    if o.get("winners") else t("avalon.label.draw", reason=reason))
     elif to_act:

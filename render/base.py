@@ -145,6 +145,17 @@ class Ctx:
         return head, ("" if not reason else (reason if text == key else text))
 
 
+def reason_text(game: str, reason: Any, locale: str) -> str:
+    """Why a match ended, in words: the game's own wording (``<game>.reason.<r>``), then the
+    pictures' (``render.reason.<r>``), then the shared one (``reason.<r>``) — so an ending the
+    host decides (a resignation, a timeout) reads as well as one the rules decide."""
+    code = str(reason or "")
+    for key in (f"{game}.reason.{code}", f"render.reason.{code}", f"reason.{code}"):
+        if code and i18n.has(key):
+            return i18n.t(key, locale)
+    return code
+
+
 def make_ctx(game: str, locale: Any, names, clock, title) -> Ctx:
     return Ctx(
         game=game,

@@ -1120,3 +1120,7 @@ def _draw_hand(view: dict, ctx: Ctx) -> Image.Image:
 def warm(locale: str) -> None:
     """Fill the background cache for ``locale``."""
     _background(locale)
+
+
+# the text view (console, DMs) lives beside the picture: render/logic_square_text.py
+from render import logic_square_text as _text  # noqa: E402,F401  (registers the text view)

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register, seat_colour,
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register, seat_colour,
                          seat_dark, seat_tint)
 
 W, H = 1040, 850
@@ -333,7 +333,7 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     outcome = view.get("outcome")
     if outcome:
         head, _ = ctx.outcome_text(outcome)
-        reason = ctx.t(f"maken.reason.{outcome.get('reason')}")
+        reason = reason_text("maken", outcome.get("reason"), ctx.locale)
         fonts.text(d, (M + 14, y + 22), fonts.fit(f"{head} — {reason}", 20, W - 60, True), 20, RED,
                    bold=True, anchor="lm")
     else:
@@ -522,5 +522,5 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
             out.append("   · " + event_text(t, name, cards, ev, locale))
     if view.get("outcome"):
         o = view["outcome"]
-        out.append(f"★ {', '.join(name(w) for w in o.get('winners', [])) or '='} — {t('maken.reason.' + str(o.get('reason')))}")
+        out.append(f"★ {', '.join(name(w) for w in o.get('winners', [])) or '='} — {reason_text('maken', o.get('reason'), locale)}")
     return "\n".join(out)

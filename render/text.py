@@ -115,4 +115,11 @@ def _squares(view: dict, *, locale: str, names: list[str]) -> str:
     out.append(i18n.t("text.squares.key", locale))
     if last.get("command"):
         out.append(i18n.t("text.last", locale, name=name(last.get("seat", 0)), command=last["command"]))
+    outcome = view.get("outcome")
+    if outcome:
+        from render.base import make_ctx, reason_text
+
+        head, _ = make_ctx("squares", locale, names, None, None).outcome_text(outcome)
+        reason = reason_text("squares", outcome.get("reason"), locale)
+        out.append(f"★ {head}" + (f" — {reason}" if reason else ""))
     return "\n".join(out)
