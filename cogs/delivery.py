@@ -17,7 +17,9 @@ Private views are never logged.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
+import json
 import logging
 import weakref
 from typing import Any
@@ -384,10 +386,16 @@ class Delivery(commands.Cog):
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
         embed, file = self.private_embed(rec, pu, locale)
         key = f"dm:{pu.user_id}"
+        # A DM is edited only when what it shows changed: each edit is a rate-limited REST call,
+        # and most commands change nothing in most players' private views.
+        digest = _digest(embed, pu.picture)
+        if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
+            return
         if refs.get(key):
             edited = await self._edit(refs[key], embed=embed, attachments=[file] if file else [],
                                       allowed_mentions=NO_PINGS)
             if edited is not None:
+                await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
                 return
             if file is not None:
                 file.reset()
@@ -405,6 +413,7 @@ class Delivery(commands.Cog):
             log.warning("match %s: DM to user %s failed (%s)", rec.id, pu.user_id, exc.status)
             return
         await self.store.set_ref(rec.id, key, f"{message.channel.id}:{message.id}")
+        await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
         if refs.get(f"dmclosed:{pu.user_id}"):
             await self.store.set_ref(rec.id, f"dmclosed:{pu.user_id}", None)
 
@@ -439,6 +448,14 @@ class Delivery(commands.Cog):
         for result in results:
             await self.publish(result)
         return len(results)
+
+
+def _digest(embed: discord.Embed, picture: bytes | None) -> str:
+    """What a DM shows (its embed and picture), as a short fingerprint."""
+    h = hashlib.blake2b(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode("utf-8"),
+                        digest_size=16)
+    h.update(picture or b"")
+    return h.hexdigest()
 
 
 def _int(value: Any) -> int | None:

@@ -3,6 +3,7 @@ either language, reads as sentences — never a dump of the view (``pending: kin
 caa_used=false``), never a view key, never JSON literals."""
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -118,3 +119,46 @@ async def test_a_match_the_host_ends_shows_who_won_and_how(clocked_host, name, e
         assert "Bob" in text and reason in text, text
         assert f"{name}.reason." not in text and "reason." not in text
         render_png(name, view, locale=locale, names=["Alice", "Bob"])
+
+
+@pytest.mark.parametrize("game", ["logic_square", "art_of_war", "maken"])
+async def test_a_dm_is_edited_only_when_what_it_shows_changed(env, game):
+    """Every DM was edited after every command, changed or not (a rate-limited REST call each):
+    now an edit always changes the DM's text or picture."""
+    fake = env.fake
+    noop: list[str] = []
+    real_edit = fake._edit
+
+    def edit(m, payload, files):
+        dm = fake.channels.get(int(m["channel_id"]), {}).get("type") == 1
+        before = (json.dumps(m.get("embeds"), sort_keys=True),
+                  [a.get("_bytes") for a in m.get("attachments") or []])
+        out = real_edit(m, payload, files)
+        after = (json.dumps(out.get("embeds"), sort_keys=True),
+                 [a.get("_bytes") for a in out.get("attachments") or []])
+        if dm and before == after:
+            noop.append(m["id"])
+        return out
+
+    fake._edit = edit
+    await env.play(env.alice, game=game, opponent=env.bob)
+    match_id = max(m.id for m in await env.store.matches_for_user(int(env.alice["id"])))
+    board = await env.board(match_id)
+    ix = await fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")
+    picker = next((c for row in (ix.last or {}).get("components") or [] for c in row["components"]
+                   if ":deck:" in c["custom_id"]), None)
+    if picker is not None:
+        await fake.click(env.bot, env.bob, ix.last, picker["custom_id"], values=[picker["options"][0]["value"]])
+    users = {int(env.alice["id"]): env.alice, int(env.bob["id"]): env.bob}
+    rng = random.Random(4)
+    edits_before = len(fake.calls("PATCH", r"/channels/\d+/messages/\d+"))
+    for _ in range(14):
+        rec = await env.match(match_id)
+        acting = await env.host.to_act(match_id)
+        if rec.status != "active" or not acting:
+            break
+        uid = rec.seats[acting[0]]
+        legal = await env.host.legal(match_id, uid)
+        await fake.slash(env.bot, users[uid], "move", command=rng.choice(legal), channel_id=rec.channel_id)
+    assert noop == [], "a DM was edited to show exactly what it showed"
+    assert len(fake.calls("PATCH", r"/channels/\d+/messages/\d+")) > edits_before   # the board still is
