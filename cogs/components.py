@@ -280,3 +280,11 @@ def board_view(match_id: int, status: str, locale: str, *, late_join: bool = Fal
         key = "cogs.button.withdraw" if (status == "open" and action == "decline") else f"cogs.button.{action}"
         view.add_item(BoardButton(match_id, action, label=tr(key, locale)))
     return view
+
+
+def act_view(match_id: int, locale: str) -> discord.ui.View:
+    """The Act button alone, for a DM: the player answers a decision of theirs (a chain, a
+    battle support, a discard…) where they are asked, through the same menu as under the board."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(BoardButton(match_id, "act", label=tr("cogs.button.act", locale)))
+    return view

@@ -30,7 +30,7 @@ from discord.ext import commands, tasks
 from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, tr,
 )
-from cogs.components import board_view
+from cogs.components import act_view, board_view
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.options_text import public_options
@@ -334,9 +334,11 @@ class Delivery(commands.Cog):
         if stale:
             return board_message
         # Private views last, each on its own: a closed DM never blocks anything else.
+        # a player whose decision is awaited can act from their DM (its Act button)
+        acting = {p.user_id for p in getattr(result, "prompts", []) or [] if p.user_id}
         for pu in getattr(result, "private", []) or []:
             try:
-                await self.deliver_private(rec, pu)
+                await self.deliver_private(rec, pu, acting=rec.status == ACTIVE and pu.user_id in acting)
             except Exception:
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
         for p in getattr(result, "prompts", []) or []:
@@ -355,7 +357,9 @@ class Delivery(commands.Cog):
             if legal:
                 shown = ", ".join(f"`{c}`" for c in legal[:20]) + (" …" if len(legal) > 20 else "")
                 text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
-            await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS)
+            # the answer is given right here: Act opens the same menu as under the board
+            await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
+                          view=act_view(rec.id, locale))
         except discord.HTTPException:
             log.info("match %s: could not DM a pending decision to a player", rec.id)
 
@@ -380,7 +384,9 @@ class Delivery(commands.Cog):
                          allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
 
     # ------------------------------------------------------------------ DMs
-    async def deliver_private(self, rec: MatchRecord, pu: Any) -> None:
+    async def deliver_private(self, rec: MatchRecord, pu: Any, *, acting: bool = False) -> None:
+        """The player's DM: their view (text and picture), with an Act button while a decision
+        of theirs is awaited (``acting``), so they can answer where the question is."""
         await pu.ready()   # its picture may still be drawing while the public update went out
         refs = await self.store.get_refs(rec.id)
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
@@ -388,12 +394,13 @@ class Delivery(commands.Cog):
         key = f"dm:{pu.user_id}"
         # A DM is edited only when what it shows changed: each edit is a rate-limited REST call,
         # and most commands change nothing in most players' private views.
-        digest = _digest(embed, pu.picture)
+        view = act_view(rec.id, locale) if acting else None
+        digest = _digest(embed, pu.picture, acting)
         if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
             return
         if refs.get(key):
             edited = await self._edit(refs[key], embed=embed, attachments=[file] if file else [],
-                                      allowed_mentions=NO_PINGS)
+                                      view=view, allowed_mentions=NO_PINGS)
             if edited is not None:
                 await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
                 return
@@ -404,6 +411,8 @@ class Delivery(commands.Cog):
             kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
             if file is not None:
                 kwargs["file"] = file
+            if view is not None:
+                kwargs["view"] = view
             message = await dm.send(**kwargs)
         except discord.Forbidden as exc:
             log.info("match %s: DMs closed for user %s (code %s)", rec.id, pu.user_id, exc.code)
@@ -450,10 +459,11 @@ class Delivery(commands.Cog):
         return len(results)
 
 
-def _digest(embed: discord.Embed, picture: bytes | None) -> str:
-    """What a DM shows (its embed and picture), as a short fingerprint."""
+def _digest(embed: discord.Embed, picture: bytes | None, acting: bool = False) -> str:
+    """What a DM shows (its embed, picture and whether it has controls), as a short fingerprint."""
     h = hashlib.blake2b(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode("utf-8"),
                         digest_size=16)
+    h.update(b"act" if acting else b"-")
     h.update(picture or b"")
     return h.hexdigest()
 
