@@ -131,10 +131,10 @@ async def test_a_dm_is_edited_only_when_what_it_shows_changed(env, game):
 
     def edit(m, payload, files):
         dm = fake.channels.get(int(m["channel_id"]), {}).get("type") == 1
-        before = (json.dumps(m.get("embeds"), sort_keys=True),
+        before = (json.dumps([m.get("embeds"), m.get("components")], sort_keys=True),
                   [a.get("_bytes") for a in m.get("attachments") or []])
         out = real_edit(m, payload, files)
-        after = (json.dumps(out.get("embeds"), sort_keys=True),
+        after = (json.dumps([out.get("embeds"), out.get("components")], sort_keys=True),
                  [a.get("_bytes") for a in out.get("attachments") or []])
         if dm and before == after:
             noop.append(m["id"])
