@@ -307,11 +307,12 @@ class Leagues(commands.Cog):
         characters (the rest summed up in one line), names padded by display width so that
         Japanese names keep the columns aligned."""
         rows = LG.table(lg.data)
+        places = LG.places(rows)     # exact ties share a place
         lines = [tr("leagues.standings.header", locale)]
         size = len(lines[0]) + 8
         for i, s in enumerate(rows, start=1):
             name = _fit_cells(s.name.replace("`", "'"), 16) + ("" if s.status == "active" else "*")
-            line = (f"{i:>2} {_pad_cells(name, 17)} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
+            line = (f"{places[i - 1]:>2} {_pad_cells(name, 17)} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
                     f"{s.buchholz:>5g} {s.sonneborn_berger:>5g} {s.head_to_head:>3g}")
             if i > limit or size + len(line) + 1 > budget - 40:
                 lines.append(tr("leagues.standings.more", locale, n=len(rows) - i + 1))

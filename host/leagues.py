@@ -290,6 +290,22 @@ def table(d: dict) -> list[Standing]:
     return standings(d["players"], games(d))
 
 
+def places(rows: list[Standing]) -> list[int]:
+    """The place of each row of a table (best first): players equal on points and every
+    tiebreak share a place, and the next place skips as many (1, 2, 2, 4) — sign-up order only
+    decides who is printed first."""
+    out: list[int] = []
+    for i, s in enumerate(rows):
+        key = (s.points, s.buchholz, s.sonneborn_berger, s.head_to_head)
+        prev = rows[i - 1] if i else None
+        if prev is not None and key == (prev.points, prev.buchholz, prev.sonneborn_berger,
+                                        prev.head_to_head):
+            out.append(out[-1])
+        else:
+            out.append(i + 1)
+    return out
+
+
 def round_pairings(d: dict, rnd: int | None = None) -> list[dict]:
     rnd = d["round"] if rnd is None else rnd
     return [p for p in d["pairings"] if p["round"] == rnd]

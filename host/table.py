@@ -866,11 +866,21 @@ class Host(Clock):
         return Result(ok=True, match=rec, data={"log": entries})
 
     async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
+        """The match a command without a match number means: in a channel or a match's thread,
+        the caller's newest unfinished match there, else their newest finished one there, else
+        the channel's only match (a spectator in a match's own thread); anywhere else the
+        caller's one running match."""
         if channel_id is not None:
-            here = [m for m in await self.store.matches_in_channel(int(channel_id))
-                    if self._seat_of(m, user_id) is not None]
+            running = await self.store.matches_in_channel(int(channel_id))
+            here = [m for m in running if self._seat_of(m, user_id) is not None]
             if here:
                 return max(here, key=lambda m: m.id)
+            over = await self.store.matches_in_channel(int(channel_id), (FINISHED, ABORTED))
+            mine_over = [m for m in over if self._seat_of(m, user_id) is not None]
+            if mine_over:
+                return max(mine_over, key=lambda m: m.id)
+            if len(running) + len(over) == 1:
+                return (running + over)[0]
         mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
         return mine[0] if len(mine) == 1 else None
 

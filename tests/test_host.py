@@ -273,9 +273,23 @@ async def test_match_for_finds_the_users_match_in_the_channel(host):
     mid = await start_match(host, channel_id=555)
     assert (await host.match_for(ALICE, 555)).id == mid
     assert (await host.match_for(ALICE, None)).id == mid
-    assert await host.match_for(CAROL, 555) is None
+    # a spectator in the match's own channel means its only match; elsewhere nothing
+    assert (await host.match_for(CAROL, 555)).id == mid
+    assert await host.match_for(CAROL, 556) is None
     await host.set_channel(mid, 777)
     assert (await host.match_for(BOB, 777)).id == mid
+
+
+async def test_match_for_in_a_finished_matchs_thread_means_that_match(host):
+    """Issue 14: "/match log|status|hand in a finished match's own thread answers 'Which
+    match?'" — a finished (or aborted) match is still the one its thread means."""
+    mid = await start_match(host, channel_id=888)
+    assert (await host.resign(mid, BOB)).ok
+    assert (await host.match_for(ALICE, 888)).id == mid
+    assert (await host.match_for(CAROL, 888)).id == mid
+    other = await start_match(host, channel_id=888)     # a rematch in the same thread
+    assert (await host.match_for(ALICE, 888)).id == other
+    assert await host.match_for(CAROL, 888) is None     # two matches: a stranger must choose
 
 
 @pytest.mark.parametrize("call, key", [

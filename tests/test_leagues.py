@@ -237,6 +237,17 @@ def test_head_to_head_breaks_a_tie_on_points_buchholz_and_sb():
     assert t[A].buchholz == 3.5 and t[B].buchholz == 2.5
 
 
+def test_exact_ties_share_a_place():
+    """Issue 14: "exact standings ties are broken by sign-up order with no shared place" — players
+    equal on points and every tiebreak share a place and the next place skips (1, 1, 1, 4)."""
+    games = [(A, B, "a"), (B, C, "a"), (C, A, "a"), (A, D, "a"), (B, D, "a"), (C, D, "a")]
+    rows = L.standings(_players(C, B, A, D), games)
+    assert [s.user_id for s in rows] == [C, B, A, D]          # printed in sign-up order
+    assert L.places(rows) == [1, 1, 1, 4]
+    rows = L.standings(_players(A, B, C, D), [(A, C, "a"), (B, D, "a"), (C, D, "a")])
+    assert L.places(rows) == [1, 2, 3, 4]                      # every tie broken: no sharing
+
+
 def test_head_to_head_decides_between_two_exactly_tied_players():
     # A and B each beat a different player of equal score, and drew each other?  Construct:
     # A beat C, B beat D, C and D drew, A lost to B -> B 2, A 1: no tie.  Use symmetric data:
