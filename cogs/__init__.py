@@ -8,11 +8,12 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.decks import Decks
 from cogs.delivery import Delivery
 from cogs.game import Game
+from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.settings import Settings
 
-COGS = (Delivery, Game, Settings, Records, Leagues, Decks)
+COGS = (Delivery, Game, Guide, Settings, Records, Leagues, Decks)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -20,7 +21,7 @@ async def setup_all(bot: commands.Bot) -> None:
     for cog in COGS:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS)
 
 
 __all__ = ["COGS", "setup_all"]

@@ -7,7 +7,6 @@ the catalog, so a new game needs no change here.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any, Optional
 
 import discord
@@ -25,14 +24,11 @@ from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from host.options_text import deck_name
 from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
 from cogs.decks import any_deck_autocomplete
-from data import i18n
 from data.store import ACTIVE, OPEN, PENDING, UNFINISHED, MatchRecord
 from rules import registry
 
 log = logging.getLogger("cogs.game")
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
-RULES_MAX = 1800
 
 
 def _game_choices() -> list[Choice[str]]:
@@ -515,45 +511,6 @@ class Game(commands.Cog):
     async def match_claim(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
         await self._simple(interaction, match, "claim_timeout", ok_key="cogs.claimed")
 
-    # ------------------------------------------------------------------ /rules
-    @app_commands.command(name=N("rules", "cmd.rules.name"), description=L("cmd.rules.description"))
-    @app_commands.rename(game=N("game", "cmd.rules.game.name"))
-    @app_commands.describe(game=L("cmd.rules.game.description"))
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        locale = user_locale(interaction)
-        if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
-                                              games=_names_list(locale)))
-            return
-        title = tr("cogs.rules.title", locale, game=game_name(game, locale))
-        summary_key = f"cogs.rules.summary.{game}"
-        doc = None
-        for name in ([f"{game}.{locale}.md"] if locale != "en" else []) + [f"{game}.md"]:
-            path = DOCS / name
-            if path.is_file():
-                doc = (name, path.read_text(encoding="utf-8"))
-                break
-        # A catalogued summary speaks the reader's language; the rules document is English
-        # (unless docs/rules/<game>.<locale>.md exists), so it is only linked then.
-        parts = []
-        if i18n.has(summary_key):
-            parts.append(tr(summary_key, locale))
-        elif doc is not None:
-            parts.append(rules_excerpt(doc[1], RULES_MAX))
-        else:
-            parts.append(tr("cogs.rules.missing", locale, game=game_name(game, locale)))
-        footer = tr("cogs.rules.more", locale, path=f"docs/rules/{doc[0]}") if doc is not None else None
-        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), RULES_MAX + 100),
-                              colour=discord.Colour.blurple())
-        engine = registry.get(game)
-        embed.add_field(name=tr("cogs.rules.players", locale),
-                        value=f"{engine.min_players}–{engine.max_players}", inline=True)
-        embed.add_field(name=tr("cogs.board.options", locale), value=clip(allowed_options(engine), 1024), inline=True)
-        if footer:
-            embed.set_footer(text=clip(footer, 2048))
-        await reply(interaction, embed=embed)
-
     # ------------------------------------------------------------------ buttons
     async def on_board_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
         locale = user_locale(interaction)
@@ -768,23 +725,6 @@ class Game(commands.Cog):
             return
         await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
         await self._publish(result, interaction.user.id)
-
-
-def rules_excerpt(text: str, limit: int) -> str:
-    """The first part of a rules document, cut at a paragraph boundary within ``limit``."""
-    limit = max(200, limit)
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    cut = text.rfind("\n\n", 0, limit - 1)
-    if cut < limit // 3:
-        cut = text.rfind("\n", 0, limit - 1)
-    if cut < limit // 3:
-        cut = limit - 1
-    lines = text[:cut].rstrip().splitlines()
-    while lines and (lines[-1].lstrip().startswith("#") or not lines[-1].strip()):
-        lines.pop()  # never end on a dangling heading
-    return "\n".join(lines) + "\n…"
 
 
 def jump_url(guild_id: int | None, message: discord.Message) -> str:

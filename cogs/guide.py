@@ -1,0 +1,175 @@
+"""``/rules game``: a player's guide to each game, paged with ◀ ▶ (persistent buttons), with a
+picture of a start position on its first page.
+
+The pages are catalog entries of the game, found by key — ``guide.<game>.<n>.title`` and
+``guide.<game>.<n>.body`` for n = 1, 2, … (``data/i18n/<lang>/guide_<game>.json``) — so adding a
+game touches no cog.  A game without a guide shows its short catalog summary
+(``cogs.rules.summary.<game>``) or a "no guide yet" page, with its player count and options.
+Developer documentation (docs/) never reaches players.
+
+Custom id of a page button: ``guide:<game>:<page>`` (the page to show, 0-based).
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from functools import lru_cache
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import L, N, clip, game_name, reply, reply_error, tr, user_locale
+from cogs.game import GAME_CHOICES
+from data import i18n
+from rules import registry
+
+log = logging.getLogger("cogs.guide")
+
+GUIDE_TEMPLATE = r"guide:(?P<game>[a-z0-9_]{1,40}):(?P<page>\d{1,2})"
+MAX_PAGES = 20
+PICTURE = "start.png"
+
+
+def guide_pages(game: str, locale: str) -> list[tuple[str, str]]:
+    """(title, body) of each page of ``game``'s guide in ``locale`` (English where a page is
+    missing in it); [] when the game has no guide."""
+    pages = []
+    for n in range(1, MAX_PAGES + 1):
+        title, body = f"guide.{game}.{n}.title", f"guide.{game}.{n}.body"
+        if not (i18n.has(title) and i18n.has(body)):
+            break
+        pages.append((i18n.t(title, locale), i18n.t(body, locale)))
+    return pages
+
+
+def _options_text(engine: Any) -> str:
+    from host import describe_options
+
+    return describe_options(engine)
+
+
+def _fallback_page(game: str, locale: str) -> tuple[str, str]:
+    """A game without a guide: its catalog summary, or a short "no guide yet"."""
+    key = f"cogs.rules.summary.{game}"
+    body = tr(key, locale) if i18n.has(key) else tr("cogs.rules.missing", locale,
+                                                     game=game_name(game, locale))
+    return tr("cogs.rules.title", locale, game=game_name(game, locale)), body
+
+
+@lru_cache(maxsize=32)
+def start_picture(game: str, locale: str) -> bytes | None:
+    """The public picture of a new match (its start position), drawn once per game and language."""
+    from render import render_png
+
+    try:
+        engine = registry.get(game)
+        players = engine.min_players
+        state = engine.new_match(players=players, seed=1, options={})
+        names = [i18n.t("render.seat_default", locale, n=i + 1) for i in range(players)]
+        return render_png(game, engine.view(state, None), locale=locale, names=names)
+    except Exception:   # a picture must never cost the guide
+        log.exception("drawing the start picture of %s failed", game)
+        return None
+
+
+def guide_message(game: str, page: int, locale: str, picture: bytes | None
+                  ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+    """Page ``page`` (0-based, clamped) of the guide: its embed, the start picture (first page
+    only) and the ◀ ▶ buttons (none for a one-page guide)."""
+    pages = guide_pages(game, locale) or [_fallback_page(game, locale)]
+    page = max(0, min(int(page), len(pages) - 1))
+    title, body = pages[page]
+    embed = discord.Embed(title=clip(f"{game_name(game, locale)} — {title}", 256),
+                          description=clip(body, 4000), colour=discord.Colour.blurple())
+    engine = registry.get(game)
+    if page == 0:
+        embed.add_field(name=tr("cogs.rules.players", locale),
+                        value=f"{engine.min_players}–{engine.max_players}", inline=True)
+        embed.add_field(name=tr("cogs.board.options", locale), value=clip(_options_text(engine), 1024),
+                        inline=True)
+    embed.set_footer(text=tr("guide.page", locale, page=page + 1, pages=len(pages)))
+    file = None
+    if page == 0 and picture is not None:
+        file = discord.File(io.BytesIO(picture), filename=PICTURE)
+        embed.set_image(url=f"attachment://{PICTURE}")
+    view = None
+    if len(pages) > 1:
+        view = discord.ui.View(timeout=None)
+        prev = discord.ui.Button(label=tr("records.page.prev", locale), style=discord.ButtonStyle.secondary,
+                                 custom_id=f"guide:{game}:{max(page - 1, 0)}", disabled=page == 0)
+        # a disabled button points at the page shown, so the two custom ids stay distinct
+        nxt = discord.ui.Button(label=tr("records.page.next", locale), style=discord.ButtonStyle.secondary,
+                                custom_id=f"guide:{game}:{page + 1 if page + 1 < len(pages) else page}",
+                                disabled=page + 1 >= len(pages))
+        view.add_item(GuidePage.wrap(prev))
+        view.add_item(GuidePage.wrap(nxt))
+    return embed, file, view
+
+
+class Guide(commands.Cog):
+    """/rules: the players' guides."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=N("rules", "cmd.rules.name"), description=L("cmd.rules.description"))
+    @app_commands.rename(game=N("game", "cmd.rules.game.name"))
+    @app_commands.describe(game=L("cmd.rules.game.description"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        locale = user_locale(interaction)
+        if game not in registry:
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+                                              games=", ".join(game_name(g, locale) for g in registry.names())))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        picture = await asyncio.to_thread(start_picture, game, locale)
+        embed, file, view = guide_message(game, 0, locale, picture)
+        kwargs: dict[str, Any] = {"embed": embed}
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        await reply(interaction, **kwargs)
+
+    async def on_page(self, interaction: discord.Interaction, game: str, page: int) -> None:
+        locale = user_locale(interaction)
+        if game not in registry:
+            await reply_error(interaction, tr("cogs.err.generic", locale))
+            return
+        picture = await asyncio.to_thread(start_picture, game, locale) if page == 0 else None
+        embed, file, view = guide_message(game, page, locale, picture)
+        await interaction.response.edit_message(embed=embed, attachments=[file] if file else [], view=view)
+
+
+class GuidePage(discord.ui.DynamicItem[discord.ui.Button], template=GUIDE_TEMPLATE):
+    def __init__(self, item: discord.ui.Button, game: str, page: int) -> None:
+        super().__init__(item)
+        self.game, self.page = game, page
+
+    @classmethod
+    def wrap(cls, item: discord.ui.Button) -> "GuidePage":
+        m = re.fullmatch(GUIDE_TEMPLATE, item.custom_id or "")
+        return cls(item, m["game"], int(m["page"]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(item, match["game"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("Guide")  # type: ignore[union-attr]
+        if cog is None:
+            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+            return
+        try:
+            await cog.on_page(interaction, self.game, self.page)
+        except Exception:
+            log.exception("guide page %s/%s failed", self.game, self.page)
+            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+
+
+DYNAMIC_ITEMS = (GuidePage,)
