@@ -1,11 +1,15 @@
 """``/rules game``: a player's guide to each game, paged with ◀ ▶ (persistent buttons), with a
-picture of a start position on its first page.
+picture of a start position on its first page; ``/help``: the bot's commands by task.
 
 The pages are catalog entries of the game, found by key — ``guide.<game>.<n>.title`` and
 ``guide.<game>.<n>.body`` for n = 1, 2, … (``data/i18n/<lang>/guide_<game>.json``) — so adding a
-game touches no cog.  A game without a guide shows its short catalog summary
-(``cogs.rules.summary.<game>``) or a "no guide yet" page, with its player count and options.
-Developer documentation (docs/) never reaches players.
+game touches no cog.  A game without a guide gets a short "no guide yet" page with its player
+count and options.  Developer documentation (docs/) never reaches players.  Both answers are
+ephemeral unless ``public:`` is set.
+
+``/help`` is catalog text too: ``guide.help.<n>.title`` / ``guide.help.<n>.body`` for n = 1, 2, …,
+one section per task, whose ``{placeholders}`` are the bot's commands (``match_status`` for
+``/match status``), filled in with each command's name as the reader's client shows it.
 
 Custom id of a page button: ``guide:<game>:<page>`` (the page to show, 0-based).
 """
@@ -53,11 +57,10 @@ def _options_text(engine: Any) -> str:
 
 
 def _fallback_page(game: str, locale: str) -> tuple[str, str]:
-    """A game without a guide: its catalog summary, or a short "no guide yet"."""
-    key = f"cogs.rules.summary.{game}"
-    body = tr(key, locale) if i18n.has(key) else tr("cogs.rules.missing", locale,
-                                                     game=game_name(game, locale))
-    return tr("cogs.rules.title", locale, game=game_name(game, locale)), body
+    """A game without a guide: a short "no guide yet" (its player count and options are the
+    fields of the first page)."""
+    return (tr("cogs.rules.title", locale, game=game_name(game, locale)),
+            tr("cogs.rules.missing", locale, game=game_name(game, locale)))
 
 
 @lru_cache(maxsize=32)
@@ -117,19 +120,19 @@ class Guide(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=N("rules", "cmd.rules.name"), description=L("cmd.rules.description"))
-    @app_commands.rename(game=N("game", "cmd.rules.game.name"))
-    @app_commands.describe(game=L("cmd.rules.game.description"))
+    @app_commands.rename(game=N("game", "cmd.rules.game.name"), public=N("public", "cmd.guide.public.name"))
+    @app_commands.describe(game=L("cmd.rules.game.description"), public=L("cmd.guide.public.description"))
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: str, public: bool = False) -> None:
         locale = user_locale(interaction)
         if game not in registry:
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
                                               games=", ".join(game_name(g, locale) for g in registry.names())))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         picture = await asyncio.to_thread(start_picture, game, locale)
         embed, file, view = guide_message(game, 0, locale, picture)
-        kwargs: dict[str, Any] = {"embed": embed}
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": not public}
         if file is not None:
             kwargs["file"] = file
         if view is not None:
@@ -144,6 +147,56 @@ class Guide(commands.Cog):
         picture = await asyncio.to_thread(start_picture, game, locale) if page == 0 else None
         embed, file, view = guide_message(game, page, locale, picture)
         await interaction.response.edit_message(embed=embed, attachments=[file] if file else [], view=view)
+
+    # ------------------------------------------------------------------ /help
+    @app_commands.command(name=N("help", "cmd.help.name"), description=L("cmd.help.description"))
+    @app_commands.rename(public=N("public", "cmd.guide.public.name"))
+    @app_commands.describe(public=L("cmd.guide.public.description"))
+    async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
+        locale = user_locale(interaction)
+        await reply(interaction, embed=help_embed(self.bot.tree, locale), ephemeral=not public)
+
+
+def command_names(tree: app_commands.CommandTree, locale: str) -> dict[str, str]:
+    """``{placeholder: "`/name sub`"}`` for every command and group of the tree, named as the
+    reader's client shows it (the Japanese names are the commands' localized names)."""
+    ja = i18n.catalog("ja")
+
+    def local(cmd: Any) -> str:
+        key = getattr(getattr(cmd, "_locale_name", None), "extras", {}).get("key")
+        return ja.get(key, cmd.name) if (locale == "ja" and key) else cmd.name
+
+    out: dict[str, str] = {}
+
+    def walk(cmd: Any, path: list[str], shown: list[str]) -> None:
+        path, shown = path + [cmd.name], shown + [local(cmd)]
+        out[re.sub(r"[^a-z0-9]+", "_", " ".join(path).lower())] = "`/" + " ".join(shown) + "`"
+        for sub in getattr(cmd, "commands", None) or []:
+            walk(sub, path, shown)
+
+    for cmd in tree.get_commands():
+        walk(cmd, [], [])
+    return out
+
+
+def help_sections(tree: app_commands.CommandTree, locale: str) -> list[tuple[str, str]]:
+    """(title, body) of each /help section (a task), command names filled in."""
+    names = command_names(tree, locale)
+    sections = []
+    for n in range(1, MAX_PAGES + 1):
+        title, body = f"guide.help.{n}.title", f"guide.help.{n}.body"
+        if not (i18n.has(title) and i18n.has(body)):
+            break
+        sections.append((tr(title, locale), tr(body, locale, **names)))
+    return sections
+
+
+def help_embed(tree: app_commands.CommandTree, locale: str) -> discord.Embed:
+    embed = discord.Embed(title=clip(tr("guide.help.title", locale), 256),
+                          description=clip(tr("guide.help.intro", locale), 1000), colour=discord.Colour.blurple())
+    for title, body in help_sections(tree, locale)[:25]:
+        embed.add_field(name=clip(title, 256), value=clip(body, 1024), inline=False)
+    return embed
 
 
 class GuidePage(discord.ui.DynamicItem[discord.ui.Button], template=GUIDE_TEMPLATE):

@@ -48,7 +48,7 @@ def check_name(where: str, name: str) -> None:
 
 
 def test_dump_commands_lists_the_front_end(payload):
-    assert {c["name"] for c in payload} == {"play", "move", "match", "rules", "settings",
+    assert {c["name"] for c in payload} == {"play", "move", "match", "rules", "help", "settings",
                                             "profile", "history", "h2h", "leaderboard", "league", "deck"}
     match = next(c for c in payload if c["name"] == "match")
     assert {o["name"] for o in match["options"]} == {

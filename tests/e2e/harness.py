@@ -145,8 +145,11 @@ class Table:
                                      until=lambda done: done.replies)
 
     def board_message(self, match_id: int) -> dict | None:
-        """The newest message carrying the Act (or Accept/Join) buttons of ``match_id``."""
-        found = [m for m in self.twin.posts() if find_component(m, rf"^m:{match_id}:(act|accept|join)$")]
+        """The newest message carrying the Act (or Accept/Join) buttons of ``match_id`` in the
+        server (a player's DM carries Act too while their decision is awaited)."""
+        dms = {id(m) for m in self.twin.all_dms()}
+        found = [m for m in self.twin.posts() if id(m) not in dms
+                 and find_component(m, rf"^m:{match_id}:(act|accept|join)$")]
         return found[-1] if found else None
 
     def thread_of(self, match_id: int) -> int | None:

@@ -243,10 +243,18 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart_with_old_butt
 
 
 async def test_other_commands_stay_within_discords_limits(table, twin):
-    """/rules, /match status, a wrong /play and a 200-character /move: every answer fits."""
+    """/rules (paged, with its picture), /help, /match status, a wrong /play and a 200-character
+    /move: every answer fits."""
     alice = table.alice
     ix = await twin.slash(alice, "rules", game="squares")
     assert ix.replies and ix.replies[-1]["embeds"][0]["title"]
+    assert_ephemeral(ix)
+    assert twin.picture(ix.last, "start.png").format == "PNG"
+    ix = await twin.click(alice, ix.last, "guide:squares:1")
+    assert ix.text and "guide:squares:2" in str(ix.last["components"])
+    ix = await twin.slash(alice, "help", locale="ja")
+    assert_ephemeral(ix)
+    assert "/ルール" in ix.text and "/ヘルプ" in ix.text
     match_id = await table.start("squares", OPTIONS)
     thread_id = table.thread_of(match_id)
     ix = await twin.slash(alice, "match status", channel_id=thread_id)
