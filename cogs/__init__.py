@@ -9,11 +9,12 @@ from cogs.decks import Decks
 from cogs.delivery import Delivery
 from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
+from cogs.league_admin import LeagueAdmin
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.settings import Settings
 
-COGS = (Delivery, Game, Guide, Settings, Records, Leagues, Decks)
+COGS = (Delivery, Game, Guide, Settings, Records, Leagues, LeagueAdmin, Decks)
 
 
 async def setup_all(bot: commands.Bot) -> None:

@@ -24,6 +24,7 @@ from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from host.options_text import deck_name
 from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
 from cogs.decks import any_deck_autocomplete
+from cogs.play_options import options_autocomplete
 from data.store import ACTIVE, OPEN, PENDING, UNFINISHED, MatchRecord
 from rules import registry
 
@@ -231,7 +232,7 @@ class Game(commands.Cog):
                            rated=L("cmd.play.rated.description"),
                            deck=L("cmd.play.deck.description"))
     @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
-    @app_commands.autocomplete(deck=any_deck_autocomplete)
+    @app_commands.autocomplete(deck=any_deck_autocomplete, options=options_autocomplete)
     async def play(self, interaction: discord.Interaction, game: str,
                    opponent: Optional[discord.User] = None, opponent2: Optional[discord.User] = None,
                    opponent3: Optional[discord.User] = None,

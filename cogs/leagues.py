@@ -6,9 +6,11 @@ location is kept in the league document (``message`` = ``"<channel>:<message>"``
 started from it is an ordinary bot match whose ``meta`` names the league and pairing, and the
 host's ``on_finish`` hook reports its result here.
 
-Organiser commands (``report`` for someone else's pairing, ``forfeit``, ``remove``,
-``next-round``, ``close``, ``start``, ``create``, ``season``) need Manage Server or the
-organiser role set with ``/league role``.
+Only what every member may do is here (join, leave, standings, schedule, play, report for
+one's own pairing, claim).  The organiser commands (create, start, next-round, forfeit, remove,
+close, season, role, report for any pairing) are ``/league-admin …`` (cogs/league_admin.py),
+shown to Manage Server by default; they use the helpers of this cog (``is_organiser``,
+``_resolve``, ``refresh``, ``after_change``).
 
 custom_id template: ``lg:<league>:<join|play|standings>``.
 """
@@ -46,6 +48,7 @@ RESULT_CHOICES = [Choice(name=L("leagues.result.win"), value="win"),
                   Choice(name=L("leagues.result.draw"), value="draw"),
                   Choice(name=L("leagues.result.first"), value="first"),
                   Choice(name=L("leagues.result.second"), value="second")]
+MY_RESULT_CHOICES = RESULT_CHOICES[:3]      # a player reports their own result: win, loss, draw
 
 
 def _game_choices() -> list[Choice[str]]:
@@ -431,37 +434,6 @@ class Leagues(commands.Cog):
     league = app_commands.Group(name=N("league", "cmd.league.name"), description=L("cmd.league.description"),
                                 guild_only=True)
 
-    @league.command(name=N("create", "cmd.league.create.name"), description=L("cmd.league.create.description"))
-    @app_commands.rename(name=N("name", "cmd.league.opt.name.name"), game=N("game", "cmd.records.game.name"),
-                         format=N("format", "cmd.league.opt.format.name"), rounds=N("rounds", "cmd.league.opt.rounds.name"),
-                         deadline_hours=N("deadline_hours", "cmd.league.opt.deadline.name"),
-                         rated=N("rated", "cmd.play.rated.name"),
-                         signup_hours=N("signup_hours", "cmd.league.opt.signup.name"))
-    @app_commands.describe(name=L("cmd.league.opt.name.description"), game=L("cmd.league.opt.game.description"),
-                           format=L("cmd.league.opt.format.description"), rounds=L("cmd.league.opt.rounds.description"),
-                           deadline_hours=L("cmd.league.opt.deadline.description"),
-                           rated=L("cmd.league.opt.rated.description"),
-                           signup_hours=L("cmd.league.opt.signup.description"))
-    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES)
-    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], game: str,
-                     format: str, rounds: Optional[app_commands.Range[int, 1, 30]] = None,
-                     deadline_hours: Optional[app_commands.Range[int, 0, 720]] = None,
-                     rated: Optional[bool] = None, signup_hours: Optional[app_commands.Range[int, 0, 720]] = None) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        locale = user_locale(interaction)
-        public = await self.public_locale(interaction.guild_id, interaction.guild_locale)
-        res = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                        organiser=interaction.user.id, name=name, game=game, fmt=format,
-                                        rounds=rounds, deadline_hours=72 if deadline_hours is None else deadline_hours,
-                                        rated=True if rated is None else rated, signup_hours=signup_hours,
-                                        locale=public)
-        if await self._fail(interaction, res):
-            return
-        lg = res.data["league"]
-        await reply(interaction, tr("leagues.created", locale, league=lg.id, name=lg.data["name"]))
-        await self.refresh(lg)
-
     @league.command(name=N("join", "cmd.league.join.name"), description=L("cmd.league.join.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
     @app_commands.describe(league=L("cmd.league.opt.league.description"))
@@ -492,23 +464,6 @@ class Leagues(commands.Cog):
             return
         key = "leagues.left" if lg.status == "signup" else "leagues.dropped"
         await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=lg.data["name"]))
-        await self.after_change(res)
-
-    @league.command(name=N("start", "cmd.league.start.name"), description=L("cmd.league.start.description"))
-    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def start(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
-            return
-        res = await self.service.start(lg.id, interaction.guild_id)
-        if await self._fail(interaction, res):
-            return
-        await reply(interaction, tr("leagues.started", user_locale(interaction), league=lg.id,
-                                    rounds=LG.total_rounds(res.data["league"].data)))
         await self.after_change(res)
 
     @league.command(name=N("standings", "cmd.league.standings.name"), description=L("cmd.league.standings.description"))
@@ -561,18 +516,19 @@ class Leagues(commands.Cog):
             lines.append(tr("leagues.schedule.empty", locale))
         await reply(interaction, clip("\n".join(lines), 2000))
 
-    @league.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league.report.description"))
+    @league.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league.report.mine.description"))
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), result=N("result", "cmd.league.opt.result.name"),
                          league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league.opt.result.description"),
+    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league.opt.result.mine.description"),
                            league=L("cmd.league.opt.league.description"))
-    @app_commands.choices(result=RESULT_CHOICES)
+    @app_commands.choices(result=MY_RESULT_CHOICES)
     @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
     async def report(self, interaction: discord.Interaction, pairing: int, result: str,
                      league: Optional[int] = None) -> None:
+        """A player's result for their own pairing (organisers decide any pairing with
+        /league-admin report): the same result from both sides counts."""
         locale = user_locale(interaction)
-        organiser = await self.is_organiser(interaction)
-        lg = await self._resolve(interaction, league, organiser=organiser)
+        lg = await self._resolve(interaction, league)
         if lg is None:
             return
         if result not in ("win", "loss", "draw", "first", "second"):
@@ -583,26 +539,14 @@ class Leagues(commands.Cog):
         if p is None:
             await reply_error(interaction, tr("leagues.err.no_pairing", locale, pairing=pairing))
             return
-        mine = me in (p["a"], p["b"])
-        if mine and not organiser:
-            outcome = result
-            if result in ("first", "second"):
-                first_won = result == "first"
-                outcome = "win" if (p["a"] == me) == first_won else "loss"
-            res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=False)
-        elif organiser:
-            if result in ("win", "loss") and not mine:
-                await reply_error(interaction, tr("leagues.err.say_first_second", locale))
-                return
-            if result in ("win", "loss"):
-                side = "a" if p["a"] == me else "b"
-                outcome = side if result == "win" else ("b" if side == "a" else "a")
-            else:
-                outcome = {"first": "a", "second": "b", "draw": "draw"}[result]
-            res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=True)
-        else:
+        if me not in (p["a"], p["b"]):
             await reply_error(interaction, tr("leagues.err.not_yours", locale, pairing=pairing))
             return
+        outcome = result
+        if result in ("first", "second"):
+            first_won = result == "first"
+            outcome = "win" if (p["a"] == me) == first_won else "loss"
+        res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=False)
         if await self._fail(interaction, res):
             return
         state = res.data["payload"]["state"]
@@ -634,98 +578,6 @@ class Leagues(commands.Cog):
         await self.after_change(res)
         state = res.data["payload"]["state"]
         await reply(interaction, tr(f"leagues.claim.{state}", locale, pairing=pairing))
-
-    @league.command(name=N("forfeit", "cmd.league.forfeit.name"), description=L("cmd.league.forfeit.description"))
-    @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), loser=N("loser", "cmd.league.opt.loser.name"),
-                         league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), loser=L("cmd.league.opt.loser.description"),
-                           league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
-    async def forfeit(self, interaction: discord.Interaction, pairing: int, loser: Optional[discord.User] = None,
-                      league: Optional[int] = None) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
-            return
-        res = await self.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None)
-        if await self._fail(interaction, res):
-            return
-        await reply(interaction, tr("leagues.forfeited", user_locale(interaction), pairing=pairing))
-        await self.after_change(res)
-
-    @league.command(name=N("remove", "cmd.league.remove.name"), description=L("cmd.league.remove.description"))
-    @app_commands.rename(user=N("player", "cmd.records.user.name"), league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(user=L("cmd.league.opt.user.description"), league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def remove(self, interaction: discord.Interaction, user: discord.User, league: Optional[int] = None) -> None:
-        # works for a user who has left the server too: only the id is needed
-        if not await self._need_organiser(interaction):
-            return
-        lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
-            return
-        res = await self.service.leave(lg.id, interaction.guild_id, user.id, removed=True)
-        if await self._fail(interaction, res):
-            return
-        await reply(interaction, tr("leagues.removed", user_locale(interaction), user=f"<@{user.id}>", league=lg.id))
-        await self.after_change(res)
-
-    @league.command(name=N("next-round", "cmd.league.next_round.name"), description=L("cmd.league.next_round.description"))
-    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def next_round(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
-            return
-        res = await self.service.next_round(lg.id, interaction.guild_id)
-        if await self._fail(interaction, res):
-            return
-        new = res.data["league"]
-        key = "leagues.next.finished" if new.status == "finished" else "leagues.next.paired"
-        await reply(interaction, tr(key, user_locale(interaction), league=lg.id, round=new.data["round"]))
-        await self.after_change(res)
-
-    @league.command(name=N("close", "cmd.league.close.name"), description=L("cmd.league.close.description"))
-    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(league=league_autocomplete)
-    async def close(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
-            return
-        res = await self.service.close(lg.id, interaction.guild_id)
-        if await self._fail(interaction, res):
-            return
-        await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=lg.data["name"]))
-        await self.refresh(res.data["league"])
-
-    @league.command(name=N("season", "cmd.league.season.name"), description=L("cmd.league.season.description"))
-    async def season(self, interaction: discord.Interaction) -> None:
-        if not await self._need_organiser(interaction):
-            return
-        from cogs.records import records_of
-
-        res = await records_of(self.bot).close_season(interaction.guild_id)
-        await reply(interaction, render(res.info[0], user_locale(interaction)))
-
-    @league.command(name=N("role", "cmd.league.role.name"), description=L("cmd.league.role.description"))
-    @app_commands.rename(role=N("role", "cmd.league.opt.role.name"))
-    @app_commands.describe(role=L("cmd.league.opt.role.description"))
-    async def role(self, interaction: discord.Interaction, role: Optional[discord.Role] = None) -> None:
-        locale = user_locale(interaction)
-        if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            key = "authority.league.dm" if interaction.guild_id is None else "cogs.err.no_permission"
-            await reply_error(interaction, tr(key, locale))
-            return
-        await self.bot.store.set_guild_setting(interaction.guild_id, ORGANISER_ROLE_KEY, role.id if role else None)  # type: ignore[attr-defined]
-        await reply(interaction, tr("leagues.role.set", locale, role=f"<@&{role.id}>") if role
-                    else tr("leagues.role.cleared", locale))
 
     # ------------------------------------------------------------------ buttons
     async def on_button(self, interaction: discord.Interaction, league_id: int, action: str) -> None:

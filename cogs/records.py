@@ -110,18 +110,20 @@ class Records(commands.Cog):
     # ------------------------------------------------------------------ /profile
     @app_commands.command(name=N("profile", "cmd.profile.name"), description=L("cmd.profile.description"))
     @app_commands.guild_only()
-    @app_commands.rename(user=N("player", "cmd.records.user.name"))
-    @app_commands.describe(user=L("cmd.records.user.description"))
-    async def profile(self, interaction: discord.Interaction, user: Optional[discord.User] = None) -> None:
+    @app_commands.rename(user=N("player", "cmd.records.user.name"), public=N("public", "cmd.records.public.name"))
+    @app_commands.describe(user=L("cmd.records.user.description"), public=L("cmd.records.public.description"))
+    async def profile(self, interaction: discord.Interaction, user: Optional[discord.User] = None,
+                      public: bool = False) -> None:
         locale = user_locale(interaction)
         who = user or interaction.user
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # public: the answer is posted for the channel (the deferred answer decides)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         data = await self.records.profile(who.id, interaction.guild_id)
         embed = discord.Embed(title=clip(tr("records.profile.title", locale, name=who.display_name), 256),
                               colour=discord.Colour.blurple())
         if not data["games"]:
             embed.description = tr("records.profile.empty", locale)
-            await reply(interaction, embed=embed)
+            await reply(interaction, embed=embed, ephemeral=not public)
             return
         for game, g in sorted(data["games"].items(), key=lambda kv: -(kv[1]["win"] + kv[1]["loss"] + kv[1]["draw"])):
             lines = [tr("records.profile.wld", locale, w=g["win"], l=g["loss"], d=g["draw"])]
@@ -163,7 +165,7 @@ class Records(commands.Cog):
                                               provisional_label=tr("records.chart.provisional", locale))
                 file = discord.File(io.BytesIO(png), filename="rating.png")
                 embed.set_image(url="attachment://rating.png")
-        await reply(interaction, embed=embed, file=file)
+        await reply(interaction, embed=embed, file=file, ephemeral=not public)
 
     # ------------------------------------------------------------------ /history
     @app_commands.command(name=N("history", "cmd.history.name"), description=L("cmd.history.description"))
@@ -270,13 +272,13 @@ class Records(commands.Cog):
     @app_commands.command(name=N("leaderboard", "cmd.leaderboard.name"), description=L("cmd.leaderboard.description"))
     @app_commands.guild_only()
     @app_commands.rename(game=N("game", "cmd.records.game.name"), season=N("season", "cmd.leaderboard.season.name"),
-                         scope=N("scope", "cmd.leaderboard.scope.name"))
+                         scope=N("scope", "cmd.leaderboard.scope.name"), public=N("public", "cmd.records.public.name"))
     @app_commands.describe(game=L("cmd.leaderboard.game.description"), season=L("cmd.leaderboard.season.description"),
-                           scope=L("cmd.leaderboard.scope.description"))
+                           scope=L("cmd.leaderboard.scope.description"), public=L("cmd.records.public.description"))
     @app_commands.choices(game=_game_choices(), scope=SCOPE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str,
                           season: Optional[app_commands.Range[int, 1, 99999]] = None,
-                          scope: Optional[str] = None) -> None:
+                          scope: Optional[str] = None, public: bool = False) -> None:
         locale = user_locale(interaction)
         if game not in registry:
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
@@ -295,7 +297,7 @@ class Records(commands.Cog):
                 return
         code = f"s{season}" if season is not None else ("w" if scope == "global" else "g")
         content, view = await self.board_page(interaction, game, code, 0, locale)
-        await reply(interaction, content, view=view)
+        await reply(interaction, content, view=view, ephemeral=not public)
 
     async def board_page(self, interaction: discord.Interaction, game: str, code: str, page: int,
                          locale: str) -> tuple[str, discord.ui.View | None]:
@@ -311,7 +313,9 @@ class Records(commands.Cog):
         if not rows:
             return head + "\n" + tr("records.board.empty", locale), None
         lines = [head]
-        for i, r in enumerate(rows, start=page * PER_PAGE + 1):
+        # exactly equal order keys share a place (1, 2, 2, 4), across pages too
+        places = await self.records.board_places(game, scope, page * PER_PAGE, rows)
+        for i, r in zip(places, rows):
             lines.append(tr("records.board.line", locale, rank=i, user=f"<@{r.user_id}>",
                             rating=R.label(r.mu, r.games), w=r.wins, l=r.losses, d=r.draws))
         lines.append(tr("records.board.footer", locale, n=R.PROVISIONAL_GAMES))

@@ -61,6 +61,12 @@ def outcome_of(rec: MatchRecord, seat: int) -> str:
     return "win" if seat in winners else "loss"
 
 
+def board_key(row: RatingRow) -> tuple[float, int]:
+    """What orders a leaderboard (the store sorts by the same): the conservative estimate
+    μ − 3σ, then the number of rated games."""
+    return (row.mu - 3 * row.sigma, row.games)
+
+
 def pages(total: int, per_page: int = PER_PAGE) -> int:
     return max(1, -(-int(total) // per_page))
 
@@ -212,6 +218,34 @@ class Records:
         page = min(max(0, int(page)), n - 1)
         rows, total = await self.store.leaderboard(scope, game, page * PER_PAGE, PER_PAGE)
         return rows, page, n, total
+
+    async def board_places(self, game: str, scope: str, offset: int, rows: list[RatingRow]) -> list[int]:
+        """The place of each leaderboard row (``rows`` start at ``offset``): rows exactly equal on
+        the order keys (conservative estimate μ − 3σ, then rated games) share a place and the
+        next place skips as many (1, 2, 2, 4); the user id only decides who is printed first.
+        A tie reaching back over the page's start is looked up on the pages before."""
+        out: list[int] = []
+        before = 0          # rows before ``offset`` tied with the first row
+        if rows and offset > 0:
+            first, start = board_key(rows[0]), offset
+            while start > 0:
+                size = min(PER_PAGE, start)
+                start -= size
+                prev, _ = await self.store.leaderboard(scope, game, start, size)
+                tied = 0
+                for r in reversed(prev):
+                    if board_key(r) != first:
+                        break
+                    tied += 1
+                before += tied
+                if tied < len(prev) or not prev:
+                    break
+        for i, r in enumerate(rows):
+            if i and board_key(r) == board_key(rows[i - 1]):
+                out.append(out[-1])
+            else:
+                out.append(offset + i + 1 - (before if i == 0 else 0))
+        return out
 
     async def export(self, match_id: int) -> Result:
         """The match record as JSON-able data: game, options, seats, seed, command log, result."""

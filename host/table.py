@@ -868,8 +868,9 @@ class Host(Clock):
     async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
         """The match a command without a match number means: in a channel or a match's thread,
         the caller's newest unfinished match there, else their newest finished one there, else
-        the channel's only match (a spectator in a match's own thread); anywhere else the
-        caller's one running match."""
+        the channel's only match (a spectator in a match's own thread), or in a match's own
+        thread holding its rematches too, the newest unfinished match there, else the newest;
+        anywhere else the caller's one running match."""
         if channel_id is not None:
             running = await self.store.matches_in_channel(int(channel_id))
             here = [m for m in running if self._seat_of(m, user_id) is not None]
@@ -881,6 +882,11 @@ class Host(Clock):
                 return max(mine_over, key=lambda m: m.id)
             if len(running) + len(over) == 1:
                 return (running + over)[0]
+            # a match's own thread, its rematches played there too: the newest unfinished match,
+            # else the newest one (a plain channel with several matches still needs a number)
+            for m in running + over:
+                if (await self.store.get_refs(m.id)).get("thread") == str(channel_id):
+                    return max(running or over, key=lambda m: m.id)
         mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
         return mine[0] if len(mine) == 1 else None
 

@@ -134,12 +134,12 @@ async def test_nobody_aborts_another_servers_match_from_a_dm(env):
 
 
 async def test_a_league_match_is_safe_from_a_foreign_moderator(env):
-    ix = await env.fake.slash(env.bot, env.alice, "league create", permissions=ALL_PERMISSIONS,
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin create", permissions=ALL_PERMISSIONS,
                               name="Cup", game="squares", format="rr")
     league_id = int(re.search(r"League #(\d+)", ix.text).group(1))
     for user in (env.alice, env.bob):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     msg = next(m for m in reversed(env.fake.posts(env.fake.channel["id"]))
                if f"lg:{league_id}:play" in custom_ids(m))
     ix = await env.fake.click(env.bot, env.alice, msg, f"lg:{league_id}:play")
@@ -255,13 +255,13 @@ async def test_record_download_of_another_servers_match(env):
 
 # ---------------------------------------------------------------------------- leagues
 async def _league(env, start: bool) -> int:
-    ix = await env.fake.slash(env.bot, env.alice, "league create", permissions=ALL_PERMISSIONS,
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin create", permissions=ALL_PERMISSIONS,
                               name="Cup", game="squares", format="rr")
     league_id = int(re.search(r"League #(\d+)", ix.text).group(1))
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
     if start:
-        await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+        await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     return league_id
 
 
@@ -270,16 +270,16 @@ async def _league_state(env, league_id: int):
     return lg.status, lg.version, copy.deepcopy(lg.data)
 
 
-ORGANISER_CALLS = [("league start", {}), ("league close", {}), ("league next-round", {}),
-                   ("league forfeit", {"pairing": 1}), ("league report", {"pairing": 1, "result": "first"})]
+ORGANISER_CALLS = [("league-admin start", {}), ("league-admin close", {}), ("league-admin next-round", {}),
+                   ("league-admin forfeit", {"pairing": 1}), ("league-admin report", {"pairing": 1, "result": "first"})]
 
 
 @pytest.mark.parametrize("start", [False, True], ids=["signup", "running"])
-@pytest.mark.parametrize("path,extra", ORGANISER_CALLS + [("league remove", {})])
+@pytest.mark.parametrize("path,extra", ORGANISER_CALLS + [("league-admin remove", {})])
 async def test_an_organiser_of_another_server_cannot_manage_this_league(env, path, extra, start):
     league_id = await _league(env, start)
     before = await _league_state(env, league_id)
-    if path == "league remove":
+    if path == "league-admin remove":
         extra = {"player": env.bob}
     ix = await slash_from(env, env.dave, path, league=league_id, permissions=ALL_PERMISSIONS, **extra)
     assert text("authority.league.foreign", "en", league=league_id) in ix.text, ix.text
@@ -292,7 +292,7 @@ async def test_an_organiser_of_another_server_cannot_manage_this_league(env, pat
 @pytest.mark.parametrize("path,extra", ORGANISER_CALLS + [("league join", {}), ("league leave", {}),
                                                            ("league standings", {}), ("league claim", {"pairing": 1})])
 async def test_league_commands_from_a_dm_are_refused(env, path, extra):
-    league_id = await _league(env, start=path not in ("league start", "league join"))
+    league_id = await _league(env, start=path not in ("league-admin start", "league join"))
     before = await _league_state(env, league_id)
     user = env.dave if path == "league join" else env.alice
     for options in ({}, {"league": league_id}):   # the only league anywhere, or named
@@ -301,7 +301,7 @@ async def test_league_commands_from_a_dm_are_refused(env, path, extra):
         assert await _league_state(env, league_id) == before
 
 
-@pytest.mark.parametrize("path", ["league season", "league role"])
+@pytest.mark.parametrize("path", ["league-admin season", "league-admin role"])
 async def test_server_wide_league_settings_from_a_dm_are_refused(env, path):
     before = await env.store.get_guild_settings(env.fake.guild_id)
     ix = await slash_from(env, env.alice, path, dm=True)

@@ -150,9 +150,9 @@ async def test_leaderboard_server_global_and_seasons(env):
     ix = await env.fake.slash(env.bot, env.carol, "leaderboard", game="squares", season=2)
     assert "⚠️" in ix.text and "season 1" in ix.text, "no season 2 yet"
     # closing the season needs an organiser
-    ix = await env.fake.slash(env.bot, env.carol, "league season")
+    ix = await env.fake.slash(env.bot, env.carol, "league-admin season")
     assert "Only organisers" in ix.text
-    ix = await env.fake.slash(env.bot, env.alice, "league season", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin season", permissions=ALL_PERMISSIONS)
     assert "season 2 starts" in ix.text
     await finish(env, env.bob, env.carol)
     ix = await env.fake.slash(env.bot, env.carol, "leaderboard", game="squares", season=1)
@@ -201,7 +201,7 @@ def league_message(env, league_id: int) -> dict:
 async def create_league(env, **options) -> int:
     opts = dict(name="Spring Cup", game="squares", format="swiss")
     opts.update(options)
-    ix = await env.fake.slash(env.bot, env.alice, "league create", permissions=ALL_PERMISSIONS, **opts)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin create", permissions=ALL_PERMISSIONS, **opts)
     m = re.search(r"League #(\d+)", ix.text)
     assert m, ix.text
     return int(m.group(1))
@@ -226,12 +226,12 @@ async def play_pairing(env, league_id: int, starter: dict, loser: dict) -> int:
 
 
 async def test_non_organisers_cannot_use_organiser_commands(env):
-    ix = await env.fake.slash(env.bot, env.bob, "league create", name="x", game="squares", format="rr")
+    ix = await env.fake.slash(env.bot, env.bob, "league-admin create", name="x", game="squares", format="rr")
     assert "Only organisers" in ix.text
     assert await env.store.leagues(env.fake.guild_id) == []
     league_id = await create_league(env)
-    for path, opts in (("league start", {}), ("league next-round", {}), ("league close", {}),
-                       ("league forfeit", {"pairing": 1}), ("league remove", {"player": env.carol})):
+    for path, opts in (("league-admin start", {}), ("league-admin next-round", {}), ("league-admin close", {}),
+                       ("league-admin forfeit", {"pairing": 1}), ("league-admin remove", {"player": env.carol})):
         ix = await env.fake.slash(env.bot, env.bob, path, **opts)
         assert "Only organisers" in ix.text, path
     assert (await env.store.get_league(league_id)).status == "signup"
@@ -243,18 +243,18 @@ async def test_an_organiser_role_grants_organiser_commands(env):
     role_id = env.fake.snowflake()
     role = {"id": str(role_id), "name": "TO", "color": 0, "hoist": False, "position": 1,
             "permissions": "0", "managed": False, "mentionable": False, "flags": 0}
-    data = env.fake._command_data(env.bot, "league role", {}, None)
+    data = env.fake._command_data(env.bot, "league-admin role", {}, None)
     data["options"][0]["options"] = [{"name": "role", "type": 8, "value": str(role_id)}]
     data["resolved"] = {"roles": {str(role_id): role}}
     payload = env.fake.interaction_payload(2, env.alice, data, permissions=ALL_PERMISSIONS)
     ix = await env.fake.dispatch(env.bot, payload)
     assert "may now organise" in ix.text, ix.text
-    data = env.fake._command_data(env.bot, "league create", {"name": "R", "game": "squares", "format": "rr"}, None)
+    data = env.fake._command_data(env.bot, "league-admin create", {"name": "R", "game": "squares", "format": "rr"}, None)
     payload = env.fake.interaction_payload(2, env.bob, data)
     payload["member"]["roles"] = [str(role_id)]
     ix = await env.fake.dispatch(env.bot, payload)
     assert "League #1" in ix.text, ix.text
-    ix = await env.fake.slash(env.bot, env.carol, "league start")
+    ix = await env.fake.slash(env.bot, env.carol, "league-admin start")
     assert "Only organisers" in ix.text, "no role, no Manage Server"
 
 
@@ -269,7 +269,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings(env):
     assert "4 players" in ix.text
     ix = await env.fake.slash(env.bot, env.dave, "league join")
     assert "already signed up" in ix.text
-    ix = await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     assert "2 rounds" in ix.text
     ix = await env.fake.slash(env.bot, env.erin, "league join")
     assert "already started" in ix.text, "joining a started league is refused"
@@ -295,11 +295,11 @@ async def test_a_swiss_league_from_sign_up_to_final_standings(env):
     lg = await env.store.get_league(league_id)
     assert lg.data["round"] == 1 and lg.data["pairings"][1]["held"]
     assert any("reported different results" in m["content"] for m in env.fake.posts(env.fake.channel["id"]))
-    ix = await env.fake.slash(env.bot, env.alice, "league next-round", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin next-round", permissions=ALL_PERMISSIONS)
     assert "still need a result" in ix.text
     # the organiser decides; round 2 is paired automatically, without a rematch
     organiser = env.erin
-    ix = await env.fake.slash(env.bot, organiser, "league report", pairing=p2["id"], result="second",
+    ix = await env.fake.slash(env.bot, organiser, "league-admin report", pairing=p2["id"], result="second",
                               permissions=ALL_PERMISSIONS)
     assert "recorded" in ix.text, ix.text
     lg = await env.store.get_league(league_id)
@@ -326,7 +326,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings(env):
                     if u in winners and (u == q1["a"] if u in (q1["a"], q1["b"]) else u == q2["a"]))
     first_row = [ln for ln in table.splitlines() if re.match(r"^\s*1 ", ln)][0]
     assert users[champion]["global_name"] in first_row
-    ix = await env.fake.slash(env.bot, env.alice, "league close", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin close", permissions=ALL_PERMISSIONS)
     assert "closed and archived" in ix.text
     assert (await env.store.get_league(league_id)).status == "closed"
     # league matches were rated
@@ -337,12 +337,12 @@ async def test_a_round_robin_league_with_an_odd_count_drops_and_a_user_who_left(
     league_id = await create_league(env, format="rr", rated=False)
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
-    ix = await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     assert "3 rounds" in ix.text
     ix = await env.fake.slash(env.bot, env.bob, "league schedule")
     assert "bye" in ix.text and "(planned)" in ix.text
     # Carol has left the server: the organiser removes her by id (no member data is sent)
-    data = env.fake._command_data(env.bot, "league remove", {"player": env.carol}, None)
+    data = env.fake._command_data(env.bot, "league-admin remove", {"player": env.carol}, None)
     data["resolved"].pop("members")
     payload = env.fake.interaction_payload(2, env.alice, data, permissions=ALL_PERMISSIONS)
     ix = await env.fake.dispatch(env.bot, payload)
@@ -359,7 +359,7 @@ async def test_a_round_robin_league_with_an_odd_count_drops_and_a_user_who_left(
             break
         for p in lg.data["pairings"]:
             if p["round"] == lg.data["round"] and p["result"] is None:
-                ix = await env.fake.slash(env.bot, env.alice, "league report", pairing=p["id"], result="draw",
+                ix = await env.fake.slash(env.bot, env.alice, "league-admin report", pairing=p["id"], result="draw",
                                           permissions=ALL_PERMISSIONS)
                 assert "recorded" in ix.text, ix.text
     lg = await env.store.get_league(league_id)
@@ -371,7 +371,7 @@ async def test_deadlines_turn_into_forfeit_claims(env):
     league_id = await create_league(env, format="rr", deadline_hours=1)
     for user in (env.alice, env.bob):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     pairing = (await env.store.get_league(league_id)).data["pairings"][0]["id"]
     ix = await env.fake.slash(env.bot, env.bob, "league claim", pairing=pairing)
     assert "not past its deadline" in ix.text
@@ -395,7 +395,7 @@ async def test_leaving_a_running_league_forfeits_the_open_game(env):
     league_id = await create_league(env, format="swiss", rounds=1)
     for user in (env.alice, env.bob):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     ix = await env.fake.slash(env.bot, env.bob, "league leave")
     assert "dropped out" in ix.text
     lg = await env.store.get_league(league_id)
@@ -429,7 +429,7 @@ async def test_the_sign_up_window_closes_and_the_league_starts_itself(env):
 
 
 async def test_league_messages_speak_the_servers_language(env):
-    ix = await env.fake.slash(env.bot, env.alice, "league create", permissions=ALL_PERMISSIONS, locale="ja",
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin create", permissions=ALL_PERMISSIONS, locale="ja",
                               guild_locale="ja", name="春杯", game="squares", format="rr")
     assert "リーグ #1 春杯 の募集を始めました" in ix.text
     msg = league_message(env, 1)
@@ -441,7 +441,7 @@ async def test_league_messages_speak_the_servers_language(env):
 
 async def test_league_autocomplete_lists_open_leagues_first_then_archived(env):
     first = await create_league(env, name="Old")
-    await env.fake.slash(env.bot, env.alice, "league close", league=first, permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin close", league=first, permissions=ALL_PERMISSIONS)
     second = await create_league(env, name="New")
     choices = await env.fake.autocomplete(env.bot, env.bob, "league standings", "league", league="")
     assert [c["value"] for c in choices] == [second, first]
@@ -456,7 +456,7 @@ async def test_pairing_autocomplete_and_schedule(env):
     league_id = await create_league(env, format="swiss", rounds=3)
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     choices = await env.fake.autocomplete(env.bot, env.bob, "league report", "pairing", pairing="", result="win")
     assert len(choices) == 1 and "round 1" in choices[0]["name"] and "to play" in choices[0]["name"]
     ix = await env.fake.slash(env.bot, env.bob, "league schedule")
@@ -464,7 +464,7 @@ async def test_pairing_autocomplete_and_schedule(env):
     ix = await env.fake.slash(env.bot, env.bob, "league schedule", round=4)
     assert "has 3 rounds" in ix.text
     bye = next(p for p in (await env.store.get_league(league_id)).data["pairings"] if p["b"] is None)
-    ix = await env.fake.slash(env.bot, env.alice, "league report", pairing=bye["id"], result="first",
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin report", pairing=bye["id"], result="first",
                               permissions=ALL_PERMISSIONS)
     assert "bye" in ix.text
 
@@ -482,7 +482,7 @@ async def test_an_avalon_league_pairing_is_played_as_a_bot_match_and_reports_its
     league_id = await create_league(env, name="Sanctuary Cup", game="avalon", format="rr")
     for user in (env.alice, env.bob):
         await env.fake.click(env.bot, user, league_message(env, league_id), f"lg:{league_id}:join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     ix = await env.fake.click(env.bot, env.alice, league_message(env, league_id), f"lg:{league_id}:play")
     match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
     ix = await env.fake.click(env.bot, env.bob, await env.board(match_id), f"m:{match_id}:accept")
@@ -529,7 +529,7 @@ async def test_a_league_match_that_ended_while_the_bot_was_down_is_reported_afte
     league_id = await create_league(env, format="rr")
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
     lg = await env.store.get_league(league_id)
     p = next(q for q in lg.data["pairings"] if q["b"] is not None)
@@ -557,7 +557,7 @@ async def test_a_forfeit_claim_cannot_override_a_finished_match(env):
     league_id = await create_league(env, format="rr", deadline_hours=1)
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
     p = next(q for q in (await env.store.get_league(league_id)).data["pairings"] if q["b"] is not None)
     await play_pairing(env, league_id, users[p["a"]], users[p["b"]])      # a wins
@@ -584,14 +584,14 @@ async def test_a_player_cannot_report_a_pairing_of_another_league_member_and_not
     league_id = await create_league(env, format="swiss", rounds=1)
     for user in (env.alice, env.bob, env.carol, env.dave):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     before = await env.store.get_league(league_id)
     p1, p2 = before.data["pairings"]
     outsider = next(u for u in (env.alice, env.bob, env.carol, env.dave) if uid(u) in (p1["a"], p1["b"]))
     for result in ("win", "first", "draw"):
         ix = await env.fake.slash(env.bot, outsider, "league report", pairing=p2["id"], result=result)
         assert "is not yours" in ix.text
-    ix = await env.fake.slash(env.bot, outsider, "league forfeit", pairing=p2["id"])
+    ix = await env.fake.slash(env.bot, outsider, "league-admin forfeit", pairing=p2["id"])
     assert "Only organisers" in ix.text
     after = await env.store.get_league(league_id)
     assert after.version == before.version and after.data == before.data, "nothing was written"
@@ -603,7 +603,7 @@ async def test_an_unanswered_league_challenge_does_not_block_a_claim_and_is_with
     league_id = await create_league(env, format="rr", deadline_hours=1)
     for user in (env.alice, env.bob):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     ix = await env.fake.click(env.bot, env.alice, league_message(env, league_id), f"lg:{league_id}:play")
     match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
     assert (await env.match(match_id)).status == "pending"
@@ -652,7 +652,7 @@ async def test_a_round_robin_league_of_three_played_as_bot_matches_to_final_stan
     users = {uid(u): u for u in (env.alice, env.bob, env.carol)}
     for user in users.values():
         await env.fake.click(env.bot, user, league_message(env, league_id), f"lg:{league_id}:join")
-    ix = await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     assert "3 rounds" in ix.text
     byes = []
     for rnd in (1, 2, 3):
@@ -693,7 +693,7 @@ async def test_a_card_game_league_match_is_played_with_each_players_own_deck(env
     league_id = await create_league(env, name="Maken Cup", game=game, format="rr")
     for user in (env.alice, env.bob):
         await env.fake.slash(env.bot, user, "league join")
-    await env.fake.slash(env.bot, env.alice, "league start", permissions=ALL_PERMISSIONS)
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     await env.fake.slash(env.bot, env.alice, "deck new", game=game, name="mine", copy=rids[-1])
     await env.fake.slash(env.bot, env.alice, "deck new", game=game, name="empty")
     choices = await env.fake.autocomplete(env.bot, env.alice, "league play", "deck", deck="")

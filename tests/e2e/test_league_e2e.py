@@ -36,7 +36,7 @@ def open_pairings(text: str) -> list[tuple[int, str, str]]:
 
 async def create_league(table: Table, **options) -> tuple[int, dict]:
     twin = table.twin
-    ix = await twin.slash(table.alice, "league create", permissions=ADMIN, **options)
+    ix = await twin.slash(table.alice, "league-admin create", permissions=ADMIN, **options)
     assert_ephemeral(ix)
     league_id = int(re.search(r"League #(\d+)", ix.text).group(1))
     message = await twin.wait_for(lambda: league_message(twin, league_id), what="the league message")
@@ -47,7 +47,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
     alice, bob, carol = table.alice, table.bob, table.carol
     users = {"Alice": alice, "Bob": bob, "Carol": carol}
     # an ordinary member may not create a league
-    ix = await twin.slash(carol, "league create", name="Nope", game="squares", format="swiss")
+    ix = await twin.slash(carol, "league-admin create", name="Nope", game="squares", format="swiss")
     assert_ephemeral(ix)
     assert "Only organisers" in ix.text
     league_id, message = await create_league(table, name="Spring Cup", game="squares", format="swiss", rounds=2)
@@ -68,9 +68,9 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
     assert all(f"<@{u['id']}>" in players for u in users.values())
     assert league_message(twin, league_id)["id"] == message["id"]
     # only an organiser starts it
-    ix = await twin.slash(carol, "league start", league=league_id)
+    ix = await twin.slash(carol, "league-admin start", league=league_id)
     assert "Only organisers" in ix.text
-    ix = await twin.slash(alice, "league start", league=league_id, permissions=ADMIN)
+    ix = await twin.slash(alice, "league-admin start", league=league_id, permissions=ADMIN)
     assert f"League #{league_id} started: 2 rounds" in ix.text
     [paired] = await twin.wait_for(lambda: announcements(twin, league_id, "round 1 is paired"),
                                    what="the round 1 announcement")
@@ -155,19 +155,19 @@ async def test_a_round_robin_league_with_bot_matches_a_forfeit_and_closing(table
     league_id, message = await create_league(table, name="RR", game="squares", format="rr")
     for user in users.values():
         await twin.click(user, twin.message(message["id"]), f"lg:{league_id}:join")
-    await twin.slash(table.alice, "league start", league=league_id, permissions=ADMIN)
+    await twin.slash(table.alice, "league-admin start", league=league_id, permissions=ADMIN)
     played = []
     for rnd in (1, 2, 3):
         [paired] = await twin.wait_for(lambda: announcements(twin, league_id, f"round {rnd} is paired"),
                                        what=f"round {rnd}")
         [(pairing, a, b)] = open_pairings(paired["content"])
         played.append(frozenset((a, b)))
-        ix = await twin.slash(table.alice, "league next-round", league=league_id, permissions=ADMIN)
+        ix = await twin.slash(table.alice, "league-admin next-round", league=league_id, permissions=ADMIN)
         assert f"⚠️ The round is not complete: pairings #{pairing}" in ix.text
         if rnd == 2:
-            ix = await twin.slash(users[a], "league forfeit", pairing=pairing, loser=users[a])
+            ix = await twin.slash(users[a], "league-admin forfeit", pairing=pairing, loser=users[a])
             assert "Only organisers" in ix.text
-            ix = await twin.slash(table.alice, "league forfeit", pairing=pairing, loser=users[a], permissions=ADMIN)
+            ix = await twin.slash(table.alice, "league-admin forfeit", pairing=pairing, loser=users[a], permissions=ADMIN)
             assert f"Forfeit recorded for pairing #{pairing}" in ix.text
             continue
         ix = await twin.click(users[b], twin.message(message["id"]), f"lg:{league_id}:play")
@@ -180,7 +180,7 @@ async def test_a_round_robin_league_with_bot_matches_a_forfeit_and_closing(table
     assert len(set(played)) == 3      # everyone met everyone once
     ix = await twin.slash(table.carol, "league schedule", league=league_id)
     assert "won by forfeit" in ix.text and ix.text.count(" won") == 3
-    ix = await twin.slash(table.alice, "league close", league=league_id, permissions=ADMIN)
+    ix = await twin.slash(table.alice, "league-admin close", league=league_id, permissions=ADMIN)
     assert f"League #{league_id} RR is closed" in ix.text
     assert twin.message(message["id"])["components"] == []
     ix = await twin.slash(table.carol, "league standings", league=league_id)
