@@ -17,19 +17,11 @@ from discord.app_commands import Choice
 
 from cogs.common import CHOICE_MAX, VALUE_MAX, clip, tr, user_locale
 from host.options import parse_options
+from host.options import typed_value
 from host.options_text import option_name, option_value
 from rules import registry
 
 log = logging.getLogger("cogs.play_options")
-
-
-def typed_value(value: Any) -> str:
-    """A schema value as it is typed (what :func:`host.parse_options` reads back)."""
-    if value is None:
-        return "random"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _candidates(spec: dict, typed: str) -> list[Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from host.types import Msg, msg
 
 
-def _option_value(value: Any) -> str:
+def typed_value(value: Any) -> str:
     """An option value as it is typed: ``random`` for None, ``true``/``false``, else as is."""
     if value is None:
         return "random"
@@ -27,12 +27,12 @@ def describe_options(game: Any) -> str:
         if name == "decks":
             continue
         if "choices" in spec:
-            rng = "|".join(_option_value(c) for c in spec["choices"])
+            rng = "|".join(typed_value(c) for c in spec["choices"])
         elif "min" in spec or "max" in spec:
             rng = f"{spec.get('min', '')}..{spec.get('max', '')}"
         else:
             rng = ""
-        parts.append(f"{name}={_option_value(spec.get('default'))}" + (f" ({rng})" if rng else ""))
+        parts.append(f"{name}={typed_value(spec.get('default'))}" + (f" ({rng})" if rng else ""))
     return ", ".join(parts) or "-"
 
 
@@ -67,10 +67,10 @@ def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Ms
         try:
             game.new_match(players=players, seed=0, options={name: value})
         except ValueError:
-            shown = _option_value(value)[:40]
+            shown = typed_value(value)[:40]
             if "choices" in spec:
                 return msg("host.opt.choice", name=name, value=shown,
-                           choices="|".join(_option_value(c) for c in spec["choices"]))
+                           choices="|".join(typed_value(c) for c in spec["choices"]))
             if "min" in spec or "max" in spec:
                 return msg("host.opt.range", name=name, value=shown, min=spec.get("min", ""),
                            max=spec.get("max", ""))
