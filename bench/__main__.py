@@ -1,4 +1,5 @@
-"""``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`)."""
+"""``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`);
+``python -m bench --discord [--json FILE] [--game NAME ...]`` (see :mod:`bench.discord`)."""
 from __future__ import annotations
 
 import argparse
@@ -20,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--database-url", metavar="URL",
                    help="run the host latency and loop lag on this store, e.g. postgresql://user@host/db "
                         "(default: a fresh SQLite file per game)")
+    p.add_argument("--discord", action="store_true",
+                   help="the real bot against the local Discord twin: one match of every game played "
+                        "through the controls, with taps per move, messages per turn, REST calls per "
+                        "command, board position, raw-id labels and phone text size")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -29,6 +34,18 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [g for g in args.game if g not in registry]
         if unknown:
             p.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(registry.names())}")
+    if args.discord:
+        from bench.discord import format_discord, misses, run_discord
+
+        result = run_discord(args.game, log=log)
+        print(format_discord(result))
+        for miss in misses(result):
+            print(f"target missed: {miss}")
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=2, ensure_ascii=False)
+                f.write("\n")
+        return 0
     result = run(plan, games=args.game, log=log, database_url=args.database_url)
     print(format_table(result))
     if args.json:

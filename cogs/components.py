@@ -4,17 +4,17 @@ Every item is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries the m
 for the Act menu, where in the menu the player is), so after a restart the same message keeps
 working — nothing is read from memory, the match always comes from the host/store.
 
-The Act menu is game-agnostic: commands are space-separated tokens and the menu is the prefix
-tree of the player's legal commands.  A select offers the distinct next tokens (paged with
-"…more" beyond 25), a confirm button appears as soon as the chosen tokens form a complete legal
-command.  ``custom_id`` holds a short hash of the legal list, so a menu opened before the
-position changed is detected and refreshed instead of playing a different command.
+The Act menu is game-agnostic: it lists the player's legal commands in words
+(:mod:`render.labels`: names, a short consequence, an emoji).  When they fit one select the
+player picks the move and it is played — two taps from the board; otherwise the first select
+names the piece or card (the move's group) and the second its moves (paged with "…more" beyond
+25).  ``custom_id`` holds a short hash of the legal list, so a menu opened before the position
+changed is detected and refreshed instead of playing a different command.
 
 custom_id templates (all ≤ 100 chars)::
 
     m:<match>:<act|accept|decline|join|start|resign|status>    board buttons
-    m:<match>:t:<hash>:<depth>:<ref>:<page>                     Act menu select
-    m:<match>:go:<hash>:<idx>                                   Act menu confirm
+    m:<match>:c:<hash>:<group>:<page>                           move menu select (group 0: top)
     m:<match>:ok:resign                                         resign confirmation
     m:<match>:deck:<accept|join>                                deck picker (card games)
 """
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.common import LABEL_MAX, SELECT_MAX, clip, tr, user_locale, reply_error
+from render.labels import Choice
 
 if TYPE_CHECKING:  # pragma: no cover
     from cogs.game import Game
@@ -34,8 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("cogs.components")
 
 BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|start|resign|status)"
-TREE_TEMPLATE = r"m:(?P<match>\d{1,20}):t:(?P<h>[0-9a-f]{1,8}):(?P<depth>\d{1,3}):(?P<ref>\d{1,6}):(?P<page>\d{1,4})"
-GO_TEMPLATE = r"m:(?P<match>\d{1,20}):go:(?P<h>[0-9a-f]{1,8}):(?P<idx>\d{1,6})"
+MOVE_TEMPLATE = r"m:(?P<match>\d{1,20}):c:(?P<h>[0-9a-f]{1,8}):(?P<group>\d{1,4}):(?P<page>\d{1,4})"
 CONFIRM_TEMPLATE = r"m:(?P<match>\d{1,20}):ok:(?P<what>resign)"
 DECK_TEMPLATE = r"m:(?P<match>\d{1,20}):deck:(?P<action>accept|join)"
 
@@ -43,98 +43,87 @@ BUTTON_LABEL_MAX = 80
 PAGE_SIZE = SELECT_MAX - 1          # one slot for "…more" when a level is paged
 
 
-# ---------------------------------------------------------------------------- prefix tree
+# ---------------------------------------------------------------------------- the move menu
 def legal_hash(legal: list[str]) -> str:
     """A short, stable fingerprint of a legal-command list."""
     return format(zlib.crc32("\n".join(legal).encode("utf-8")), "x")
 
 
-def level(legal: list[str], prefix: list[str]) -> tuple[list[tuple[str, int]], int | None]:
-    """The distinct next tokens after ``prefix`` (with the index of a command that has them)
-    and the index of ``prefix`` itself if it is a complete legal command."""
-    n = len(prefix)
-    children: dict[str, int] = {}
-    complete: int | None = None
-    for i, command in enumerate(legal):
-        tokens = command.split()
-        if tokens[:n] != prefix:
-            continue
-        if len(tokens) == n:
-            if complete is None:
-                complete = i
-        else:
-            children.setdefault(tokens[n], i)
-    return list(children.items()), complete
+def group_of(choice: Choice) -> str:
+    return choice.group or choice.label
 
 
-def descend(legal: list[str], prefix: list[str]) -> tuple[list[str], list[tuple[str, int]], int | None]:
-    """Follow forced steps: while there is exactly one way on and no complete command, take it."""
-    prefix = list(prefix)
-    while True:
-        children, complete = level(legal, prefix)
-        if complete is None and len(children) == 1:
-            prefix.append(children[0][0])
-            continue
-        return prefix, children, complete
+def groups_of(choices: list[Choice]) -> list[tuple[str, list[int]]]:
+    """The groups of ``choices`` in order of first appearance, with their members' indexes."""
+    out: dict[str, list[int]] = {}
+    for i, c in enumerate(choices):
+        out.setdefault(group_of(c), []).append(i)
+    return list(out.items())
 
 
-def prefix_from(legal: list[str], depth: int, ref: int) -> list[str] | None:
-    if depth == 0:
-        return []
-    if not 0 <= ref < len(legal):
-        return None
-    tokens = legal[ref].split()
-    if len(tokens) < depth:
-        return None
-    return tokens[:depth]
-
-
-def pages_of(children: list[Any]) -> int:
-    if len(children) <= SELECT_MAX:
+def pages_of(items: list[Any]) -> int:
+    if len(items) <= SELECT_MAX:
         return 1
-    return (len(children) + PAGE_SIZE - 1) // PAGE_SIZE
+    return (len(items) + PAGE_SIZE - 1) // PAGE_SIZE
 
 
-def build_menu(match_id: int, legal: list[str], prefix: list[str], page: int, locale: str,
+def _page(items: list[Any], page: int) -> tuple[list[Any], int, int]:
+    npages = pages_of(items)
+    page = page % npages
+    return (items if npages == 1 else items[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]), page, npages
+
+
+def _option(c: Choice, value: str) -> discord.SelectOption:
+    return discord.SelectOption(label=clip(c.label, LABEL_MAX), value=value,
+                                description=clip(c.description, LABEL_MAX) or None, emoji=c.emoji or None)
+
+
+def build_menu(match_id: int, choices: list[Choice], group: int, page: int, locale: str,
                notice: str | None = None) -> tuple[str, discord.ui.View]:
-    """Content and view of the ephemeral Act menu at ``prefix``."""
-    prefix, children, complete = descend(legal, prefix)
+    """Content and view of the ephemeral move menu.
+
+    Two taps: when the moves fit one select (25 options) they are all listed, and picking one
+    plays it.  Otherwise the player first picks a group (the piece or card the move is made
+    with; a group of one move plays it at once), then the move (``group`` ≥ 1: that group)."""
+    legal = [c.command for c in choices]
     h = legal_hash(legal)
-    depth = len(prefix)
-    ref = next((i for i, c in enumerate(legal) if c.split()[:depth] == prefix), 0)
     view = discord.ui.View(timeout=None)
-    if children:
-        npages = pages_of(children)
-        page = page % npages
-        if npages == 1:
-            shown = children
-        else:
-            shown = children[page * PAGE_SIZE:(page + 1) * PAGE_SIZE]
+    groups = groups_of(choices)
+    lines = [notice] if notice else []
+    lines.append(tr("cogs.act.header", locale, match_id=match_id, n=len(choices)))
+    if group and not 1 <= group <= len(groups):
+        group = 0
+    if group or len(choices) <= SELECT_MAX:
+        members = groups[group - 1][1] if group else list(range(len(choices)))
+        shown, page, npages = _page(members, page)
+        options = [_option(choices[i], f"c:{i}") for i in shown]
+        placeholder = tr("cogs.act.placeholder", locale)
+        if group:
+            lines.append(tr("cogs.act.in_group", locale, group=clip(groups[group - 1][0], 100)))
+    else:
+        shown, page, npages = _page(list(range(len(groups))), page)
         options = []
-        for token, idx in shown:
-            sofar = " ".join(prefix + [token])
-            options.append(discord.SelectOption(label=clip(token, LABEL_MAX), value=f"{depth + 1}:{idx}",
-                                                description=clip(sofar, LABEL_MAX)))
-        if npages > 1:
-            options.append(discord.SelectOption(
-                label=clip(tr("cogs.act.more", locale, page=page + 1, pages=npages), LABEL_MAX),
-                value=f"p:{(page + 1) % npages}"))
-        view.add_item(TreeSelect(match_id, h, depth, ref, page, options=options,
-                                 placeholder=clip(tr("cogs.act.placeholder", locale), 150)))
-    if complete is not None:
-        view.add_item(GoButton(match_id, h, complete,
-                               label=clip(tr("cogs.act.confirm", locale, command=legal[complete]),
-                                          BUTTON_LABEL_MAX)))
-    if depth:
+        for k in shown:
+            name, members = groups[k]
+            if len(members) == 1:
+                c = choices[members[0]]
+                options.append(discord.SelectOption(
+                    label=clip(name, LABEL_MAX), value=f"c:{members[0]}", emoji=c.emoji or None,
+                    description=clip(c.label if c.label != name else c.description, LABEL_MAX) or None))
+            else:
+                options.append(discord.SelectOption(
+                    label=clip(name, LABEL_MAX), value=f"g:{k + 1}", emoji=choices[members[0]].emoji or None,
+                    description=clip(tr("cogs.act.group_count", locale, n=len(members)), LABEL_MAX)))
+        placeholder = tr("cogs.act.group_placeholder", locale)
+    if npages > 1:
+        options.append(discord.SelectOption(
+            label=clip(tr("cogs.act.more", locale, page=page + 1, pages=npages), LABEL_MAX),
+            value=f"p:{(page + 1) % npages}"))
+    view.add_item(MoveSelect(match_id, h, group, page, options=options, placeholder=clip(placeholder, 150)))
+    if group:
         view.add_item(BoardButton(match_id, "act", label=tr("cogs.act.restart", locale),
                                   style=discord.ButtonStyle.secondary))
-    lines = []
-    if notice:
-        lines.append(notice)
-    lines.append(tr("cogs.act.header", locale, match_id=match_id,
-                    sofar=clip(" ".join(prefix), 200) or "…", n=len(legal)))
-    if complete is not None and not children:
-        lines.append(tr("cogs.act.ready", locale, command=clip(legal[complete], 300)))
+    lines.append(tr("cogs.act.tap", locale))
     return "\n".join(lines), view
 
 
@@ -186,43 +175,27 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
         await _run(interaction, lambda g: g.on_board_button(interaction, self.match_id, self.action))
 
 
-class TreeSelect(discord.ui.DynamicItem[discord.ui.Select], template=TREE_TEMPLATE):
-    def __init__(self, match_id: int, h: str, depth: int, ref: int, page: int, *,
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=MOVE_TEMPLATE):
+    def __init__(self, match_id: int, h: str, group: int, page: int, *,
                  options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"m:{int(match_id)}:t:{h}:{int(depth)}:{int(ref)}:{int(page)}",
-            options=options or [discord.SelectOption(label="…", value="0:0")],
+            custom_id=f"m:{int(match_id)}:c:{h}:{int(group)}:{int(page)}",
+            options=options or [discord.SelectOption(label="…", value="p:0")],
             placeholder=placeholder, min_values=1, max_values=1))
-        self.match_id, self.h, self.depth, self.ref, self.page = int(match_id), h, int(depth), int(ref), int(page)
+        self.match_id, self.h, self.group, self.page = int(match_id), h, int(group), int(page)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> "TreeSelect":
-        return cls(int(match["match"]), match["h"], int(match["depth"]), int(match["ref"]),
-                   int(match["page"]), options=list(item.options) or None, placeholder=item.placeholder)
+                             match: Any) -> "MoveSelect":
+        return cls(int(match["match"]), match["h"], int(match["group"]), int(match["page"]),
+                   options=list(item.options) or None, placeholder=item.placeholder)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         value = values[0] if values else ""
         await _run(interaction, lambda g: g.on_menu_select(
-            interaction, self.match_id, self.h, self.depth, self.ref, self.page, value))
-
-
-class GoButton(discord.ui.DynamicItem[discord.ui.Button], template=GO_TEMPLATE):
-    def __init__(self, match_id: int, h: str, idx: int, *, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=clip(label or "OK", BUTTON_LABEL_MAX), style=discord.ButtonStyle.success,
-            custom_id=f"m:{int(match_id)}:go:{h}:{int(idx)}"))
-        self.match_id, self.h, self.idx = int(match_id), h, int(idx)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> "GoButton":
-        return cls(int(match["match"]), match["h"], int(match["idx"]), label=item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, lambda g: g.on_menu_go(interaction, self.match_id, self.h, self.idx))
+            interaction, self.match_id, self.h, self.group, self.page, value))
 
 
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_TEMPLATE):
@@ -261,7 +234,7 @@ class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLA
         await _run(interaction, lambda g: g.on_deck_pick(interaction, self.match_id, self.action, value))
 
 
-DYNAMIC_ITEMS = (BoardButton, TreeSelect, GoButton, ConfirmButton, DeckSelect)
+DYNAMIC_ITEMS = (BoardButton, MoveSelect, ConfirmButton, DeckSelect)
 
 
 def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False) -> discord.ui.View | None:

@@ -1,12 +1,16 @@
 """Turning host Results into Discord messages.
 
-* The **board message** (embed + picture + buttons) is edited in place; its location is kept
-  with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.  If it was deleted a
-  new one is posted; if its channel/thread is gone the match falls back to its home channel.
+* A **challenge** is one message (embed + buttons) edited in place until it is accepted; its
+  location is kept with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.
 * A match that starts gets its own **thread** under the channel (server setting ``thread``),
   created from the challenge message; the host is told with ``host.set_channel``.
-* **Events** (moves, results, clock notices) are posted as short messages in the match channel,
-  pinging exactly the users who must act now (``AllowedMentions`` users only).
+* The **board** of a match under way is always the newest message of its thread
+  (:meth:`Delivery.turn_board`): edited in place while the same players are awaited, posted anew
+  — with what happened in the turn, in words, and a ping for whoever acts now — when the turn
+  passes or the match ends; the previous board keeps its words and loses its picture and
+  controls.  If the thread is gone the match falls back to its home channel.
+* **Notices** without a board (clock reminders, lapsed challenges) are short messages pinging
+  exactly the users concerned (``AllowedMentions`` users only).
 * **Private views** go by DM, edited in place (ref ``dm:<user>``).  Closed DMs (403/50007) get a
   notice in the match channel, without secrets, pointing to ``/match hand``.  A failed DM never
   blocks the public update: public first, then each DM on its own.
@@ -30,7 +34,7 @@ from discord.ext import commands, tasks
 from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, tr,
 )
-from cogs.components import act_view, board_view
+from cogs.components import act_view, board_view, build_menu, legal_hash
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.options_text import public_options
@@ -126,15 +130,18 @@ class Delivery(commands.Cog):
         return self.bot.get_partial_messageable(int(channel_id), **kw)
 
     # ------------------------------------------------------------------ rendering
-    def board_embed(self, rec: MatchRecord, public: Any, locale: str
+    def board_embed(self, rec: MatchRecord, public: Any, locale: str, lines: list[str] | None = None
                     ) -> tuple[discord.Embed, discord.File | None]:
+        """The board: status in bold, ``lines`` (default: the update's own text) below it, the
+        picture, the players and the clock; the options while the match is not under way."""
         title = f"{game_name(rec.game, locale)} #{rec.id}"
         parts = []
         status = render(public.status_line, locale) if public is not None else ""
         if status:
             parts.append(f"**{status}**")
-        lines = [line for line in render_lines(public.text if public is not None else [], locale)
-                 if line != status]       # the result is already the bold status line
+        if lines is None:
+            lines = render_lines(public.text if public is not None else [], locale)
+        lines = [line for line in lines if line != status]   # the result is already the status line
         if lines:
             parts.append("\n".join(lines[-12:]))
         embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 3500),
@@ -153,7 +160,7 @@ class Delivery(commands.Cog):
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
         # options as players read them: never a deck's contents or a raw id (host.options_text)
         opts = public_options(registry.get(rec.game), rec.options, list(rec.names), locale) \
-            if rec.options and rec.game in registry else ""
+            if rec.options and rec.game in registry and (rec.status != ACTIVE or not rec.n_commands) else ""
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
         file = picture_file(public.picture if public is not None else None, "board.png")
@@ -296,6 +303,83 @@ class Delivery(commands.Cog):
             log.warning("match %s: the board could not be posted anywhere", rec.id)
         return message
 
+    # ------------------------------------------------------------------ the turn board
+    async def turn_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
+                         actor: int | None) -> discord.Message | None:
+        """The board of a match under way (or just ended), always at hand.
+
+        While the same players are awaited the board is edited in place: its picture, its
+        status and, below it, what happened this turn so far.  When the turn passes to others,
+        when somebody must be pinged, and when the match ends, a **new** board is posted — its
+        text says in words what happened in the turn that ended and pings whoever acts now — and
+        the previous board is retired: its picture and controls are removed, its words stay.  So
+        the newest message of the thread is the board with its controls, and the thread reads
+        as one short message per turn."""
+        public = result.public
+        status = render(public.status_line, locale)
+        lines = [line for line in render_lines(public.text, locale) if line != status]
+        turn = _lines(refs.get("turnlog")) + lines
+        # who everyone sees acting: a hidden decision (a secret response window) is never named
+        awaited = list(dict.fromkeys(getattr(public, "awaited", None) or []))
+        awaiting = ",".join(str(u) for u in sorted(set(awaited)))
+        notify = [u for u in getattr(result, "notify", []) or [] if u and u != actor]
+        over = rec.status != ACTIVE
+        if refs.get("board") and not over and not notify and awaiting == refs.get("awaiting", ""):
+            embed, file = self.board_embed(rec, public, locale, lines=turn[-12:])
+            view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
+            message = await self._edit(refs["board"], embed=embed, attachments=[file] if file else [],
+                                       view=view, allowed_mentions=NO_PINGS)
+            if message is not None:
+                await self._set_lines(rec, refs, turn)
+                return message
+        # a new board: what happened, who acts now (pinged), the picture and the controls
+        ping_ids = list(dict.fromkeys([u for u in awaited if u != actor] + notify))
+        summary = turn[-15:] if len(turn) <= 15 else [tr("cogs.board.earlier", locale, n=len(turn) - 14)] + turn[-14:]
+        if over:
+            summary.append(f"**{status}**")
+        elif awaited:
+            summary.append(tr("cogs.turn_ping", locale, mentions=mention_line(awaited)))
+        if notify and set(notify) - set(awaited):
+            summary.append(mention_line([u for u in notify if u not in awaited]))
+        previous = refs.get("board")
+        embed, file = self.board_embed(rec, public, locale, lines=[])
+        view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": pings(ping_ids) if ping_ids else NO_PINGS,
+                                  "content": clip("\n".join(summary), CONTENT_MAX)}
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        message = await self._post(rec, refs, **kwargs)
+        if message is None:
+            log.warning("match %s: the board could not be posted anywhere", rec.id)
+            await self._set_lines(rec, refs, turn)
+            return None
+        ref = f"{message.channel.id}:{message.id}"
+        await self.store.set_ref(rec.id, "board", ref)
+        refs["board"] = ref
+        if refs.get("awaiting", "") != awaiting:
+            await self.store.set_ref(rec.id, "awaiting", awaiting or None)
+            refs["awaiting"] = awaiting
+        await self._set_lines(rec, refs, [])
+        if previous and previous != ref:
+            # retired: its words stay in the thread, its picture and controls go
+            await self._edit(previous, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+        return message
+
+    async def _set_lines(self, rec: MatchRecord, refs: dict[str, str], lines: list[str]) -> None:
+        value = json.dumps(lines[-40:], ensure_ascii=False) if lines else None
+        if refs.get("turnlog") != value:
+            await self.store.set_ref(rec.id, "turnlog", value)
+            if value is None:
+                refs.pop("turnlog", None)
+            else:
+                refs["turnlog"] = value
+
+    async def _remember_lines(self, rec: MatchRecord, refs: dict[str, str], lines: list[str]) -> None:
+        if lines:
+            await self._set_lines(rec, refs, _lines(refs.get("turnlog")) + lines)
+
     # ------------------------------------------------------------------ the one entry point
     async def publish(self, result: Any, *, actor: int | None = None) -> discord.Message | None:
         """Show a successful host Result: board, events, pings, private DMs.  Never raises."""
@@ -315,6 +399,10 @@ class Delivery(commands.Cog):
             locale = await self.public_locale(rec)
             public = result.public
             waiting = rec.status in (PENDING, OPEN)
+            # a challenge that never became a match (declined, lapsed, aborted before the first
+            # move) is one message edited in place; a match that was played gets turn boards
+            played = rec.status in (ACTIVE, FINISHED) or bool(public is not None and public.view) \
+                or bool(rec.status == ABORTED and refs.get("awaiting") is not None)
             if public is not None and rec.status == ACTIVE:
                 await self._ensure_thread(rec, refs, locale)
             new_challenge = waiting and not refs.get("board")
@@ -326,8 +414,15 @@ class Delivery(commands.Cog):
                     key = "cogs.challenge.open" if rec.status == OPEN else "cogs.challenge.ping"
                     content = tr(key, locale, mentions=mention_line(ping_ids)) if ping_ids or rec.status == OPEN \
                         else None
-                board_message = await self.update_board(rec, refs, locale, public, content=content, ping=ping_ids)
-            if public is None or public.status_line is None or rec.status in (ACTIVE, FINISHED, ABORTED):
+                if not played:
+                    board_message = await self.update_board(rec, refs, locale, public, content=content,
+                                                            ping=ping_ids)
+                else:
+                    board_message = await self.turn_board(rec, refs, locale, result, actor)
+            elif public is not None and public.status_line is not None and played:
+                # an older update arriving after a newer one: its words still reach the next board
+                await self._remember_lines(rec, refs, render_lines(public.text, locale))
+            if public is None or public.status_line is None:
                 await self._post_event(rec, refs, locale, result, actor)
         except Exception:
             log.exception("publishing match %s failed", getattr(rec, "id", "?"))
@@ -335,10 +430,10 @@ class Delivery(commands.Cog):
             return board_message
         # Private views last, each on its own: a closed DM never blocks anything else.
         # a player whose decision is awaited can act from their DM (its Act button)
-        acting = {p.user_id for p in getattr(result, "prompts", []) or [] if p.user_id}
+        acting = {p.user_id: list(p.legal) for p in getattr(result, "prompts", []) or [] if p.user_id}
         for pu in getattr(result, "private", []) or []:
             try:
-                await self.deliver_private(rec, pu, acting=rec.status == ACTIVE and pu.user_id in acting)
+                await self.deliver_private(rec, pu, legal=acting.get(pu.user_id) if rec.status == ACTIVE else None)
             except Exception:
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
         for p in getattr(result, "prompts", []) or []:
@@ -384,9 +479,10 @@ class Delivery(commands.Cog):
                          allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
 
     # ------------------------------------------------------------------ DMs
-    async def deliver_private(self, rec: MatchRecord, pu: Any, *, acting: bool = False) -> None:
-        """The player's DM: their view (text and picture), with an Act button while a decision
-        of theirs is awaited (``acting``), so they can answer where the question is."""
+    async def deliver_private(self, rec: MatchRecord, pu: Any, *, legal: list[str] | None = None) -> None:
+        """The player's DM: their view (text and picture) and, while a decision of theirs is
+        awaited (``legal``: their legal commands), the move menu itself — their moves in words
+        in one select (or the piece or card first) — so they answer where the question is."""
         await pu.ready()   # its picture may still be drawing while the public update went out
         refs = await self.store.get_refs(rec.id)
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
@@ -394,12 +490,17 @@ class Delivery(commands.Cog):
         key = f"dm:{pu.user_id}"
         # A DM is edited only when what it shows changed: each edit is a rate-limited REST call,
         # and most commands change nothing in most players' private views.
-        view = act_view(rec.id, locale) if acting else None
-        digest = _digest(embed, pu.picture, acting)
+        content, view = None, None
+        if legal:
+            from render.labels import choices as describe
+
+            moves = describe(rec.game, pu.view, pu.seat, legal, locale, list(rec.names))
+            content, view = build_menu(rec.id, moves, 0, 0, locale)
+        digest = _digest(embed, pu.picture, legal_hash(legal) if legal else "")
         if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
             return
         if refs.get(key):
-            edited = await self._edit(refs[key], embed=embed, attachments=[file] if file else [],
+            edited = await self._edit(refs[key], content=content, embed=embed, attachments=[file] if file else [],
                                       view=view, allowed_mentions=NO_PINGS)
             if edited is not None:
                 await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
@@ -409,6 +510,8 @@ class Delivery(commands.Cog):
         try:
             dm = await self.bot.create_dm(discord.Object(int(pu.user_id)))
             kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+            if content:
+                kwargs["content"] = clip(content, CONTENT_MAX)
             if file is not None:
                 kwargs["file"] = file
             if view is not None:
@@ -459,13 +562,24 @@ class Delivery(commands.Cog):
         return len(results)
 
 
-def _digest(embed: discord.Embed, picture: bytes | None, acting: bool = False) -> str:
-    """What a DM shows (its embed, picture and whether it has controls), as a short fingerprint."""
+def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:
+    """What a DM shows (its embed, picture and the moves its menu offers), as a short fingerprint."""
     h = hashlib.blake2b(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode("utf-8"),
                         digest_size=16)
-    h.update(b"act" if acting else b"-")
+    h.update(("menu:" + menu).encode("utf-8") if menu else b"-")
     h.update(picture or b"")
     return h.hexdigest()
+
+
+def _lines(value: str | None) -> list[str]:
+    """The words of the turn so far, as stored (a JSON list of strings); [] if unreadable."""
+    if not value:
+        return []
+    try:
+        lines = json.loads(value)
+    except ValueError:
+        return []
+    return [str(x) for x in lines] if isinstance(lines, list) else []
 
 
 def _int(value: Any) -> int | None:

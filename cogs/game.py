@@ -22,7 +22,7 @@ from host import read_options
 from host.decks import DeckBook
 from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from host.options_text import deck_name
-from cogs.components import ConfirmButton, DeckSelect, build_menu, legal_hash, prefix_from
+from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
 from cogs.decks import any_deck_autocomplete
 from cogs.play_options import options_autocomplete
 from data.store import ACTIVE, OPEN, PENDING, UNFINISHED, MatchRecord
@@ -106,7 +106,8 @@ async def channel_match_autocomplete(interaction: discord.Interaction, current: 
 
 
 async def command_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """Only the invoking player's own legal commands, filtered by what they typed."""
+    """Only the invoking player's own legal commands, in words (the menu's labels), filtered by
+    what they typed — in the words or in the notation."""
     bot = interaction.client
     match_id = getattr(interaction.namespace, "match", None)
     try:
@@ -115,14 +116,20 @@ async def command_autocomplete(interaction: discord.Interaction, current: str) -
             if rec is None:
                 return []
             match_id = rec.id
-        legal = await bot.host.legal(int(match_id), interaction.user.id)  # type: ignore[attr-defined]
+        moves = await bot.host.choices(int(match_id), interaction.user.id,  # type: ignore[attr-defined]
+                                       user_locale(interaction))
     except Exception:
         log.exception("command autocomplete failed")
         return []
     typed = " ".join((current or "").lower().split())
-    starts = [c for c in legal if c.lower().startswith(typed)]
-    inside = [c for c in legal if typed and typed in c.lower() and c not in starts]
-    return [Choice(name=clip(c, 100), value=c[:VALUE_MAX]) for c in (starts + inside)[:CHOICE_MAX]]
+
+    def name(c: Any) -> str:
+        return " ".join(x for x in (c.emoji, c.text()) if x)
+
+    starts = [c for c in moves if c.command.lower().startswith(typed) or name(c).lower().startswith(typed)]
+    inside = [c for c in moves if typed and c not in starts
+              and (typed in c.command.lower() or typed in name(c).lower())]
+    return [Choice(name=clip(name(c), 100), value=c.command[:VALUE_MAX]) for c in (starts + inside)[:CHOICE_MAX]]
 
 
 class Game(commands.Cog):
@@ -318,9 +325,13 @@ class Game(commands.Cog):
             return
         await self._remember(interaction, rec.id)
         await self._defer(interaction)
-        result = await self.host.command(rec.id, interaction.user.id, command)
         locale = user_locale(interaction)
-        played = tr("cogs.played", locale, command=clip(" ".join(command.split()), 200), match_id=rec.id)
+        typed = " ".join(command.split())
+        said = next((c for c in await self.host.choices(rec.id, interaction.user.id, locale)
+                     if c.command == typed), None)
+        result = await self.host.command(rec.id, interaction.user.id, command)
+        played = tr("cogs.played", locale, move=said_move(said) if said else f"`{clip(typed, 200)}`",
+                    match_id=rec.id)
         if await self._answer(interaction, result, ok_text=played):
             await self._publish(result, interaction.user.id)
 
@@ -658,60 +669,57 @@ class Game(commands.Cog):
             return
         if not in_menu:
             await self._defer_ephemeral(interaction)   # legal moves / status may take a moment
-        legal = await self.host.legal(rec.id, interaction.user.id)
-        if not legal:
+        moves = await self.host.choices(rec.id, interaction.user.id, locale)
+        if not moves:
             status = await self.host.status(rec.id)
             line = render(status.public.status_line, locale) if status.ok and status.public else ""
             await show("⚠️ " + tr("cogs.err.not_your_turn", locale, status=line))
             return
-        content, view = build_menu(rec.id, legal, [], 0, locale, notice=notice)
+        content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice)
         await show(content, view)
 
-    async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, depth: int,
-                             ref: int, page: int, value: str) -> None:
+    async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, group: int,
+                             page: int, value: str) -> None:
+        """A pick in the move menu: a move (``c:<i>``) is played at once; a group (``g:<k>``)
+        opens its moves; ``p:<n>`` turns the page."""
         locale = user_locale(interaction)
         rec = await self._record(match_id)
         if rec is None:
             await interaction.response.edit_message(
                 content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
             return
-        legal = await self.host.legal(rec.id, interaction.user.id) if rec.status == ACTIVE else []
-        if not legal or legal_hash(legal) != h:
-            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if legal else None)
+        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
+        if not moves or legal_hash([c.command for c in moves]) != h:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
             return
-        if value.startswith("p:"):
-            prefix = prefix_from(legal, depth, ref)
-            new_page = _int(value[2:]) or 0
+        kind, _, number = value.partition(":")
+        n = _int(number)
+        if kind == "c" and n is not None and 0 <= n < len(moves):
+            await self._play(interaction, rec, moves[n], locale)
+            return
+        if kind == "g" and n is not None and 1 <= n <= len(groups_of(moves)):
+            content, view = build_menu(rec.id, moves, n, 0, locale)
+        elif kind == "p" and n is not None:
+            content, view = build_menu(rec.id, moves, group, n, locale)
         else:
-            d, _, i = value.partition(":")
-            prefix = prefix_from(legal, _int(d) or 0, _int(i) or 0)
-            new_page = 0
-        if prefix is None:
             await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
             return
-        content, view = build_menu(rec.id, legal, prefix, new_page, locale)
         await interaction.response.edit_message(content=content, view=view)
 
-    async def on_menu_go(self, interaction: discord.Interaction, match_id: int, h: str, idx: int) -> None:
-        locale = user_locale(interaction)
-        rec = await self._record(match_id)
-        if rec is None:
-            await interaction.response.edit_message(
-                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
-            return
-        legal = await self.host.legal(rec.id, interaction.user.id) if rec.status == ACTIVE else []
-        if not legal or legal_hash(legal) != h or not 0 <= idx < len(legal):
-            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if legal else None)
-            return
-        command = legal[idx]
+    async def _play(self, interaction: discord.Interaction, rec: MatchRecord, move: Any, locale: str) -> None:
         await interaction.response.defer()
-        result = await self.host.command(rec.id, interaction.user.id, command)
+        message = interaction.message
+        if message is not None and not message.flags.ephemeral:
+            # a move picked in the player's DM: that DM is rewritten below, so the next update
+            # must draw it again even if the view it shows did not change
+            await self.store.set_ref(rec.id, f"dmsum:{interaction.user.id}", None)
+        result = await self.host.command(rec.id, interaction.user.id, move.command)
         if not result.ok:
             await interaction.edit_original_response(
                 content="⚠️ " + render(result.error, locale), view=None)
             return
         await interaction.edit_original_response(
-            content=tr("cogs.played", locale, command=clip(command, 200), match_id=rec.id), view=None)
+            content=tr("cogs.played", locale, move=said_move(move), match_id=rec.id), view=None)
         await self._publish(result, interaction.user.id)
 
     async def on_confirm(self, interaction: discord.Interaction, match_id: int, what: str) -> None:
@@ -726,6 +734,13 @@ class Game(commands.Cog):
             return
         await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
         await self._publish(result, interaction.user.id)
+
+
+def said_move(move: Any) -> str:
+    """A move as the player's confirmation says it: its words and its notation."""
+    if move.label == move.command:
+        return f"`{clip(move.command, 200)}`"
+    return f"**{clip(move.label, 100)}** (`{clip(move.command, 200)}`)"
 
 
 def jump_url(guild_id: int | None, message: discord.Message) -> str:

@@ -104,6 +104,16 @@ async def _chosen_or_running(interaction: discord.Interaction) -> list[LeagueRec
 
 
 async def pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """Every pairing of the league (organisers: /league-admin)."""
+    return await _pairing_choices(interaction, current, mine=False)
+
+
+async def my_pairing_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """Only the caller's own pairings (/league report, /league claim)."""
+    return await _pairing_choices(interaction, current, mine=True)
+
+
+async def _pairing_choices(interaction: discord.Interaction, current: str, *, mine: bool) -> list[Choice[int]]:
     if interaction.guild_id is None:
         return []
     locale = user_locale(interaction)
@@ -113,7 +123,7 @@ async def pairing_autocomplete(interaction: discord.Interaction, current: str) -
     for lg in leagues:
         names = {p["id"]: p["name"] for p in lg.data["players"]}
         for p in LG.round_pairings(lg.data):
-            if p["b"] is None:
+            if p["b"] is None or (mine and interaction.user.id not in (p["a"], p["b"])):
                 continue
             label = tr("leagues.pairing.choice", locale, pairing=p["id"], round=p["round"],
                        a=names.get(p["a"], "?"), b=names.get(p["b"], "?"),
@@ -522,7 +532,7 @@ class Leagues(commands.Cog):
     @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league.opt.result.mine.description"),
                            league=L("cmd.league.opt.league.description"))
     @app_commands.choices(result=MY_RESULT_CHOICES)
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=my_pairing_autocomplete, league=league_autocomplete)
     async def report(self, interaction: discord.Interaction, pairing: int, result: str,
                      league: Optional[int] = None) -> None:
         """A player's result for their own pairing (organisers decide any pairing with
@@ -559,7 +569,7 @@ class Leagues(commands.Cog):
     @league.command(name=N("claim", "cmd.league.claim.name"), description=L("cmd.league.claim.description"))
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), league=N("league", "cmd.league.opt.league.name"))
     @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), league=L("cmd.league.opt.league.description"))
-    @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
+    @app_commands.autocomplete(pairing=my_pairing_autocomplete, league=league_autocomplete)
     async def claim(self, interaction: discord.Interaction, pairing: int, league: Optional[int] = None) -> None:
         locale = user_locale(interaction)
         lg = await self._resolve(interaction, league)

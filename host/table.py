@@ -34,6 +34,7 @@ from host.replay import (
 )
 from host.texts import _duration, _names, game_msg, illegal_msg, reason_msg
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
+from render.labels import Choice, choices as describe
 from rules import IllegalCommand, registry
 from rules import prng as PRNG
 
@@ -239,7 +240,9 @@ class Host(Clock):
         public_view = _final_view(rec, game.view(state, None))
         public = PublicUpdate(text=text, view=public_view, picture=await self._picture(rec, public_view),
                               status_line=self._status_line(rec, state),
-                              joinable=self._joinable(rec, game, state))
+                              joinable=self._joinable(rec, game, state),
+                              awaited=[rec.seats[s] for s in _public_to_act(game, state)
+                                       if rec.status == ACTIVE and 0 <= s < len(rec.seats) and rec.seats[s]])
         result = Result(ok=True, match=rec, public=public, info=info or [], notify=notify or [],
                         data=data or {})
         if private:
@@ -605,6 +608,12 @@ class Host(Clock):
         return await self._board(written, lines, data={"seat": seat, "command": text})
 
     async def legal(self, match_id: int, user_id: int) -> list[str]:
+        return [c.command for c in await self.choices(match_id, user_id, None)]
+
+    async def choices(self, match_id: int, user_id: int, locale: Any = "en") -> list[Choice]:
+        """The player's legal commands now, each described in words in ``locale``
+        (:mod:`render.labels`: the menu, DM controls and autocomplete); [] when no decision of
+        theirs is awaited.  ``locale=None``: the commands alone (labels are the notation)."""
         rec, err = await self._get(match_id)
         if err or rec.status != ACTIVE:
             return []
@@ -618,7 +627,10 @@ class Host(Clock):
             return []
         if seat not in game.to_act(state):
             return []
-        return game.legal_commands(state, seat)
+        legal = game.legal_commands(state, seat)
+        if locale is None:
+            return [Choice(command=c, label=c) for c in legal]
+        return describe(rec.game, game.view(state, seat), seat, legal, locale, list(rec.names))
 
     async def to_act(self, match_id: int) -> list[int]:
         """Seats whose decision is awaited now ([] unless the match is in play)."""

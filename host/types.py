@@ -41,6 +41,8 @@ class PublicUpdate:
     picture: bytes | None = None    # PNG of the public view (None if the game has nothing to draw yet)
     status_line: Msg | None = None  # whose turn / result, for the board message
     joinable: bool = False          # somebody may join (or rejoin) the running match now: offer Join
+    awaited: list[int] = field(default_factory=list)  # users everyone sees acting now (public
+                                    # to_act: never the decider of a hidden response window)
 
 
 @dataclass

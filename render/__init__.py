@@ -66,7 +66,29 @@ def render_image(game: str, view: dict, *, locale: Any = "en", names: list[str] 
     """Draw ``view`` of ``game`` and return a new RGB image (the caller may modify it)."""
     ctx = make_ctx(game, locale, names, clock, title)
     fn = drawer(game) or draw_generic
-    return fn(view or {}, ctx)
+    image = fn(view or {}, ctx)
+    outcome = (view or {}).get("outcome")
+    if isinstance(outcome, dict):
+        image = _with_result_banner(image, ctx, outcome)
+    return image
+
+
+def _with_result_banner(image: Image.Image, ctx: Any, outcome: dict) -> Image.Image:
+    """The final picture of every game, whatever ended the match (the rules, a resignation, a
+    timeout): a result banner across the top — who won, large, and how — sized to the picture's
+    width, so it reads at a phone's width too."""
+    from PIL import ImageDraw
+
+    from render.base import PAPER, result_banner
+
+    w = image.width
+    h = max(64, int(w * 0.13))
+    out = Image.new("RGB", (w, image.height + h), PAPER)
+    out.paste(image.convert("RGB"), (0, h))
+    pad = max(6, w // 80)
+    result_banner(ImageDraw.Draw(out), ctx, outcome, (pad, pad, w - pad, h - pad // 2),
+                  size=max(16, int(w * 0.045)))
+    return out
 
 
 # Pictures drawn at once, at most.  Drawing is mostly Python holding the GIL, so a second drawing

@@ -183,3 +183,29 @@ def encode_png(img: Image.Image) -> bytes:
 
 def rounded(draw: ImageDraw.ImageDraw, box, radius: int, fill=None, outline=None, width: int = 1):
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def result_banner(draw: ImageDraw.ImageDraw, ctx: Ctx, outcome: dict, box: tuple[int, int, int, int],
+                  *, size: int = 0) -> None:
+    """The result of a finished match across ``box`` (x0, y0, x1, y1): the winner (or a draw)
+    large, and how it ended below it — the same on every game's final picture, whatever ended
+    it (the rules, a resignation, a timeout).  ``size``: the headline's px (default: fits the box)."""
+    x0, y0, x1, y1 = box
+    head, _ = ctx.outcome_text(outcome)
+    reason = reason_text(ctx.game, outcome.get("reason"), ctx.locale)
+    winners = list(outcome.get("winners") or [])
+    colour = seat_dark(winners[0]) if len(winners) == 1 else INK
+    rounded(draw, box, radius=max(6, (y1 - y0) // 6), fill=(255, 250, 225), outline=colour, width=4)
+    height = y1 - y0
+    big = size or max(12, int(height * (0.38 if reason else 0.55)))
+    small = max(10, int(big * 0.6))
+    width = x1 - x0 - 2 * max(8, big // 2)
+    cx = (x0 + x1) / 2
+    if reason:
+        fonts.text(draw, (cx, y0 + height * 0.34), fonts.fit(head, big, width, True), big, colour,
+                   bold=True, anchor="mm")
+        fonts.text(draw, (cx, y0 + height * 0.74), fonts.fit(reason, small, width), small, INK,
+                   anchor="mm")
+    else:
+        fonts.text(draw, (cx, y0 + height / 2), fonts.fit(head, big, width, True), big, colour,
+                   bold=True, anchor="mm")

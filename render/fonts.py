@@ -25,6 +25,33 @@ from PIL import ImageDraw, ImageFont
 LOCK = threading.RLock()
 """Held around every FreeType call made by the renderer (font creation, layout, drawing)."""
 
+_SIZES = threading.local()
+
+
+class drawn_text:
+    """Record ``(size_px, string)`` of every string :func:`text` draws in this thread, e.g. to
+    find the smallest text of a picture (``python -m bench --discord``, tests of phone
+    legibility)::
+
+        with drawn_text() as drawn:
+            image = render_image(...)
+        smallest = min(size for size, _ in drawn) * 400 / image.width   # px shown 400 px wide
+    """
+
+    def __enter__(self) -> list[tuple[int, str]]:
+        self._previous = getattr(_SIZES, "record", None)
+        _SIZES.record = []
+        return _SIZES.record
+
+    def __exit__(self, *exc: object) -> None:
+        _SIZES.record = self._previous
+
+
+def _note(size: int, s: str) -> None:
+    record = getattr(_SIZES, "record", None)
+    if record is not None and str(s).strip():
+        record.append((int(size), str(s)))
+
 
 @lru_cache(maxsize=None)
 def font_path(bold: bool = False) -> Path:
@@ -52,6 +79,7 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     A single line without a stroke (almost every label) is drawn from a cached glyph mask
     (:func:`_mask`): the same pixels as ``ImageDraw.text``, without laying out and rasterising
     the same string again for every picture."""
+    _note(size, s)
     f = font(size, bold)
     if stroke or "\n" in s or draw.fontmode != "L" or not isinstance(s, str):
         with LOCK:

@@ -147,3 +147,18 @@ def test_bench_runs_the_host_on_a_database_url_without_printing_its_password(tmp
     for key, kind in GAME_KEYS.items():
         assert _number(data["games"]["squares"][key], kind), key
     assert data["meta"]["loop_lag"]["renders"] > 0
+
+
+def test_discord_bench_table_and_targets():
+    """`python -m bench --discord` (bench/discord.py): the README table and the target check
+    read the figures it measures (the run itself plays through the twin; see the README)."""
+    from bench.discord import format_discord, misses
+
+    good = {"interactions_per_move_median": 2.0, "interactions_per_move_max": 3, "public_messages_per_turn": 1.0,
+            "rest_calls_per_command": 2.0, "board_is_last_message": True, "raw_id_labels": 0, "phone_text_px": 9.0}
+    bad = dict(good, raw_id_labels=12, phone_text_px=4.2, board_is_last_message=False)
+    result = {"discord": {"squares": good, "avalon": bad}}
+    table = format_discord(result)
+    assert "| squares | 2.0 | 3 | 1.0 | 2.0 | yes | 0 | 9.0 |" in table
+    assert "| avalon | 2.0 | 3 | 1.0 | 2.0 | NO | 12 | 4.2 |" in table
+    assert misses(result) == ["avalon: board last", "avalon: raw-id labels", "avalon: phone text"]

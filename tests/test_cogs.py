@@ -27,25 +27,24 @@ def uid(user: dict) -> int:
 
 
 async def play_via_menu(env, user, match_id: int, *, pick=lambda options: options[0]) -> str:
-    """Open the Act menu on the board and walk the prefix tree to a command; returns it."""
+    """Open the Act menu on the board and pick moves (a group first when the moves do not fit
+    one select) until one is played; returns the command played."""
     board = await env.board(match_id)
+    moves = await env.host.choices(match_id, uid(user), "en")
     ix = await env.fake.click(env.bot, user, board, f"m:{match_id}:act")
     assert ix.ephemeral, ix.text
     menu = ix.last
-    for _ in range(10):
-        go = component(menu, r":go:")
-        select = component(menu, r":t:")
-        if select is None:
-            break
+    for _ in range(4):
+        select = component(menu, r":c:")
+        assert select is not None, message_text(menu)
         option = pick([o for o in select["options"] if not o["value"].startswith("p:")])
         ix = await env.fake.click(env.bot, user, menu, select["custom_id"], values=[option["value"]])
+        if option["value"].startswith("c:"):
+            move = moves[int(option["value"][2:])]
+            assert f"`{move.command}`" in ix.text and "You played" in ix.text, ix.text
+            return move.command
         menu = ix.last
-    go = component(menu, r":go:")
-    assert go is not None, message_text(menu)
-    command = re.search(r"`(.+?)`", menu["content"].splitlines()[-1]).group(1)
-    ix = await env.fake.click(env.bot, user, menu, go["custom_id"])
-    assert f"`{command}`" in ix.text, ix.text
-    return command
+    raise AssertionError("no move played in 4 picks")
 
 
 # ---------------------------------------------------------------------------- the happy path
@@ -89,9 +88,17 @@ async def test_act_menu_walks_the_prefix_tree_and_plays_the_command(env_render):
     log = (await env.host.log(match_id)).data["log"]
     assert [e["command"] for e in log] == [command]
     board = await env.board(match_id)
-    assert board["id"] == board_before["id"], "the board is edited in place"
-    assert f"Alice: {command}" in message_text(board) and "To act: Bob" in message_text(board)
-    assert env.fake.calls("PATCH", rf"/channels/\d+/messages/{board['id']}$")
+    # issue 14: the turn passed, so the board is posted anew as the newest message of the thread,
+    # saying what happened and pinging Bob; the previous board keeps its words only
+    thread = env.fake.posts(board["channel_id"])
+    assert board["id"] != board_before["id"] and thread[-1]["id"] == board["id"]
+    assert f"Alice: {command}" in board["content"] and f"<@{uid(env.bob)}>: your turn" in board["content"]
+    assert board["_allowed_mentions"]["users"] == [uid(env.bob)]
+    assert "To act: Bob" in message_text(board) and component(board, rf"^m:{match_id}:act$")
+    old = env.fake.messages[int(board_before["id"])]
+    assert old["components"] == [] and old["embeds"] == [] and old.get("attachments") == []
+    assert old["content"] == board_before["content"], "a retired board keeps its words"
+    assert len(thread) == 2, [m["content"] for m in thread]
 
 
 async def test_move_command_plays_and_answers_ephemerally(env):
@@ -99,7 +106,7 @@ async def test_move_command_plays_and_answers_ephemerally(env):
     thread_id = (await env.match(match_id)).channel_id
     legal = await env.host.legal(match_id, uid(env.alice))
     ix = await env.fake.slash(env.bot, env.alice, "move", command=legal[3], channel_id=thread_id)
-    assert ix.ephemeral and f"You played `{legal[3]}`" in ix.text
+    assert ix.ephemeral and "You played" in ix.text and f"`{legal[3]}`" in ix.text
     assert (await env.match(match_id)).n_commands == 1
     # an explicit match option works from anywhere (here: the parent channel)
     legal_b = await env.host.legal(match_id, uid(env.bob))
@@ -383,7 +390,7 @@ async def test_restart_a_fresh_bot_handles_an_old_buttons_custom_id(env):
     await env.restart()
     assert env.fake.unhandled == []
     ix = await env.fake.click(env.bot, env.alice, board, f"m:{match_id}:act")
-    assert ix.ephemeral and component(ix.last, r":t:") is not None
+    assert ix.ephemeral and component(ix.last, r":c:") is not None
     command = await play_via_menu(env, env.alice, match_id)
     assert (await env.host.log(match_id)).data["log"][0]["command"] == command
 
@@ -394,14 +401,11 @@ async def test_a_stale_menu_is_refreshed_instead_of_playing_an_old_choice(env):
     board = await env.board(match_id)
     ix = await env.fake.click(env.bot, env.alice, board, f"m:{match_id}:act")
     menu = ix.last
-    select = component(menu, r":t:")
-    ix = await env.fake.click(env.bot, env.alice, menu, select["custom_id"], values=[select["options"][0]["value"]])
-    menu = ix.last
     # meanwhile the position changes
     for user in (env.alice, env.bob):
         legal = await env.host.legal(match_id, uid(user))
         await env.fake.slash(env.bot, user, "move", command=legal[-1], channel_id=thread_id)
-    select = component(menu, r":t:")
+    select = component(menu, r":c:")
     ix = await env.fake.click(env.bot, env.alice, menu, select["custom_id"], values=[select["options"][0]["value"]])
     assert "position changed" in ix.text
     assert (await env.match(match_id)).n_commands == 2
@@ -518,7 +522,7 @@ async def test_japanese_users_get_japanese_replies_and_japanese_guilds_japanese_
     ix = await env.fake.click(env.bot, env.bob, board, "m:1:act", locale="ja")
     assert "あなたの手番ではありません" in ix.text
     ix = await env.fake.click(env.bot, env.alice, board, "m:1:act", locale="ja")
-    assert "ここまでのコマンド" in ix.text
+    assert "あなたの手番" in ix.text
     ix = await env.fake.slash(env.bot, env.carol, "match status", locale="ja")
     assert "どの対局ですか" in ix.text
 
@@ -573,8 +577,10 @@ async def test_a_match_started_inside_a_thread_is_played_in_that_thread(env):
     await env.fake.click(env.bot, env.bob, challenge, "m:1:accept")
     assert len(env.fake.threads()) == 1
     board = await env.board(1)
-    assert board["id"] == challenge["id"], "the challenge message becomes the board"
+    assert env.fake.posts(thread["id"])[-1]["id"] == board["id"], "the board is the newest message"
     assert custom_ids(board) == ["m:1:act", "m:1:status", "m:1:resign"]
+    assert f"<@{uid(env.alice)}>: your turn" in board["content"]
+    assert env.fake.messages[int(challenge["id"])]["components"] == [], "the challenge has no buttons left"
 
 
 async def test_match_commands_work_from_direct_messages_with_a_match_number(env):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from discord_fakes import custom_ids, make_env
+from discord_fakes import custom_ids, make_env, message_text
 from rules import registry
 from test_avalon_discord import pick_deck
 from test_host_join import JoinGame
@@ -74,7 +74,7 @@ async def test_avalon_join_button_only_while_a_seat_is_free_or_a_defeated_player
     assert "投了" in ix.text
     rec = await env.match(match_id)
     assert rec.status == "active", "the other three play on"
-    posts = " ".join(m.get("content") or "" for m in env.fake.posts(rec.channel_id))
+    posts = " ".join(message_text(m) for m in env.fake.posts(rec.channel_id))
     assert "Carol resigned and is out of the match; the others play on." in posts
     assert join in custom_ids(await env.board(match_id)), "Carol may rejoin"
     ix = await env.fake.click(env.bot, erin, await env.board(match_id), join, locale="ja")
@@ -101,5 +101,5 @@ async def test_an_avalon_timeout_claim_plays_the_default_and_says_so(env):
     assert "the game's default choice was made for the late player and the match goes on" in ix.text
     rec = await env.match(match_id)
     assert rec.status == "active" and [c.command for c in await env.store.commands(match_id)] == ["done"]
-    posts = " ".join(m.get("content") or "" for m in env.fake.posts(rec.channel_id))
+    posts = " ".join(message_text(m) for m in env.fake.posts(rec.channel_id))
     assert "Alice ran out of time; the default choice was made for them:" in posts

@@ -1,76 +1,90 @@
-"""The game-agnostic Act menu: a prefix tree over space-separated commands."""
+"""The game-agnostic move menu (issue 14, "Two taps to move"): moves in words, one pick plays
+when they fit one select; otherwise the piece or card first, then its move."""
 from __future__ import annotations
+
+import re
 
 import discord
 
 from cogs.components import (
-    BOARD_TEMPLATE, CONFIRM_TEMPLATE, GO_TEMPLATE, TREE_TEMPLATE, BoardButton, build_menu, descend,
-    legal_hash, level, prefix_from,
+    BOARD_TEMPLATE, CONFIRM_TEMPLATE, MOVE_TEMPLATE, BoardButton, build_menu, groups_of, legal_hash,
 )
-import re
+from render.labels import Choice
 
 
 def items(view: discord.ui.View) -> list:
     return [getattr(i, "item", i) for i in view.children]
 
 
-def test_level_lists_distinct_next_tokens_in_engine_order():
-    legal = ["move c1 c2", "move c1 c3", "leap c1 c4", "pass"]
-    children, complete = level(legal, [])
-    assert [t for t, _ in children] == ["move", "leap", "pass"] and complete is None
-    children, complete = level(legal, ["pass"])
-    assert children == [] and complete == 3
+def moves(n: int, per_group: int = 1) -> list[Choice]:
+    return [Choice(command=f"play c{i:02d}", label=f"Card {i}", description=f"does {i}",
+                   group=f"Piece {i // per_group}", emoji="🃏") for i in range(n)]
 
 
-def test_forced_steps_are_taken_automatically():
-    legal = ["play 12", "play 40"]
-    prefix, children, complete = descend(legal, [])
-    assert prefix == ["play"] and [t for t, _ in children] == ["12", "40"]
+def test_moves_that_fit_one_select_are_listed_whole_and_say_what_they_do():
+    choices = moves(5)
+    content, view = build_menu(7, choices, 0, 0, "en")
+    (select,) = items(view)
+    assert isinstance(select, discord.ui.Select)
+    assert [o.label for o in select.options] == [f"Card {i}" for i in range(5)]
+    assert [o.description for o in select.options] == [f"does {i}" for i in range(5)]
+    assert [o.value for o in select.options] == [f"c:{i}" for i in range(5)]
+    assert all(str(o.emoji) == "🃏" for o in select.options)
+    assert "5 choices" in content and "played at once" in content
 
 
-def test_a_command_that_is_also_a_prefix_offers_both_confirm_and_more():
-    legal = ["return", "return c3", "return d3"]
-    content, view = build_menu(7, legal, [], 0, "en")
-    select, confirm, restart = items(view)
-    assert isinstance(select, discord.ui.Select) and [o.label for o in select.options] == ["c3", "d3"]
-    assert confirm.label == "Play: return" and ":go:" in confirm.custom_id
-    assert restart.custom_id == "m:7:act"
+def test_many_moves_are_grouped_by_piece_then_listed():
+    choices = moves(60, per_group=6)          # 10 pieces with 6 moves each
+    assert len(groups_of(choices)) == 10
+    content, view = build_menu(3, choices, 0, 0, "en")
+    (select,) = items(view)
+    assert [o.label for o in select.options] == [f"Piece {k}" for k in range(10)]
+    assert select.options[0].value == "g:1" and select.options[0].description == "6 choices"
+    content, view = build_menu(3, choices, 2, 0, "en")
+    select, back = items(view)
+    assert [o.value for o in select.options] == [f"c:{i}" for i in range(6, 12)]
+    assert "**Piece 1**" in content
+    assert back.custom_id == "m:3:act" and "Back" in back.label
 
 
-def test_a_level_with_more_than_25_tokens_is_paged_with_more():
-    legal = [f"pick t{i:02d}" for i in range(60)]
-    content, view = build_menu(3, legal, ["pick"], 0, "en")
+def test_a_group_of_one_move_plays_it_from_the_first_select():
+    choices = moves(26, per_group=13) + [Choice(command="end", label="End your turn", group="End your turn")]
+    content, view = build_menu(3, choices, 0, 0, "en")
+    (select,) = items(view)
+    last = select.options[-1]
+    assert len(select.options) == 3 and last.label == "End your turn" and last.value == "c:26"
+
+
+def test_a_long_group_is_paged_with_more():
+    choices = moves(60, per_group=60)
+    content, view = build_menu(3, choices, 1, 0, "en")
     select = items(view)[0]
     assert len(select.options) == 25
     assert select.options[-1].value == "p:1" and "more" in select.options[-1].label
-    assert [o.label for o in select.options[:24]] == [f"t{i:02d}" for i in range(24)]
-    content, view = build_menu(3, legal, ["pick"], 2, "en")
+    content, view = build_menu(3, choices, 1, 2, "en")
     select = items(view)[0]
-    assert [o.label for o in select.options[:-1]] == [f"t{i:02d}" for i in range(48, 60)]
+    assert [o.value for o in select.options[:-1]] == [f"c:{i}" for i in range(48, 60)]
     assert select.options[-1].value == "p:0", "the last page wraps around"
 
 
 def test_custom_ids_stay_within_discord_limits_and_match_their_templates():
-    legal = [f"verb{i} " + " ".join(f"tok{j}" for j in range(30)) for i in range(40)]
-    content, view = build_menu(10**18, legal, [], 0, "ja")
+    choices = [Choice(command=f"verb{i} " + "x" * 150, label="L" * 100, description="D" * 100, group=f"G{i // 3}")
+               for i in range(80)]
+    content, view = build_menu(10**18, choices, 0, 0, "ja")
     for item in items(view):
         assert len(item.custom_id) <= 100
-    assert re.fullmatch(TREE_TEMPLATE, items(view)[0].custom_id)
+    assert re.fullmatch(MOVE_TEMPLATE, items(view)[0].custom_id)
     for option in items(view)[0].options:
         assert len(option.value) <= 100 and len(option.label) <= 100
         assert option.description is None or len(option.description) <= 100
-    for cid in ("m:12345678901234567890:status", f"m:1:go:{legal_hash(legal)}:39", "m:1:ok:resign"):
-        assert any(re.fullmatch(t, cid) for t in (BOARD_TEMPLATE, GO_TEMPLATE, CONFIRM_TEMPLATE))
+    values = [o.value for o in items(view)[0].options]
+    assert len(values) == len(set(values)), "Discord refuses a select with duplicate values"
+    for cid in ("m:12345678901234567890:status", f"m:1:c:{legal_hash(['a'])}:12:3", "m:1:ok:resign"):
+        assert any(re.fullmatch(t, cid) for t in (BOARD_TEMPLATE, MOVE_TEMPLATE, CONFIRM_TEMPLATE))
     assert len(BoardButton(10**19, "decline").item.custom_id) <= 100
 
 
-def test_prefix_from_rebuilds_the_path_from_depth_and_reference():
-    legal = ["move c1 c2", "move d1 d2"]
-    assert prefix_from(legal, 2, 1) == ["move", "d1"]
-    assert prefix_from(legal, 0, 99) == []
-    assert prefix_from(legal, 2, 99) is None
-
-
 def test_the_menu_speaks_japanese():
-    content, view = build_menu(1, ["pass", "move a b"], [], 0, "ja")
-    assert "ここまでのコマンド" in content
+    content, view = build_menu(1, moves(3), 0, 0, "ja")
+    assert "あなたの手番" in content and "選ぶとすぐに実行" in content
+    assert items(view)[0].placeholder == "手を選んでください…"

@@ -102,7 +102,7 @@ async def test_private_views_go_by_dm_and_are_edited_in_place(env):
     # the same private information as text (screen readers, search), and only the own part
     alice_hand = (await hands(env, match_id))[0]
     assert f"hand: [{', '.join(str(c) for c in alice_hand)}]" in message_text(dm)
-    assert "played" not in message_text(dm)
+    assert "played" not in message_text({"embeds": dm["embeds"]})
     assert len(env.fake.dms(uid(env.bob))) == 1
     # a move updates each DM in place instead of sending a new one
     legal = await env.host.legal(match_id, uid(env.alice))
@@ -149,13 +149,11 @@ async def test_the_act_menu_works_for_a_game_the_cogs_do_not_know(env):
     alice_hand = (await hands(env, match_id))[0]
     board = await env.board(match_id)
     ix = await env.fake.click(env.bot, env.alice, board, f"m:{match_id}:act")
-    # "play" is the only first token, so the menu descends straight to the cards
-    select = next(c for row in ix.last["components"] for c in row["components"] if ":t:" in c["custom_id"])
-    assert sorted(int(o["label"]) for o in select["options"]) == alice_hand
-    ix = await env.fake.click(env.bot, env.alice, ix.last, select["custom_id"],
-                              values=[select["options"][1]["value"]])
-    go = next(c for row in ix.last["components"] for c in row["components"] if ":go:" in c["custom_id"])
-    ix = await env.fake.click(env.bot, env.alice, ix.last, go["custom_id"])
+    # a game without a describer: its commands are the labels, all in one select, one pick plays
+    select = next(c for row in ix.last["components"] for c in row["components"] if ":c:" in c["custom_id"])
+    assert sorted(o["label"] for o in select["options"]) == sorted(f"play {c}" for c in alice_hand)
+    option = next(o for o in select["options"] if o["label"] == f"play {alice_hand[1]}")
+    ix = await env.fake.click(env.bot, env.alice, ix.last, select["custom_id"], values=[option["value"]])
     assert f"You played `play {alice_hand[1]}`" in ix.text
     # Bob's autocomplete shows his cards, never Alice's
     thread_id = (await env.match(match_id)).channel_id
@@ -182,3 +180,28 @@ async def test_private_views_are_never_logged(env, caplog):
     cog_logs = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith(("cogs", "bot")))
     for card in alice_hand + bob_hand:
         assert f"play {card}" not in cog_logs and f"'hand': [" not in cog_logs
+
+
+async def test_the_acting_players_dm_carries_the_move_menu_and_a_pick_there_plays(env):
+    """Issue 14, "DMs you can act from": while a decision of theirs is awaited, a player's DM
+    holds their moves in one select (one tap plays); the other player's DM has no controls, and
+    once the turn passed the menu moves to the other DM."""
+    from discord_fakes import component
+
+    match_id = await env.start(game="secret_duel", options="")
+    alice_hand = (await hands(env, match_id))[0]
+    [alice_dm] = env.fake.dms(uid(env.alice))
+    [bob_dm] = env.fake.dms(uid(env.bob))
+    select = component(alice_dm, r":c:")
+    assert select is not None and "your move" in alice_dm["content"]
+    assert sorted(o["label"] for o in select["options"]) == sorted(f"play {c}" for c in alice_hand)
+    assert component(bob_dm, r":c:") is None and not bob_dm["content"]
+    option = next(o for o in select["options"] if o["label"] == f"play {alice_hand[2]}")
+    ix = await env.fake.click(env.bot, env.alice, alice_dm, select["custom_id"], values=[option["value"]])
+    assert f"You played `play {alice_hand[2]}`" in ix.text
+    assert (await env.match(match_id)).n_commands == 1
+    alice_dm = env.fake.messages[int(alice_dm["id"])]
+    bob_dm = env.fake.messages[int(bob_dm["id"])]
+    assert component(alice_dm, r":c:") is None, "no menu once it is not her decision"
+    assert component(bob_dm, r":c:") is not None, "Bob's DM now asks him"
+    assert len(env.fake.dms(uid(env.alice))) == 1 and len(env.fake.dms(uid(env.bob))) == 1

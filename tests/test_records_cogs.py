@@ -457,8 +457,19 @@ async def test_pairing_autocomplete_and_schedule(env):
     for user in (env.alice, env.bob, env.carol):
         await env.fake.slash(env.bot, user, "league join")
     await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
-    choices = await env.fake.autocomplete(env.bot, env.bob, "league report", "pairing", pairing="", result="win")
+    data = (await env.store.get_league(league_id)).data
+    game = next(p for p in data["pairings"] if p["b"] is not None)
+    by_id = {int(u["id"]): u for u in (env.alice, env.bob, env.carol)}
+    player, idle = by_id[game["a"]], next(u for i, u in by_id.items() if i not in (game["a"], game["b"]))
+    choices = await env.fake.autocomplete(env.bot, player, "league report", "pairing", pairing="", result="win")
     assert len(choices) == 1 and "round 1" in choices[0]["name"] and "to play" in choices[0]["name"]
+    # issue 14: a player's /league report and /league claim offer only their own pairings …
+    assert await env.fake.autocomplete(env.bot, idle, "league report", "pairing", pairing="", result="win") == []
+    assert await env.fake.autocomplete(env.bot, idle, "league claim", "pairing", pairing="") == []
+    # … an organiser's /league-admin report offers every pairing
+    choices = await env.fake.autocomplete(env.bot, idle, "league-admin report", "pairing", pairing="",
+                                          result="first")
+    assert [c["value"] for c in choices] == [game["id"]]
     ix = await env.fake.slash(env.bot, env.bob, "league schedule")
     assert "**Round 1**" in ix.text and ": bye" in ix.text and "paired when the previous round" in ix.text
     ix = await env.fake.slash(env.bot, env.bob, "league schedule", round=4)

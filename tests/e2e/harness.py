@@ -152,6 +152,15 @@ class Table:
                  and find_component(m, rf"^m:{match_id}:(act|accept|join)$")]
         return found[-1] if found else None
 
+    def latest_board(self, match_id: int) -> dict | None:
+        """The newest board of ``match_id`` in the server — the one a player sees, with its
+        picture (a retired board keeps only its words; a finished match's last board has the
+        result and no buttons)."""
+        dms = {id(m) for m in self.twin.all_dms()}
+        found = [m for m in self.twin.posts() if id(m) not in dms and m.get("embeds")
+                 and (m["embeds"][0].get("title") or "").endswith(f"#{match_id}")]
+        return found[-1] if found else None
+
     def thread_of(self, match_id: int) -> int | None:
         board = self.board_message(match_id)
         return int(board["channel_id"]) if board else None
@@ -180,22 +189,23 @@ class Table:
         return await self.twin.slash(user, "move", command=command, channel_id=self.thread_of(match_id), **kw)
 
     async def act_by_menu(self, user: dict, match_id: int, pick: Any = None) -> tuple[str, Any]:
-        """Play through the Act menu: Act → select … select → confirm.  ``pick(options)`` chooses a
-        select option (default: the first).  Returns (the command played, the last interaction)."""
+        """Play through the Act menu: Act → (the piece or card →) the move, which is played at
+        once.  ``pick(options)`` chooses a select option (default: the first).  Returns (the
+        command played, the last interaction)."""
         board = self.board_message(match_id)
         ix = await self.twin.click(user, board, f"m:{match_id}:act")
-        for _ in range(12):
+        for _ in range(4):
             menu = ix.last
             assert menu is not None and menu["flags"] & 64, f"the Act menu is not ephemeral: {ix.text}"
-            go = find_component(menu, r":go:")
-            if go is not None:
-                ix = await self.twin.click(user, menu, go["custom_id"], until=played_or_refused)
-                played = re.search(r"You played `(.+?)`", ix.text)
-                assert played, f"confirm answered: {ix.text!r}"
-                return played.group(1), ix
-            select = find_component(menu, r":t:")
-            assert select is not None, f"menu without select or confirm: {menu}"
+            select = find_component(menu, r":c:")
+            assert select is not None, f"menu without a select: {menu}"
             options = [o for o in select["options"] if not o["value"].startswith("p:")]
             option = pick(options) if pick else options[0]
+            if option["value"].startswith("c:"):
+                ix = await self.twin.click(user, menu, select["custom_id"], values=[option["value"]],
+                                           until=played_or_refused)
+                played = re.search(r"You played .*?`([^`]+)`", ix.text)
+                assert played, f"the move answered: {ix.text!r}"
+                return played.group(1), ix
             ix = await self.twin.click(user, menu, select["custom_id"], values=[option["value"]])
-        raise AssertionError("the Act menu did not reach a confirm button in 12 steps")
+        raise AssertionError("the Act menu did not play a move in 4 picks")

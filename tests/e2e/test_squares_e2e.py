@@ -48,42 +48,59 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
     assert picture.format == "PNG" and picture.width >= 200 and picture.height >= 200
     assert board["embeds"][0]["image"]["url"] == "attachment://board.png"
 
-    board_id = board["id"]   # edited in place from now on
     rng = random.Random(5)
     played: list[str] = []
     pictures = [picture.tobytes()]
+    boards = [board["id"]]
     for turn in range(30):
-        board = twin.message(board_id)
-        if find_component(board, rf"^m:{match_id}:act$") is None:
+        board = table.board_message(match_id)
+        if board is None:
             break
         user = await table.to_act(match_id)
         assert user is not None
         if turn % 2 == 0:
-            # the Act button: select → … → confirm, every step ephemeral
+            # the Act button: the move in words from one select, played at once, all ephemeral
             command, ix = await table.act_by_menu(user, match_id, pick=rng.choice)
             assert ix.response_type == 6    # deferred update of the ephemeral menu
         else:
             choices = await twin.autocomplete(user, "move", "command", command="",
                                               channel_id=thread["id"])
             assert choices and all(len(c["name"]) <= 100 for c in choices)
+            assert not any(c["name"] == c["value"] for c in choices), "autocomplete shows moves in words"
             command = rng.choice(choices)["value"]
             ix = await table.move(user, match_id, command)
             assert_ephemeral(ix)
-            assert f"You played `{command}`" in ix.text
+            assert "You played" in ix.text and f"`{command}`" in ix.text
         played.append(command)
-        await twin.wait_for(lambda: len(twin.message(board["id"])["_versions"]) > 1 and
-                            twin.picture(twin.message(board["id"])).tobytes() not in pictures[-1:],
-                            what="the board picture to change")
-        pictures.append(twin.picture(twin.message(board["id"])).tobytes())
+        # the board shows the move and is the newest message; when the turn passed it is a new
+        # board pinging the next player, and the previous one is retired (its words stay, its
+        # picture and buttons go)
+        await twin.wait_for(lambda: table.latest_board(match_id) is not None and
+                            twin.picture(table.latest_board(match_id)).tobytes() != pictures[-1],
+                            what="the board to show the move")
+        new = table.latest_board(match_id)
+        assert twin.posts(thread["id"])[-1] is new
+        if new["id"] != boards[-1]:
+            await twin.wait_for(lambda: twin.message(boards[-1])["components"] == [] and
+                                not twin.message(boards[-1])["embeds"], what="the previous board retired")
+            assert twin.message(boards[-1])["content"], "a retired board keeps its words"
+            boards.append(new["id"])
+            nxt = await table.to_act(match_id)
+            if nxt is not None:
+                assert f"<@{nxt['id']}>: your turn" in new["content"]
+                assert [str(u) for u in new["_allowed_mentions"]["users"]] == [nxt["id"]]
+        pictures.append(twin.picture(new).tobytes())
     else:
         raise AssertionError("the match did not end in 30 turns")
+    board_id = boards[-1]
+    # one message per turn in the thread: the boards, nothing else
+    assert len(twin.posts(thread["id"])) == len(boards)
 
     # the result: the board has no buttons any more and says how it ended; an event says it too
     final = twin.message(board_id)
     assert final["components"] == []
     assert re.search(r"Draw|won", message_text(final)), message_text(final)
-    await twin.wait_for(lambda: any(re.search(r"Draw|won", p["content"]) for p in twin.posts(thread["id"])),
-                        what="the result posted in the thread")
+    assert re.search(r"Draw|won", final["content"]), "the final board says the result in words"
     assert len(played) == 10   # max_turns=10: one command per turn
     # the full log is exactly what was played, in order
     ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread["id"])
@@ -94,9 +111,9 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
     assert twin.calls("POST", r"^/users/@me/channels$") == []
     assert twin.all_dms() == []
     # … and what only one user saw (menus, confirmations) stayed ephemeral
-    menus = [m for m in twin.messages.values() if any("your command so far" in v["content"] for v in m["_versions"])]
+    menus = [m for m in twin.messages.values() if any("your move (" in v["content"] for v in m["_versions"])]
     assert menus and all(m["flags"] & EPHEMERAL for m in menus)
-    assert_no_public_secret(twin, ["your command so far", "You played"])
+    assert_no_public_secret(twin, ["your move (", "You played"])
     assert assert_every_message_within_limits(twin) > 20
 
 
@@ -138,7 +155,7 @@ async def test_a_strangers_click_and_an_out_of_turn_command_change_nothing(table
     assert len(twin.posts()) == posts_before
     # and Alice can still play
     ix = await table.move(alice, match_id, alice_moves[0]["value"])
-    assert f"You played `{alice_moves[0]['value']}`" in ix.text
+    assert "You played" in ix.text and f"`{alice_moves[0]['value']}`" in ix.text
     assert_every_message_within_limits(twin)
 
 
@@ -180,7 +197,7 @@ async def test_the_gateway_dropped_mid_match_resumes_and_the_next_command_works(
     assert twin.log[-2:] == ["HELLO", "RESUME"]
     bob_moves = await twin.autocomplete(table.bob, "move", "command", command="", channel_id=thread_id)
     ix = await table.move(table.bob, match_id, bob_moves[0]["value"])
-    assert f"You played `{bob_moves[0]['value']}`" in ix.text
+    assert "You played" in ix.text and f"`{bob_moves[0]['value']}`" in ix.text
     # an interaction sent while the socket is down is replayed on RESUME (Discord keeps the events)
     await twin.drop_gateway()
     alice_moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
@@ -193,7 +210,7 @@ async def test_the_gateway_dropped_mid_match_resumes_and_the_next_command_works(
     assert twin.connect_paths == ["/gateway"] + ["/gateway-resume"] * 3
     assert twin.heartbeats >= 3   # every connection starts with a heartbeat, each ACKed
     ix = await table.move(table.alice, match_id, alice_moves[0]["value"])
-    assert f"You played `{alice_moves[0]['value']}`" in ix.text
+    assert "You played" in ix.text and f"`{alice_moves[0]['value']}`" in ix.text
     ix = await twin.slash(table.alice, "match log", match=match_id, channel_id=thread_id)
     assert log_commands(ix.text) == [first[0]["value"], bob_moves[0]["value"], alice_moves[0]["value"]]
     assert_every_message_within_limits(twin)
@@ -210,7 +227,9 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart_with_old_butt
     ix = await table.move(table.bob, match_id, bob_moves[0]["value"])
     assert "You played" in ix.text
     played.append(bob_moves[0]["value"])
-    # Alice opens the Act menu, then the process dies hard before she picks
+    # Alice opens the Act menu (on the newest board), then the process dies hard before she picks
+    await twin.wait_for(lambda: table.board_message(match_id)["id"] != board["id"], what="Bob's move shown")
+    board = table.board_message(match_id)
     ix = await twin.click(table.alice, board, f"m:{match_id}:act")
     old_menu = ix.last
     await bot.kill()
@@ -219,17 +238,17 @@ async def test_the_bot_killed_mid_match_carries_on_after_a_restart_with_old_butt
     assert twin.identifies == 2 and bot.starts == 2
     assert "1 unfinished matches" in bot.log()
     # the menu opened before the kill still works after the restart …
-    select = find_component(old_menu, r":t:")
-    ix = await twin.click(table.alice, old_menu, select["custom_id"], values=[select["options"][0]["value"]])
-    go = find_component(ix.last, r":go:")
-    while go is None:
-        select = find_component(ix.last, r":t:")
-        ix = await twin.click(table.alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]])
-        go = find_component(ix.last, r":go:")
-    ix = await twin.click(table.alice, ix.last, go["custom_id"], until=played_or_refused)
-    played.append(re.search(r"You played `(.+?)`", ix.text).group(1))
-    # … and so do the old board's buttons and /move
-    assert table.board_message(match_id)["id"] == board["id"]
+    ix = await twin.click(table.alice, old_menu, find_component(old_menu, r":c:")["custom_id"],
+                          values=[find_component(old_menu, r":c:")["options"][0]["value"]],
+                          until=lambda i: "You played" in i.text or find_component(i.last or {}, r":c:"))
+    while "You played" not in ix.text:
+        select = find_component(ix.last, r":c:")
+        ix = await twin.click(table.alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]],
+                              until=lambda i: "You played" in i.text or find_component(i.last or {}, r":c:"))
+    played.append(re.search(r"You played .*?`([^`]+)`", ix.text).group(1))
+    # … the turn passed: the new board, posted by the new process, is the newest message
+    await twin.wait_for(lambda: table.board_message(match_id)["id"] != board["id"], what="a new board")
+    assert twin.posts(thread_id)[-1] is table.board_message(match_id)
     command, _ = await table.act_by_menu(table.bob, match_id)
     played.append(command)
     alice_moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
@@ -345,18 +364,16 @@ async def test_without_threads_the_match_is_played_in_the_channel_and_a_match_in
     assert_every_message_within_limits(twin)
 
 
-async def test_a_double_click_on_confirm_plays_the_command_once(table, twin):
+async def test_a_double_tap_on_a_move_plays_it_once(table, twin):
     alice = table.alice
     match_id = await table.start("squares", OPTIONS)
     thread_id = table.thread_of(match_id)
     ix = await twin.click(alice, table.board_message(match_id), f"m:{match_id}:act")
-    while find_component(ix.last, r":go:") is None:
-        select = find_component(ix.last, r":t:")
-        ix = await twin.click(alice, ix.last, select["custom_id"], values=[select["options"][0]["value"]])
-    menu, go = ix.last, find_component(ix.last, r":go:")
-    # two presses before the first is answered (a double click, or a slow connection)
-    first = await twin.click(alice, menu, go["custom_id"], settle=False)
-    second = await twin.click(alice, menu, go["custom_id"], settle=False)
+    menu, select = ix.last, find_component(ix.last, r":c:")
+    option = next(o for o in select["options"] if o["value"].startswith("c:"))
+    # two picks before the first is answered (a double tap, or a slow connection)
+    first = await twin.click(alice, menu, select["custom_id"], values=[option["value"]], settle=False)
+    second = await twin.click(alice, menu, select["custom_id"], values=[option["value"]], settle=False)
     await twin.settle(first, until=played_or_refused)
     await twin.settle(second, until=lambda ix: ix.replies)
     played = [m for m in (first.text, second.text) if "You played" in m]
@@ -388,18 +405,19 @@ async def test_a_declined_challenge_and_an_aborted_match_end_without_a_result(ta
     vote = await twin.wait_for(lambda: [p for p in twin.posts(thread_id) if f"<@{bob['id']}>" in p["content"]],
                                what="the abort vote in the thread")
     assert [str(u) for u in vote[-1]["_allowed_mentions"]["users"]] == [bob["id"]]
-    assert find_component(twin.message(board["id"]), r":act$")
+    assert find_component(table.board_message(second), r":act$")
     await twin.slash(bob, "match abort", match=second, channel_id=thread_id)
-    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the aborted board")
-    assert "aborted" in message_text(twin.message(board["id"]))
+    await twin.wait_for(lambda: table.board_message(second) is None, what="the aborted board")
+    assert "aborted" in message_text(table.latest_board(second))
+    assert twin.posts(thread_id)[-1] is table.latest_board(second)
     # a moderator (Manage Messages) who is not playing aborts alone
     third = await table.start("squares", OPTIONS)
     third_board = table.board_message(third)
     moderator = str((1 << 13) | int(MEMBER_PERMISSIONS))
     ix = await twin.slash(carol, "match abort", match=third, channel_id=third_board["channel_id"],
                           permissions=moderator)
-    await twin.wait_for(lambda: twin.message(third_board["id"])["components"] == [], what="the moderator's abort")
-    assert "A moderator aborted the match" in "\n".join(p["content"] for p in twin.posts(third_board["channel_id"]))
+    await twin.wait_for(lambda: table.board_message(third) is None, what="the moderator's abort")
+    assert "A moderator aborted the match" in "\n".join(message_text(p) for p in twin.posts(third_board["channel_id"]))
     ix = await twin.slash(alice, "history")
     assert "No finished matches" in ix.text
     assert_every_message_within_limits(twin)
