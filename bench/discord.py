@@ -36,7 +36,7 @@ TARGETS = {"interactions_per_move_median": 2.5, "interactions_per_move_max": 4,
            "public_messages_per_turn": 2, "rest_calls_per_command": 2.5, "raw_id_labels": 0,
            "phone_text_px": 8}
 QUICK_OPTIONS = {"squares": "max_turns=16", "logic_square": "max_turns=10", "maken": "max_turns=10",
-                 "avalon": "max_rounds=4"}
+                 "avalon": "max_rounds=5"}
 TEST_ONLY = {"hidden_duel", "secret_duel", "window_test"}
 RATE_LIMITED = re.compile(r"^/channels/\d+/(messages(/\d+)?|threads|messages/\d+/threads)$|^/users/@me/channels$")
 
@@ -81,8 +81,16 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
     engine = registry.get(game)
     players = 3 if game == "avalon" else max(2, engine.min_players)
     users = [table.alice, table.bob, table.carol][:players]
-    extra = {f"opponent{i}": u for i, u in enumerate(users[2:], start=1)}
-    match_id = await table.start(game, QUICK_OPTIONS.get(game), **extra)
+    extra = {f"opponent{i}": u for i, u in enumerate(users[2:], start=2)}
+    if len(users) == 2:
+        match_id = await table.start(game, QUICK_OPTIONS.get(game))
+    else:   # every challenged player accepts (a deck each in a card game)
+        match_id, challenge = await table.challenge(game, QUICK_OPTIONS.get(game), **extra)
+        for user in users[1:]:
+            ix = await twin.click(user, twin.message(challenge["id"]), f"m:{match_id}:accept")
+            await table.pick_deck(user, ix)
+        await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, rf"^m:{match_id}:act$"),
+                            what="the board with an Act button")
     thread_id = table.thread_of(match_id)
     calls_before = _rest_calls(twin)
     messages_before = len(twin.posts(thread_id))
