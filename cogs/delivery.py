@@ -276,9 +276,7 @@ class Delivery(commands.Cog):
     async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,
                            content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
         embed, file = self.board_embed(rec, public, locale)
-        # Join on a running match only while somebody may join (a free seat, or a defeated
-        # player's rejoin): the host says so
-        view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
+        view = self._controls(rec, public, locale)
         if refs.get("board"):
             message = await self._edit(refs["board"], content=content, embed=embed,
                                        attachments=[file] if file else [], view=view,
@@ -287,6 +285,18 @@ class Delivery(commands.Cog):
                 return message
             if file is not None:
                 file.reset()
+        return await self._post_board(rec, refs, embed, file, view, content=content, ping=ping)
+
+    @staticmethod
+    def _controls(rec: MatchRecord, public: Any, locale: str) -> discord.ui.View | None:
+        # Join on a running match only while somebody may join (a free seat, or a defeated
+        # player's rejoin): the host says so
+        return board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
+
+    async def _post_board(self, rec: MatchRecord, refs: dict[str, str], embed: discord.Embed,
+                          file: discord.File | None, view: discord.ui.View | None, *,
+                          content: str | None, ping: list[int] | None) -> discord.Message | None:
+        """Post a board (in the match channel, else the home channel) and remember it as the board."""
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": pings(ping) if ping else NO_PINGS}
         if content:
             kwargs["content"] = clip(content, CONTENT_MAX)
@@ -295,12 +305,12 @@ class Delivery(commands.Cog):
         if view is not None:
             kwargs["view"] = view
         message = await self._post(rec, refs, **kwargs)
-        if message is not None:
-            ref = f"{message.channel.id}:{message.id}"
-            await self.store.set_ref(rec.id, "board", ref)
-            refs["board"] = ref
-        else:
+        if message is None:
             log.warning("match %s: the board could not be posted anywhere", rec.id)
+            return None
+        ref = f"{message.channel.id}:{message.id}"
+        await self.store.set_ref(rec.id, "board", ref)
+        refs["board"] = ref
         return message
 
     # ------------------------------------------------------------------ the turn board
@@ -326,9 +336,8 @@ class Delivery(commands.Cog):
         over = rec.status != ACTIVE
         if refs.get("board") and not over and not notify and awaiting == refs.get("awaiting", ""):
             embed, file = self.board_embed(rec, public, locale, lines=turn[-12:])
-            view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
             message = await self._edit(refs["board"], embed=embed, attachments=[file] if file else [],
-                                       view=view, allowed_mentions=NO_PINGS)
+                                       view=self._controls(rec, public, locale), allowed_mentions=NO_PINGS)
             if message is not None:
                 await self._set_lines(rec, refs, turn)
                 return message
@@ -343,21 +352,12 @@ class Delivery(commands.Cog):
             summary.append(mention_line([u for u in notify if u not in awaited]))
         previous = refs.get("board")
         embed, file = self.board_embed(rec, public, locale, lines=[])
-        view = board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": pings(ping_ids) if ping_ids else NO_PINGS,
-                                  "content": clip("\n".join(summary), CONTENT_MAX)}
-        if file is not None:
-            kwargs["file"] = file
-        if view is not None:
-            kwargs["view"] = view
-        message = await self._post(rec, refs, **kwargs)
+        message = await self._post_board(rec, refs, embed, file, self._controls(rec, public, locale),
+                                         content="\n".join(summary), ping=ping_ids)
         if message is None:
-            log.warning("match %s: the board could not be posted anywhere", rec.id)
             await self._set_lines(rec, refs, turn)
             return None
-        ref = f"{message.channel.id}:{message.id}"
-        await self.store.set_ref(rec.id, "board", ref)
-        refs["board"] = ref
+        ref = refs["board"]
         if refs.get("awaiting", "") != awaiting:
             await self.store.set_ref(rec.id, "awaiting", awaiting or None)
             refs["awaiting"] = awaiting

@@ -327,8 +327,7 @@ class Game(commands.Cog):
         await self._defer(interaction)
         locale = user_locale(interaction)
         typed = " ".join(command.split())
-        said = next((c for c in await self.host.choices(rec.id, interaction.user.id, locale)
-                     if c.command == typed), None)
+        said = next(iter(await self.host.choices(rec.id, interaction.user.id, locale, only=typed)), None)
         result = await self.host.command(rec.id, interaction.user.id, command)
         played = tr("cogs.played", locale, move=said_move(said) if said else f"`{clip(typed, 200)}`",
                     match_id=rec.id)

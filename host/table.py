@@ -610,10 +610,12 @@ class Host(Clock):
     async def legal(self, match_id: int, user_id: int) -> list[str]:
         return [c.command for c in await self.choices(match_id, user_id, None)]
 
-    async def choices(self, match_id: int, user_id: int, locale: Any = "en") -> list[Choice]:
+    async def choices(self, match_id: int, user_id: int, locale: Any = "en", *,
+                      only: str | None = None) -> list[Choice]:
         """The player's legal commands now, each described in words in ``locale``
         (:mod:`render.labels`: the menu, DM controls and autocomplete); [] when no decision of
-        theirs is awaited.  ``locale=None``: the commands alone (labels are the notation)."""
+        theirs is awaited.  ``locale=None``: the commands alone (labels are the notation).
+        ``only``: just that command, described if it is legal now (else [])."""
         rec, err = await self._get(match_id)
         if err or rec.status != ACTIVE:
             return []
@@ -628,6 +630,8 @@ class Host(Clock):
         if seat not in game.to_act(state):
             return []
         legal = game.legal_commands(state, seat)
+        if only is not None:
+            legal = [only] if only in legal else []
         if locale is None:
             return [Choice(command=c, label=c) for c in legal]
         return describe(rec.game, game.view(state, seat), seat, legal, locale, list(rec.names))

@@ -30,9 +30,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from render.base import drawer, encode_png, make_ctx, register
+from render.base import PAPER, drawer, encode_png, make_ctx, register, result_banner
 from render.generic import draw_generic
 from render import squares as _squares  # noqa: F401  (registers "squares")
 
@@ -77,10 +77,6 @@ def _with_result_banner(image: Image.Image, ctx: Any, outcome: dict) -> Image.Im
     """The final picture of every game, whatever ended the match (the rules, a resignation, a
     timeout): a result banner across the top — who won, large, and how — sized to the picture's
     width, so it reads at a phone's width too."""
-    from PIL import ImageDraw
-
-    from render.base import PAPER, result_banner
-
     w = image.width
     h = max(64, int(w * 0.13))
     out = Image.new("RGB", (w, image.height + h), PAPER)
