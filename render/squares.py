@@ -102,14 +102,15 @@ def _background(locale: str) -> Image.Image:
     for col in range(5):
         fonts.text(d, (BX + col * CELL + CELL // 2, BY + BW + 13), "abcde"[col], 18, INK,
                    bold=True, anchor="mm")
-    fonts.text(d, (BX - 24, rank_y(3) + CELL - 8), i18n.t("render.centre", locale), 11, RED,
-               bold=True, anchor="mm")
+    centre = i18n.t("render.centre", locale)
+    if fonts.text_width(centre, 15, True) <= 2 * (BX - 4):     # 「中央」 fits; "Centre" is in the panels
+        fonts.text(d, (BX - 24, rank_y(3) + CELL - 12), centre, 15, RED, bold=True, anchor="mm")
     # row-sum column frame
     for rank in range(1, 6):
         y = rank_y(rank)
         fill = (252, 236, 234) if rank == 3 else (244, 240, 232)
         d.rectangle((SX, y + 2, SX + SW, y + CELL - 3), fill=fill)
-    fonts.text(d, (SX + SW // 2, BY + BW + 13), i18n.t("render.row_limit", locale), 13, MUTED,
+    fonts.text(d, (SX + SW // 2, BY + BW + 13), i18n.t("render.row_limit", locale), 15, MUTED,
                anchor="mm")
     return img
 
@@ -152,8 +153,7 @@ def _tile(owner: int, side: str, number: int, locale: str) -> Image.Image:
     fonts.text(d, (size // 2, 33), str(number), 36, fg, bold=True, anchor="mm")
     d.rounded_rectangle((4, size - 24, size - 5, size - 5), radius=6, fill=WHITE)
     name = i18n.t(f"render.squares.side.{side}", locale)
-    tsize = 15 if fonts.text_width(name, 15, True) <= size - 14 else 12
-    fonts.text(d, (size // 2, size - 14), name, tsize, seat_dark(owner), bold=True, anchor="mm")
+    fonts.text(d, (size // 2, size - 14), fonts.fit(name, 15, size - 12, bold=True), 15, seat_dark(owner), bold=True, anchor="mm")
     return img
 
 
@@ -234,7 +234,7 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     sub = ctx.view_label(view)
     if len(centre) >= 2:
         sub += "   " + ctx.t("render.centre_count", a=centre[0], b=centre[1])
-    fonts.text(d, (M, 50), fonts.fit(sub, 13, 420), 13, MUTED, anchor="lm")
+    fonts.text(d, (M, 50), fonts.fit(sub, 15, 420), 15, MUTED, anchor="lm")
     turn = view.get("turn")
     max_turns = view.get("max_turns")
     if turn is not None:
@@ -249,10 +249,10 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
 
 def _badge(d: ImageDraw.ImageDraw, x: int, cy: int, text: str, fill, fg, outline=None) -> int:
     """A pill with ``text`` starting at ``x``; returns the x after it."""
-    w = int(fonts.text_width(text, 13, True)) + 16
-    d.rounded_rectangle((x, cy - 11, x + w, cy + 11), radius=11, fill=fill,
+    w = int(fonts.text_width(text, 15, True)) + 16
+    d.rounded_rectangle((x, cy - 12, x + w, cy + 12), radius=12, fill=fill,
                         outline=outline or fill, width=1)
-    fonts.text(d, (x + w // 2, cy), text, 13, fg, bold=True, anchor="mm")
+    fonts.text(d, (x + w // 2, cy), text, 15, fg, bold=True, anchor="mm")
     return x + w + 6
 
 
@@ -295,27 +295,27 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat:
         else:
             d.ellipse(box, fill=WHITE, outline=LINE, width=2)
     label = ctx.t("render.centre") + (f" {held}" if held > 3 else "")
-    fonts.text(d, (px - 8, cy), label, 13, RED, bold=True, anchor="rm")
+    fonts.text(d, (px - 8, cy), label, 15, RED, bold=True, anchor="rm")
     # reserve, grouped by piece kind: "A 援護/飛躍 [1][3]   B 交換/補給 [2][5]"
     ry = y + 57
     x = M + 12
-    fonts.text(d, (x, ry), ctx.t("render.reserve"), 13, MUTED, anchor="lm")
-    x += int(fonts.text_width(ctx.t("render.reserve"), 13)) + 12
+    fonts.text(d, (x, ry), ctx.t("render.reserve"), 15, MUTED, anchor="lm")
+    x += int(fonts.text_width(ctx.t("render.reserve"), 15)) + 12
     reserves = view.get("reserves") or []
     pieces = reserves[seat] if seat < len(reserves) else []
     by_kind: dict[str, list[int]] = {}
     for p in pieces or []:
         by_kind.setdefault(str(p.get("kind", "?")), []).append(int(p.get("number", 0)))
     if not by_kind:
-        fonts.text(d, (x, ry), ctx.t("render.reserve_empty"), 13, MUTED, anchor="lm")
+        fonts.text(d, (x, ry), ctx.t("render.reserve_empty"), 15, MUTED, anchor="lm")
         return
     for kind in sorted(by_kind):
         sides = KIND_SIDES.get(kind)
         label = kind
         if sides:
             label += " " + "/".join(ctx.t(f"render.squares.side.{s}") for s in sides)
-        fonts.text(d, (x, ry), label, 14, INK, bold=True, anchor="lm")
-        x += int(fonts.text_width(label, 14, True)) + 6
+        fonts.text(d, (x, ry), label, 15, INK, bold=True, anchor="lm")
+        x += int(fonts.text_width(label, 15, True)) + 6
         for n in sorted(by_kind[kind]):
             if x + 26 > W - M - 6:
                 break
@@ -440,11 +440,11 @@ def _last(d: ImageDraw.ImageDraw, last, occupied: set[str]) -> None:
         xy = square_xy(sq) if sq else None
         if xy:
             text = f"{battle.get('attacker', '?')}:{battle.get('defender', '?')}"
-            w = int(fonts.text_width(text, 14, True)) + 14
+            w = int(fonts.text_width(text, 15, True)) + 14
             x1, y0 = xy[0] + CELL - 4, xy[1] - 10
-            d.rounded_rectangle((x1 - w, y0, x1, y0 + 22), radius=11, fill=BATTLE_BG,
+            d.rounded_rectangle((x1 - w, y0, x1, y0 + 24), radius=12, fill=BATTLE_BG,
                                 outline=RED, width=2)
-            fonts.text(d, (x1 - w // 2, y0 + 11), text, 14, RED, bold=True, anchor="mm")
+            fonts.text(d, (x1 - w // 2, y0 + 12), text, 15, RED, bold=True, anchor="mm")
 
 
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], phase,
@@ -485,5 +485,5 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], pha
         returned = [str(s) for s in last.get("returned") or []]
         if returned:
             fonts.text(d, (M + 4, y + 80),
-                       fonts.fit(ctx.t("render.returned", squares=", ".join(returned)), 14,
-                                 W - 2 * M - 8), 14, MUTED, anchor="lm")
+                       fonts.fit(ctx.t("render.returned", squares=", ".join(returned)), 15,
+                                 W - 2 * M - 8), 15, MUTED, anchor="lm")
