@@ -1,20 +1,23 @@
 """The Battle Logic Square pictures, drawn from ``game.view(state, seat)`` only.
 
-Public view (880 × 800 px)::
+Public view (500 px wide, so a phone shows no text under 8 px; the height follows the text)::
 
-    title · view label · phase                              turn 10/100 · clock
-    ┌ seat 1: name, badges, life bar, AVI + awakening, AP, deck/hand/trash/IT, used IT ┐
-    5 │ board: seat 1's area (tinted)    │ chain in progress (if any)
-    4 │                                  │
-    3 │ shared row                       │ last action: who did what, the chain
-    2 │ seat 0's area (tinted)           │ with ✓ for the cards that resolved,
-    1 │  AVIs, placed cards, last range  │ and its events (damage, moves, draws …)
+    title · view label · phase                 turn 10/100 · clock
+    ┌ seat 1: name, badges, life bar / AVI + awakening, AP / deck, hand, trash, IT / used IT ┐
+    5 │ board: seat 1's area (tinted)
+    4 │
+    3 │ shared row
+    2 │ seat 0's area (tinted)
+    1 │  AVIs, placed cards, last range
         a    b    c    d    e
     └ seat 0: the same ┘
     whose turn and the phase, or the outcome banner
+    chain in progress (if any)
+    last action: who did what, the chain with ✓ for the cards that resolved, and its events
+    the newest trash cards of both players
 
 A seat's own view (``view["seat"]`` is an int) is the HAND picture sent by DM next to the public
-board (880 px wide): the seat's life / AP / pending decision, the chain it may answer, then
+board (600 px wide, ``render/logic_square_hand.py``): the seat's life / AP / pending decision, the chain it may answer, then
 every hand card (name, category, colour, CB, damage or durability, cost, hit-range grid relative
 to the AVI, text with the break condition on its own line) and the unused IT cards with their
 build conditions.  Nothing is drawn that the view does not contain.
@@ -35,19 +38,19 @@ from render import fonts
 from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
-W = 880
 M = 16
 CELL = 88
 BX = 44
-TOP_PANEL_Y = 64
-PANEL_H = 98
-BY = TOP_PANEL_Y + PANEL_H + 12
 BW = CELL * 5
-SX = BX + BW + 16
-SW = W - M - SX
+W = BX + BW + M                 # 500: shown 400 wide on a phone, no text is under 8 px
+TOP_PANEL_Y = 64
+PANEL_H = 124
+BY = TOP_PANEL_Y + PANEL_H + 12
+SX = M                          # the boxes below the board: chain, last action, trash
+SW = W - 2 * M
 BOTTOM_PANEL_Y = BY + BW + 28
 FOOT_Y = BOTTOM_PANEL_Y + PANEL_H + 10
-H = FOOT_Y + 52
+H = FOOT_Y + 52                 # the board part; the boxes below grow with their text
 
 LIFE_MAX = 500
 SHARED_A = (242, 239, 232)
@@ -278,7 +281,7 @@ def _placed_tile(owner: int, name: str, category: str, dur: int, max_dur: int) -
 @register("logic_square")
 def draw_logic_square(view: dict, ctx: Ctx) -> Image.Image:
     if isinstance(view.get("seat"), int) and ("hand" in view or "it_unused" in view):
-        return _draw_hand(view, ctx)
+        return _hand.draw_hand(view, ctx)
     return _draw_public(view, ctx)
 
 
@@ -292,7 +295,8 @@ def _avis(view: dict) -> dict[int, dict]:
 
 
 def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
-    img = _background(ctx.locale).copy()
+    img = Image.new("RGB", (W, H + 900), PAPER)
+    img.paste(_background(ctx.locale), (0, 0))
     d = ImageDraw.Draw(img)
     cards = view.get("cards") or {}
     outcome = view.get("outcome")
@@ -359,14 +363,17 @@ def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
             _dashed(d, (xy[0] + 3, xy[1] + 3, xy[0] + CELL - 4, xy[1] + CELL - 4), colour, width=2,
                     dash=6)
     _marks(d, view, last, chain)
-    y = _chain_box(d, chain, cards, ctx, BY) if chain else BY
-    _last_box(d, last, cards, ctx, y + (10 if chain else 0), view)
     _footer(d, view, ctx, outcome)
-    return img
+    y = H
+    if chain:
+        y = _chain_box(d, chain, cards, ctx, y) + 10
+    y = _last_box(d, last, cards, ctx, y, view) + 10
+    y = _trash_box(d, view, cards, ctx, y) + 12
+    return img.crop((0, 0, W, y))
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
-    title = fonts.fit(ctx.game_title(), 24, 460, bold=True)
+    title = fonts.fit(ctx.game_title(), 24, W - 2 * M - 130, bold=True)
     fonts.text(d, (M, 24), title, 24, INK, bold=True, anchor="lm")
     sub = ctx.view_label(view)
     phase = view.get("phase")
@@ -376,13 +383,14 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
         sub += "  ·  " + (str(phase) if text == key else text)
     if view.get("awakening_rule") is False:
         sub += "  ·  " + ctx.t("render.ls.awakening_off_rule")
-    fonts.text(d, (M, 50), fonts.fit(sub, 13, 560), 13, MUTED, anchor="lm")
+    clock = ctx.clock_text()
+    room = W - 2 * M - (int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12 if clock else 0)
+    fonts.text(d, (M, 50), fonts.fit(sub, 13, room), 13, MUTED, anchor="lm")
     turn, max_turns = view.get("turn"), view.get("max_turns")
     if turn is not None:
         text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
                 else ctx.t("render.ls.turn_plain", turn=turn))
         fonts.text(d, (W - M, 24), text, 20, INK, bold=True, anchor="rm")
-    clock = ctx.clock_text()
     if clock:
         fonts.text(d, (W - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
                    bold=ctx.clock_urgent(), anchor="rm")
@@ -409,6 +417,8 @@ def _seat_mark(d: ImageDraw.ImageDraw, seat: int, x: int, cy: int, size: int = 1
 
 
 def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> None:
+    """One player's strip (four lines, 468 px): name, badges and life bar; AVI, awakening and
+    AP; deck / hand / trash / IT counts; shield, banked AP and the IT cards used."""
     p = _players(view).get(seat) or {}
     a = _avis(view).get(seat) or {}
     cards = view.get("cards") or {}
@@ -419,61 +429,44 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> N
     border = seat_colour(seat) if (acting or winner) else LINE
     d.rounded_rectangle((M, y, W - M, y + PANEL_H), radius=10, fill=seat_tint(seat),
                         outline=border, width=4 if (acting or winner) else 1)
-    # line 1: name and badges; life on the right
+    right = W - M - 12
+    # line 1: name and badges; life and its bar on the right
     cy = y + 20
-    x = M + 12
-    _seat_mark(d, seat, x, cy)
-    x += 26
-    name = ctx.name(seat)
-    if view.get("seat") == seat:
-        name = f"{name} {ctx.t('render.ls.you')}"
-    name = fonts.fit(name, 19, 300, bold=True)
-    fonts.text(d, (x, cy), name, 19, INK, bold=True, anchor="lm")
-    x += int(fonts.text_width(name, 19, True)) + 10
-    if view.get("first") == seat:
-        x = _badge(d, x, cy, ctx.t("render.ls.first"), WHITE, MUTED, outline=LINE)
-    if winner:
-        x = _badge(d, x, cy, "★ " + ctx.t("render.ls.winner_badge"), seat_dark(seat), WHITE)
-    elif acting:
-        x = _badge(d, x, cy, "▶ " + ctx.t("render.ls.turn_badge"), seat_dark(seat), WHITE)
     life = int(p.get("life", a.get("life", 0)) or 0)
-    bar_w, bar_x = 190, W - M - 14 - 190
-    d.rounded_rectangle((bar_x, cy - 7, bar_x + bar_w, cy + 7), radius=7, fill=WHITE,
-                        outline=LINE)
+    bar_w = 110
+    bar_x = right - bar_w
+    d.rounded_rectangle((bar_x, cy - 7, bar_x + bar_w, cy + 7), radius=7, fill=WHITE, outline=LINE)
     frac = max(0.0, min(1.0, life / LIFE_MAX))
     if frac > 0:
         d.rounded_rectangle((bar_x, cy - 7, bar_x + max(14, int(bar_w * frac)), cy + 7), radius=7,
                             fill=RED if life <= 150 else seat_colour(seat))
     label = ctx.t("render.ls.life", life=life)
-    fonts.text(d, (bar_x - 10, cy), label, 18, INK, bold=True, anchor="rm")
+    fonts.text(d, (bar_x - 8, cy), label, 18, INK, bold=True, anchor="rm")
+    limit = bar_x - 16 - int(fonts.text_width(label, 18, True))
+    x = M + 12
+    _seat_mark(d, seat, x, cy)
+    x += 26
+    badges = []
+    if view.get("first") == seat:
+        badges.append((ctx.t("render.ls.first"), WHITE, MUTED, LINE))
+    if winner:
+        badges.append(("★ " + ctx.t("render.ls.winner_badge"), seat_dark(seat), WHITE, None))
+    elif acting:
+        badges.append(("▶ " + ctx.t("render.ls.turn_badge"), seat_dark(seat), WHITE, None))
+    badge_w = sum(int(fonts.text_width(b[0], 13, True)) + 20 for b in badges)
+    name = ctx.name(seat)
+    if view.get("seat") == seat:
+        name = f"{name} {ctx.t('render.ls.you')}"
+    name = fonts.fit(name, 19, max(60, limit - x - badge_w - 8), bold=True)
+    fonts.text(d, (x, cy), name, 19, INK, bold=True, anchor="lm")
+    x += int(fonts.text_width(name, 19, True)) + 8
+    for text, fill, fg, outline in badges:
+        if x + fonts.text_width(text, 13, True) + 14 <= limit:
+            x = _badge(d, x, cy, text, fill, fg, outline=outline)
 
-    # line 2: AVI and awakening; AP, banked AP and shield on the right
+    # line 2: AVI and awakening; AP on the right (turn player)
     cy = y + 49
-    x = M + 14
-    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
-    label = ctx.t("render.ls.avi", name=avi)
-    label = fonts.fit(label, 14, 300, bold=True)
-    fonts.text(d, (x, cy), label, 14, INK, bold=True, anchor="lm")
-    x += int(fonts.text_width(label, 14, True)) + 10
-    aw_life = a.get("awakening_life")
-    if view.get("awakening_rule") is False:
-        x = _badge(d, x, cy, ctx.t("render.ls.awakening_none"), WHITE, MUTED, outline=LINE, size=12)
-    elif aw_life is not None:
-        if a.get("awakened"):
-            x = _badge(d, x, cy, "★ " + ctx.t("render.ls.awakened", life=aw_life), HILITE, INK,
-                       outline=INK, size=12)
-        else:
-            x = _badge(d, x, cy, ctx.t("render.ls.awakening_at", life=aw_life), WHITE, MUTED,
-                       outline=LINE, size=12)
-    rx = W - M - 14
-    shield = int(p.get("shield") or 0)
-    if shield:
-        rx = _badge(d, rx, cy, ctx.t("render.ls.shield", amount=shield), WHITE, INK,
-                    outline=seat_dark(seat), size=12, anchor_right=True)
-    ap_next = int(p.get("ap_next") or 0)
-    if ap_next:
-        rx = _badge(d, rx, cy, ctx.t("render.ls.ap_next", amount=f"{ap_next:+d}"), WHITE, INK,
-                    outline=LINE, size=12, anchor_right=True)
+    rx = right
     if view.get("player") == seat and not outcome:
         ap = int(p.get("ap") or 0)
         pips = max(ap, 3)
@@ -486,12 +479,26 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> N
                 d.ellipse(box, fill=WHITE, outline=LINE, width=2)
         text = ctx.t("render.ls.ap", ap=ap)
         fonts.text(d, (px - 8, cy), text, 14, INK, bold=True, anchor="rm")
-        if p.get("caa_used"):
-            w = fonts.text_width(text, 14, True)
-            _badge(d, int(px - 16 - w), cy, ctx.t("render.ls.caa_used"), WHITE, MUTED,
-                   outline=LINE, size=12, anchor_right=True)
+        rx = int(px - 16 - fonts.text_width(text, 14, True))
+    x = M + 14
+    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
+    aw_life = a.get("awakening_life")
+    badge = None
+    if view.get("awakening_rule") is False:
+        badge = (ctx.t("render.ls.awakening_none"), WHITE, MUTED, LINE)
+    elif aw_life is not None:
+        if a.get("awakened"):
+            badge = ("★ " + ctx.t("render.ls.awakened", life=aw_life), HILITE, INK, INK)
+        else:
+            badge = (ctx.t("render.ls.awakening_at", life=aw_life), WHITE, MUTED, LINE)
+    badge_w = int(fonts.text_width(badge[0], 12, True)) + 20 if badge else 0
+    label = fonts.fit(ctx.t("render.ls.avi", name=avi), 14, max(80, rx - x - badge_w - 8), bold=True)
+    fonts.text(d, (x, cy), label, 14, INK, bold=True, anchor="lm")
+    x += int(fonts.text_width(label, 14, True)) + 10
+    if badge and x + badge_w - 6 <= rx:
+        _badge(d, x, cy, badge[0], badge[1], badge[2], outline=badge[3], size=12)
 
-    # line 3: counts and used IT cards
+    # line 3: counts
     cy = y + 77
     x = M + 14
     trash = p.get("trash") or []
@@ -501,10 +508,24 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> N
              ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]
     for item in items:
         x = _badge(d, x, cy, item, WHITE, INK, outline=LINE, size=13)
+
+    # line 4: shield, banked AP, CAA used, the IT cards used (public)
+    cy = y + 104
+    x = M + 14
+    shield = int(p.get("shield") or 0)
+    if shield:
+        x = _badge(d, x, cy, ctx.t("render.ls.shield", amount=shield), WHITE, INK,
+                   outline=seat_dark(seat), size=12)
+    ap_next = int(p.get("ap_next") or 0)
+    if ap_next:
+        x = _badge(d, x, cy, ctx.t("render.ls.ap_next", amount=f"{ap_next:+d}"), WHITE, INK,
+                   outline=LINE, size=12)
+    if view.get("player") == seat and not outcome and p.get("caa_used"):
+        x = _badge(d, x, cy, ctx.t("render.ls.caa_used"), WHITE, MUTED, outline=LINE, size=12)
     used = p.get("it_used") or []
     if used:
         text = ctx.t("render.ls.it_used", cards=", ".join(_name(cards, c, ctx.locale) for c in used))
-        fonts.text(d, (x + 2, cy), fonts.fit(text, 13, W - M - 14 - x), 13, IT_BAND[0], bold=True,
+        fonts.text(d, (x + 2, cy), fonts.fit(text, 13, W - M - 14 - x, True), 13, IT_BAND[0], bold=True,
                    anchor="lm")
 
 
@@ -669,68 +690,64 @@ def _last_headline(last: dict, cards: dict, ctx: Ctx) -> str:
     return ctx.t("render.ls.last.other", name=who, command=str(last.get("command") or kind))
 
 
-TRASH_H = 78
+TRASH_H = 80
 
 
-def _trash_box(d: ImageDraw.ImageDraw, view: dict, cards: dict, ctx: Ctx) -> None:
-    """The newest trash cards of both players (the trash is public)."""
-    y = BY + BW - TRASH_H
-    d.rounded_rectangle((SX, y, SX + SW, BY + BW), radius=10, fill=BOX_BG, outline=LINE, width=1)
-    fonts.text(d, (SX + 12, y + 14), ctx.t("render.ls.trash_title"), 13, MUTED, bold=True,
+def _trash_box(d: ImageDraw.ImageDraw, view: dict, cards: dict, ctx: Ctx, y: int) -> int:
+    """The newest trash cards of both players (the trash is public); returns its bottom."""
+    d.rounded_rectangle((SX, y, SX + SW, y + TRASH_H), radius=10, fill=BOX_BG, outline=LINE, width=1)
+    fonts.text(d, (SX + 12, y + 15), ctx.t("render.ls.trash_title"), 13, MUTED, bold=True,
                anchor="lm")
     players = _players(view)
     for i, seat in enumerate((1, 0)):
-        cy = y + 37 + i * 24
+        cy = y + 39 + i * 24
         _seat_mark(d, seat, SX + 12, cy, 12)
         trash = list((players.get(seat) or {}).get("trash") or [])
         text = ", ".join(_name(cards, c, ctx.locale) for c in reversed(trash[-4:])) if trash else "-"
         if len(trash) > 4:
             text += ", …"
         fonts.text(d, (SX + 30, cy), fonts.fit(text, 13, SW - 42), 13, INK, anchor="lm")
+    return y + TRASH_H
+
+
+LAST_EVENTS = 10        # event lines shown under the last action (the rest: "… n more")
 
 
 def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, y: int,
-              view: dict) -> None:
-    bottom = BY + BW - TRASH_H - 8
-    _trash_box(d, view, cards, ctx)
-    d.rounded_rectangle((SX, y, SX + SW, bottom), radius=10, fill=BOX_BG, outline=LINE, width=1)
-    fonts.text(d, (SX + 12, y + 16), ctx.t("render.ls.last_title"), 13, MUTED, bold=True, anchor="lm")
-    if not last:
-        return
-    seat = last.get("seat")
-    yy = y + 30
+              view: dict) -> int:
+    """What the last action did, in words (who, the chain with ✓/×, its events); returns the
+    box's bottom."""
     lines: list[tuple[str, int, bool, tuple, int | None]] = []   # text, size, bold, colour, seat
-    for i, line in enumerate(wrap(_last_headline(last, cards, ctx), 15, SW - 44, True)[:3]):
-        lines.append((line, 15, True, INK, seat if (i == 0 and isinstance(seat, int)) else None))
-    if last.get("paid"):
-        paid = ", ".join(_name(cards, c, ctx.locale) for c in last["paid"])
-        for line in wrap(ctx.t("render.ls.paid", cards=paid), 13, SW - 36)[:2]:
-            lines.append((line, 13, False, MUTED, None))
-    decls = [c for c in last.get("chain") or [] if isinstance(c, dict)]
-    resolved = last.get("resolved")
-    if not view.get("chain") and (len(decls) > 1 or (decls and resolved is None)):
-        lines.append((ctx.t("render.ls.chain_title"), 13, True, MUTED, None))
-        for i, decl in enumerate(decls):
-            if resolved is None:
-                mark = "…"
-            else:
-                mark = "✓" if i in resolved else "×"
-            text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
-            lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
-    events = [e for e in last.get("events") or [] if isinstance(e, dict)]
-    ev_lines = [t for t in (_event_line(e, cards, ctx) for e in events) if t]
-    room = (bottom - 8 - yy) // 22 - len(lines)
-    if ev_lines and room > 1:
-        lines.append(("", 6, False, INK, None))
-        room -= 1
-        if len(ev_lines) > room:
-            extra = len(ev_lines) - room + 1
-            ev_lines = ev_lines[:room - 1] + [ctx.t("render.ls.more", n=extra)]
-        for t in ev_lines:
-            lines.append(("· " + t, 13, False, INK, None))
+    if last:
+        seat = last.get("seat")
+        for i, line in enumerate(wrap(_last_headline(last, cards, ctx), 15, SW - 44, True)[:3]):
+            lines.append((line, 15, True, INK, seat if (i == 0 and isinstance(seat, int)) else None))
+        if last.get("paid"):
+            paid = ", ".join(_name(cards, c, ctx.locale) for c in last["paid"])
+            for line in wrap(ctx.t("render.ls.paid", cards=paid), 13, SW - 36)[:2]:
+                lines.append((line, 13, False, MUTED, None))
+        decls = [c for c in last.get("chain") or [] if isinstance(c, dict)]
+        resolved = last.get("resolved")
+        if not view.get("chain") and (len(decls) > 1 or (decls and resolved is None)):
+            lines.append((ctx.t("render.ls.chain_title"), 13, True, MUTED, None))
+            for i, decl in enumerate(decls):
+                mark = "…" if resolved is None else "✓" if i in resolved else "×"
+                text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
+                lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
+        events = [e for e in last.get("events") or [] if isinstance(e, dict)]
+        ev_lines = [t for t in (_event_line(e, cards, ctx) for e in events) if t]
+        if len(ev_lines) > LAST_EVENTS:
+            ev_lines = ev_lines[:LAST_EVENTS - 1] + [ctx.t("render.ls.more", n=len(ev_lines) - LAST_EVENTS + 1)]
+        if ev_lines:
+            lines.append(("", 6, False, INK, None))
+            for t in ev_lines:
+                for k, part in enumerate(wrap("· " + t, 13, SW - 24)[:2]):
+                    lines.append(((" " if k else "") + part, 13, False, INK, None))
+    height = 30 + sum(6 if not text else 22 if size >= 14 else 20 for text, size, *_ in lines) + 8
+    d.rounded_rectangle((SX, y, SX + SW, y + height), radius=10, fill=BOX_BG, outline=LINE, width=1)
+    fonts.text(d, (SX + 12, y + 16), ctx.t("render.ls.last_title"), 13, MUTED, bold=True, anchor="lm")
+    yy = y + 30
     for text, size, bold, colour, mark in lines:
-        if yy + 14 > bottom - 4:
-            break
         if not text:
             yy += 6
             continue
@@ -742,6 +759,7 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
         fonts.text(d, (x, cy), fonts.fit(text, size, SX + SW - 10 - x, bold), size, colour,
                    bold=bold, anchor="lm")
         yy += 22 if size >= 14 else 20
+    return y + height
 
 
 def _outcome_text(outcome: dict, ctx: Ctx) -> str:
@@ -780,343 +798,6 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, outcome) -> None:
         fonts.text(d, (M + 30, y + 20), fonts.fit(text, 19, W - 2 * M - 40, bold=True), 19, INK,
                    bold=True, anchor="lm")
 
-
-# --------------------------------------------------------------------------------------------
-# the hand picture (a seat's own view)
-# --------------------------------------------------------------------------------------------
-HW = 880
-COLS = 2
-GAP = 12
-CARD_W = (HW - 2 * M - GAP * (COLS - 1)) // COLS
-RC = 13                                  # range-grid cell
-
-
-def _grid_rows(rng: list) -> tuple[int, int]:
-    """(max forward, min forward) rows of a range grid; always shows the AVI row and one ahead."""
-    fwd = [int(r[0]) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2]
-    return max(fwd + [1]), min(fwd + [0])
-
-
-def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str) -> tuple[int, int]:
-    """A small grid of a hit range relative to the user's AVI (forward = up); returns its size."""
-    top, low = _grid_rows(rng)
-    side = max([2] + [abs(int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2])
-    cols = 2 * side + 1
-    rows = top - low + 1
-    cells = {(int(r[0]), int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2}
-    fill = RANGE_FILL.get(target, RED)
-    for ri in range(rows):
-        fwd = top - ri
-        for ci in range(cols):
-            sd = ci - side
-            bx, by = x + ci * RC, y + ri * RC
-            box = (bx, by, bx + RC - 1, by + RC - 1)
-            if (fwd, sd) == (0, 0):
-                d.rectangle(box, fill=(60, 60, 70))
-                d.polygon([(bx + 3, by + RC - 4), (bx + RC - 4, by + RC - 4), (bx + RC // 2, by + 2)],
-                          fill=WHITE)
-                if (0, 0) in cells:
-                    d.rectangle(box, outline=fill, width=2)
-            elif (fwd, sd) in cells:
-                d.rectangle(box, fill=fill, outline=WHITE)
-            else:
-                d.rectangle(box, fill=(246, 244, 238), outline=(214, 208, 196))
-    return cols * RC, rows * RC
-
-
-def _split_text(text: str) -> tuple[str, str]:
-    """(rules text, condition) — the break / build condition goes on its own line."""
-    for marker in ("【アクション構築条件】", "【ブレイク条件】", "Build condition:", "Break condition:"):
-        i = text.find(marker)
-        if i >= 0:
-            return text[:i].rstrip(), text[i:].strip()
-    return text, ""
-
-
-@lru_cache(maxsize=512)
-def _card_img(card_json: str, count: int, mark: str, locale: str) -> Image.Image:
-    """One hand / IT card (CARD_W wide, RGB, height from its text)."""
-    card = json.loads(card_json)
-    t = lambda k, **p: _t(k, locale, **p)  # noqa: E731
-    cat = str(card.get("category") or "?")
-    if cat == "IT":
-        band, band_fg = IT_BAND
-    elif cat == "AVI":
-        band, band_fg = AVI_BAND
-    else:
-        band, band_fg = CARD_COLOURS.get(str(card.get("colour")), ((200, 200, 200), INK))
-    text, cond = _split_text(_loc(card.get("text"), locale))
-    tw = CARD_W - 20
-    body = wrap(text, 14, tw) if text else ()
-    cond_lines = wrap(cond, 13, tw, True) if cond else ()
-    rng = card.get("range") or []
-    grid_h = 0
-    if rng:
-        top, low = _grid_rows(rng)
-        grid_h = (top - low + 1) * RC
-    n_stats = ((card.get("damage") is not None) + (card.get("durability") is not None)
-               + (cat == "Br" or card.get("cost") is not None))
-    n_info = bool(card.get("colour") or card.get("types"))
-    head_h = max(grid_h + 8, n_stats * 20 + n_info * 18 + 6)
-    h = 32 + head_h + len(body) * 19 + (len(cond_lines) * 18 + 6 if cond_lines else 0) + 10
-    img = Image.new("RGB", (CARD_W, h), PAPER)
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, CARD_W - 1, h - 1), radius=9, fill=WHITE, outline=band, width=2)
-    d.rounded_rectangle((0, 0, CARD_W - 1, 28), radius=9, fill=band)
-    d.rectangle((0, 18, CARD_W - 1, 28), fill=band)
-    # band: category chip, name, CB, count
-    x = 8
-    chip = t(f"render.ls.cat.{cat}") if cat in ("Ac", "Sc", "Br", "IT", "AVI") else cat
-    cw = int(fonts.text_width(chip, 12, True)) + 12
-    d.rounded_rectangle((x, 5, x + cw, 23), radius=5, fill=WHITE)
-    fonts.text(d, (x + cw // 2, 14), chip, 12, band if band != CARD_COLOURS["white"][0] else INK,
-               bold=True, anchor="mm")
-    x += cw + 8
-    right = CARD_W - 8
-    if count > 1:
-        s = f"×{count}"
-        fonts.text(d, (right, 14), s, 16, band_fg, bold=True, anchor="rm")
-        right -= int(fonts.text_width(s, 16, True)) + 8
-    if card.get("cb"):
-        w = int(fonts.text_width("CB", 12, True)) + 12
-        d.rounded_rectangle((right - w, 5, right, 23), radius=9, fill=HILITE, outline=INK)
-        fonts.text(d, (right - w // 2, 14), "CB", 12, INK, bold=True, anchor="mm")
-        right -= w + 6
-    name = _loc(card.get("name"), locale) or str(card.get("id", "?"))
-    fonts.text(d, (x, 14), fonts.fit(name, 16, right - x - 4, True), 16, band_fg, bold=True,
-               anchor="lm")
-    # head: range grid on the left, numbers on the right
-    y = 34
-    x = 10
-    if rng:
-        gw, _ = _range_grid(d, x, y + 2, rng, str(card.get("target") or "enemy"))
-        x += gw + 12
-    stats = []
-    if card.get("damage") is not None:
-        stats.append((t("render.ls.card.damage", n=card["damage"]), RED))
-    if card.get("durability") is not None:
-        stats.append((t("render.ls.card.durability", n=card["durability"]), (0, 104, 76)))
-    cost = card.get("cost")
-    if cat == "Br":
-        stats.append((t("render.ls.card.chain_only"), INK))
-    elif cost is not None:
-        stats.append((t("render.ls.card.cost", n=cost), INK))
-    sy = y + 10
-    for s, colour in stats:
-        fonts.text(d, (x, sy), fonts.fit(s, 15, CARD_W - x - 10, True), 15, colour, bold=True,
-                   anchor="lm")
-        sy += 20
-    info = []
-    colour = card.get("colour")
-    if colour:
-        info.append(t(f"render.ls.colour.{colour}"))
-    for ty in card.get("types") or []:
-        if isinstance(ty, dict):
-            info.append(f"[{_loc(ty, locale) or ty.get('id', '?')}]")
-    if info:
-        fonts.text(d, (x, sy), fonts.fit(" ".join(info), 13, CARD_W - x - 10), 13, MUTED,
-                   anchor="lm")
-        sy += 18
-    if mark:
-        fonts.text(d, (CARD_W - 10, y + 10), mark, 13, GREEN, bold=True, anchor="rm")
-    y += head_h
-    for line in body:
-        fonts.text(d, (10, y + 9), line, 14, INK, anchor="lm")
-        y += 19
-    if cond_lines:
-        y += 3
-        d.rectangle((8, y - 2, CARD_W - 9, y + len(cond_lines) * 18 + 1), fill=(246, 242, 250))
-        for line in cond_lines:
-            fonts.text(d, (10, y + 8), line, 13, IT_BAND[0] if cat == "IT" else INK, bold=True,
-                       anchor="lm")
-            y += 18
-    return img
-
-
-def _hand_entries(ids: list, cards: dict) -> list[tuple[str, int]]:
-    """Hand card ids grouped: copies are interchangeable (first-drawn order kept)."""
-    order: list[str] = []
-    counts: dict[str, int] = {}
-    for cid in ids:
-        if not isinstance(cid, str):
-            continue
-        if cid not in counts:
-            order.append(cid)
-            counts[cid] = 0
-        counts[cid] += 1
-    return [(c, counts[c]) for c in order]
-
-
-def _avi_entries(avi_id, cards: dict, locale: str) -> list:
-    """The seat's AVI abilities (and its awakening) as card-like entries for the hand picture."""
-    avi = cards.get(avi_id) if isinstance(avi_id, str) else None
-    if not isinstance(avi, dict):
-        return []
-    out = []
-    for i, ab in enumerate(avi.get("abilities") or []):
-        if not isinstance(ab, dict):
-            continue
-        moves = any(isinstance(e, dict) and e.get("do") == "move_self" for e in ab.get("effects") or [])
-        card = {"id": f"{avi_id}.{i + 1}", "category": "AVI",
-                "name": {loc: f"{i + 1}. " + _loc(ab.get("name"), loc) for loc in ("ja", "en")},
-                "text": ab.get("text"), "damage": ab.get("damage"), "range": ab.get("range") or [],
-                "cost": ab.get("cost"), "target": "move" if moves else "enemy"}
-        out.append((card, 1, ""))
-    aw = avi.get("awakening")
-    if isinstance(aw, dict):
-        card = {"id": f"{avi_id}.aw", "category": "AVI",
-                "name": {loc: _t("render.ls.awakening_card", loc, life=aw.get("life", "?"))
-                         for loc in ("ja", "en")},
-                "text": aw.get("text")}
-        out.append((card, 1, ""))
-    return out
-
-
-def _layout(entries: list, cards: dict, locale: str):
-    imgs = []
-    for cid, n, mark in entries:
-        if isinstance(cid, dict):
-            card = cid
-        else:
-            card = cards.get(cid) or {"id": cid, "name": {"en": cid}, "category": "?"}
-        imgs.append(_card_img(_j(card), n, mark, locale))
-    rows = []
-    for i in range(0, len(imgs), COLS):
-        row = imgs[i:i + COLS]
-        rows.append((row, max(im.height for im in row)))
-    return rows
-
-
-def _draw_hand(view: dict, ctx: Ctx) -> Image.Image:
-    seat = int(view["seat"])
-    cards = view.get("cards") or {}
-    pending = view.get("pending") if isinstance(view.get("pending"), dict) else None
-    answer_ids: set[str] = set()
-    if pending and pending.get("kind") == "chain":
-        for cmd in pending.get("responses") or []:
-            parts = str(cmd).split()
-            if len(parts) >= 2 and parts[0] == "chain":
-                answer_ids.add(parts[1])
-    ok = ctx.t("render.ls.can_answer")
-    hand = [(c, n, ok if c in answer_ids else "")
-            for c, n in _hand_entries(list(view.get("hand") or []), cards)]
-    its = [(c, n, ok if c in answer_ids else "")
-           for c, n in _hand_entries(list(view.get("it_unused") or []), cards)]
-    hand_rows = _layout(hand, cards, ctx.locale)
-    it_rows = _layout(its, cards, ctx.locale)
-    avi_id = (_avis(view).get(seat) or {}).get("card") or (_players(view).get(seat) or {}).get("avi")
-    avi_rows = _layout(_avi_entries(avi_id, cards, ctx.locale), {}, ctx.locale)
-
-    top = 64
-    status_h = 74
-    answering = pending.get("answering") if pending and pending.get("kind") == "chain" else None
-    earlier = [dl for dl in (view.get("chain") or [])[:-1] if isinstance(dl, dict)][-4:] if answering else []
-    if answering:
-        status_h += 28
-    if earlier:
-        status_h += 24 + 22 * len(earlier)
-    y = top + status_h + 14
-    total = y + 32 + (sum(h + GAP for _, h in hand_rows) if hand_rows else 34)
-    total += 32 + (sum(h + GAP for _, h in it_rows) if it_rows else 34) + 6
-    if avi_rows:
-        total += 32 + sum(h + GAP for _, h in avi_rows)
-    img = Image.new("RGB", (HW, total), PAPER)
-    d = ImageDraw.Draw(img)
-
-    # header
-    title = ctx.t("render.ls.hand_title", name=ctx.name(seat))
-    fonts.text(d, (M, 24), fonts.fit(title, 22, 560, True), 22, INK, bold=True, anchor="lm")
-    sub = ctx.game_title()
-    phase = view.get("phase")
-    if phase:
-        key = f"render.ls.phase.{phase}"
-        text = ctx.t(key)
-        sub += "  ·  " + (str(phase) if text == key else text)
-    fonts.text(d, (M, 50), fonts.fit(sub, 13, 560), 13, MUTED, anchor="lm")
-    turn, max_turns = view.get("turn"), view.get("max_turns")
-    if turn is not None:
-        text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
-                else ctx.t("render.ls.turn_plain", turn=turn))
-        fonts.text(d, (HW - M, 24), text, 20, INK, bold=True, anchor="rm")
-    clock = ctx.clock_text()
-    if clock:
-        fonts.text(d, (HW - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
-                   bold=ctx.clock_urgent(), anchor="rm")
-
-    # status strip: own life, AVI, AP, counts, the decision asked now
-    p = _players(view).get(seat) or {}
-    a = _avis(view).get(seat) or {}
-    d.rounded_rectangle((M, top, HW - M, top + status_h), radius=10, fill=seat_tint(seat),
-                        outline=seat_colour(seat), width=2)
-    cy = top + 20
-    _seat_mark(d, seat, M + 12, cy)
-    life = int(p.get("life", a.get("life", 0)) or 0)
-    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
-    line = ctx.t("render.ls.life", life=life) + "   " + ctx.t("render.ls.avi", name=avi)
-    if a.get("square"):
-        line += f" ({a['square']})"
-    fonts.text(d, (M + 38, cy), fonts.fit(line, 17, 470, True), 17, INK, bold=True, anchor="lm")
-    rx = HW - M - 12
-    for item in reversed([ctx.t("render.ls.deck", n=p.get("deck_count", 0)),
-                          ctx.t("render.ls.trash", n=len(p.get("trash") or [])),
-                          ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]):
-        rx = _badge(d, rx, cy, item, WHITE, INK, outline=LINE, anchor_right=True)
-    cy = top + 50
-    if view.get("outcome"):
-        text = _outcome_text(view["outcome"], ctx)
-    elif pending and pending.get("kind") == "main":
-        text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
-        if pending.get("caa_used"):
-            text += "  ·  " + ctx.t("render.ls.caa_used")
-    elif pending and pending.get("kind") == "discard":
-        text = ctx.t("render.ls.pending.discard", count=pending.get("count", 0))
-    elif answering:
-        text = ctx.t("render.ls.pending.chain")
-    else:
-        player = view.get("player")
-        text = ctx.t("render.ls.pending.wait", name=ctx.name(player) if isinstance(player, int) else "?")
-    fonts.text(d, (M + 14, cy), "▶", 16, seat_dark(seat), bold=True, anchor="lm")
-    fonts.text(d, (M + 36, cy), fonts.fit(text, 16, HW - 2 * M - 50, True), 16, INK, bold=True,
-               anchor="lm")
-    if answering:
-        cy += 28
-        line = ctx.t("render.ls.answering", name=ctx.name(answering.get("seat")),
-                     card=_decl_line(answering, cards, ctx.locale))
-        fonts.text(d, (M + 36, cy), fonts.fit(line, 15, HW - 2 * M - 50), 15, RED, bold=True,
-                   anchor="lm")
-    if earlier:                     # the rest of the chain: only each player's last card resolves
-        cy += 26
-        fonts.text(d, (M + 36, cy), fonts.fit(ctx.t("render.ls.chain_earlier"), 14, HW - 2 * M - 50),
-                   14, MUTED, anchor="lm")
-        first = len(view.get("chain") or []) - 1 - len(earlier)
-        for i, decl in enumerate(earlier):
-            cy += 22
-            _seat_mark(d, int(decl.get("seat") or 0), M + 46, cy, 13)
-            text = f"{first + i + 1}. " + _decl_line(decl, cards, ctx.locale)
-            fonts.text(d, (M + 62, cy), fonts.fit(text, 14, HW - 2 * M - 80), 14, INK, anchor="lm")
-
-    # hand cards
-    for heading, rows, empty in ((ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),
-                                  hand_rows, ctx.t("render.ls.hand_empty")),
-                                 (ctx.t("render.ls.it_cards", n=sum(n for _, n, _ in its)),
-                                  it_rows, ctx.t("render.ls.it_empty")),
-                                 (ctx.t("render.ls.avi_cards", name=_name(cards, avi_id, ctx.locale)),
-                                  avi_rows, "")):
-        if not rows and not empty:
-            continue
-        fonts.text(d, (M, y + 14), heading, 17, INK, bold=True, anchor="lm")
-        y += 32
-        if not rows:
-            fonts.text(d, (M + 4, y + 10), empty, 14, MUTED, anchor="lm")
-            y += 34
-            continue
-        for row, h in rows:
-            for i, im in enumerate(row):
-                img.paste(im, (M + i * (CARD_W + GAP), y))
-            y += h + GAP
-    return img
-
-
 def warm(locale: str) -> None:
     """Fill the background cache for ``locale``."""
     _background(locale)
@@ -1124,3 +805,4 @@ def warm(locale: str) -> None:
 
 # the text view (console, DMs) lives beside the picture: render/logic_square_text.py
 from render import logic_square_text as _text  # noqa: E402,F401  (registers the text view)
+from render import logic_square_hand as _hand  # noqa: E402  (the hand picture: a seat's own view)

@@ -65,7 +65,8 @@ def test_random_match_views_render_as_pngs_of_sensible_size(locale):
                 png = render_png("logic_square", view, locale=locale, names=NAMES,
                                  clock={"deadline_in": 75, "turn_seconds": 300})
                 img = decode(png)
-                assert 600 <= img.width <= 900, img.size
+                # phone widths (issue 14): public board 500, hand 600 — shown 400 wide, text ≥ 8 px
+                assert img.width in (500, 600), img.size
                 assert 400 <= img.height <= 2600, img.size
                 assert len(png) <= 200_000
             seen_public += 1
@@ -78,7 +79,7 @@ def test_public_and_seat_pictures_differ_and_seat_picture_is_the_hand():
     pub = render_png("logic_square", game.view(state, None), names=NAMES)
     own = render_png("logic_square", game.view(state, 0), names=NAMES)
     assert pub != own
-    assert decode(pub).size == (880, decode(pub).height)
+    assert decode(pub).width == 500 and decode(own).width == 600
 
 
 def test_hand_picture_shows_the_hand():
@@ -226,4 +227,4 @@ def test_command_line_writes_a_valid_png(tmp_path, seat):
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     img = decode(out.read_bytes())
-    assert 600 <= img.width <= 900
+    assert img.width in (500, 600)
