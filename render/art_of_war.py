@@ -1,15 +1,19 @@
 """The Art of War picture, drawn from ``game.view(state, seat)`` only.
 
-Layout (960 × 664 px; a seat's view adds a 140 px hand strip at the bottom)::
+Layout (520 px wide, so a phone showing it 400 px wide has no text under 8 px; the height
+follows the text)::
 
-    title · turn · whose decision · clock
-    ┌ 4×3 grid ─────────┐  ┌ seat 1 panel: KING, hand/deck/graveyard counts,   ┐
-    │ rank 4 (seat 1 back)│  │ waiting queue (front → back, 5 slots), kingdom  │
-    │ rank 3 (seat 1 front)  │ counts per type with the leader marked           │
-    │ ───── the front line ──│                                                  │
-    │ rank 2 (seat 0 front)│  ┌ seat 0 panel                                    ┐
-    │ rank 1 (seat 0 back) │
-    └ a  b  c ───────────┘
+    title · turn · view                                   clock
+    ┌ seat 1 strip: KING, hand/deck/graveyard counts, waiting queue (front → back, 5 slots),
+    │ kingdom counts per type with the leader marked ┐
+    ┌ 4×3 grid ──────────────┐
+    │ rank 4 (seat 1 back)   │
+    │ rank 3 (seat 1 front)  │
+    │ ───── the front line ──│
+    │ rank 2 (seat 0 front)  │
+    │ rank 1 (seat 0 back)   │
+    └ a  b  c ───────────────┘
+    ┌ seat 0 strip ┐
     status / result banner · last action · [responder] the declarations answered, the answers
     [seat view only] your hand: each card's name, attack, defence (upright/sideways) and range
 
@@ -29,15 +33,17 @@ from render import fonts
 from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
-W, H = 960, 664
-HAND_H = 140
+W = 520                          # shown 400 wide on a phone: no text under 8 px (all ≥ 11 px)
 M = 16
-CW, CH = 122, 104                # grid cell
-GX, GY = 52, 78                  # grid top-left
+PANEL_H = 196                    # a player's strip, full width
+PX, PW = M, W - 2 * M
+TOP_PANEL_Y = 66
+CW, CH = 146, 104                # grid cell
+GX, GY = 50, TOP_PANEL_Y + PANEL_H + 14   # grid top-left
 GW, GH = CW * 3, CH * 4
-PX = GX + GW + 28                # side panels
-PW = W - M - PX
-PANEL_H = 214
+BOTTOM_PANEL_Y = GY + GH + 32
+H = BOTTOM_PANEL_Y + PANEL_H     # the fixed part; status, last action and the hand follow
+MIN_TEXT = 11
 KINGDOM = "sapgw"
 
 
@@ -62,8 +68,8 @@ def _cell_xy(r: int, c: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4)
-def _background(locale: str, hand: bool) -> Image.Image:
-    img = Image.new("RGB", (W, H + (HAND_H if hand else 0)), PAPER)
+def _background(locale: str) -> Image.Image:
+    img = Image.new("RGB", (W, H), PAPER)
     d = ImageDraw.Draw(img)
     for r in range(4):
         tint = seat_tint(0 if r < 2 else 1)
@@ -171,7 +177,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acti
         else:
             d.rounded_rectangle((cx, y + 108, cx + 40, y + 148), radius=6, outline=LINE, width=1)
     if waiting:
-        fonts.text(d, (PX + 14, y + 158), "▲ " + ctx.t("art_of_war.pic.front"), 10, MUTED, anchor="lm")
+        fonts.text(d, (PX + 14, y + 160), "▲ " + ctx.t("art_of_war.pic.front"), 12, MUTED, anchor="lm")
     # kingdom counts, the type where this seat is ahead marked
     kingdom = p.get("kingdom") or {}
     okingdom = other.get("kingdom") or {}
@@ -188,7 +194,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acti
                             fill=HILITE if lead else WHITE, outline=seat_dark(seat) if lead else LINE, width=2 if lead else 1)
         fonts.text(d, (cx + 16, y + 118), code.upper(), 11, MUTED, bold=True, anchor="mm")
         fonts.text(d, (cx + 16, y + 137), str(n), 16, INK, bold=True, anchor="mm")
-    fonts.text(d, (kx, y + 158), f"{ctx.t('art_of_war.pic.ahead')} {ahead}/4", 11, RED if ahead >= 3 else MUTED,
+    fonts.text(d, (kx, y + 160), f"{ctx.t('art_of_war.pic.ahead')} {ahead}/4", 12, RED if ahead >= 3 else MUTED,
                bold=ahead >= 3, anchor="lm")
     # this turn's flags (turn player only)
     if view.get("player") == seat and view.get("phase") == "play":
@@ -250,19 +256,26 @@ def _status(view: dict, ctx: Ctx) -> str:
 
 @register("art_of_war")
 def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
+    """Stacked for a phone: header, seat 1's strip, the grid, seat 0's strip, then whose turn
+    (or the result), the last action in words, an open response window and, in a seat's own
+    view, the hand.  The height follows the text."""
     seat = view.get("seat")
     hand = view.get("hand") if isinstance(seat, int) else None
-    img = _background(ctx.locale, hand is not None).copy()
+    img = Image.new("RGB", (W, H + 900), PAPER)
+    img.paste(_background(ctx.locale), (0, 0))
     d = ImageDraw.Draw(img)
     outcome = view.get("outcome")
     to_act = list(view.get("to_act") or [])
     # header
-    fonts.text(d, (M, 24), ctx.game_title(), 24, INK, bold=True, anchor="lm")
-    fonts.text(d, (M, 52), fonts.fit(f"{ctx.t('art_of_war.pic.turn', turn=view.get('turn', 0))} · "
-                                      f"{ctx.view_label(view)}", 14, 420), 14, MUTED, anchor="lm")
+    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, W - 2 * M, True), 24, INK, bold=True, anchor="lm")
     clock = ctx.clock_text()
+    room = W - 2 * M
     if clock:
-        fonts.text(d, (W - M, 24), clock, 15, RED if ctx.clock_urgent() else INK, bold=ctx.clock_urgent(), anchor="rm")
+        fonts.text(d, (W - M, 52), clock, 15, RED if ctx.clock_urgent() else INK, bold=ctx.clock_urgent(),
+                   anchor="rm")
+        room -= int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12
+    fonts.text(d, (M, 52), fonts.fit(f"{ctx.t('art_of_war.pic.turn', turn=view.get('turn', 0))} · "
+                                      f"{ctx.view_label(view)}", 14, room), 14, MUTED, anchor="lm")
     # last action: outline the squares it touched
     last = view.get("last") or {}
     touched = set()
@@ -278,37 +291,49 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
             x, y = _cell_xy(*_rc(ev["square"]))
             d.line((x + 20, y + 20, x + CW - 20, y + CH - 20), fill=RED, width=3)
             d.line((x + CW - 20, y + 20, x + 20, y + CH - 20), fill=RED, width=3)
-    # panels: seat 1 on top (its side of the grid), seat 0 below
+    # strips: seat 1 above the grid (its side), seat 0 below
     winners = (outcome or {}).get("winners") or []
-    for s, y in ((1, GY - 6), (0, GY + GH - PANEL_H + 6)):
+    for s, y in ((1, TOP_PANEL_Y), (0, BOTTOM_PANEL_Y)):
         _panel(d, view, ctx, s, y, s in to_act and not outcome, s in winners)
-    # footer
-    fy = GY + GH + 40
+    # status, last action, response window
+    fy = H + 12
     if outcome:
         head, reason = ctx.outcome_text(outcome)
         key = f"reason.{outcome.get('reason')}"
         if i18n.has(key):
             reason = ctx.t(key)
-        d.rounded_rectangle((M, fy - 4, W - M, fy + 40), radius=10, fill=HILITE)
-        fonts.text(d, (M + 14, fy + 18), fonts.fit(f"{head} — {reason}", 18, W - 2 * M - 28, True), 18, INK,
-                   bold=True, anchor="lm")
+        lines = fonts.wrap(f"{head} — {reason}", 18, W - 2 * M - 28, True)[:3]
+        h = 16 + 26 * len(lines)
+        d.rounded_rectangle((M, fy, W - M, fy + h), radius=10, fill=HILITE)
+        for i, line in enumerate(lines):
+            fonts.text(d, (M + 14, fy + 20 + 26 * i), line, 18, INK, bold=True, anchor="lm")
+        fy += h + 10
     else:
-        fonts.text(d, (M, fy + 14), fonts.fit(_status(view, ctx), 20, W - 2 * M, True), 20, INK, bold=True, anchor="lm")
+        for line in fonts.wrap(_status(view, ctx), 20, W - 2 * M, True)[:2]:
+            fonts.text(d, (M, fy + 14), line, 20, INK, bold=True, anchor="lm")
+            fy += 30
+        fy += 4
     if cmd:
         parts = [cmd] + [t for t in (_event_text(ctx, view, ev) for ev in last.get("events") or []) if t]
         who = ctx.name(last.get("seat")) if isinstance(last.get("seat"), int) else ""
         text = ctx.t("art_of_war.pic.last", text=f"{who}: " + " · ".join(parts))
-        fonts.text(d, (M, fy + 58), fonts.fit(text, 15, W - 2 * M), 15, MUTED, anchor="lm")
+        for line in fonts.wrap(text, 15, W - 2 * M)[:4]:
+            fonts.text(d, (M, fy + 10), line, 15, MUTED, anchor="lm")
+            fy += 22
+        fy += 6
     window = view.get("window")
     if window:
         pending = chain_text(ctx.t, ctx.name, view, window.get("chain") or [])
         text = ctx.t("art_of_war.pic.respond", text=", ".join(window.get("responses") or []) + " / pass")
         if pending:
             text = ctx.t("art_of_war.pic.answering", text=pending) + "  →  " + text
-        fonts.text(d, (M, fy + 84), fonts.fit(text, 15, W - 2 * M, True), 15, RED, bold=True, anchor="lm")
+        for line in fonts.wrap(text, 15, W - 2 * M, True)[:4]:
+            fonts.text(d, (M, fy + 10), line, 15, RED, bold=True, anchor="lm")
+            fy += 22
+        fy += 6
     if hand is not None:
-        _hand_strip(d, view, ctx, seat % 2, hand)
-    return img
+        fy = _hand_strip(d, view, ctx, seat % 2, hand, fy + 4)
+    return img.crop((0, 0, W, fy + 12))
 
 
 def _card_def(view: dict, owner: int, code: str) -> dict:
@@ -335,37 +360,43 @@ def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, cell: int, rng: list, fg
                 d.rectangle(box, outline=dim, width=1)
 
 
-def _hand_strip(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, own: int, hand: list) -> None:
-    """The DM hand: each card with its name, attack, defence (upright/sideways) and range."""
-    hy = H + 8
+HAND_CARD_W, HAND_CARD_H = 92, 108
+
+
+def _hand_strip(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, own: int, hand: list, hy: int) -> int:
+    """The DM hand: each card with its name, attack, defence (upright/sideways) and range, five
+    to a row; returns the y below it."""
     fonts.text(d, (M, hy + 12), ctx.t("art_of_war.pic.your_hand") + f" ({len(hand)})", 15, INK, bold=True,
                anchor="lm")
-    n = max(1, len(hand))
-    step = min(118, (W - 2 * M) // n)
-    w, h = step - 6, HAND_H - 34
+    per_row = (W - 2 * M + 6) // (HAND_CARD_W + 6)
+    w, h = HAND_CARD_W, HAND_CARD_H
     fg, dim = seat_text(own), seat_dark(own)
+    y = hy + 28
     for i, code in enumerate(hand):
-        x, y = M + i * step, hy + 26
+        if i and i % per_row == 0:
+            y += h + 8
+        x = M + (i % per_row) * (w + 6)
         d.rounded_rectangle((x, y, x + w, y + h), radius=6, fill=seat_colour(own), outline=dim, width=2)
         big = "K" if code == "k" else str(code).upper()
         card = _card_def(view, own, code)
         fonts.text(d, (x + 8, y + 14), big, 18, fg, bold=True, anchor="lm")
-        if w >= 60:
-            fonts.text(d, (x + 24, y + 14), fonts.fit(_label(ctx, view, own, code), 10, w - 28), 10, fg, anchor="lm")
+        fonts.text(d, (x + 24, y + 14), fonts.fit(_label(ctx, view, own, code), MIN_TEXT, w - 28), MIN_TEXT, fg,
+                   anchor="lm")
         atk = card.get("attack")
         dfc = card.get("defence") or []
         if atk is not None and len(dfc) == 2:
             stats = ctx.t("art_of_war.pic.stats", attack="X" if atk == "hand" else atk,
                           defence=f"{dfc[0]}/{dfc[1]}")
-            fonts.text(d, (x + w // 2, y + 34), fonts.fit(stats, 10, w - 6, True), 10, fg, bold=True, anchor="mm")
-        cell = 11 if w >= 64 else 0
-        if cell and card.get("range"):
-            _range_grid(d, x + (w - 5 * cell) // 2, y + 44, cell, card["range"], fg, dim)
+            fonts.text(d, (x + w // 2, y + 34), fonts.fit(stats, MIN_TEXT, w - 6, True), MIN_TEXT, fg, bold=True,
+                       anchor="mm")
+        cell = 12
+        if card.get("range"):
+            _range_grid(d, x + (w - 5 * cell) // 2, y + 46, cell, card["range"], fg, dim)
+    return y + (h if hand else 0) + 8
 
 
 def warm(locale: str) -> None:
-    _background(locale, False)
-    _background(locale, True)
+    _background(locale)
 
 
 # --------------------------------------------------------------------------------------------

@@ -128,6 +128,49 @@ def fit(s: str, size: int, max_width: float, bold: bool = False) -> str:
     return s[:lo] + "…"
 
 
+@lru_cache(maxsize=4096)
+def wrap(text: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
+    """Lines of ``text`` at most ``width`` px wide: by words for spaced text, by characters for
+    Japanese (closing punctuation such as 。、） never starts a line)."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        tokens: list[str] = []
+        word = ""
+        for ch in para:
+            if ch == " ":
+                tokens.append(word + " ")
+                word = ""
+            elif ord(ch) > 0x2E7F:
+                if word:
+                    tokens.append(word)
+                    word = ""
+                tokens.append(ch)
+            else:
+                word += ch
+        if word:
+            tokens.append(word)
+        line = ""
+        for tok in tokens:
+            cand = line + tok
+            if (not line or text_width(cand.rstrip(), size, bold) <= width
+                    or tok in _NO_START):
+                line = cand
+                continue
+            out.append(line.rstrip())
+            line = tok
+        while text_width(line.rstrip(), size, bold) > width and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and text_width(line[:cut], size, bold) > width:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line.rstrip())
+    return tuple(out)
+
+
+_NO_START = set("。、）」』，．・：")
+
+
 @lru_cache(maxsize=8192)
 def has_glyph(ch: str, bold: bool = False) -> bool:
     """True if the font has a real glyph for ``ch`` (not the .notdef box)."""

@@ -111,47 +111,7 @@ def square_xy(square) -> tuple[int, int] | None:
     return BX + rc[0] * CELL, BY + (5 - rc[1]) * CELL
 
 
-@lru_cache(maxsize=4096)
-def wrap(text: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
-    """Lines of ``text`` at most ``width`` px wide: by words for spaced text, by characters for
-    Japanese (closing punctuation such as 。、） never starts a line)."""
-    out: list[str] = []
-    for para in text.split("\n"):
-        tokens: list[str] = []
-        word = ""
-        for ch in para:
-            if ch == " ":
-                tokens.append(word + " ")
-                word = ""
-            elif ord(ch) > 0x2E7F:
-                if word:
-                    tokens.append(word)
-                    word = ""
-                tokens.append(ch)
-            else:
-                word += ch
-        if word:
-            tokens.append(word)
-        line = ""
-        for tok in tokens:
-            cand = line + tok
-            if (not line or fonts.text_width(cand.rstrip(), size, bold) <= width
-                    or tok in _NO_START):
-                line = cand
-                continue
-            out.append(line.rstrip())
-            line = tok
-        while fonts.text_width(line.rstrip(), size, bold) > width and len(line) > 1:
-            cut = len(line) - 1
-            while cut > 1 and fonts.text_width(line[:cut], size, bold) > width:
-                cut -= 1
-            out.append(line[:cut])
-            line = line[cut:]
-        out.append(line.rstrip())
-    return tuple(out)
-
-
-_NO_START = set("。、）」』，．・：")
+wrap = fonts.wrap          # kept importable from here (render/logic_square_hand.py)
 
 
 # --------------------------------------------------------------------------------------------

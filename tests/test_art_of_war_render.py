@@ -4,9 +4,11 @@ from __future__ import annotations
 import io
 import random
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from render import art_of_war as aow_render
 from render import has_renderer, render_png
+from render.base import PAPER, Ctx
 from rules import registry
 
 game = registry.get("art_of_war")
@@ -42,12 +44,14 @@ def test_public_and_seat_views_render_in_both_locales():
             for locale in ("en", "ja"):
                 img = _decode(render_png("art_of_war", view, locale=locale, names=["Alice", "Bob"],
                                          clock={"deadline_in": 42, "turn_seconds": 300}))
-                assert img.width == 960
-                banner = int(960 * 0.13) if view.get("outcome") else 0   # render: the result banner
-                if seat is None:
-                    assert img.height == 664 + banner
-                else:
-                    assert img.height > 664 + banner     # the hand strip for the DM picture
+                assert img.width == 520              # a phone's width (issue 14)
+                banner = int(520 * 0.13) if view.get("outcome") else 0   # render: the result banner
+                assert img.height > aow_render.H + banner  # status, last action (and the hand) below
+                if seat is not None and view.get("hand"):
+                    public = _decode(render_png("art_of_war", game.view(state, None), locale=locale,
+                                                names=["Alice", "Bob"],
+                                                clock={"deadline_in": 42, "turn_seconds": 300}))
+                    assert img.height > public.height    # the hand strip for the DM picture
 
 
 def test_same_view_same_bytes_and_window_view_renders():
@@ -104,24 +108,26 @@ def test_the_pending_rear_support_is_named_for_the_wizard_answer():
     text = render_text("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
     assert "Answering: Alice: ARCHER rear support (by the KING) b3" in text
     png = render_png("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
-    assert _decode(png).height == 664 + 140
+    assert _decode(png).width == 520
 
 
 def test_hand_picture_draws_each_cards_range_diagram():
     """The DM hand shows each card's attack, defence and range as in the rulebook (攻撃範囲: the card
     ■ at the bottom, squares in range marked).  WIZARD: 正面の列全て; GUARDIAN: 正面のみ."""
-    def square(png, forward, sideways):
-        img = _decode(png).convert("RGB")
-        x0, y0, cell = 16 + (112 - 55) // 2, 664 + 8 + 26 + 44, 11       # one card: 112 px wide
+    def square(img, forward, sideways):
+        w, cell = aow_render.HAND_CARD_W, 12                # the first card of a strip drawn at y=0
+        x0, y0 = aow_render.M + (w - 5 * cell) // 2, 28 + 46
         return img.getpixel((x0 + (sideways + 2) * cell + 5, y0 + (3 - forward) * cell + 5))
 
     def light(rgb):                 # a marked square is white (the PNG palette may shift it a little)
         return min(rgb) > 230
 
     for hand, marked in (("w", {(1, 0), (2, 0), (3, 0)}), ("g", {(1, 0)}), ("a", {(1, -2), (1, 2), (2, -1), (2, 1)})):
-        png = render_png("art_of_war", game.view(game.position(player=0, field={"b2": "0s", "b3": "1s"},
-                                                               hands={0: hand}), 0))
+        view = game.view(game.position(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: hand}), 0)
+        img = Image.new("RGB", (aow_render.W, 200), PAPER)
+        aow_render._hand_strip(ImageDraw.Draw(img), view, Ctx("art_of_war", "en", ("Alice", "Bob"), None, None),
+                               0, view["hand"], 0)
         for f in range(1, 4):
             for sw in range(-2, 3):
-                assert light(square(png, f, sw)) == ((f, sw) in marked), (hand, f, sw)
-        assert max(square(png, 0, 0)) < 80                       # the card itself: ■
+                assert light(square(img, f, sw)) == ((f, sw) in marked), (hand, f, sw)
+        assert max(square(img, 0, 0)) < 80                       # the card itself: ■
