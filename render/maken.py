@@ -1,15 +1,17 @@
 """The Project Maken picture, drawn from ``game.view(state, seat)`` only.
 
-Layout (1040 × 820 px)::
+Layout (600 px wide, so a phone showing it 400 px wide has no text under 8 px; the height
+follows the content)::
 
-    title · view label                               turn 12/60 · step · clock
-    ┌ seat 1: name, character, TP / to-act badges   │ attack field (face-up cards,   │ guard space ┐
-    │ LP ◆◆◆  stamina  hand  support backs          │ bottom → top, left → right)    │ backs, type │
-    │ gauge ■■■□□□□□□□  damage ■■□□□□□□□□           │                                │ dust top    │
-    └───────────────────────────────────────────────────────────────────────────────────────────┘
+    title · view label                                  turn 12/60 · step · clock
+    ┌ the other player: name, character, TP / to-act badges │ guard space: type,     ┐
+    │ LP ◆◆◆  stamina  hand                                  │ backs, the GC card     │
+    │ gauge ■■■□□□□□□□  damage ■■□□□□□□□□  support, dust top │                        │
+    │ attack field: face-up cards, bottom → top, left → right; the top card's numbers │
+    └──────────────────────────────────────────────────────────────────────────────────┘
     situation (even / X is guarding) · judge · last command
-    ┌ seat 0, the same ┐
-    your hand (a seat's own view) or the recent public log
+    ┌ you (or seat 0), the same ┐
+    your hand, five cards a row (a seat's own view), or the recent public log
 
 Cards show name, speed / reach (front/back) / attack / guard difficulty, posture, unguardable
 marks, gauge cost/gain, GC kind and the destination icon.  Face-down cards are backs only.
@@ -26,18 +28,19 @@ from render import fonts
 from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register, seat_colour,
                          seat_dark, seat_tint)
 
-W, H = 1040, 850
+W = 600                              # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
 M = 14
-BAND_H = 250
 TOP_Y = 62
-MID_Y = TOP_Y + BAND_H + 6
-MID_H = 70
-BOT_Y = MID_Y + MID_H + 6
-HAND_Y = BOT_Y + BAND_H + 8
-CW, CH = 96, 150                     # card size
-INFO_W = 260
-FIELD_X = M + INFO_W + 10
-GUARD_X = 760
+INFO_H = 178                         # a player's band: info (left) and guard space (right) …
+CW, CH = 110, 200                    # card size
+FIELD_H = 30 + CH + 30               # … then the attack field, full width, and its top card's line
+EMPTY_FIELD_H = 30 + 44 + 8          # (an empty attack field: one short line)
+BAND_H = INFO_H + FIELD_H
+MID_H = 92
+BW_, BH_ = 70, 100                   # a face-down card in the guard space
+INFO_W = 300
+GUARD_X = M + INFO_W + 16
+TEXT = 12                            # the smallest text on a card
 BACK = (72, 52, 96)
 BACK_LINE = (150, 120, 180)
 POSTURE_COL = {"stand": (0, 114, 178), "crouch": (0, 158, 115), "air": (204, 121, 167)}
@@ -49,63 +52,77 @@ def _j(view_card: dict) -> str:
 
 @lru_cache(maxsize=512)
 def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.Image:
+    """One card, CW × CH: its name (two lines if needed), speed / reach / attack / guard, the
+    posture and unguardable marks, GC kind and gauge, bet/hit effects and where it goes."""
     card = json.loads(card_json)
     img = Image.new("RGBA", (CW, CH), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
+    name = card["name"].get(locale) or card["name"]["en"]
     if card.get("kind") == "support":
         d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=(244, 236, 214), outline=INK, width=2)
-        name = card["name"].get(locale) or card["name"]["en"]
-        fonts.text(d, (CW // 2, 16), fonts.fit(name, 13, CW - 8, True), 13, INK, bold=True, anchor="mm")
-        fonts.text(d, (CW // 2, 40), t("maken.render.support"), 12, MUTED, anchor="mm")
+        y = 14
+        for line in fonts.wrap(name, 13, CW - 10, True)[:2]:
+            fonts.text(d, (CW // 2, y), fonts.fit(line, 13, CW - 8, True), 13, INK, bold=True, anchor="mm")
+            y += 16
+        fonts.text(d, (CW // 2, y + 4), t("maken.render.support"), TEXT, MUTED, anchor="mm")
         text = card.get("text", {}).get(locale, "")
-        y = 58
-        for line in _flow([(word, INK) for word in text.split(" ")], 10, CW - 10, 5):
-            fonts.text(d, (6, y), "".join(chunk for chunk, _ in line), 10, INK)
-            y += 14
+        y += 16
+        for line in _flow([(word, INK) for word in text.split(" ")], TEXT, CW - 10, 8):
+            fonts.text(d, (6, y), "".join(chunk for chunk, _ in line), TEXT, INK)
+            y += 15
         return img
     posture = card.get("posture", "stand")
     col = POSTURE_COL.get(posture, INK)
     d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=WHITE, outline=col, width=3)
-    d.rectangle((3, 3, CW - 4, 24), fill=col)
-    name = card["name"].get(locale) or card["name"]["en"]
-    fonts.text(d, (CW // 2, 14), fonts.fit(name, 12, CW - 10, True), 12, WHITE, bold=True, anchor="mm")
+    d.rectangle((3, 3, CW - 4, 38), fill=col)
+    lines = fonts.wrap(name, 13, CW - 10, True)
+    if len(lines) == 1:
+        fonts.text(d, (CW // 2, 21), lines[0], 13, WHITE, bold=True, anchor="mm")
+    else:
+        for i, line in enumerate(lines[:2]):
+            text = line if i == 0 or len(lines) == 2 else fonts.fit(line + "…", 13, CW - 8, True)
+            fonts.text(d, (CW // 2, 13 + 16 * i), fonts.fit(text, 13, CW - 8, True), 13, WHITE, bold=True,
+                       anchor="mm")
     spd = card["speed"] + bonuses.count("spd")
     atk = card["attack"] + bonuses.count("atk")
     grd = card["guard"] + bonuses.count("grd")
     reach = str(card["front"]) if card["front"] == card["back"] else f"{card['front']}/{card['back']}"
     rows = [(t("maken.render.spd"), str(spd), "spd" in bonuses), (t("maken.render.rch"), reach, False),
             (t("maken.render.atk"), str(atk), "atk" in bonuses), (t("maken.render.grd"), str(grd), "grd" in bonuses)]
-    y = 28
+    y = 42
     for label, value, up in rows:
-        fonts.text(d, (8, y + 7), label, 11, MUTED, anchor="lm")
-        fonts.text(d, (CW - 8, y + 7), value, 15, RED if up else INK, bold=True, anchor="rm")
-        y += 15
+        fonts.text(d, (8, y + 8), label, TEXT, MUTED, anchor="lm")
+        fonts.text(d, (CW - 8, y + 8), value, 16, RED if up else INK, bold=True, anchor="rm")
+        y += 17
     # posture and unguardable marks
-    fonts.text(d, (8, y + 8), t(f"maken.posture.{posture}"), 11, col, bold=True, anchor="lm")
-    x = CW - 8
-    for u in reversed(card.get("unguardable", [])):
+    fonts.text(d, (8, y + 9), fonts.fit(t(f"maken.posture.{posture}"), TEXT, CW - 16, True), TEXT, col, bold=True,
+               anchor="lm")
+    y += 18
+    x = 6
+    for u in card.get("unguardable", []):
         label = "×" + t(f"maken.posture.{u}")[:1 if locale == "ja" else 2]
-        w = int(fonts.text_width(label, 10, True)) + 6
-        d.rounded_rectangle((x - w, y + 1, x, y + 15), radius=4, fill=RED)
-        fonts.text(d, (x - w // 2, y + 8), label, 10, WHITE, bold=True, anchor="mm")
-        x -= w + 2
-    y += 16
-    for i, line in enumerate(_card_notes(card, locale)):
+        w = int(fonts.text_width(label, TEXT, True)) + 6
+        d.rounded_rectangle((x, y, x + w, y + 16), radius=4, fill=RED)
+        fonts.text(d, (x + w // 2, y + 8), label, TEXT, WHITE, bold=True, anchor="mm")
+        x += w + 3
+    if card.get("unguardable"):
+        y += 18
+    for i, line in enumerate(_card_notes(card, locale, max(1, (CH - 24 - y) // 15))):
         x = 6
         for text, colour in line:
-            fonts.text(d, (x, y + 6 + 14 * i), text, 10, colour, anchor="lm")
-            x += fonts.text_width(text, 10)
+            fonts.text(d, (x, y + 7 + 15 * i), text, TEXT, colour, anchor="lm")
+            x += fonts.text_width(text, TEXT)
     # destination icon (どこいくのアイコン)
     icon = card.get("icon", "dust")
-    d.rounded_rectangle((4, CH - 19, CW - 5, CH - 5), radius=4, fill=(236, 232, 224))
-    fonts.text(d, (CW // 2, CH - 12), "→ " + t(f"maken.icon.{icon}"), 10, INK, bold=True, anchor="mm")
+    d.rounded_rectangle((4, CH - 22, CW - 5, CH - 5), radius=4, fill=(236, 232, 224))
+    fonts.text(d, (CW // 2, CH - 13), "→ " + t(f"maken.icon.{icon}"), TEXT, INK, bold=True, anchor="mm")
     if twin:
         d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, outline=RED, width=2)
     return img
 
 
-def _card_notes(card: dict, locale: str) -> list[list[tuple[str, tuple]]]:
+def _card_notes(card: dict, locale: str, max_lines: int = 2) -> list[list[tuple[str, tuple]]]:
     """The two lines above a card's destination icon: GC kind, gauge cost/gain in ink, then its
     bet/hit effects in red, flowed (Japanese breaks between characters)."""
     t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
@@ -121,7 +138,7 @@ def _card_notes(card: dict, locale: str) -> list[list[tuple[str, tuple]]]:
     effects = [("bet", e) for e in card.get("bet", [])] + [("hit", e) for e in card.get("hit", [])]
     flow = [(word, INK) for word in " ".join(extras).split()] + \
            [(word, RED) for w, e in effects for word in _effect_short(w, e, locale).split(" ")]
-    return _flow(flow, 10, CW - 12, 2)
+    return _flow(flow, TEXT, CW - 12, max_lines)
 
 
 def _effect_short(where: str, eff: dict, locale: str) -> str:
@@ -185,12 +202,12 @@ def _flow(words: list[tuple[str, tuple]], size: int, width: int, max_lines: int)
 
 @lru_cache(maxsize=4)
 def _back(horizontal: bool) -> Image.Image:
-    w, h = (CH, CW) if horizontal else (CW, CH)
+    w, h = (BH_, BW_) if horizontal else (BW_, BH_)
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=BACK, outline=BACK_LINE, width=3)
     d.rounded_rectangle((10, 10, w - 11, h - 11), radius=6, outline=BACK_LINE, width=1)
-    fonts.text(d, (w // 2, h // 2), "魔", 34, BACK_LINE, bold=True, anchor="mm")
+    fonts.text(d, (w // 2, h // 2), "魔", 26, BACK_LINE, bold=True, anchor="mm")
     return img
 
 
@@ -206,8 +223,8 @@ def _character_img(initial: str, seat: int, upright: bool) -> Image.Image:
 
 
 def _bar(d: ImageDraw.ImageDraw, x: int, y: int, n: int, total: int, colour, label: str) -> None:
-    fonts.text(d, (x, y + 7), label, 12, INK, bold=True, anchor="lm")
-    bx = x + 70
+    fonts.text(d, (x, y + 7), label, 13, INK, bold=True, anchor="lm")
+    bx = x + 80
     for i in range(total):
         box = (bx + i * 15, y, bx + i * 15 + 12, y + 14)
         d.rectangle(box, fill=colour if i < n else WHITE, outline=LINE)
@@ -221,7 +238,16 @@ def _name(ctx: Ctx, cards: dict, cid: str | None) -> str:
     return (c.get("name") or {}).get(ctx.locale) or (c.get("name") or {}).get("en") or cid
 
 
+def band_h(view: dict, seat: int) -> int:
+    """A band's height: an empty attack field takes one short line, not a card's height."""
+    players = view.get("players") or []
+    p = players[seat] if 0 <= seat < len(players) and isinstance(players[seat], dict) else {}
+    return INFO_H + (FIELD_H if p.get("field") else EMPTY_FIELD_H)
+
+
 def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> None:
+    """A player's band: name, character, badges, LP, stamina, hand, gauge, damage, support and
+    dust on the left; the guard space on the right; the attack field below, full width."""
     players = view.get("players") or []
     if seat >= len(players):
         return
@@ -231,19 +257,19 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
     acting = seat in (view.get("to_act") or []) and not outcome
     winner = bool(outcome) and seat in (outcome.get("winners") or [])
     border = seat_colour(seat) if (acting or winner) else LINE
-    d.rounded_rectangle((M, y, W - M, y + BAND_H), radius=10, fill=seat_tint(seat), outline=border,
+    d.rounded_rectangle((M, y, W - M, y + band_h(view, seat)), radius=10, fill=seat_tint(seat), outline=border,
                         width=4 if (acting or winner) else 1)
     # info column
     x = M + 12
     name = ctx.name(seat) + (f" {ctx.t('render.you')}" if view.get("seat") == seat else "")
-    fonts.text(d, (x, y + 20), fonts.fit(name, 18, INFO_W - 20, True), 18, INK, bold=True, anchor="lm")
+    fonts.text(d, (x, y + 20), fonts.fit(name, 18, INFO_W - 60, True), 18, INK, bold=True, anchor="lm")
     char = _name(ctx, cards, p.get("character"))
-    fonts.text(d, (x, y + 44), fonts.fit(char, 14, INFO_W - 60), 14, seat_dark(seat), bold=True, anchor="lm")
+    fonts.text(d, (x, y + 43), fonts.fit(char, 14, INFO_W - 60, True), 14, seat_dark(seat), bold=True, anchor="lm")
     if p.get("character"):
         card = _character_img((char or "?")[:1], seat, bool(p.get("upright")))
-        img.paste(card, (x + 214 - card.size[0] // 2, y + 110 - card.size[1] // 2), card)
+        img.paste(card, (x + INFO_W - 40 - card.size[0] // 2, y + 34 - card.size[1] // 2), card)
     bx = x
-    by = y + 68
+    by = y + 67
     badges = []
     if view.get("tp") == seat and view.get("turn"):
         badges.append((ctx.t("maken.render.tp"), seat_dark(seat), WHITE))
@@ -258,83 +284,88 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
         key = "guarding" if view.get("guarder") == seat else "guarded"
         badges.append((ctx.t(f"maken.render.badge.{key}"), WHITE, seat_dark(seat)))
     for text, fill, fg in badges:
-        w = int(fonts.text_width(text, 12, True)) + 14
-        d.rounded_rectangle((bx, by - 10, bx + w, by + 10), radius=10, fill=fill, outline=LINE)
-        fonts.text(d, (bx + w // 2, by), text, 12, fg, bold=True, anchor="mm")
+        w = int(fonts.text_width(text, 13, True)) + 14
+        if bx + w > GUARD_X - 12:
+            break
+        d.rounded_rectangle((bx, by - 11, bx + w, by + 11), radius=11, fill=fill, outline=LINE)
+        fonts.text(d, (bx + w // 2, by), text, 13, fg, bold=True, anchor="mm")
         bx += w + 6
-    # LP
-    ly = y + 96
-    fonts.text(d, (x, ly), ctx.t("maken.render.lp"), 12, INK, bold=True, anchor="lm")
+    # LP, stamina and hand on one line
+    ly = y + 94
+    fonts.text(d, (x, ly), ctx.t("maken.render.lp"), 13, INK, bold=True, anchor="lm")
     for i in range(3):
-        cx = x + 80 + i * 22
+        cx = x + 40 + i * 22
         pts = [(cx, ly - 9), (cx + 9, ly), (cx, ly + 9), (cx - 9, ly)]
         d.polygon(pts, fill=RED if i < int(p.get("lp_count", 0)) else WHITE, outline=INK)
     counts = (f"{ctx.t('maken.render.stamina')} {p.get('stamina_count', 0)}   "
               f"{ctx.t('maken.render.hand')} {p.get('hand_count', 0)}")
-    fonts.text(d, (x, y + 122), counts, 13, INK, anchor="lm")
-    _bar(d, x, y + 140, int(p.get("gauge_count", 0)), 10, (230, 159, 0), ctx.t("maken.render.gauge"))
-    _bar(d, x, y + 162, int(p.get("damage_count", 0)), 10, RED, ctx.t("maken.render.damage"))
-    # support cards (face down)
-    sy = y + 190
-    fonts.text(d, (x, sy + 10), ctx.t("maken.render.support"), 12, INK, bold=True, anchor="lm")
-    for i, _ in enumerate(p.get("support") or []):
-        sx = x + 70 + i * 24
-        d.rounded_rectangle((sx, sy, sx + 18, sy + 24), radius=3, fill=BACK, outline=BACK_LINE)
-    # dust top
-    fonts.text(d, (x, y + 232), fonts.fit(f"{ctx.t('maken.render.dust')} {len(p.get('dust') or [])}: "
-                                          f"{_name(ctx, cards, p.get('dust_top'))}", 12, INFO_W - 16),
-               12, MUTED, anchor="lm")
-    # attack field
-    fx, fy = FIELD_X, y + 30
-    fonts.text(d, (fx, y + 14), ctx.t("maken.render.field"), 13, MUTED, bold=True, anchor="lm")
+    fonts.text(d, (x + 112, ly), fonts.fit(counts, 13, INFO_W - 120), 13, INK, anchor="lm")
+    _bar(d, x, y + 108, int(p.get("gauge_count", 0)), 10, (230, 159, 0), ctx.t("maken.render.gauge"))
+    _bar(d, x, y + 131, int(p.get("damage_count", 0)), 10, RED, ctx.t("maken.render.damage"))
+    # support cards (face down) and the dust's top card
+    sy = y + 161
+    fonts.text(d, (x, sy), ctx.t("maken.render.support"), 13, INK, bold=True, anchor="lm")
+    support = p.get("support") or []
+    for i, _ in enumerate(support):
+        sx = x + 80 + i * 18
+        d.rounded_rectangle((sx, sy - 9, sx + 13, sy + 9), radius=3, fill=BACK, outline=BACK_LINE)
+    dx = x + 80 + max(1, len(support)) * 18 + 6
+    dust = f"{ctx.t('maken.render.dust')} {len(p.get('dust') or [])}: {_name(ctx, cards, p.get('dust_top'))}"
+    fonts.text(d, (dx, sy), fonts.fit(dust, 13, GUARD_X - 12 - dx), 13, MUTED, anchor="lm")
+    # guard space
+    g = p.get("guard") or {}
+    gx = GUARD_X
+    d.line((gx - 8, y + 10, gx - 8, y + INFO_H - 6), fill=LINE, width=1)
+    label = ctx.t("maken.render.guard")
+    if g.get("type"):
+        label = ctx.t("maken.render.guard_type", kind=ctx.t(f"maken.posture.{g['type']}"))
+    fonts.text(d, (gx, y + 16), fonts.fit(label, 13, W - M - 10 - gx, True), 13, MUTED, bold=True, anchor="lm")
+    n = int(g.get("count") or 0)
+    horizontal = g.get("type") == "crouch"          # 屈みガード: bet sideways
+    back = _back(horizontal)
+    for i in range(n):
+        img.paste(back, (gx + i * 10, y + 32 + i * 4), back)
+    if n:
+        fonts.text(d, (gx, y + 32 + back.size[1] + 4 * n + 12), f"× {n}", 15, INK, bold=True, anchor="lm")
+    if g.get("open") and cards.get(g["open"]):      # a guard cancel: the opened card, beside the backs
+        tile = _card_img(_j(cards[g["open"]]), (), ctx.locale, False)
+        small = tile.resize((CW * 3 // 4, CH * 3 // 4))
+        ox = W - M - 10 - small.size[0]
+        img.paste(small, (ox, y + 26), small)
+        fonts.text(d, (ox - 6, y + 40), "GC", 15, RED, bold=True, anchor="rm")
+    # attack field, full width
+    fy = y + INFO_H
+    d.line((M + 10, fy - 4, W - M - 10, fy - 4), fill=LINE, width=1)
+    fonts.text(d, (M + 12, fy + 14), ctx.t("maken.render.field"), 13, MUTED, bold=True, anchor="lm")
     field = p.get("field") or []
-    span = GUARD_X - 16 - fx - CW
+    fx, fy = M + 12, fy + 30
+    span = W - M - 12 - CW - fx
     step = min(CW + 6, span // max(1, len(field) - 1)) if len(field) > 1 else 0
     for i, e in enumerate(field):
         c = cards.get(e.get("card"))
         if not c:
             continue
         tile = _card_img(_j(c), tuple(e.get("bonuses") or ()), ctx.locale, bool(e.get("twin")))
-        img.paste(tile, (fx + i * step, fy + (i % 2) * 0), tile)
+        img.paste(tile, (fx + i * step, fy), tile)
     if not field:
-        d.rounded_rectangle((fx, fy, fx + CW, fy + CH), radius=8, outline=LINE, width=2)
-        fonts.text(d, (fx + CW // 2, fy + CH // 2), ctx.t("maken.render.empty"), 12, MUTED, anchor="mm")
+        d.rounded_rectangle((fx, fy, W - M - 12, fy + 44), radius=8, outline=LINE, width=2)
+        fonts.text(d, (fx + 14, fy + 22), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
     top = p.get("top")
     if top:
         reach = str(top["front"]) if top["front"] == top["back"] else f"{top['front']}/{top['back']}"
         line = (f"{ctx.t('maken.render.spd')} {top['speed']}  {ctx.t('maken.render.rch')} {reach}  "
                 f"{ctx.t('maken.render.atk')} {top['attack']}  {ctx.t('maken.render.grd')} {top['guard']}")
-        fonts.text(d, (fx, fy + CH + 20), "▲ " + line, 13, INK, bold=True, anchor="lm")
-    # guard space
-    g = p.get("guard") or {}
-    gx = GUARD_X
-    d.line((gx - 8, y + 10, gx - 8, y + BAND_H - 10), fill=LINE, width=1)
-    label = ctx.t("maken.render.guard")
-    if g.get("type"):
-        label = ctx.t("maken.render.guard_type", kind=ctx.t(f"maken.posture.{g['type']}"))
-    fonts.text(d, (gx, y + 14), label, 13, MUTED, bold=True, anchor="lm")
-    n = int(g.get("count") or 0)
-    horizontal = g.get("type") == "crouch"          # 屈みガード: bet sideways
-    back = _back(horizontal)
-    for i in range(n):
-        img.paste(back, (gx + i * 12, y + 30 + i * 4), back)
-    if n:
-        fonts.text(d, (gx, y + 30 + back.size[1] + 4 * n + 12), f"× {n}", 14, INK, bold=True, anchor="lm")
-    if g.get("open") and cards.get(g["open"]):
-        tile = _card_img(_j(cards[g["open"]]), (), ctx.locale, False)
-        ox = W - M - 12 - CW
-        img.paste(tile, (ox, y + 30), tile)
-        fonts.text(d, (ox + CW // 2, y + 30 + CH + 10), "GC", 13, RED, bold=True, anchor="mm")
+        fonts.text(d, (fx, fy + CH + 15), fonts.fit("▲ " + line, 14, W - 2 * M - 24, True), 14, INK, bold=True,
+                   anchor="lm")
 
 
-def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
-    y = MID_Y
+def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
     d.rounded_rectangle((M, y, W - M, y + MID_H), radius=8, fill=WHITE, outline=LINE)
     outcome = view.get("outcome")
     if outcome:
         head, _ = ctx.outcome_text(outcome)
         reason = reason_text("maken", outcome.get("reason"), ctx.locale)
-        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{head} — {reason}", 20, W - 60, True), 20, RED,
+        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{head} — {reason}", 19, W - 2 * M - 28, True), 19, RED,
                    bold=True, anchor="lm")
     else:
         sit = view.get("situation")
@@ -350,7 +381,7 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
             text = ctx.t(f"maken.step.{view.get('step', 'over')}")
         to_act = view.get("to_act") or []
         who = ctx.t("maken.render.to_act", name=ctx.name(to_act[0])) if to_act else ""
-        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{text}   ·   {who}", 20, W - 60, True), 20, INK,
+        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{text}  ·  {who}", 19, W - 2 * M - 28, True), 19, INK,
                    bold=True, anchor="lm")
     parts = []
     j = view.get("judge")
@@ -361,15 +392,17 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     last = view.get("last")
     if last and last.get("command"):
         parts.append(ctx.t("maken.render.last", text=f"{ctx.name(last.get('seat'))}: {last['command']}"))
-    fonts.text(d, (M + 14, y + 51), fonts.fit("   ·   ".join(parts), 14, W - 60), 14, MUTED, anchor="lm")
+    for i, line in enumerate(fonts.wrap("  ·  ".join(parts), 14, W - 2 * M - 28)[:2]):
+        fonts.text(d, (M + 14, y + 50 + 20 * i), line, 14, MUTED, anchor="lm")
 
 
 @register("maken")
 def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
-    img = Image.new("RGB", (W, H), PAPER)
+    """Stacked for a phone (600 px wide): the other player's band, the situation, your band, then
+    your hand (a seat's own view) or the recent public log.  The height follows the content."""
+    img = Image.new("RGB", (W, 2 * BAND_H + 1400), PAPER)
     d = ImageDraw.Draw(img)
-    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, 420, True), 24, INK, bold=True, anchor="lm")
-    fonts.text(d, (M, 50), ctx.view_label(view), 13, MUTED, anchor="lm")
+    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, W - 2 * M - 150, True), 24, INK, bold=True, anchor="lm")
     if view.get("turn") is not None:
         fonts.text(d, (W - M, 24), ctx.t("maken.render.turn", turn=view.get("turn"), max=view.get("max_turns")),
                    20, INK, bold=True, anchor="rm")
@@ -378,24 +411,33 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     clock = ctx.clock_text()
     if clock:
         right = f"{right}   {clock}"
+    right = fonts.fit(right, 13, W - 2 * M - 140)
     fonts.text(d, (W - M, 50), right, 13, RED if ctx.clock_urgent() else MUTED, anchor="rm")
+    fonts.text(d, (M, 50), fonts.fit(ctx.view_label(view), 13, W - 2 * M - 16 - fonts.text_width(right, 13)), 13,
+               MUTED, anchor="lm")
     me = view.get("seat")
     top_seat = 1 - me if me in (0, 1) else 1
-    _band(img, d, view, ctx, top_seat, TOP_Y)
-    _middle(d, view, ctx)
-    _band(img, d, view, ctx, 1 - top_seat, BOT_Y)
+    y = TOP_Y
+    _band(img, d, view, ctx, top_seat, y)
+    y += band_h(view, top_seat) + 8
+    _middle(d, view, ctx, y)
+    y += MID_H + 8
+    _band(img, d, view, ctx, 1 - top_seat, y)
+    y += band_h(view, 1 - top_seat) + 10
     cards = view.get("cards") or {}
     if me in (0, 1) and "hand" in view:
-        fonts.text(d, (M, HAND_Y + 10), ctx.t("maken.render.your_hand"), 13, INK, bold=True, anchor="lm")
+        fonts.text(d, (M, y + 10), ctx.t("maken.render.your_hand"), 15, INK, bold=True, anchor="lm")
         hand = view.get("hand") or []
         if not hand:
-            fonts.text(d, (M + 110, HAND_Y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
-        step = min(CW + 6, (W - 2 * M - CW) // max(1, len(hand) - 1)) if len(hand) > 1 else 0
+            fonts.text(d, (M + 120, y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
+        y += 24
+        per_row = (W - 2 * M + 5) // (CW + 5)
         for i, cid in enumerate(hand):
             c = cards.get(cid)
             if c:
                 tile = _card_img(_j(c), (), ctx.locale, False)
-                img.paste(tile, (M + i * step, HAND_Y + 22), tile)
+                img.paste(tile, (M + (i % per_row) * (CW + 5), y + (i // per_row) * (CH + 6)), tile)
+        y += ((len(hand) + per_row - 1) // per_row) * (CH + 6) + 4
         notes = []
         guard = view.get("guard_cards") or []
         if guard:
@@ -403,15 +445,17 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
         support = view.get("support_cards") or []
         if support:
             notes.append(f"{ctx.t('maken.render.support')}: " + ", ".join(_name(ctx, cards, x.get("card")) for x in support))
-        if notes:
-            fonts.text(d, (W - M, HAND_Y + 10), fonts.fit("   ".join(notes), 12, 760), 12, MUTED, anchor="rm")
+        for note in notes:
+            for line in fonts.wrap(note, 13, W - 2 * M)[:2]:
+                fonts.text(d, (M, y + 10), line, 13, MUTED, anchor="lm")
+                y += 20
     else:
-        y = HAND_Y + 8
+        y += 4
         for ev in (view.get("log") or [])[-8:]:
             line = event_text(ctx.t, ctx.name, cards, ev, ctx.locale)
             fonts.text(d, (M, y), fonts.fit(line, 13, W - 2 * M), 13, MUTED)
             y += 19
-    return img
+    return img.crop((0, 0, W, y + 12))
 
 
 def event_text(t, name, cards: dict, ev: dict, locale: str) -> str:
