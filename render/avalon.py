@@ -11,15 +11,15 @@ from render import fonts
 from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register, seat_colour,
                          seat_dark, seat_text, seat_tint)
 
-W = 1180
-M = 16
-HEAD_H = 64
-SANCT_H = 96
-BAND_H = 156
-LEFT_W = 230
-LAND_W = (W - 2 * M - LEFT_W - 8) // 5
-FOOT_LINE = 20
-HAND_H = 128
+W = 600                 # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
+M = 14
+TEXT = 12               # the smallest text
+HEAD_H = 70
+LAND_W = (W - 2 * M - 20) // 5
+LAND_H = 130            # a band's lands when any holds a creature or mana …
+LAND_H_EMPTY = 34       # … and when all five are empty
+BAND_TOP = 62           # the player's name, counts and mana above the lands
+CARD_W, CARD_H = 108, 118   # a hand card
 
 ATTR_RGB = {"yellow": (230, 190, 30), "red": (210, 64, 52), "blue": (52, 112, 200),
             "green": (54, 150, 80), "none": (140, 140, 146)}
@@ -58,51 +58,65 @@ def _player_label(ctx: Ctx, seat: int) -> str:
 
 @register("avalon")
 def draw_avalon(view: dict, ctx: Ctx) -> Image.Image:
+    """Stacked for a phone (600 px wide): header, the sanctuary with the awaited decision, one
+    band per player (counts, then the five lands — one short line when all are empty), the last
+    events and, in a seat's own view, the hand.  The height follows the content."""
     players = view.get("players") or []
     hand = view.get("hand")
-    h = HEAD_H + SANCT_H + BAND_H * len(players) + 4 * FOOT_LINE + 24 + (HAND_H if hand is not None else 0)
-    img = Image.new("RGB", (W, h), PAPER)
+    img = Image.new("RGB", (W, 900 + len(players) * (BAND_TOP + LAND_H + 16) + 800), PAPER)
     d = ImageDraw.Draw(img)
-    _header(d, view, ctx)
-    y = HEAD_H
-    _sanctuary(d, view, ctx, y)
-    y += SANCT_H
+    y = _header(d, view, ctx)
+    y = _sanctuary(d, view, ctx, y)
     for p in players:
-        _band(d, view, ctx, p, y)
-        y += BAND_H
-    y = _footer(d, view, ctx, y + 6)
+        y = _band(d, view, ctx, p, y)
+    y = _footer(d, view, ctx, y + 4)
     if hand is not None:
-        _hand(d, view, ctx, hand, y + 4)
-    return img
+        y = _hand(d, view, ctx, hand, y + 4)
+    return img.crop((0, 0, W, y + 10))
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
-    fonts.text(d, (M, 22), fonts.fit(ctx.game_title(), 24, 420, bold=True), 24, INK, bold=True, anchor="lm")
-    mode = ctx.t(f"avalon.mode.{view.get('mode', 'normal')}")
-    sub = ctx.t("avalon.label.mode", mode=mode, target=view.get("target", "?"), proofs=view.get("proofs_needed", "?"))
-    fonts.text(d, (M, 48), fonts.fit(sub + "   " + ctx.view_label(view), 14, 700), 14, MUTED, anchor="lm")
+def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> int:
     kind = view.get("kind") or "leader"
     right = ctx.t("avalon.label.round", round=view.get("round", 0), max=view.get("max_rounds", "?"))
     right += "  ·  " + ctx.t(f"avalon.kind.{kind}")
-    fonts.text(d, (W - M, 22), right, 18, INK, bold=True, anchor="rm")
+    fonts.text(d, (W - M, 22), right, 17, INK, bold=True, anchor="rm")
+    room = W - 2 * M - 12 - int(fonts.text_width(right, 17, True))
+    fonts.text(d, (M, 22), fonts.fit(ctx.game_title(), 22, room, bold=True), 22, INK, bold=True, anchor="lm")
+    mode = ctx.t(f"avalon.mode.{view.get('mode', 'normal')}")
+    sub = ctx.t("avalon.label.mode", mode=mode, target=view.get("target", "?"), proofs=view.get("proofs_needed", "?"))
     clock = ctx.clock_text()
+    y = 48
     if clock:
-        fonts.text(d, (W - M, 48), clock, 14, RED if ctx.clock_urgent() else INK, anchor="rm")
+        fonts.text(d, (W - M, y), clock, 14, RED if ctx.clock_urgent() else INK, anchor="rm")
+    fonts.text(d, (M, y), fonts.fit(sub, 14, W - 2 * M - (int(fonts.text_width(clock, 14)) + 12 if clock else 0)),
+               14, MUTED, anchor="lm")
+    fonts.text(d, (M, y + 20), fonts.fit(ctx.view_label(view), 14, W - 2 * M), 14, MUTED, anchor="lm")
+    return HEAD_H + 14
 
 
-def _creature_box(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, cr: dict, box, big: bool = False) -> None:
-    x0, y0, x1, y1 = box
+def _creature_box(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, cr: dict, box, big: bool = False) -> int:
+    """A creature: its name (two lines if needed) on its attribute's colour, attack/durability,
+    stars, keywords.  Returns the box's bottom (the height follows the name and keywords)."""
+    x0, y0, x1, _ = box
     col = ATTR_RGB.get(cr.get("attr"), MUTED)
-    d.rounded_rectangle(box, radius=6, fill=WHITE, outline=col, width=3)
-    d.rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + 20), fill=col)
-    name = fonts.fit(_name(view, ctx, cr.get("card")), 12, x1 - x0 - 10, bold=True)
-    fonts.text(d, (x0 + 6, y0 + 12), name, 12, WHITE if cr.get("attr") != "yellow" else INK, bold=True, anchor="lm")
-    stats = f"{cr.get('atk', '?')}/{cr.get('dur', '?')}"
-    fonts.text(d, (x0 + 6, y0 + 36), stats, 20 if big else 18, INK, bold=True, anchor="lm")
-    fonts.text(d, (x1 - 6, y0 + 36), "★" * int(cr.get("orig", 0)), 11, (200, 150, 0), anchor="rm")
+    fg = WHITE if cr.get("attr") != "yellow" else INK
+    names = fonts.wrap(_name(view, ctx, cr.get("card")), 13, x1 - x0 - 10, True)
+    names = names[:1] + (tuple(fonts.fit(" ".join(names[1:]), 13, x1 - x0 - 10, True) for _ in [0])
+                         if len(names) > 1 else ())
+    head = 8 + 16 * len(names)
     kws = " ".join(KW_SHORT[k][0 if ctx.locale == "en" else 1] for k in cr.get("keywords", []) if k in KW_SHORT)
-    if kws:
-        fonts.text(d, (x0 + 6, y1 - 9), fonts.fit(kws, 11, x1 - x0 - 12), 11, MUTED, anchor="lm")
+    kw_lines = fonts.wrap(kws, TEXT, x1 - x0 - 12)[:2] if kws else ()
+    y1 = y0 + head + 28 + 15 * len(kw_lines) + 4
+    d.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=col, width=3)
+    d.rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + head), fill=col)
+    for i, line in enumerate(names):
+        fonts.text(d, (x0 + 6, y0 + 12 + 16 * i), line, 13, fg, bold=True, anchor="lm")
+    stats = f"{cr.get('atk', '?')}/{cr.get('dur', '?')}"
+    fonts.text(d, (x0 + 6, y0 + head + 15), stats, 20 if big else 18, INK, bold=True, anchor="lm")
+    fonts.text(d, (x1 - 6, y0 + head + 15), "★" * int(cr.get("orig", 0)), 13, (200, 150, 0), anchor="rm")
+    for i, line in enumerate(kw_lines):
+        fonts.text(d, (x0 + 6, y0 + head + 36 + 15 * i), line, TEXT, MUTED, anchor="lm")
+    return y1
 
 
 def _mana_stack(d: ImageDraw.ImageDraw, mana: list, x0: int, x1: int, y_bottom: int, y_top: int) -> None:
@@ -128,31 +142,18 @@ def _mana_stack(d: ImageDraw.ImageDraw, mana: list, x0: int, x1: int, y_bottom: 
 def _land(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, land: dict, box, label: str) -> None:
     x0, y0, x1, y1 = box
     d.rounded_rectangle(box, radius=6, fill=(246, 243, 236), outline=LINE)
-    fonts.text(d, (x0 + 5, y0 + 9), label, 11, MUTED, anchor="lm")
+    fonts.text(d, (x0 + 5, y0 + 10), label, TEXT, MUTED, anchor="lm")
     n = land.get("mana_count", 0)
     if land.get("mana"):
-        fonts.text(d, (x1 - 5, y0 + 9), f"{n}", 12, INK, bold=True, anchor="rm")
+        fonts.text(d, (x1 - 5, y0 + 10), ctx.t("avalon.label.land_mana", n=n), TEXT, INK, bold=True, anchor="rm")
     cr = land.get("creature")
-    top = y0 + 18
+    top = y0 + 20
     if cr:
-        _creature_box(d, view, ctx, cr, (x0 + 4, top, x1 - 4, top + 62))
-        top += 66
+        top = _creature_box(d, view, ctx, cr, (x0 + 3, top, x1 - 3, y1)) + 4
     _mana_stack(d, land.get("mana") or [], x0 + 4, x1 - 4, y1 - 4, top)
 
 
-def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
-    box = (M, y + 4, W - M, y + SANCT_H - 6)
-    d.rounded_rectangle(box, radius=10, fill=(255, 250, 225), outline=HILITE, width=3)
-    fonts.text(d, (M + 14, y + 24), ctx.t("avalon.label.sanctuary"), 18, INK, bold=True, anchor="lm")
-    sanct = view.get("sanctuary")
-    if not sanct or not sanct.get("creature"):
-        fonts.text(d, (M + 14, y + 54), ctx.t("avalon.label.sanctuary_empty"), 14, MUTED, anchor="lm")
-    else:
-        owner = int(sanct.get("owner", 0))
-        fonts.text(d, (M + 14, y + 54), _player_label(ctx, owner), 14, seat_dark(owner), bold=True, anchor="lm")
-        _creature_box(d, view, ctx, sanct["creature"], (M + 200, y + 12, M + 200 + LAND_W + 20, y + 74), big=True)
-        _mana_stack(d, sanct.get("mana") or [], M + 230 + LAND_W, M + 230 + LAND_W + 140, y + 80, y + 12)
-    # awaited decision, right side of the band
+def _status_text(view: dict, ctx: Ctx) -> tuple[str, tuple]:
     to_act = [s for s in (view.get("to_act") or []) if isinstance(s, int)]
     outcome = view.get("outcome")
     if outcome:
@@ -160,60 +161,100 @@ def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
         reason = reason_text("avalon", outcome.get("reason"), ctx.locale)
         text = (ctx.t("avalon.label.winner", who=", ".join(_player_label(ctx, w) for w in winners), reason=reason)
                 if winners else ctx.t("avalon.label.draw", reason=reason))
-        fonts.text(d, (W - M - 14, y + 34), fonts.fit(text, 16, 560, bold=True), 16, RED, bold=True, anchor="rm")
-    elif to_act:
+        return text, RED
+    if to_act:
         step = ctx.t(f"avalon.step.{view.get('step')}")
-        text = ctx.t("avalon.label.to_act", who=", ".join(_player_label(ctx, s) for s in to_act), step=step)
-        fonts.text(d, (W - M - 14, y + 34), fonts.fit(text, 16, 560, bold=True), 16, INK, bold=True, anchor="rm")
+        return ctx.t("avalon.label.to_act", who=", ".join(_player_label(ctx, s) for s in to_act), step=step), INK
+    return "", INK
+
+
+def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
+    """Whose decision it is (or the result), the battle in progress, and the sanctuary."""
+    text, colour = _status_text(view, ctx)
+    lines = list(fonts.wrap(text, 17, W - 2 * M - 28, True)[:3]) if text else []
     b = view.get("battle")
+    battle = ""
     if b:
         yes, no = ctx.t("avalon.label.yes"), ctx.t("avalon.label.no")
         ch = b.get("chosen") or [False, False]
-        text = ctx.t("avalon.label.battle", invader=f"P{b['invader'] + 1}", defender=f"P{b['defender'] + 1}",
-                     a=yes if ch[0] else no, d=yes if ch[1] else no)
-        fonts.text(d, (W - M - 14, y + 62), fonts.fit(text, 14, 560), 14, INK, anchor="rm")
+        battle = ctx.t("avalon.label.battle", invader=_player_label(ctx, b["invader"]),
+                       defender=_player_label(ctx, b["defender"]), a=yes if ch[0] else no, d=yes if ch[1] else no)
+    battle_lines = fonts.wrap(battle, 14, W - 2 * M - 28)[:2] if battle else ()
+    sanct = view.get("sanctuary")
+    held = bool(sanct and sanct.get("creature"))
+    h = 14 + 24 * len(lines) + 20 * len(battle_lines) + (118 if held else 34) + 8
+    d.rounded_rectangle((M, y, W - M, y + h), radius=10, fill=(255, 250, 225), outline=HILITE, width=3)
+    yy = y + 20
+    for line in lines:
+        fonts.text(d, (M + 14, yy), line, 17, colour, bold=True, anchor="lm")
+        yy += 24
+    for line in battle_lines:
+        fonts.text(d, (M + 14, yy - 2), line, 14, INK, anchor="lm")
+        yy += 20
+    label = ctx.t("avalon.label.sanctuary")
+    fonts.text(d, (M + 14, yy + 4), label, 16, INK, bold=True, anchor="lm")
+    lx = M + 24 + int(fonts.text_width(label, 16, True))
+    if not held:
+        fonts.text(d, (lx, yy + 4), ctx.t("avalon.label.sanctuary_empty"), 14, MUTED, anchor="lm")
+    else:
+        owner = int(sanct.get("owner", 0))
+        fonts.text(d, (lx, yy + 4), _player_label(ctx, owner), 14, seat_dark(owner), bold=True, anchor="lm")
+        bottom = _creature_box(d, view, ctx, sanct["creature"], (M + 14, yy + 18, M + 14 + 150, yy + 110), big=True)
+        _mana_stack(d, sanct.get("mana") or [], M + 180, M + 180 + 160, max(bottom, yy + 100), yy + 18)
+    return y + h + 8
 
 
-def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> None:
+def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
     seat = int(p.get("seat", 0))
     status = p.get("status")
     to_act = view.get("to_act") or []
-    d.rounded_rectangle((M, y + 3, W - M, y + BAND_H - 3), radius=8, fill=seat_tint(seat),
+    lands = p.get("lands") or []
+    busy = any(land.get("creature") or land.get("mana") for land in lands if isinstance(land, dict))
+    land_h = LAND_H if busy else LAND_H_EMPTY
+    h = BAND_TOP + land_h + 10
+    d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=seat_tint(seat),
                         outline=HILITE if seat in to_act else LINE, width=4 if seat in to_act else 1)
     x = M + 10
-    d.rounded_rectangle((x, y + 10, x + LEFT_W - 24, y + 34), radius=6, fill=seat_colour(seat))
-    fonts.text(d, (x + 8, y + 22), fonts.fit(_player_label(ctx, seat), 14, LEFT_W - 110, bold=True), 14,
-               seat_text(seat), bold=True, anchor="lm")
+    label = fonts.fit(_player_label(ctx, seat), 15, 220, bold=True)
+    lw = int(fonts.text_width(label, 15, True)) + 18
+    d.rounded_rectangle((x, y + 8, x + lw, y + 32), radius=6, fill=seat_colour(seat))
+    fonts.text(d, (x + 9, y + 20), label, 15, seat_text(seat), bold=True, anchor="lm")
+    tx = x + lw + 8
     if p.get("leader"):
         tag = ctx.t("avalon.label.leader")
-        tw = int(fonts.text_width(tag, 12, True)) + 12
-        d.rounded_rectangle((x + LEFT_W - 30 - tw, y + 13, x + LEFT_W - 30, y + 31), radius=8, fill=HILITE, outline=INK)
-        fonts.text(d, (x + LEFT_W - 30 - tw // 2, y + 22), tag, 12, INK, bold=True, anchor="mm")
-    lines = [
-        ctx.t("avalon.label.life", n=p.get("life", 0)) + "   " + ctx.t("avalon.label.memory", n=p.get("memory", 0)),
-        ctx.t("avalon.label.hand", n=p.get("hand_count", 0)) + "   " + ctx.t("avalon.label.discard", n=p.get("discard_count", 0)),
-        ctx.t("avalon.label.proofs", n=len(p.get("proofs") or []), need=view.get("proofs_needed", "?")),
-        ctx.t("avalon.label.mana", n=p.get("mana_total", 0), target=p.get("target", "?")),
-    ]
-    for i, line in enumerate(lines):
-        bold = i in (0, 3)
-        colour = INK
-        if i == 3 and p.get("mana_total", 0) >= p.get("target", 99):
-            colour = seat_dark(seat)
-        fonts.text(d, (x + 4, y + 48 + i * 22), fonts.fit(line, 14, LEFT_W - 20, bold), 14, colour, bold=bold, anchor="lm")
+        tw = int(fonts.text_width(tag, 13, True)) + 14
+        d.rounded_rectangle((tx, y + 10, tx + tw, y + 30), radius=9, fill=HILITE, outline=INK)
+        fonts.text(d, (tx + tw // 2, y + 20), tag, 13, INK, bold=True, anchor="mm")
+        tx += tw + 8
+    mana = ctx.t("avalon.label.mana", n=p.get("mana_total", 0), target=p.get("target", "?"))
+    reached = p.get("mana_total", 0) >= p.get("target", 99)
+    fonts.text(d, (W - M - 12, y + 20), mana, 15, seat_dark(seat) if reached else INK, bold=True, anchor="rm")
+    line1 = ctx.t("avalon.label.life", n=p.get("life", 0)) + "  " + ctx.t("avalon.label.memory", n=p.get("memory", 0))
+    room = W - M - 24 - int(fonts.text_width(mana, 15, True)) - tx
+    if fonts.text_width(line1, 14, True) <= room:
+        fonts.text(d, (tx, y + 20), line1, 14, INK, bold=True, anchor="lm")
+        line2 = []
+    else:
+        line2 = [line1]
+    line2 += [ctx.t("avalon.label.hand", n=p.get("hand_count", 0)), ctx.t("avalon.label.discard", n=p.get("discard_count", 0)),
+              ctx.t("avalon.label.proofs", n=len(p.get("proofs") or []), need=view.get("proofs_needed", "?"))]
+    text = "  ·  ".join(line2)
     if p.get("proofs"):
-        names = ", ".join(_name(view, ctx, c) for c in p["proofs"])
-        fonts.text(d, (x + 4, y + 136), fonts.fit(names, 11, LEFT_W - 20), 11, MUTED, anchor="lm")
-    lx = M + LEFT_W
-    for i, land in enumerate(p.get("lands") or []):
-        box = (lx + i * LAND_W + 2, y + 8, lx + (i + 1) * LAND_W - 2, y + BAND_H - 8)
+        text += " (" + ", ".join(_name(view, ctx, c) for c in p["proofs"]) + ")"
+    fonts.text(d, (x + 2, y + 46), fonts.fit(text, 14, W - 2 * M - 24), 14, INK, anchor="lm")
+    lx = M + 10
+    ly = y + BAND_TOP
+    for i, land in enumerate(lands):
+        box = (lx + i * LAND_W + 1, ly, lx + (i + 1) * LAND_W - 2, ly + land_h)
         _land(d, view, ctx, land, box, ctx.t("avalon.label.land", n=i + 1))
     if status in ("out", "waiting"):
         label = ctx.t("avalon.label.out" if status == "out" else "avalon.label.waiting")
-        overlay = (lx + 10, y + BAND_H // 2 - 18, W - M - 10, y + BAND_H // 2 + 18)
+        mid = ly + land_h // 2
+        overlay = (lx + 10, mid - 16, W - M - 20, mid + 16)
         d.rounded_rectangle(overlay, radius=8, fill=WHITE, outline=RED if status == "out" else INK, width=2)
-        fonts.text(d, ((overlay[0] + overlay[2]) // 2, y + BAND_H // 2), label, 18,
+        fonts.text(d, ((overlay[0] + overlay[2]) // 2, mid), label, 17,
                    RED if status == "out" else INK, bold=True, anchor="mm")
+    return y + h + 6
 
 
 def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
@@ -229,42 +270,54 @@ def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
     events = [e for e in (view.get("events") or []) if isinstance(e, dict)][-4:]
     for i, ev in enumerate(events):
-        fonts.text(d, (M + 4, y + 10 + i * FOOT_LINE), fonts.fit("· " + _event_text(ctx, view, ev), 13, W - 2 * M - 8),
-                   13, INK if i == len(events) - 1 else MUTED, anchor="lm")
-    return y + 4 * FOOT_LINE + 14
+        colour = INK if i == len(events) - 1 else MUTED
+        for k, line in enumerate(fonts.wrap("· " + _event_text(ctx, view, ev), 14, W - 2 * M - 8)[:2]):
+            fonts.text(d, (M + 4, y + 10), ("  " if k else "") + line, 14, colour, anchor="lm")
+            y += 20
+    return y + 8
 
 
-def _hand(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, hand: list, y: int) -> None:
+def _hand(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, hand: list, y: int) -> int:
+    """The seat's hand, five cards a row: creatures as on a land with their mana icons, magic and
+    support cards with their name and kind.  Returns the bottom."""
     seat = view.get("seat")
-    d.rounded_rectangle((M, y, W - M, y + HAND_H - 8), radius=8, fill=WHITE, outline=LINE)
-    fonts.text(d, (M + 10, y + 14), ctx.t("avalon.label.your_hand", player=_player_label(ctx, int(seat or 0))), 14,
+    per_row = (W - 2 * M - 20 + 6) // (CARD_W + 6)
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    h = 34 + rows * (CARD_H + 6) + 6
+    d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=WHITE, outline=LINE)
+    fonts.text(d, (M + 10, y + 16), ctx.t("avalon.label.your_hand", player=_player_label(ctx, int(seat or 0))), 15,
                INK, bold=True, anchor="lm")
     b = view.get("battle") or {}
     if b.get("my_choice"):
-        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else "avatar"
-        fonts.text(d, (W - M - 10, y + 14), f"{ctx.t('avalon.label.support')}: {choice}", 13, INK, anchor="rm")
+        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else ctx.t("avalon.label.avatar")
+        fonts.text(d, (W - M - 10, y + 16), fonts.fit(f"{ctx.t('avalon.label.support')}: {choice}", 13, 260), 13,
+                   INK, anchor="rm")
     cards = view.get("cards") or {}
-    n = max(1, len(hand))
-    cw = min(150, (W - 2 * M - 20) // n - 6)
     for i, cid in enumerate(hand):
-        x0 = M + 10 + i * (cw + 6)
-        box = (x0, y + 28, x0 + cw, y + HAND_H - 16)
+        x0 = M + 10 + (i % per_row) * (CARD_W + 6)
+        y0 = y + 32 + (i // per_row) * (CARD_H + 6)
+        box = (x0, y0, x0 + CARD_W, y0 + CARD_H)
         c = cards.get(cid) or {}
         cat = c.get("category")
+        d.rounded_rectangle(box, radius=6, fill=(240, 236, 250) if cat != "creature" else (248, 246, 240),
+                            outline=LINE)
         if cat == "creature":
-            _creature_box(d, view, ctx, {"card": cid, "atk": c.get("atk"), "dur": c.get("dur"), "orig": c.get("orig"),
-                                         "attr": c.get("attr"), "keywords": c.get("keywords", [])}, box)
+            bottom = _creature_box(d, view, ctx, {"card": cid, "atk": c.get("atk"), "dur": c.get("dur"),
+                                                  "orig": c.get("orig"), "attr": c.get("attr"),
+                                                  "keywords": c.get("keywords", [])}, box)
             xi = x0 + 6
             for k, v in (c.get("mana") or {}).items():
                 for _ in range(v):
-                    _icon(d, xi, y + 78, k, 9)
-                    xi += 11
+                    if xi + 11 <= x0 + CARD_W - 4:
+                        _icon(d, xi, bottom + 4, k, 10)
+                    xi += 12
         else:
-            d.rounded_rectangle(box, radius=6, fill=(240, 236, 250), outline=INK)
-            fonts.text(d, (x0 + 6, y + 40), fonts.fit(_name(view, ctx, cid), 12, cw - 12, True), 12, INK, bold=True, anchor="lm")
-            fonts.text(d, (x0 + 6, y + 60), ctx.t(f"avalon.label.cat_{cat}") if cat in ("magic", "support") else "",
-                       11, MUTED, anchor="lm")
-        fonts.text(d, (x0 + cw - 4, y + HAND_H - 24), cid, 11, MUTED, anchor="rm")
+            for k, line in enumerate(fonts.wrap(_name(view, ctx, cid), 13, CARD_W - 12, True)[:3]):
+                fonts.text(d, (x0 + 6, y0 + 13 + 16 * k), line, 13, INK, bold=True, anchor="lm")
+            kind = ctx.t(f"avalon.label.cat_{cat}") if cat in ("magic", "support") else ""
+            fonts.text(d, (x0 + 6, y0 + 66), fonts.fit(kind, TEXT, CARD_W - 12), TEXT, MUTED, anchor="lm")
+        fonts.text(d, (x0 + CARD_W - 5, y0 + CARD_H - 10), cid, TEXT, MUTED, anchor="rm")
+    return y + h
 
 
 # --------------------------------------------------------------------------- text (console)

@@ -26,17 +26,10 @@ MIN_PX = 8.0
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-# Games whose pictures are not yet redrawn for a phone (issue 14 is open for them: today their
-# smallest text is 4-6 px at 400 px wide).  Strict: a game redrawn must leave this set.
-NOT_YET_PHONE = {"avalon"}
-
-
-def _cases(phone: bool = False):
+def _cases():
     for name in registry.names():
-        marks = [pytest.mark.xfail(strict=True, reason=f"issue 14: {name}'s picture is not redrawn for "
-                                   "phones yet")] if phone and name in NOT_YET_PHONE else []
         for players in ([2, 3, 4] if name == "avalon" else [2]):
-            yield pytest.param(name, players, id=f"{name}-{players}p", marks=marks)
+            yield pytest.param(name, players, id=f"{name}-{players}p")
 
 
 def _positions(game, players: int, seed: int):
@@ -68,7 +61,7 @@ def _smallest_at_phone_width(name: str, view: dict, locale: str, players: int):
     return size * scale, text, drawn, image
 
 
-@pytest.mark.parametrize("name,players", list(_cases(phone=True)))
+@pytest.mark.parametrize("name,players", list(_cases()))
 @pytest.mark.parametrize("locale", ["en", "ja"])
 def test_no_text_under_8px_at_phone_width(name: str, players: int, locale: str) -> None:
     game = registry.get(name)
