@@ -32,7 +32,7 @@ from host.replay import (
     JOIN, RESIGN, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part,
 )
-from host.texts import _duration, _names, game_msg, illegal_msg, reason_msg
+from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from render.labels import Choice, choices as describe
 from rules import IllegalCommand, registry
@@ -577,7 +577,9 @@ class Host(Clock):
         # released together when it closes, so nothing public shows the window was opened.
         released = list(rec.meta.get("held", []))
         if public_text is not None:
-            released.append([rec.names[seat], public_text])
+            shown = (played_text(rec.game, game, state, seat, text, list(rec.names))
+                     if public_text == text else public_text)
+            released.append([rec.names[seat], shown])
         if outcome is None and _hidden(game, new_state):
             meta["held"], released = released, []
         meta["shown"] = rec.meta.get("shown", rec.n_commands) + len(released)

@@ -2,10 +2,17 @@
 a time left, an engine's refusal in the reader's language."""
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from data import i18n
 from data.store import MatchRecord
 from host.types import Msg, msg
+from render.labels import choices as describe
+from render.labels import is_raw_id
 from rules import IllegalCommand
+
+log = logging.getLogger("host.texts")
 
 
 def reason_msg(reason: str, game: str = "") -> Msg:
@@ -37,3 +44,33 @@ def illegal_msg(exc: IllegalCommand) -> Msg:
     if exc.key and i18n.has(exc.key):
         return Msg(exc.key, dict(exc.params))
     return msg("host.err.illegal", reason=exc.reason)
+
+
+def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
+                names: list[str]) -> Any:
+    """How the thread tells a public command: in words in both languages
+    (``{"en": "Leap: Support 2 c1 ⤴ c3", "ja": …}``, the same label the player picked from the
+    menu), else the command itself.
+
+    The words are drawn from the PUBLIC view of the position before the command; from the
+    player's own view only the definitions of the cards the command itself names (what a card
+    is, never where it was or what else is in the hand), so they cannot tell what the command
+    does not."""
+    try:
+        view = dict(game.view(before, None))
+        cards = dict(view.get("cards") or {})
+        own_cards = (game.view(before, seat) or {}).get("cards") or {}
+        for token in command.split():
+            if token in own_cards and token not in cards:
+                cards[token] = own_cards[token]
+        view["cards"] = cards
+        out = {}
+        for locale in i18n.LOCALES:
+            label = describe(game_name, view, seat, [command], locale, names)[0].label
+            if not label or is_raw_id(label, [command]):
+                return command
+            out[locale] = label
+        return out
+    except Exception:               # words are a nicety: the notation always works
+        log.exception("%s: describing %r for the thread failed", game_name, command)
+        return command

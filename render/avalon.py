@@ -145,7 +145,7 @@ def _land(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, land: dict, box, label: 
     fonts.text(d, (x0 + 5, y0 + 10), label, TEXT, MUTED, anchor="lm")
     n = land.get("mana_count", 0)
     if land.get("mana"):
-        fonts.text(d, (x1 - 5, y0 + 10), ctx.t("avalon.label.land_mana", n=n), TEXT, INK, bold=True, anchor="rm")
+        fonts.text(d, (x1 - 5, y0 + 10), ctx.t("render.avalon.land_mana", n=n), TEXT, INK, bold=True, anchor="rm")
     cr = land.get("creature")
     top = y0 + 20
     if cr:
@@ -289,7 +289,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, hand: list, y: int) -> i
                INK, bold=True, anchor="lm")
     b = view.get("battle") or {}
     if b.get("my_choice"):
-        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else ctx.t("avalon.label.avatar")
+        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else ctx.t("render.avalon.avatar")
         fonts.text(d, (W - M - 10, y + 16), fonts.fit(f"{ctx.t('avalon.label.support')}: {choice}", 13, 260), 13,
                    INK, anchor="rm")
     cards = view.get("cards") or {}

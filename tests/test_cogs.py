@@ -92,7 +92,10 @@ async def test_act_menu_walks_the_prefix_tree_and_plays_the_command(env_render):
     # saying what happened and pinging Bob; the previous board keeps its words only
     thread = env.fake.posts(board["channel_id"])
     assert board["id"] != board_before["id"] and thread[-1]["id"] == board["id"]
-    assert f"Alice: {command}" in board["content"] and f"<@{uid(env.bob)}>: your turn" in board["content"]
+    # … in words: the label Alice picked ("Place Support 1 on a1"), not the notation
+    piece = {"S": "Support", "L": "Leap", "X": "Swap", "P": "Supply"}.get(command.split()[1][0], "")
+    assert f"Alice: Place {piece} {command.split()[1][1:]} on {command.split()[2]}" in board["content"]
+    assert f"<@{uid(env.bob)}>: your turn" in board["content"]
     assert board["_allowed_mentions"]["users"] == [uid(env.bob)]
     assert "To act: Bob" in message_text(board) and component(board, rf"^m:{match_id}:act$")
     old = env.fake.messages[int(board_before["id"])]
