@@ -93,6 +93,7 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
                             what="the board with an Act button")
     thread_id = table.thread_of(match_id)
     calls_before = _rest_calls(twin)
+    kinds_before = _rest_kinds(twin)
     messages_before = len(twin.posts(thread_id))
     taps: list[int] = []
     raw_labels = 0
@@ -149,6 +150,7 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
     await twin.settle(quiet=0.5)
     board_last.append(_board_is_last(twin, thread_id, match_id, find_component, over=True))
     rest = _rest_calls(twin) - calls_before
+    kinds = _rest_kinds(twin)
     public = len(twin.posts(thread_id)) - messages_before
     return {
         "moves": moves, "turns": turns, "resigned": resigned,
@@ -156,6 +158,8 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
         "interactions_per_move_max": max(taps) if taps else 0,
         "public_messages_per_turn": round(public / max(1, turns), 2),
         "rest_calls_per_command": round(rest / max(1, moves), 2),
+        "rest_calls_by_kind": {k: round((kinds.get(k, 0) - kinds_before.get(k, 0)) / max(1, moves), 2)
+                               for k in sorted(kinds) if kinds.get(k, 0) != kinds_before.get(k, 0)},
         "board_is_last_message": all(board_last),
         "raw_id_labels": raw_labels,
         "phone_text_px": await _phone_text_px(bot, game, match_id, players),
@@ -164,6 +168,20 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
 
 def _rest_calls(twin: Any) -> int:
     return sum(1 for r in twin.requests if RATE_LIMITED.match(r.path) and r.method in ("POST", "PATCH", "DELETE"))
+
+
+def _rest_kinds(twin: Any) -> dict[str, int]:
+    """The rate-limited calls by kind (``post:dm``, ``edit:channel``…), to see where they go."""
+    out: dict[str, int] = {}
+    for r in twin.requests:
+        if not (RATE_LIMITED.match(r.path) and r.method in ("POST", "PATCH", "DELETE")):
+            continue
+        m = re.match(r"^/channels/(\d+)/", r.path)
+        where = "dm" if m and (twin.channels.get(int(m.group(1))) or {}).get("type") == 1 else "channel"
+        verb = {"POST": "post", "PATCH": "edit", "DELETE": "delete"}[r.method]
+        key = f"{verb}:{where}" if m else "open:dm"
+        out[key] = out.get(key, 0) + 1
+    return out
 
 
 def _raw(message: dict | None, legal: list[str], is_raw_id: Callable) -> int:

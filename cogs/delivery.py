@@ -34,7 +34,7 @@ from discord.ext import commands, tasks
 from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, tr,
 )
-from cogs.components import act_view, board_view, build_menu, legal_hash
+from cogs.components import act_view, board_view
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.options_text import public_options
@@ -429,11 +429,9 @@ class Delivery(commands.Cog):
         if stale:
             return board_message
         # Private views last, each on its own: a closed DM never blocks anything else.
-        # a player whose decision is awaited can act from their DM (its Act button)
-        acting = {p.user_id: list(p.legal) for p in getattr(result, "prompts", []) or [] if p.user_id}
         for pu in getattr(result, "private", []) or []:
             try:
-                await self.deliver_private(rec, pu, legal=acting.get(pu.user_id) if rec.status == ACTIVE else None)
+                await self.deliver_private(rec, pu, active=rec.status == ACTIVE)
             except Exception:
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
         for p in getattr(result, "prompts", []) or []:
@@ -450,7 +448,15 @@ class Delivery(commands.Cog):
             dm = await self.bot.create_dm(discord.Object(int(user_id)))
             text = tr("cogs.secret_prompt", locale, match_id=rec.id, game=game_name(rec.game, locale))
             if legal:
-                shown = ", ".join(f"`{c}`" for c in legal[:20]) + (" …" if len(legal) > 20 else "")
+                # in words (the menu's labels), not notation
+                try:
+                    moves = await self.host.choices(rec.id, user_id, locale)
+                except Exception:
+                    log.exception("match %s: describing a secret decision failed", rec.id)
+                    moves = []
+                names = [m.label if m.label != m.command else f"`{m.command}`" for m in moves] \
+                    or [f"`{c}`" for c in legal]
+                shown = ", ".join(names[:12]) + (" …" if len(names) > 12 else "")
                 text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
             # the answer is given right here: Act opens the same menu as under the board
             await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
@@ -479,24 +485,20 @@ class Delivery(commands.Cog):
                          allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
 
     # ------------------------------------------------------------------ DMs
-    async def deliver_private(self, rec: MatchRecord, pu: Any, *, legal: list[str] | None = None) -> None:
-        """The player's DM: their view (text and picture) and, while a decision of theirs is
-        awaited (``legal``: their legal commands), the move menu itself — their moves in words
-        in one select (or the piece or card first) — so they answer where the question is."""
+    async def deliver_private(self, rec: MatchRecord, pu: Any, *, active: bool = False) -> None:
+        """The player's DM: their private view (text and picture) and, while the match runs, the
+        Act button, which opens the same move menu as under the board — so a player answers a
+        decision of theirs (a chain, a battle support, a discard…) right where they read their
+        hand.  The button never changes with the moves on offer, so a DM is edited only when
+        the private view itself changed (each edit is a rate-limited REST call)."""
         await pu.ready()   # its picture may still be drawing while the public update went out
         refs = await self.store.get_refs(rec.id)
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
         embed, file = self.private_embed(rec, pu, locale)
         key = f"dm:{pu.user_id}"
-        # A DM is edited only when what it shows changed: each edit is a rate-limited REST call,
-        # and most commands change nothing in most players' private views.
-        content, view = None, None
-        if legal:
-            from render.labels import choices as describe
-
-            moves = describe(rec.game, pu.view, pu.seat, legal, locale, list(rec.names))
-            content, view = build_menu(rec.id, moves, 0, 0, locale)
-        digest = _digest(embed, pu.picture, legal_hash(legal) if legal else "")
+        content = None
+        view = act_view(rec.id, locale) if active else None
+        digest = _digest(embed, pu.picture, "act" if active else "")
         if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
             return
         if refs.get(key):

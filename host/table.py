@@ -185,18 +185,21 @@ class Host(Clock):
     def _locale(self, rec: MatchRecord) -> str:
         return i18n.locale_of(rec.meta.get("locale", "en"))
 
-    async def _picture(self, rec: MatchRecord, view: dict) -> bytes | None:
+    async def _picture(self, rec: MatchRecord, view: dict, *, hand: bool = False) -> bytes | None:
+        """The picture of ``view``; ``hand``: a seat's hand picture for its DM (no clock: it
+        changes only when the seat's own view does, so the DM is not edited as time passes)."""
         if not self.render_enabled:
             return None
         from render import render_png
 
         clock = None
-        if rec.turn_seconds:
+        if rec.turn_seconds and not hand:
             left = None if rec.deadline is None else max(0.0, rec.deadline - self.now())
             clock = {"deadline_in": left, "turn_seconds": rec.turn_seconds}
         try:
             return await asyncio.to_thread(render_png, rec.game, view, locale=self._locale(rec),
-                                           names=list(rec.names), clock=clock)
+                                           names=list(rec.names), clock=clock,
+                                           part="hand" if hand else "full")
         except Exception:  # a picture must never cost a player their move
             log.exception("rendering match %s failed", rec.id)
             return None
@@ -263,7 +266,7 @@ class Host(Clock):
                 if self.render_enabled:
                     # Drawn after the public picture, in a worker thread, while the caller
                     # already delivers the public update; ``update.ready()`` waits for it.
-                    update.pending = asyncio.ensure_future(self._picture(rec, pv))
+                    update.pending = asyncio.ensure_future(self._picture(rec, pv, hand=True))
                 result.private.append(update)
             self._track_drawing(rec.id, [u.pending for u in result.private if u.pending is not None])
         if prompts and rec.status == ACTIVE:
@@ -843,7 +846,7 @@ class Host(Clock):
         state = await self._state(rec)
         view = _final_view(rec, game.view(state, seat))
         return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
-                             picture=await self._picture(rec, view),
+                             picture=await self._picture(rec, view, hand=True),
                              own=own_part(view, _final_view(rec, game.view(state, None))))
 
     async def hand(self, match_id: int, user_id: int) -> Result:

@@ -32,7 +32,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.base import PAPER, drawer, encode_png, make_ctx, register, result_banner
+from render.base import PAPER, drawer, encode_png, hand_drawer, make_ctx, register, result_banner
 from render.generic import draw_generic
 from render import squares as _squares  # noqa: F401  (registers "squares")
 
@@ -62,10 +62,14 @@ def has_renderer(game: str) -> bool:
 
 
 def render_image(game: str, view: dict, *, locale: Any = "en", names: list[str] | None = None,
-                 clock: dict | None = None, title: str | None = None) -> Image.Image:
-    """Draw ``view`` of ``game`` and return a new RGB image (the caller may modify it)."""
+                 clock: dict | None = None, title: str | None = None, part: str = "full") -> Image.Image:
+    """Draw ``view`` of ``game`` and return a new RGB image (the caller may modify it).
+
+    ``part="hand"`` (a seat's own view): the game's hand picture for the player's DM, when the
+    game has one (:func:`render.base.register_hand`); else the whole view."""
     ctx = make_ctx(game, locale, names, clock, title)
-    fn = drawer(game) or draw_generic
+    fn = (hand_drawer(game) if part == "hand" and isinstance((view or {}).get("seat"), int) else None) \
+        or drawer(game) or draw_generic
     image = fn(view or {}, ctx)
     outcome = (view or {}).get("outcome")
     if isinstance(outcome, dict):
@@ -127,12 +131,12 @@ _slots = _Slots(SLOTS)
 
 
 def render_png(game: str, view: dict, *, locale: Any = "en", names: list[str] | None = None,
-               clock: dict | None = None, title: str | None = None) -> bytes:
+               clock: dict | None = None, title: str | None = None, part: str = "full") -> bytes:
     """Draw ``view`` of ``game`` as PNG bytes (same arguments -> same bytes)."""
     _slots.acquire(public=(view or {}).get("seat") is None)
     try:
         return encode_png(render_image(game, view, locale=locale, names=names, clock=clock,
-                                       title=title))
+                                       title=title, part=part))
     finally:
         _slots.release()
 

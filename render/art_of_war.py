@@ -30,8 +30,8 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
-                         seat_colour, seat_dark, seat_text, seat_tint)
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
+                         register_hand, seat_colour, seat_dark, seat_text, seat_tint)
 
 W = 520                          # shown 400 wide on a phone: no text under 8 px (all ≥ 11 px)
 M = 16
@@ -393,6 +393,18 @@ def _hand_strip(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, own: int, hand: li
         if card.get("range"):
             _range_grid(d, x + (w - 5 * cell) // 2, y + 46, cell, card["range"], fg, dim)
     return y + (h if hand else 0) + 8
+
+
+@register_hand("art_of_war")
+def draw_art_of_war_hand(view: dict, ctx: Ctx) -> Image.Image:
+    """The DM picture: the seat's hand only (the board is in the thread)."""
+    seat = int(view["seat"])
+    hand = list(view.get("hand") or [])
+    img = Image.new("RGB", (W, 900), PAPER)
+    d = ImageDraw.Draw(img)
+    y = hand_header(d, ctx, seat, W, M)
+    y = _hand_strip(d, view, ctx, seat % 2, hand, y)
+    return img.crop((0, 0, W, y + 10))
 
 
 def warm(locale: str) -> None:

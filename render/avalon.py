@@ -8,8 +8,8 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register, seat_colour,
-                         seat_dark, seat_text, seat_tint)
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
+                         register_hand, seat_colour, seat_dark, seat_text, seat_tint)
 
 W = 600                 # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
 M = 14
@@ -318,6 +318,17 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, hand: list, y: int) -> i
             fonts.text(d, (x0 + 6, y0 + 66), fonts.fit(kind, TEXT, CARD_W - 12), TEXT, MUTED, anchor="lm")
         fonts.text(d, (x0 + CARD_W - 5, y0 + CARD_H - 10), cid, TEXT, MUTED, anchor="rm")
     return y + h
+
+
+@register_hand("avalon")
+def draw_avalon_hand(view: dict, ctx: Ctx) -> Image.Image:
+    """The DM picture: the seat's hand (and its battle-support choice) only."""
+    hand = list(view.get("hand") or [])
+    img = Image.new("RGB", (W, 1200), PAPER)
+    d = ImageDraw.Draw(img)
+    y = hand_header(d, ctx, int(view["seat"]), W, M)
+    y = _hand(d, view, ctx, hand, y)
+    return img.crop((0, 0, W, y + 10))
 
 
 # --------------------------------------------------------------------------- text (console)

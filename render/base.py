@@ -36,6 +36,25 @@ def drawer(game: str) -> Drawer | None:
     return _DRAWERS.get(game)
 
 
+_HAND_DRAWERS: dict[str, Drawer] = {}
+
+
+def register_hand(game: str) -> Callable[[Drawer], Drawer]:
+    """Decorator: make ``fn`` the drawer of ``game``'s HAND picture — what only the seat of a
+    seat's own view may see (its hand, its secret choices), for the player's DM.  It shows
+    nothing public that changes as others play, so the DM is edited only when the hand does."""
+
+    def deco(fn: Drawer) -> Drawer:
+        _HAND_DRAWERS[game] = fn
+        return fn
+
+    return deco
+
+
+def hand_drawer(game: str) -> Drawer | None:
+    return _HAND_DRAWERS.get(game)
+
+
 def drawers() -> dict[str, Drawer]:
     return dict(_DRAWERS)
 
@@ -209,3 +228,14 @@ def result_banner(draw: ImageDraw.ImageDraw, ctx: Ctx, outcome: dict, box: tuple
     else:
         fonts.text(draw, (cx, y0 + height / 2), fonts.fit(head, big, width, True), big, colour,
                    bold=True, anchor="mm")
+
+
+def hand_header(d: Any, ctx: "Ctx", seat: int, width: int, margin: int) -> int:
+    """The top of a hand picture: whose hand, and the game.  No turn and no clock: a hand
+    picture changes only when the hand does.  Returns the y below it."""
+    from render import fonts
+
+    fonts.text(d, (margin, 22), fonts.fit(ctx.t("render.hand_title", name=ctx.name(seat)), 22, width - 2 * margin, True),
+               22, INK, bold=True, anchor="lm")
+    fonts.text(d, (margin, 48), fonts.fit(ctx.game_title(), 14, width - 2 * margin), 14, MUTED, anchor="lm")
+    return 64

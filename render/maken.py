@@ -25,8 +25,8 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register, seat_colour,
-                         seat_dark, seat_tint)
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, hand_header, register,
+                         register_hand, seat_colour, seat_dark, seat_tint)
 
 W = 600                              # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
 M = 14
@@ -426,35 +426,52 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     y += band_h(view, 1 - top_seat) + 10
     cards = view.get("cards") or {}
     if me in (0, 1) and "hand" in view:
-        fonts.text(d, (M, y + 10), ctx.t("maken.render.your_hand"), 15, INK, bold=True, anchor="lm")
-        hand = view.get("hand") or []
-        if not hand:
-            fonts.text(d, (M + 120, y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
-        y += 24
-        per_row = (W - 2 * M + 5) // (CW + 5)
-        for i, cid in enumerate(hand):
-            c = cards.get(cid)
-            if c:
-                tile = _card_img(_j(c), (), ctx.locale, False)
-                img.paste(tile, (M + (i % per_row) * (CW + 5), y + (i // per_row) * (CH + 6)), tile)
-        y += ((len(hand) + per_row - 1) // per_row) * (CH + 6) + 4
-        notes = []
-        guard = view.get("guard_cards") or []
-        if guard:
-            notes.append(f"{ctx.t('maken.render.guard')}: " + ", ".join(_name(ctx, cards, c) for c in reversed(guard)))
-        support = view.get("support_cards") or []
-        if support:
-            notes.append(f"{ctx.t('maken.render.support')}: " + ", ".join(_name(ctx, cards, x.get("card")) for x in support))
-        for note in notes:
-            for line in fonts.wrap(note, 13, W - 2 * M)[:2]:
-                fonts.text(d, (M, y + 10), line, 13, MUTED, anchor="lm")
-                y += 20
+        y = _hand(img, d, view, ctx, y)
     else:
         y += 4
         for ev in (view.get("log") or [])[-8:]:
             line = event_text(ctx.t, ctx.name, cards, ev, ctx.locale)
             fonts.text(d, (M, y), fonts.fit(line, 13, W - 2 * M), 13, MUTED)
             y += 19
+    return img.crop((0, 0, W, y + 12))
+
+
+def _hand(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
+    """The seat's hand, five cards a row, and its face-down guard and support cards by name."""
+    cards = view.get("cards") or {}
+    fonts.text(d, (M, y + 10), ctx.t("maken.render.your_hand"), 15, INK, bold=True, anchor="lm")
+    hand = view.get("hand") or []
+    if not hand:
+        fonts.text(d, (M + 120, y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
+    y += 24
+    per_row = (W - 2 * M + 5) // (CW + 5)
+    for i, cid in enumerate(hand):
+        c = cards.get(cid)
+        if c:
+            tile = _card_img(_j(c), (), ctx.locale, False)
+            img.paste(tile, (M + (i % per_row) * (CW + 5), y + (i // per_row) * (CH + 6)), tile)
+    y += ((len(hand) + per_row - 1) // per_row) * (CH + 6) + 4
+    notes = []
+    guard = view.get("guard_cards") or []
+    if guard:
+        notes.append(f"{ctx.t('maken.render.guard')}: " + ", ".join(_name(ctx, cards, c) for c in reversed(guard)))
+    support = view.get("support_cards") or []
+    if support:
+        notes.append(f"{ctx.t('maken.render.support')}: " + ", ".join(_name(ctx, cards, x.get("card")) for x in support))
+    for note in notes:
+        for line in fonts.wrap(note, 13, W - 2 * M)[:2]:
+            fonts.text(d, (M, y + 10), line, 13, MUTED, anchor="lm")
+            y += 20
+    return y
+
+
+@register_hand("maken")
+def draw_maken_hand(view: dict, ctx: Ctx) -> Image.Image:
+    """The DM picture: the seat's hand and face-down cards only (the board is in the thread)."""
+    img = Image.new("RGB", (W, 1400), PAPER)
+    d = ImageDraw.Draw(img)
+    y = hand_header(d, ctx, int(view["seat"]), W, M)
+    y = _hand(img, d, view, ctx, y)
     return img.crop((0, 0, W, y + 12))
 
 

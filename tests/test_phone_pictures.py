@@ -51,10 +51,10 @@ def _positions(game, players: int, seed: int):
     return out
 
 
-def _smallest_at_phone_width(name: str, view: dict, locale: str, players: int):
+def _smallest_at_phone_width(name: str, view: dict, locale: str, players: int, part: str = "full"):
     with drawn_text() as drawn:
         image = render_image(name, view, locale=locale, names=NAMES[:players],
-                             clock={"deadline_in": 3000, "turn_seconds": 86400})
+                             clock={"deadline_in": 3000, "turn_seconds": 86400}, part=part)
     assert drawn, f"{name}: nothing drawn as text"
     scale = PHONE_WIDTH / image.width
     size, text = min(drawn)
@@ -69,9 +69,10 @@ def test_no_text_under_8px_at_phone_width(name: str, players: int, locale: str) 
     for label, state in _positions(game, players, seed=7):
         for seat in [None] + list(range(players)):
             view = game.view(state, seat)
-            px, text, _, image = _smallest_at_phone_width(name, view, locale, players)
-            if px < MIN_PX:
-                problems.append(f"{label} seat={seat} {image.width}px wide: {text!r} is {px:.1f}px at 400")
+            for part in ("full",) if seat is None else ("full", "hand"):   # hand: the DM picture
+                px, text, _, image = _smallest_at_phone_width(name, view, locale, players, part)
+                if px < MIN_PX:
+                    problems.append(f"{label} seat={seat} {part} {image.width}px wide: {text!r} is {px:.1f}px at 400")
     assert not problems, "\n".join(problems[:10])
 
 

@@ -39,12 +39,15 @@ def registered_games() -> list[str]:
 
 
 def render_pixels(game: str, view: dict, names: list[str]) -> bytes:
-    """What the bot must draw for ``view`` (the host's own call: no clock, English)."""
+    """What the bot must draw for ``view`` (the host's own call: no clock, English; a seat's
+    view is its hand picture, as its DM shows it)."""
     from PIL import Image
 
     from render import render_png
 
-    return Image.open(io.BytesIO(render_png(game, view, locale="en", names=names, clock=None))).convert("RGB").tobytes()
+    part = "hand" if isinstance(view.get("seat"), int) else "full"
+    return Image.open(io.BytesIO(render_png(game, view, locale="en", names=names, clock=None,
+                                            part=part))).convert("RGB").tobytes()
 
 
 @pytest.mark.parametrize("game", registered_games())
