@@ -1,0 +1,141 @@
+"""What the host answers without changing anything: a player's moves in words, whose decision
+it is, a match's status, a player's hand, the public log, and which match a command without a
+number means.  A mixin of :class:`host.table.Host` (it uses the host's store, cache and
+pictures)."""
+from __future__ import annotations
+
+from typing import Any
+
+from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
+from host.replay import JOIN, RESIGN, _final_view, _hidden, _initial_state, _public_command, _step, own_part
+from host.types import PrivateUpdate, Result
+from render.labels import Choice, choices as describe
+from rules import registry
+
+
+class Queries:
+    async def legal(self, match_id: int, user_id: int) -> list[str]:
+        return [c.command for c in await self.choices(match_id, user_id, None)]
+
+    async def choices(self, match_id: int, user_id: int, locale: Any = "en", *,
+                      only: str | None = None) -> list[Choice]:
+        """The player's legal commands now, each described in words in ``locale``
+        (:mod:`render.labels`: the menu, DM controls and autocomplete); [] when no decision of
+        theirs is awaited.  ``locale=None``: the commands alone (labels are the notation).
+        ``only``: just that command, described if it is legal now (else [])."""
+        rec, err = await self._get(match_id)
+        if err or rec.status != ACTIVE:
+            return []
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return []
+        game = registry.get(rec.game)
+        try:
+            state = await self._state(rec)
+        except CorruptRow:
+            return []
+        if seat not in game.to_act(state):
+            return []
+        legal = game.legal_commands(state, seat)
+        if only is not None:
+            legal = [only] if only in legal else []
+        if locale is None:
+            return [Choice(command=c, label=c) for c in legal]
+        return describe(rec.game, game.view(state, seat), seat, legal, locale, list(rec.names))
+
+    async def to_act(self, match_id: int) -> list[int]:
+        """Seats whose decision is awaited now ([] unless the match is in play)."""
+        rec, err = await self._get(match_id)
+        if err or rec.status != ACTIVE:
+            return []
+        try:
+            return registry.get(rec.game).to_act(await self._state(rec))
+        except CorruptRow:
+            return []
+
+    # ------------------------------------------------------------------ reading
+    async def status(self, match_id: int, viewer: int | None = None) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        try:
+            res = await self._board(rec, [], prompts=True, private=False)
+        except CorruptRow:
+            return Result.fail("host.err.quarantined", match_id=rec.id)
+        if viewer is not None and rec.status in (ACTIVE, FINISHED):
+            seat = self._seat_of(rec, viewer)
+            if seat is not None:
+                res.private.append(await self._private(rec, seat))
+        # prompts carry legal commands: only the viewer's own may be shown to them
+        res.prompts = [p for p in res.prompts if p.user_id == viewer]
+        return res
+
+    async def _private(self, rec: MatchRecord, seat: int) -> PrivateUpdate:
+        game = registry.get(rec.game)
+        state = await self._state(rec)
+        view = _final_view(rec, game.view(state, seat))
+        return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
+                             picture=await self._picture(rec, view, hand=True),
+                             own=own_part(view, _final_view(rec, game.view(state, None))))
+
+    async def hand(self, match_id: int, user_id: int) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        seat = self._seat_of(rec, user_id)
+        if seat is None:
+            return Result.fail("host.err.not_a_player", match=rec)
+        if rec.status not in (ACTIVE, FINISHED):
+            return Result.fail("host.err.not_started", match=rec)
+        try:
+            return Result(ok=True, match=rec, private=[await self._private(rec, seat)])
+        except CorruptRow:
+            return Result.fail("host.err.quarantined", match_id=rec.id)
+
+    async def log(self, match_id: int) -> Result:
+        rec, err = await self._get(match_id)
+        if err:
+            return err
+        game = registry.get(rec.game)
+        entries = []
+        if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
+            state = _initial_state(game, rec)
+            held: list[dict] = []
+            for c in await self.store.commands(rec.id):
+                shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
+                         else _public_command(game, state, c.seat, c.command))
+                if shown is not None:  # hidden decisions are nobody else's business
+                    # numbered by what everyone can see, not by the stored log: a gap would
+                    # tell that a secret decision (e.g. a pass in a response window) was made
+                    held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat,
+                                 "name": rec.names[c.seat], "command": shown})
+                state = _step(game, state, c.seat, c.command)
+                if not _hidden(game, state):  # lines held during a secret window are released
+                    entries += held
+                    held = []
+        return Result(ok=True, match=rec, data={"log": entries})
+
+    async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
+        """The match a command without a match number means: in a channel or a match's thread,
+        the caller's newest unfinished match there, else their newest finished one there, else
+        the channel's only match (a spectator in a match's own thread), or in a match's own
+        thread holding its rematches too, the newest unfinished match there, else the newest;
+        anywhere else the caller's one running match."""
+        if channel_id is not None:
+            running = await self.store.matches_in_channel(int(channel_id))
+            here = [m for m in running if self._seat_of(m, user_id) is not None]
+            if here:
+                return max(here, key=lambda m: m.id)
+            over = await self.store.matches_in_channel(int(channel_id), (FINISHED, ABORTED))
+            mine_over = [m for m in over if self._seat_of(m, user_id) is not None]
+            if mine_over:
+                return max(mine_over, key=lambda m: m.id)
+            if len(running) + len(over) == 1:
+                return (running + over)[0]
+            # a match's own thread, its rematches played there too: the newest unfinished match,
+            # else the newest one (a plain channel with several matches still needs a number)
+            for m in running + over:
+                if (await self.store.get_refs(m.id)).get("thread") == str(channel_id):
+                    return max(running or over, key=lambda m: m.id)
+        mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
+        return mine[0] if len(mine) == 1 else None
