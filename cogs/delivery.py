@@ -26,6 +26,8 @@ import io
 import json
 import logging
 import weakref
+from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -315,7 +317,7 @@ class Delivery(commands.Cog):
 
     # ------------------------------------------------------------------ the turn board
     async def turn_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
-                         actor: int | None) -> discord.Message | None:
+                         actor: int | None, *, notice: bool = False) -> discord.Message | None:
         """The board of a match under way (or just ended), always at hand.
 
         While the same players are awaited the board is edited in place: its picture, its
@@ -342,13 +344,17 @@ class Delivery(commands.Cog):
                 await self._set_lines(rec, refs, turn)
                 return message
         # a new board: what happened, who acts now (pinged), the picture and the controls
-        ping_ids = list(dict.fromkeys([u for u in awaited if u != actor] + notify))
+        # a notice (a clock reminder, an expiry, an abort vote) pings only whom it concerns
+        ping_ids = list(dict.fromkeys(([] if notice else [u for u in awaited if u != actor]) + notify))
         summary = turn[-15:] if len(turn) <= 15 else [tr("cogs.board.earlier", locale, n=len(turn) - 14)] + turn[-14:]
         if over:
             summary.append(f"**{status}**")
+        elif notice:
+            if notify:
+                summary.append(mention_line(notify))
         elif awaited:
             summary.append(tr("cogs.turn_ping", locale, mentions=mention_line(awaited)))
-        if notify and set(notify) - set(awaited):
+        if notify and set(notify) - set(awaited) and not notice:
             summary.append(mention_line([u for u in notify if u not in awaited]))
         previous = refs.get("board")
         embed, file = self.board_embed(rec, public, locale, lines=[])
@@ -423,7 +429,9 @@ class Delivery(commands.Cog):
                 # an older update arriving after a newer one: its words still reach the next board
                 await self._remember_lines(rec, refs, render_lines(public.text, locale))
             if public is None or public.status_line is None:
-                await self._post_event(rec, refs, locale, result, actor)
+                if not (rec.status == ACTIVE and refs.get("board") and public is not None
+                        and await self._notice_on_board(rec, refs, locale, result, actor)):
+                    await self._post_event(rec, refs, locale, result, actor)
         except Exception:
             log.exception("publishing match %s failed", getattr(rec, "id", "?"))
         if stale:
@@ -463,6 +471,23 @@ class Delivery(commands.Cog):
                           view=act_view(rec.id, locale))
         except discord.HTTPException:
             log.info("match %s: could not DM a pending decision to a player", rec.id)
+
+    async def _notice_on_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
+                               actor: int | None) -> bool:
+        """A notice about a running match (a clock reminder, an expiry, an abort vote) goes out
+        as a new board — the picture and controls under the notice, its pings included — so the
+        newest message of the thread is still the board.  False if the board cannot be had."""
+        try:
+            board = await self.host.status(rec.id)
+        except Exception:
+            log.exception("match %s: the board for a notice could not be had", rec.id)
+            return False
+        if not getattr(board, "ok", False) or board.public is None or board.public.status_line is None:
+            return False
+        public = replace(board.public, text=list(result.public.text))
+        notify = [u for u in result.notify if u and u != actor]
+        combined = SimpleNamespace(public=public, notify=notify)
+        return await self.turn_board(board.match or rec, refs, locale, combined, actor, notice=True) is not None
 
     async def _post_event(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
                           actor: int | None) -> None:

@@ -472,6 +472,11 @@ async def test_clock_reminds_then_announces_expiry_and_the_opponent_claims(env):
     assert await delivery.tick_once() == 1
     reminder = env.fake.posts(thread_id)[-1]
     assert "runs out in" in reminder["content"] and reminder["_allowed_mentions"]["users"] == [uid(env.alice)]
+    # issue 14: the notice comes as a new board (picture and Act under it): the newest message
+    # of the thread is still the board, and the board before it is retired
+    from discord_fakes import component
+    assert component(reminder, r":act$") is not None and reminder["embeds"]
+    assert (await env.board(match_id))["id"] == reminder["id"]
     env.clock.advance(100)
     assert await delivery.tick_once() == 1
     expired = env.fake.posts(thread_id)[-1]
