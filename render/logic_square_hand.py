@@ -14,7 +14,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import fonts
-from render.base import HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, seat_colour, seat_dark, seat_tint
+from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register_hand, seat_colour, seat_dark,
+                         seat_tint)
 from render.logic_square import (AVI_BAND, CARD_COLOURS, GREEN, IT_BAND, M, RANGE_FILL, _avis, _badge,
                                  _decl_line, _j, _loc, _name, _outcome_text, _players, _seat_mark, _t,
                                  wrap)
@@ -222,7 +223,15 @@ def _layout(entries: list, cards: dict, locale: str):
     return rows
 
 
-def draw_hand(view: dict, ctx: Ctx) -> Image.Image:
+@register_hand("logic_square")
+def draw_dm_hand(view: dict, ctx: Ctx) -> Image.Image:
+    """The DM picture: the hand picture without what the board shows and what changes as others
+    play (turn, clock, life, AP, the AVI's square, whose main phase it is), so the DM is edited
+    only when the hand, the IT cards or a private decision (a chain answer, a discard) change."""
+    return draw_hand(view, ctx, dm=True)
+
+
+def draw_hand(view: dict, ctx: Ctx, dm: bool = False) -> Image.Image:
     seat = int(view["seat"])
     cards = view.get("cards") or {}
     pending = view.get("pending") if isinstance(view.get("pending"), dict) else None
@@ -267,11 +276,13 @@ def draw_hand(view: dict, ctx: Ctx) -> Image.Image:
         key = f"render.ls.phase.{phase}"
         text = ctx.t(key)
         sub += "  ·  " + (str(phase) if text == key else text)
-    clock = ctx.clock_text()
+    if dm:
+        sub = ctx.game_title()
+    clock = None if dm else ctx.clock_text()
     room = HW - 2 * M - (int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12 if clock else 0)
     fonts.text(d, (M, 50), fonts.fit(sub, 13, room), 13, MUTED, anchor="lm")
     turn, max_turns = view.get("turn"), view.get("max_turns")
-    if turn is not None:
+    if turn is not None and not dm:
         text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
                 else ctx.t("render.ls.turn_plain", turn=turn))
         fonts.text(d, (HW - M, 24), text, 20, INK, bold=True, anchor="rm")
@@ -291,6 +302,8 @@ def draw_hand(view: dict, ctx: Ctx) -> Image.Image:
     line = ctx.t("render.ls.life", life=life) + "   " + ctx.t("render.ls.avi", name=avi)
     if a.get("square"):
         line += f" ({a['square']})"
+    if dm:
+        line = ctx.t("render.ls.avi", name=avi)
     fonts.text(d, (M + 38, cy), fonts.fit(line, 17, HW - 2 * M - 50, True), 17, INK, bold=True, anchor="lm")
     cy = top + 48
     rx = M + 36
@@ -301,6 +314,8 @@ def draw_hand(view: dict, ctx: Ctx) -> Image.Image:
     cy = top + 78
     if view.get("outcome"):
         text = _outcome_text(view["outcome"], ctx)
+    elif dm and not (pending and pending.get("kind") in ("discard", "chain")):
+        text = ctx.t("render.ls.dm_act")        # the turn and AP are on the board
     elif pending and pending.get("kind") == "main":
         text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
         if pending.get("caa_used"):

@@ -76,7 +76,9 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
     pending = view.get("pending")
     if isinstance(pending, dict):
         kind = pending.get("kind")
-        if kind == "main":
+        if kind == "main" and "board" not in view:
+            pass    # a DM (the seat's own part only): the main phase and its AP are on the board
+        elif kind == "main":
             text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
             if pending.get("caa_used"):
                 text += " · " + ctx.t("render.ls.caa_used")
