@@ -427,7 +427,8 @@ async def test_private_pictures_are_drawn_after_the_public_update_is_handed_over
     assert await res.ready() is res
     for u in res.private:
         assert u.pending is None
-        assert u.picture == render_png("logic_square", u.view, locale="en", names=["Alice", "Bob"])
+        # the DM's hand picture (render.base.register_hand)
+        assert u.picture == render_png("logic_square", u.view, locale="en", names=["Alice", "Bob"], part="hand")
     assert (await res.ready()).private[0].picture[:4] == b"\x89PNG"   # ready twice is harmless
 
 
