@@ -14,7 +14,7 @@ from rules import registry
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 # Games whose moves are described in words so far; the others still show notation in the menu
 # (issue 14 is open for them).  Strict: a game that gains a describer must be listed here.
-DESCRIBED = {"squares", "logic_square", "maken", "art_of_war"}
+DESCRIBED = {"squares", "logic_square", "maken", "art_of_war", "avalon"}
 
 
 def _todo(name: str) -> list:
