@@ -12,20 +12,10 @@ from render.labels import TEXT_MAX, Choice, choices, is_raw_id
 from rules import registry
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
-# Games whose moves are described in words so far; the others still show notation in the menu
-# (issue 14 is open for them).  Strict: a game that gains a describer must be listed here.
-DESCRIBED = {"squares", "logic_square", "maken", "art_of_war", "avalon"}
-
-
-def _todo(name: str) -> list:
-    return [] if name in DESCRIBED else [pytest.mark.xfail(
-        strict=True, reason=f"issue 14: {name} has no move describer yet (render/labels_{name}.py)")]
-
-
 def _cases():
     for name in registry.names():
         for players in ([2, 3, 4] if name == "avalon" else [2]):
-            yield pytest.param(name, players, id=f"{name}-{players}p", marks=_todo(name))
+            yield pytest.param(name, players, id=f"{name}-{players}p")
 
 
 def test_is_raw_id() -> None:
@@ -36,7 +26,7 @@ def test_is_raw_id() -> None:
         assert not is_raw_id(words, legal), words
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_todo(n)) for n in registry.names()])
+@pytest.mark.parametrize("name", registry.names())
 def test_every_game_has_a_describer(name: str) -> None:
     module = importlib.import_module(f"render.labels_{name}")
     assert callable(module.choices)
