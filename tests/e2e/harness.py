@@ -188,11 +188,13 @@ class Table:
     async def move(self, user: dict, match_id: int, command: str, **kw: Any):
         return await self.twin.slash(user, "move", command=command, channel_id=self.thread_of(match_id), **kw)
 
-    async def act_by_menu(self, user: dict, match_id: int, pick: Any = None) -> tuple[str, Any]:
+    async def act_by_menu(self, user: dict, match_id: int, pick: Any = None, *,
+                          message: dict | None = None) -> tuple[str, Any]:
         """Play through the Act menu: Act → (the piece or card →) the move, which is played at
-        once.  ``pick(options)`` chooses a select option (default: the first).  Returns (the
+        once.  ``pick(options)`` chooses a select option (default: the first); ``message``: the
+        message whose Act is pressed (default: the board; e.g. the player's DM).  Returns (the
         command played, the last interaction)."""
-        board = self.board_message(match_id)
+        board = message or self.board_message(match_id)
         ix = await self.twin.click(user, board, f"m:{match_id}:act")
         for _ in range(4):
             menu = ix.last
