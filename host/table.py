@@ -580,8 +580,7 @@ class Host(Clock, Queries):
         # released together when it closes, so nothing public shows the window was opened.
         released = list(rec.meta.get("held", []))
         if public_text is not None:
-            shown = (played_text(rec.game, game, state, seat, text, list(rec.names))
-                     if public_text == text else public_text)
+            shown = played_text(rec.game, game, state, seat, public_text, list(rec.names))
             released.append([rec.names[seat], shown])
         if outcome is None and _hidden(game, new_state):
             meta["held"], released = released, []

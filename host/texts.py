@@ -48,7 +48,8 @@ def illegal_msg(exc: IllegalCommand) -> Msg:
 
 def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
                 names: list[str]) -> Any:
-    """How the thread tells a public command: in words in both languages
+    """How the thread tells a public ``command`` (as :func:`host.replay._public_command` shows
+    it: face-down cards are ``?``): in words in both languages
     (``{"en": "Leap: Support 2 c1 ⤴ c3", "ja": …}``, the same label the player picked from the
     menu), else the command itself.
 

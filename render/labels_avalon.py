@@ -109,6 +109,8 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
             mine, theirs = creature(*target(args[0])), creature(*target(args[1]))
             out.append(Choice(command, t("ranged", land=land(args[0]), target=land(args[1])),
                               t("ranged.why", mine=mine or "?", theirs=theirs or "?"), t("ranged.group"), emoji))
+        elif verb == "support" and not args:      # the public log: the choice stays secret
+            out.append(Choice(command, t("support.hidden"), "", t("support.group"), emoji))
         elif verb == "support" and len(args) == 1:
             if args[0] in ("avatar", "none"):
                 out.append(Choice(command, t("support.avatar"), t("support.avatar_why"), t("support.group"), emoji))

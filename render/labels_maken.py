@@ -27,6 +27,8 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
         return i18n.t(f"labels.maken.{key}", locale, **params)
 
     def name(cid: str) -> str:
+        if cid == "?":                      # a face-down card, as the public log shows it
+            return t("facedown")
         c = cards.get(cid) or {}
         n = c.get("name")
         if isinstance(n, dict):
@@ -34,6 +36,8 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
         return str(n or cid)
 
     def names_of(ids: list[str]) -> str:
+        if ids and all(c == "?" for c in ids):
+            return t("facedown.n", n=len(ids))
         return t("sep").join(name(c) for c in ids)
 
     def stats(cid: str) -> str:
@@ -58,7 +62,7 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
     for command in legal:
         verb, *args = command.split()
         emoji = EMOJI.get(verb, "")
-        card = args[0] if args and args[0] in cards else None
+        card = args[0] if args and (args[0] in cards or args[0] == "?") else None
         if verb in ("ready", "mulligan", "skip", "gc", "call", "break", "end", "pass") and not args:
             out.append(Choice(command, t(verb), t(f"{verb}.why"), t(verb), emoji))
         elif verb == "draw" and len(args) == 1:
@@ -73,20 +77,21 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
         elif verb == "guard" and len(args) >= 2 and args[0] in POSTURES:
             kind = i18n.t(f"maken.posture.{args[0]}", locale)
             ids = args[1:]
-            out.append(Choice(command, t("guard", kind=kind, cards=names_of(ids)), t("guard.why", top=name(ids[0]), n=len(ids)),
+            why = t("guard.why", top=name(ids[0]), n=len(ids)) if ids[0] != "?" else ""
+            out.append(Choice(command, t("guard", kind=kind, cards=names_of(ids)), why,
                               t("guard.group", kind=kind, top=name(ids[0])), emoji))
         elif verb == "keep" and args and args[0] in POSTURES:
             kind = i18n.t(f"maken.posture.{args[0]}", locale)
             ids = args[1:]
             out.append(Choice(command, t("keep.reguard", kind=kind, cards=names_of(ids)),
-                              t("guard.why", top=name(ids[0]), n=len(ids)) if ids else "",
+                              t("guard.why", top=name(ids[0]), n=len(ids)) if ids and ids[0] != "?" else "",
                               t("keep.reguard_group", kind=kind), emoji))
         elif verb == "keep":
             if not args:
                 out.append(Choice(command, t("keep"), t("keep.why"), t("keep.group"), emoji))
             else:
-                out.append(Choice(command, t("keep.add", cards=names_of(args)), t("keep.add_why", top=name(args[0])),
-                                  t("keep.group"), emoji))
+                out.append(Choice(command, t("keep.add", cards=names_of(args)),
+                                  t("keep.add_why", top=name(args[0])) if args[0] != "?" else "", t("keep.group"), emoji))
         else:
             out.append(Choice(command, t("other", command=command), "", t("other.group"), ""))
     return out

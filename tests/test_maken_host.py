@@ -98,7 +98,8 @@ async def test_full_matches_through_the_host_keep_face_down_cards_out_of_public_
                     assert all(c not in line for c in hidden), (cmd, line)
                     names = [game.decks.cards()[c]["name"][loc] for c in hidden for loc in ("en", "ja")]
                     assert all(name not in line for name in names), (cmd, line)
-                assert not hidden or any("?" in line for line in public), public
+                # … the thread says how many cards went face down, in words
+                assert not hidden or any("face-down card" in line or "伏せたカード" in line for line in public), public
             after = await host._state(await host.store.get_match(mid))
             assert {u.seat for u in res.private} == {0, 1}
             for update in res.private:                     # each seat gets its own hand only
