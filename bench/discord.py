@@ -148,7 +148,9 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
         taps.append(n)
         moves += 1
     await twin.settle(quiet=0.5)
-    board_last.append(_board_is_last(twin, thread_id, match_id, find_component, over=True))
+    # after a resignation in a free-for-all the others play on: the board still has its Act
+    over = not (resigned and players > 2)
+    board_last.append(_board_is_last(twin, thread_id, match_id, find_component, over=over))
     rest = _rest_calls(twin) - calls_before
     kinds = _rest_kinds(twin)
     public = len(twin.posts(thread_id)) - messages_before
