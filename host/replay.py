@@ -125,6 +125,21 @@ def _example(game: Any, state: Any, seat: int) -> str:
     return ", ".join(legal[:3]) if legal else "help"
 
 
+def _with_said(rec: MatchRecord, view: dict) -> dict:
+    """The public view with ``said``: the last public move in words as the thread told it
+    (``{"name": "Alice", "text": {"en": …, "ja": …}, "command": "move c1 c2"}``; the host keeps it
+    in the match's meta), so a picture's "Last:" line names pieces and cards instead of notation.
+    A stored value of the wrong shape is ignored."""
+    said = (rec.meta or {}).get("said")
+    if not isinstance(view, dict) or not isinstance(said, list) or len(said) != 3:
+        return view
+    name, text, command = said
+    if not isinstance(name, str) or not (isinstance(text, str) or (
+            isinstance(text, dict) and all(isinstance(v, str) for v in text.values()))):
+        return view
+    return {**view, "said": {"name": name, "text": text, "command": str(command)}}
+
+
 def _final_view(rec: MatchRecord, view: dict) -> dict:
     """A view of a match the host ended itself (a resignation, a timeout claim: the engine's
     state goes on without an outcome) carries the match's result, so its pictures and texts show

@@ -30,7 +30,7 @@ from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-ex
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.queries import Queries
 from host.replay import (
-    JOIN, RESIGN, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
+    JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part,
 )
 from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg
@@ -240,7 +240,7 @@ class Host(Clock, Queries):
                           public=PublicUpdate(text=text, view={}, picture=None,
                                               status_line=self._status_line(rec, None)))
         state = await self._state(rec)
-        public_view = _final_view(rec, game.view(state, None))
+        public_view = _with_said(rec, _final_view(rec, game.view(state, None)))
         public = PublicUpdate(text=text, view=public_view, picture=await self._picture(rec, public_view),
                               status_line=self._status_line(rec, state),
                               joinable=self._joinable(rec, game, state),
@@ -581,9 +581,11 @@ class Host(Clock, Queries):
         released = list(rec.meta.get("held", []))
         if public_text is not None:
             shown = played_text(rec.game, game, state, seat, public_text, list(rec.names))
-            released.append([rec.names[seat], shown])
+            released.append([rec.names[seat], shown, public_text])
         if outcome is None and _hidden(game, new_state):
             meta["held"], released = released, []
+        if released:    # the last public move in words, for the pictures ("Last: …")
+            meta["said"] = (list(released[-1]) + [""])[:3]     # (lines held by an older version: no command)
         meta["shown"] = rec.meta.get("shown", rec.n_commands) + len(released)
         new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
@@ -602,7 +604,7 @@ class Host(Clock, Queries):
             self._states.pop(rec.id, None)
             return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
         self._remember(rec.id, written.n_commands, new_state)
-        lines = [msg("host.played", name=name, command=shown) for name, shown in released]
+        lines = [msg("host.played", name=line[0], command=line[1]) for line in released]
         if lines and public_text is not None:
             lines = list(lead or []) + lines
         lines = list(announce or []) + lines

@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
+from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
                          register_hand, seat_colour, seat_dark, seat_text, seat_tint)
 
 W = 520                          # shown 400 wide on a phone: no text under 8 px (all ≥ 11 px)
@@ -314,9 +314,10 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
             fy += 30
         fy += 4
     if cmd:
-        parts = [cmd] + [t for t in (_event_text(ctx, view, ev) for ev in last.get("events") or []) if t]
+        said = said_text(view, ctx)
         who = ctx.name(last.get("seat")) if isinstance(last.get("seat"), int) else ""
-        text = ctx.t("art_of_war.pic.last", text=f"{who}: " + " · ".join(parts))
+        events = [t for t in (_event_text(ctx, view, ev) for ev in last.get("events") or []) if t]
+        text = ctx.t("art_of_war.pic.last", text=" · ".join([said or f"{who}: {cmd}"] + events))
         for line in fonts.wrap(text, 15, W - 2 * M)[:4]:
             fonts.text(d, (M, fy + 10), line, 15, MUTED, anchor="lm")
             fy += 22

@@ -239,3 +239,19 @@ def hand_header(d: Any, ctx: "Ctx", seat: int, width: int, margin: int) -> int:
                22, INK, bold=True, anchor="lm")
     fonts.text(d, (margin, 48), fonts.fit(ctx.game_title(), 14, width - 2 * margin), 14, MUTED, anchor="lm")
     return 64
+
+
+def said_text(view: dict, ctx: "Ctx") -> str | None:
+    """The last public move in words (``view["said"]``, added by the host), as "Alice: Move
+    Support 2 c1 → c2" in the picture's language; None without one, or when it is not the move
+    the view's ``last`` shows (e.g. while a secret window holds the newest lines back)."""
+    said = view.get("said")
+    last = view.get("last")
+    if not isinstance(said, dict) or not isinstance(last, dict) or said.get("command") != last.get("command"):
+        return None
+    text = said.get("text")
+    if isinstance(text, dict):
+        text = text.get(ctx.locale) or text.get("en")
+    if not isinstance(text, str) or not text:
+        return None
+    return f"{said.get('name') or '?'}: {text}"

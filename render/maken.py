@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, hand_header, register,
+from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, hand_header, register,
                          register_hand, seat_colour, seat_dark, seat_tint)
 
 W = 600                              # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
@@ -391,7 +391,8 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
         parts.append(ctx.t(key, kind=ctx.t(f"maken.judge.{j.get('kind')}"), a=totals[0], b=totals[1]))
     last = view.get("last")
     if last and last.get("command"):
-        parts.append(ctx.t("maken.render.last", text=f"{ctx.name(last.get('seat'))}: {last['command']}"))
+        parts.append(ctx.t("maken.render.last", text=said_text(view, ctx)
+                           or f"{ctx.name(last.get('seat'))}: {last['command']}"))
     for i, line in enumerate(fonts.wrap("  ·  ".join(parts), 14, W - 2 * M - 28)[:2]):
         fonts.text(d, (M + 14, y + 50 + 20 * i), line, 14, MUTED, anchor="lm")
 

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
-from render.base import (INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
+from render.base import (said_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
 W, H = 720, 812
@@ -469,8 +469,9 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], pha
     last = view.get("last")
     if isinstance(last, dict):
         seat = last.get("seat")
-        line = ctx.t("render.last", name=ctx.name(seat) if isinstance(seat, int) else "",
-                     command=str(last.get("command") or ""))
+        said = said_text(view, ctx)
+        line = ctx.t("render.last_said", text=said) if said else ctx.t(
+            "render.last", name=ctx.name(seat) if isinstance(seat, int) else "", command=str(last.get("command") or ""))
         battle = last.get("battle")
         if isinstance(battle, dict):
             winner = str(battle.get("winner") or "")
