@@ -598,7 +598,11 @@ class Game(commands.Cog):
             label = r["name"]
             if r.get("ready"):
                 label = tr("deck.ready_label", locale, name=r["title"].get(locale) or r["title"].get("en") or r["name"])
-            options.append(discord.SelectOption(label=clip(label, 100), value=r["name"][:100]))
+            # a saved deck may be named like a ready-made one: the value says which it is
+            # (Discord refuses a select whose option values repeat)
+            value = ("r:" if r.get("ready") else "u:") + r["name"]
+            if len(value) <= 100:
+                options.append(discord.SelectOption(label=clip(label, 100), value=value))
         view = discord.ui.View(timeout=None)
         view.add_item(DeckSelect(rec.id, action, options=options[:25],
                                  placeholder=tr("cogs.deck.pick", locale)))
@@ -614,7 +618,11 @@ class Game(commands.Cog):
         if not await check_match(interaction, rec):
             return
         await interaction.response.defer(ephemeral=True)
-        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, choice)
+        kind, _, name = choice.partition(":")
+        if kind not in ("r", "u") or not name:      # a picker from an older version: the name alone
+            kind, name = "", choice
+        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, name, saved=kind == "u")
+        choice = name
         if err is not None:
             await reply_error(interaction, render(err.error, locale))
             return

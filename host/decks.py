@@ -173,17 +173,19 @@ class DeckBook:
     async def export(self, user_id: int, game: str, name: str) -> Result:
         return await self.show(user_id, game, name)
 
-    async def for_play(self, user_id: int, game: str, choice: str | None) -> tuple[Any, Result | None]:
+    async def for_play(self, user_id: int, game: str, choice: str | None, *,
+                       saved: bool = False) -> tuple[Any, Result | None]:
         """What to put in ``options["decks"]`` for this player: a ready deck id or a legal spec.
 
         ``choice`` may be one of the user's deck names, a ready-made deck id or a deck code;
-        None means "the game's default for that seat"."""
+        None means "the game's default for that seat".  A ready-made id wins over a saved deck
+        of the same name unless ``saved`` (the deck picker says which one was picked)."""
         if not choice:
             return None, None
         d, err = self._decks(game)
         if err:
             return None, err
-        if choice in d.ready():
+        if choice in d.ready() and not saved:
             return choice, None
         spec = await self.store.get_deck(user_id, game, choice)
         if spec is None:

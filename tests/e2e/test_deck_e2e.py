@@ -98,3 +98,31 @@ async def test_a_deck_built_with_deck_commands_shared_by_code_and_played_in_a_ma
     ix = await twin.slash(alice, "deck list", game="maken")
     assert "Storm" not in ix.text
     assert_every_message_within_limits(twin)
+
+
+async def test_a_saved_deck_named_like_a_ready_made_one_can_still_be_picked(table, twin):
+    """Issue 15, finding 1: after ``/deck new name:mizuha_basic copy:mizuha_basic`` the deck
+    picker on Accept listed two options with the same value, which Discord refuses (50035: "This
+    interaction failed"). Each option now says which deck it is; both can be picked, and the
+    twin refused nothing."""
+    alice, bob = table.alice, table.bob
+    ix = await twin.slash(bob, "deck new", game="maken", name="mizuha_basic", copy="mizuha_basic")
+    assert "✅ mizuha_basic is legal" in ix.text
+    for pick_saved in (True, False):
+        match_id, challenge = await table.challenge("maken", "first=0 max_turns=10")
+        refused = len(twin.refusals)
+        ix = await twin.click(bob, challenge, f"m:{match_id}:accept")
+        picker = find_component(ix.last, r":deck:accept$")
+        assert ix.ephemeral and picker is not None, ix.text
+        values = [o["value"] for o in picker["options"]]
+        assert len(values) == len(set(values))
+        labels = [o["label"] for o in picker["options"]]
+        assert "mizuha_basic" in labels and "Mizuha: Misty Spear (ready-made)" in labels
+        want = "mizuha_basic" if pick_saved else "Mizuha: Misty Spear (ready-made)"
+        ix = await table.pick_deck(bob, ix, pick=lambda options: next(o for o in options if o["label"] == want))
+        assert ("mizuha_basic" in ix.text) if pick_saved else ("Misty Spear" in ix.text), ix.text
+        await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, r":act$"), what="the board")
+        assert len(twin.refusals) == refused, twin.refusals[refused:]
+        await twin.slash(alice, "match resign", match=match_id)
+    assert not twin.violations, twin.violations
+    assert_every_message_within_limits(twin)
