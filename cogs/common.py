@@ -97,6 +97,21 @@ def turn_label(seconds: int, locale: str) -> str:
     return tr(f"cogs.turn.{seconds}", locale)
 
 
+def expired(error: BaseException | None) -> bool:
+    """True for Discord's "Unknown interaction" (10062): the interaction was answered after its
+    3 s (or its token's 15 min), e.g. after a slow reconnect.  Nothing can be sent for it any
+    more; it is logged once at INFO, never as an error."""
+    while error is not None:
+        if isinstance(error, discord.NotFound) and getattr(error, "code", 0) == 10062:
+            return True
+        error = getattr(error, "original", None) or error.__cause__
+    return False
+
+
+def log_expired(interaction: discord.Interaction, what: str) -> None:
+    log.info("interaction %s (%s) expired before it was answered; nothing sent", interaction.id, what)
+
+
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embed: discord.Embed | None = None, file: discord.File | None = None,
                 view: discord.ui.View | None = None, ephemeral: bool = True) -> None:
@@ -115,8 +130,11 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
-    except discord.HTTPException:
-        log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as exc:
+        if expired(exc):
+            log_expired(interaction, "reply")
+        else:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
 async def reply_error(interaction: discord.Interaction, text: str) -> None:
@@ -128,6 +146,9 @@ class GameTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         locale = user_locale(interaction)
+        if expired(error):
+            log_expired(interaction, interaction.command.qualified_name if interaction.command else "?")
+            return
         if isinstance(error, (app_commands.MissingPermissions, app_commands.CheckFailure)):
             if isinstance(error, app_commands.NoPrivateMessage):
                 text = tr("cogs.err.guild_only", locale)

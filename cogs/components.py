@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.common import LABEL_MAX, SELECT_MAX, clip, tr, user_locale, reply_error
+from cogs.common import LABEL_MAX, SELECT_MAX, clip, expired, log_expired, reply_error, tr, user_locale
 from render.labels import Choice
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,7 +140,10 @@ async def _run(interaction: discord.Interaction, coro_factory) -> None:
         return
     try:
         await coro_factory(game)
-    except Exception:
+    except Exception as exc:
+        if expired(exc):
+            log_expired(interaction, str((interaction.data or {}).get("custom_id")))
+            return
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
         await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 

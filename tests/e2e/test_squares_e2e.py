@@ -424,3 +424,29 @@ async def test_a_declined_challenge_and_an_aborted_match_end_without_a_result(ta
     ix = await twin.slash(alice, "history")
     assert "No finished matches" in ix.text
     assert_every_message_within_limits(twin)
+
+
+async def test_an_interaction_replayed_after_a_slow_resume_is_too_late_and_is_logged_once_at_info(table, twin):
+    """Issue 15, finding 6: Discord counts an interaction's 3 s from its creation. One made
+    while the gateway is down and replayed by a RESUME that took longer cannot be answered any
+    more (10062); the bot logs that once at INFO — never as an error — and the next command works."""
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    twin.resume_delay = 3.5
+    await twin.drop_gateway()
+    ix = await twin.slash(table.alice, "match status", channel_id=thread_id, settle=False)
+    await twin.wait_connected()
+    twin.resume_delay = 0.0
+    await twin.wait_for(lambda: any("10062" in v for v in twin.violations), what="the late answer refused")
+    late = [v for v in twin.violations if "10062" in v]
+    assert len(late) == 1 and "answered after" in late[0], late
+    twin.violations.remove(late[0])            # Discord's doing, not the bot's
+    assert ix.response_type is None            # Alice saw "This interaction failed" — nothing more
+    await twin.settle(quiet=0.5)
+    logged = [line for line in table.bot.log().splitlines() if "expired before it was answered" in line]
+    assert len(logged) == 1 and " INFO " in logged[0], logged
+    assert not table.bot.errors(), table.bot.errors()
+    # the next command works
+    moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
+    ix = await table.move(table.alice, match_id, moves[0]["value"])
+    assert "You played" in ix.text

@@ -30,8 +30,8 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
   more than 25 select options (or none), custom_id over 100 or duplicated, button labels over
   80, option label/value/description over 100, placeholder over 150;
 * a file over the upload limit (``upload_limit``, 10 MiB by default); more than 10 files;
-* an interaction answered twice (40060), answered later than 3 s after it was delivered
-  without a defer (10062), or followed up before it was answered;
+* an interaction answered twice (40060), answered later than 3 s after it was created (a replay
+  after a slow RESUME included) without a defer (10062), or followed up before it was answered;
 * ``allowed_mentions`` with ``parse: ["users"]`` and a ``users`` list at once;
 * (not refused by Discord, but shown broken) an embed image ``attachment://x.png`` naming no
   attachment of the message;
@@ -361,6 +361,7 @@ class Twin:
         self.heartbeats = 0
         self.identifies = 0
         self.resumes = 0
+        self.resume_delay = 0.0                # seconds a RESUME takes before the replay starts
         self.connections = 0
         self.connect_paths: list[str] = []     # /gateway, then /gateway-resume for each RESUME
         self.ready = asyncio.Event()           # set on each IDENTIFY/RESUME success
@@ -555,7 +556,7 @@ class Twin:
         if event["t"] == "INTERACTION_CREATE":
             ix = self.interactions.get(event["d"]["token"])
             if ix is not None and ix.sent_at is None:
-                ix.sent_at = time.monotonic()      # Discord's 3 s start when the bot can see it
+                ix.sent_at = time.monotonic()      # (an interaction made without send_interaction)
         await self._send(ws, event)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -624,6 +625,8 @@ class Twin:
             return
         self.resumes += 1
         self.log.append("RESUME")
+        if self.resume_delay:           # a slow RESUME: the missed events come late
+            await asyncio.sleep(self.resume_delay)
         self.ws, self._ws_transport = ws, transport
         seq = d.get("seq") or 0
         for event in [e for e in self.events if e["s"] > seq]:
@@ -1025,7 +1028,9 @@ class Twin:
     async def send_interaction(self, payload: dict, user: dict, *, settle: bool = True,
                                quiet: float = QUIET, until: Callable[[Interaction], Any] | None = None,
                                timeout: float = 30.0) -> Interaction:
-        ix = Interaction(payload, int(user["id"]))
+        # Discord counts the 3 s from the interaction's creation, not from its (re)delivery:
+        # one replayed after a slow RESUME may already be too late to answer (10062)
+        ix = Interaction(payload, int(user["id"]), sent_at=time.monotonic())
         self.interactions[payload["token"]] = ix
         await self.dispatch("INTERACTION_CREATE", payload)
         if settle:
