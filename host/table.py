@@ -254,7 +254,7 @@ class Host(Clock, Queries):
             earlier = [f for f in self._drawing.pop(rec.id, ()) if not f.done()]
             if earlier:
                 await asyncio.gather(*earlier)
-            bare = _strip_seat(public_view)
+            bare = _strip_seat({k: v for k, v in public_view.items() if k != "said"})
             for seat, uid in enumerate(rec.seats):
                 if uid is None:
                     continue

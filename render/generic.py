@@ -17,7 +17,7 @@ W = 720
 M = 20
 LINE_H = 24
 MAX_LINES = 28
-SKIP = {"game", "to_act", "outcome", "seat"}
+SKIP = {"game", "to_act", "outcome", "seat", "said"}   # said: the host's words for "last"
 
 
 def _longer_than(value, budget: int) -> bool:

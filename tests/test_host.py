@@ -63,6 +63,9 @@ async def test_challenge_accept_starts_and_prompts_the_first_player(host):
     assert [p.user_id for p in res.prompts] == [BOB]
     assert "place S1 a5" in res.prompts[0].legal
     assert res.private == []  # SQUARES has nothing private: no DM spam
+    # … also once a move was made (the public view then carries the move in words, "said")
+    res = await host.command(mid, BOB, "place S1 a5")
+    assert res.ok and res.public.view["said"]["text"]["en"].startswith("Place ") and res.private == []
 
 
 async def test_decline_and_withdraw_end_the_challenge(host):

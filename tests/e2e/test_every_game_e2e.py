@@ -110,8 +110,10 @@ async def test_one_full_match_of_every_game_by_random_legal_commands(game, table
     final = states[-1] if not resigned else None
     # the board's last picture is the public view of the final position
     if final is not None:
+        from host.replay import _with_said   # the host adds the last move in words ("said")
+
         assert pixels(twin.picture(board, "board.png")) == render_pixels(
-            game, engine.view(final, None), names)
+            game, _with_said(rec, engine.view(final, None)), names)
     # private views went by DM to seated players only; each player's last DM is their own view
     seated = [int(u["id"]) for u in users]
     for ch in twin.channels.values():
