@@ -451,6 +451,8 @@ class Delivery(commands.Cog):
         """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their
         DMs are closed nothing is said anywhere else (that would reveal the decision)."""
         refs = await self.store.get_refs(rec.id)
+        if refs.get(f"dmclosed:{user_id}"):
+            return      # their DMs are closed: nothing is said anywhere else (that would reveal it)
         locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
         try:
             dm = await self.bot.create_dm(discord.Object(int(user_id)))
@@ -469,6 +471,9 @@ class Delivery(commands.Cog):
             # the answer is given right here: Act opens the same menu as under the board
             await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
                           view=act_view(rec.id, locale))
+        except discord.Forbidden:
+            log.info("match %s: could not DM a pending decision to a player (DMs closed)", rec.id)
+            await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
         except discord.HTTPException:
             log.info("match %s: could not DM a pending decision to a player", rec.id)
 
@@ -518,6 +523,11 @@ class Delivery(commands.Cog):
         the private view itself changed (each edit is a rate-limited REST call)."""
         await pu.ready()   # its picture may still be drawing while the public update went out
         refs = await self.store.get_refs(rec.id)
+        if refs.get(f"dmclosed:{pu.user_id}"):
+            # Discord refused a DM to this player in this match (403/50007): no more tries —
+            # each would be another refused request against the bot's budget — until they
+            # use /match hand (which asks for DMs again)
+            return
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
         embed, file = self.private_embed(rec, pu, locale)
         key = f"dm:{pu.user_id}"
@@ -553,18 +563,26 @@ class Delivery(commands.Cog):
             return
         await self.store.set_ref(rec.id, key, f"{message.channel.id}:{message.id}")
         await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
-        if refs.get(f"dmclosed:{pu.user_id}"):
-            await self.store.set_ref(rec.id, f"dmclosed:{pu.user_id}", None)
 
     async def _dm_closed(self, rec: MatchRecord, refs: dict[str, str], user_id: int) -> None:
-        flag = f"dmclosed:{user_id}"
-        if refs.get(flag):
+        """Stop DMing this player in this match (until /match hand) and tell them once, in the
+        thread and without any secret, how to see their hand."""
+        await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
+        refs[f"dmclosed:{user_id}"] = "1"
+        told = f"dmtold:{user_id}"
+        if refs.get(told):
             return  # told once per match is enough
         locale = await self.public_locale(rec)
         message = await self._post(rec, refs, content=tr("cogs.dm.closed", locale, mention=f"<@{user_id}>"),
                                    allowed_mentions=pings([user_id]))
         if message is not None:
-            await self.store.set_ref(rec.id, flag, "1")
+            await self.store.set_ref(rec.id, told, "1")
+
+    async def dms_again(self, match_id: int, user_id: int) -> None:
+        """The player asked for their hand (/match hand): try DMs again at the next update."""
+        refs = await self.store.get_refs(match_id)
+        if refs.get(f"dmclosed:{user_id}"):
+            await self.store.set_ref(match_id, f"dmclosed:{user_id}", None)
 
     # ------------------------------------------------------------------ clock
     @tasks.loop(seconds=30)

@@ -406,6 +406,7 @@ class Game(commands.Cog):
             return
         embed, file = self.delivery.private_embed(result.match, mine[0], locale)
         await reply(interaction, embed=embed, file=file)
+        await self.delivery.dms_again(rec.id, interaction.user.id)   # perhaps they reopened their DMs
 
     @match_group.command(name=N("log", "cmd.match.log.name"), description=L("cmd.match.log.description"))
     @app_commands.rename(match=N("match", "cmd.opt.match.name"))

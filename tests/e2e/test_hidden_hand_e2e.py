@@ -108,6 +108,11 @@ async def test_dms_closed_for_one_player_get_a_thread_notice_without_secrets_and
     assert twin.calls("PATCH", rf"^/channels/{bob_dm['channel_id']}/messages/{bob_dm['id']}$")
     # the notice was not repeated, and no gem was ever public (every version of every message)
     assert len([m for m in twin.posts(thread_id) if "/match hand" in m["content"]]) == 1
+    # issue 15, finding 5: after the first 403 no DM to Alice was tried again in this match until
+    # she used /match hand (then once more): each refused request counts against the bot's
+    # invalid-request budget (Cloudflare bans at 10,000 in 10 minutes)
+    assert twin.invalid_requests(path=r"^/channels/\d+/messages$") <= 2, [
+        (r.method, r.path, r.status) for r in twin.requests if r.status in (401, 403, 429)]
     assert_no_public_secret(twin, [f"gem-{n}" for n in range(10, 99)])
     assert_every_message_within_limits(twin)
 

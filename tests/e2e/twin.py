@@ -681,6 +681,15 @@ class Twin:
             return web.Response(status=status)
         return _json(data, status=status)
 
+    def invalid_requests(self, window: float = 600.0, *, path: str = "") -> int:
+        """Requests Discord counts as invalid (answered 401, 403 or 429) in the last ``window``
+        seconds, optionally only those whose path matches ``path``: Cloudflare bans a bot's IP
+        at 10,000 in 10 minutes, so a bot must not spend them on something it could know."""
+        now = time.monotonic()
+        rx = re.compile(path) if path else None
+        return sum(1 for r in self.requests if r.status in (401, 403, 429) and now - r.at <= window
+                   and (rx is None or rx.search(r.path)))
+
     def _authorized(self, request: web.Request, path: str) -> bool:
         if path.startswith(("/interactions/", "/webhooks/")):
             return True   # interaction tokens authorize these
