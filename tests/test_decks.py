@@ -230,8 +230,9 @@ async def test_play_with_a_saved_deck_and_accept_by_picking_one(env):
     ix = await env.fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")
     assert ix.ephemeral
     select = next(c for row in ix.last["components"] for c in row["components"] if ":deck:" in c["custom_id"])
-    assert rids[0] in [o["value"] for o in select["options"]]
-    ix = await env.fake.click(env.bot, env.bob, ix.last, select["custom_id"], values=[rids[0]])
+    # a value says which kind of deck it is (r: ready-made, u: saved), so none repeats
+    assert f"r:{rids[0]}" in [o["value"] for o in select["options"]]
+    ix = await env.fake.click(env.bot, env.bob, ix.last, select["custom_id"], values=[f"r:{rids[0]}"])
     rec = await env.match(match_id)
     assert rec.status == ACTIVE and rec.options["decks"] == [d.ready()[rids[-1]]["spec"], rids[0]]
 
