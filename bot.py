@@ -124,7 +124,7 @@ async def prepare(bot: Any) -> None:
     if bot.host is None:
         from host import Host
 
-        bot.host = Host(bot.store)
+        bot.host = Host(bot.store, now=TEST_CLOCK) if TEST_CLOCK is not None else Host(bot.store)
     if not isinstance(bot.tree.translator, CatalogTranslator):
         await bot.tree.set_translator(CatalogTranslator())
     await cogs.setup_all(bot)
@@ -173,6 +173,26 @@ async def dump_commands() -> list[dict]:
 #                                                     to its default (reconnects, SHARD_COUNT)
 #   BOT_TEST_PLUGINS=tests.e2e.hidden_game            comma-separated modules imported before
 #                                                     the cogs (e.g. to register a test game)
+#   BOT_TEST_CLOCK_FILE=/tmp/twin-clock-…             seconds the twin's clock is ahead of real
+#                                                     time: the host's clock follows it
+TEST_CLOCK: Any = None
+
+
+def _file_clock(path: str) -> Any:
+    import time as _time
+    from pathlib import Path
+
+    clock_file = Path(path)
+
+    def now() -> float:
+        try:
+            return _time.time() + float(clock_file.read_text() or 0)
+        except (OSError, ValueError):
+            return _time.time()
+
+    return now
+
+
 def apply_test_overrides(env: Any = None) -> None:
     """Point discord.py at a local Discord twin and load test plugins (tests only)."""
     import importlib
@@ -194,6 +214,11 @@ def apply_test_overrides(env: Any = None) -> None:
     for name in (env.get("BOT_TEST_PLUGINS") or "").split(","):
         if name.strip():
             importlib.import_module(name.strip())
+    clock_file = (env.get("BOT_TEST_CLOCK_FILE") or "").strip()
+    if clock_file:
+        global TEST_CLOCK
+        TEST_CLOCK = _file_clock(clock_file)
+        logging.getLogger("bot").warning("TESTING ONLY: the clock follows %s", clock_file)
 # ---------------------------------------------------------------------------- end TESTING ONLY
 
 

@@ -97,6 +97,20 @@ def turn_label(seconds: int, locale: str) -> str:
     return tr(f"cogs.turn.{seconds}", locale)
 
 
+EDIT_MAX_AGE = 3600 - 300   # s: Discord rations edits of messages older than an hour (429/30046)
+
+
+def message_age(message_id: int, now: float) -> float:
+    """Seconds since Discord created the message (its snowflake id holds the time)."""
+    return now - (((int(message_id) >> 22) + 1420070400000) / 1000)
+
+
+def too_old_to_edit(message_id: int, now: float) -> bool:
+    """True when a message should be replaced, not edited: it is (nearly) an hour old, and
+    Discord answers such edits with 429/30046 once a small budget is spent."""
+    return message_age(message_id, now) > EDIT_MAX_AGE
+
+
 def expired(error: BaseException | None) -> bool:
     """True for Discord's "Unknown interaction" (10062): the interaction was answered after its
     3 s (or its token's 15 min), e.g. after a slow reconnect.  Nothing can be sent for it any

@@ -34,7 +34,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, tr,
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, too_old_to_edit, tr,
 )
 from cogs.components import act_view, board_view
 from data import i18n
@@ -222,12 +222,21 @@ class Delivery(commands.Cog):
         refs.pop("thread", None)
         refs["nothread"] = "1"
 
+    def _too_old(self, ref: str | None) -> bool:
+        where = _split_ref(ref)
+        return where is not None and too_old_to_edit(where[1], self.host.now())
+
     async def _edit(self, ref: str | None, **kwargs: Any) -> discord.Message | None:
-        """Edit a message named by a ``channel:message`` ref; None if it is gone."""
+        """Edit a message named by a ``channel:message`` ref; None if it is gone, or (nearly) an
+        hour old — then the caller posts a fresh one (Discord rations edits of old messages:
+        429/30046), and an archived thread refuses edits (50083) until a new message comes."""
         where = _split_ref(ref)
         if where is None:
             return None
         cid, mid = where
+        if too_old_to_edit(mid, self.host.now()):
+            log.info("message %s in %s is too old to edit: a fresh one is posted", mid, cid)
+            return None
         try:
             return await self._messageable(cid).get_partial_message(mid).edit(**kwargs)
         except discord.HTTPException as exc:
@@ -250,10 +259,11 @@ class Delivery(commands.Cog):
         try:
             if board is not None and board[0] == home:
                 data = await self.bot.http.start_thread_with_message(
-                    home, board[1], name=name, auto_archive_duration=1440)
+                    home, board[1], name=name, auto_archive_duration=archive_minutes(rec.turn_seconds))
             else:
                 data = await self.bot.http.start_thread_without_message(
-                    home, name=name, auto_archive_duration=1440, type=discord.ChannelType.public_thread.value)
+                    home, name=name, auto_archive_duration=archive_minutes(rec.turn_seconds),
+                    type=discord.ChannelType.public_thread.value)
         except discord.HTTPException as exc:
             log.info("match %s: no thread in %s (%s); playing in the channel", rec.id, home,
                      getattr(exc, "code", exc))
@@ -369,9 +379,26 @@ class Delivery(commands.Cog):
             refs["awaiting"] = awaiting
         await self._set_lines(rec, refs, [])
         if previous and previous != ref:
-            # retired: its words stay in the thread, its picture and controls go
-            await self._edit(previous, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+            await self._retire(previous)
         return message
+
+    async def _retire(self, ref: str) -> None:
+        """Retire a board: its words stay in the thread, its picture and controls go.  A board
+        too old to edit is deleted instead (a deletion is not rationed; its turn's words are
+        in the board that replaced it)."""
+        if not self._too_old(ref):
+            await self._edit(ref, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+            return
+        await self._delete(ref)
+
+    async def _delete(self, ref: str | None) -> None:
+        where = _split_ref(ref)
+        if where is None:
+            return
+        try:
+            await self._messageable(where[0]).get_partial_message(where[1]).delete()
+        except discord.HTTPException as exc:
+            log.info("message %s in %s cannot be deleted (%s)", where[1], where[0], getattr(exc, "code", exc))
 
     async def _set_lines(self, rec: MatchRecord, refs: dict[str, str], lines: list[str]) -> None:
         value = json.dumps(lines[-40:], ensure_ascii=False) if lines else None
@@ -563,6 +590,8 @@ class Delivery(commands.Cog):
             return
         await self.store.set_ref(rec.id, key, f"{message.channel.id}:{message.id}")
         await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
+        if refs.get(key) and self._too_old(refs[key]):
+            await self._delete(refs[key])     # the old view, too old to edit: one DM view, the newest
 
     async def _dm_closed(self, rec: MatchRecord, refs: dict[str, str], user_id: int) -> None:
         """Stop DMing this player in this match (until /match hand) and tell them once, in the
@@ -605,6 +634,17 @@ class Delivery(commands.Cog):
         for result in results:
             await self.publish(result)
         return len(results)
+
+
+def archive_minutes(turn_seconds: int | None) -> int:
+    """A thread's auto-archive duration (Discord offers 1 h, 1 day, 3 days, 1 week) that outlasts a
+    turn: a day for clocks up to an hour, three days up to a day, a week for longer clocks and
+    for matches without one.  An idle thread archives anyway; the next board unarchives it."""
+    if turn_seconds and turn_seconds <= 3600:
+        return 1440
+    if turn_seconds and turn_seconds <= 86400:
+        return 4320
+    return 10080
 
 
 def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:

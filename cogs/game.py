@@ -505,8 +505,20 @@ class Game(commands.Cog):
             return
         refs = await self.store.get_refs(rec.id)
         if refs.get("thread"):
+            thread = int(refs["thread"])
             try:
-                await self.bot.http.add_user_to_thread(int(refs["thread"]), interaction.user.id)
+                cached = self.bot.get_channel(thread)
+                if cached is None or (isinstance(cached, discord.Thread) and cached.archived):
+                    # an idle thread archived itself (discord.py then drops it from its cache)
+                    # and refuses new members (50083): unarchive it first
+                    await self.bot.http.edit_channel(thread, archived=False)
+                try:
+                    await self.bot.http.add_user_to_thread(thread, interaction.user.id)
+                except discord.HTTPException as exc:
+                    if getattr(exc, "code", 0) != 50083:
+                        raise
+                    await self.bot.http.edit_channel(thread, archived=False)   # not seen archiving
+                    await self.bot.http.add_user_to_thread(thread, interaction.user.id)
             except discord.HTTPException:
                 log.info("could not add spectator to thread of match %s", rec.id)
         embed, file = self.delivery.board_embed(result.match, result.public, locale)

@@ -27,7 +27,7 @@ from discord.ext import commands, tasks
 
 from cogs.common import (
     CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, render_lines, reply,
-    reply_error, tr, user_locale,
+    reply_error, too_old_to_edit, tr, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
 from data.store import LeagueRecord
@@ -349,7 +349,8 @@ class Leagues(commands.Cog):
         locale = await self.public_locale(lg.guild_id, lg)
         embed, view = self.league_embed(lg, locale), self.league_view(lg, locale)
         where = _split(lg.data.get("message"))
-        if where is not None:
+        old = where is not None and too_old_to_edit(where[1], self.bot.host.now())
+        if where is not None and not old:
             try:
                 await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(
                     embed=embed, view=view, allowed_mentions=NO_PINGS)
@@ -368,6 +369,11 @@ class Leagues(commands.Cog):
             log.warning("league %s: cannot post in channel %s", lg.id, cid)
             return
         await self.service.set_message(lg.id, f"{message.channel.id}:{message.id}")
+        if old:     # the message it replaces was too old to edit (Discord rations such edits)
+            try:
+                await self.bot.get_partial_messageable(where[0]).get_partial_message(where[1]).delete()
+            except discord.HTTPException:
+                log.info("league %s: the old message could not be deleted", lg.id)
 
     async def announce(self, lg: LeagueRecord, text: str, ping: list[int] | None = None) -> None:
         cid = lg.data.get("channel_id")

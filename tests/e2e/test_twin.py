@@ -449,3 +449,52 @@ async def test_an_ephemeral_message_is_edited_only_through_its_interaction():
                                 {"content": "edited"}, [])
         assert status == 200 and ix.text.endswith("edited")
     assert len(twin.violations) == 1
+
+
+async def test_the_twins_clock_ages_messages_and_archives_idle_threads():
+    """Issue 15: with the twin's clock, an edit of a message older than an hour is answered
+    429/30046 once the channel's budget is spent (a deletion is not); an idle thread archives
+    after its duration (THREAD_UPDATE), refuses edits and member adds (50083) and is unarchived
+    by a new message or by PATCH archived=false; the clock is shared through a file; invalid
+    requests (401/403/429) are counted."""
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        base = twin.api_base
+        cid = twin.channel["id"]
+        assert twin.env()["BOT_TEST_CLOCK_FILE"] == str(twin.clock_file) and twin.clock_file.read_text() == "0"
+        async with http.post(f"{base}/channels/{cid}/messages", headers=AUTH, json={"content": "old"}) as r:
+            old = await r.json()
+        async with http.post(f"{base}/channels/{cid}/threads", headers=AUTH,
+                             json={"name": "t", "type": 11, "auto_archive_duration": 60}) as r:
+            thread = await r.json()
+            assert r.status == 201 and thread["thread_metadata"]["auto_archive_duration"] == 60
+        async with http.post(f"{base}/channels/{thread['id']}/messages", headers=AUTH, json={"content": "in"}) as r:
+            inside = await r.json()
+        await twin.advance(2 * 3600)
+        assert float(twin.clock_file.read_text()) == 7200.0
+        async with http.patch(f"{base}/channels/{cid}/messages/{old['id']}", headers=AUTH, json={"content": "x"}) as r:
+            body = await r.json()
+            assert r.status == 429 and body["code"] == 30046 and body["retry_after"] > 0
+        assert twin.invalid_requests() == 1
+        async with http.delete(f"{base}/channels/{cid}/messages/{old['id']}", headers=AUTH) as r:
+            assert r.status == 204
+        # the thread was idle for longer than its hour: archived
+        assert twin.channels[int(thread["id"])]["thread_metadata"]["archived"]
+        async with http.put(f"{base}/channels/{thread['id']}/thread-members/{twin.user('Fay')['id']}", headers=AUTH) as r:
+            assert r.status == 400 and (await r.json())["code"] == 50083
+        async with http.patch(f"{base}/channels/{thread['id']}", headers=AUTH, json={"archived": False}) as r:
+            assert r.status == 200 and not (await r.json())["thread_metadata"]["archived"]
+        await twin.advance(2 * 3600)
+        assert twin.channels[int(thread["id"])]["thread_metadata"]["archived"]
+        async with http.post(f"{base}/channels/{thread['id']}/messages", headers=AUTH, json={"content": "again"}) as r:
+            fresh = await r.json()
+            assert r.status == 200
+        assert not twin.channels[int(thread["id"])]["thread_metadata"]["archived"]
+        # a message just posted may be edited; the old one in the thread may not
+        async with http.patch(f"{base}/channels/{thread['id']}/messages/{fresh['id']}", headers=AUTH,
+                              json={"content": "ok"}) as r:
+            assert r.status == 200
+        async with http.patch(f"{base}/channels/{thread['id']}/messages/{inside['id']}", headers=AUTH,
+                              json={"content": "no"}) as r:
+            assert r.status == 429 and (await r.json())["code"] == 30046
+        assert twin.invalid_requests() == 2
+    assert not twin.clock_file.exists()

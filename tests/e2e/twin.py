@@ -54,10 +54,13 @@ import datetime as dt
 import io
 import itertools
 import json
+import os
 import re
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
@@ -83,6 +86,13 @@ def _json(data: Any, status: int = 200, headers: dict | None = None) -> web.Resp
 
 def now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat()
+
+
+OLD_EDIT_RETRY = 2.0   # seconds; Discord's real wait is longer
+
+
+class OldEdit(Exception):
+    """An edit of a message older than an hour once the channel's budget is spent: 429/30046."""
 
 
 class Reject(Exception):
@@ -331,6 +341,15 @@ class Twin:
         self.upload_limit = upload_limit
         self.ack_deadline = ack_deadline
         self.heartbeat_ms = heartbeat_ms
+        # the twin's clock: wall time plus ``clock_offset`` (``advance``), shared with the bot
+        # through ``clock_file`` (BOT_TEST_CLOCK_FILE), so a match can span hours and days
+        self.clock_offset = 0.0
+        fd, name = tempfile.mkstemp(prefix="twin-clock-")
+        os.close(fd)
+        self.clock_file = Path(name)
+        self.clock_file.write_text("0")
+        self.old_edit_budget = 0              # edits of >1 h old messages a channel may still make
+        self._old_edits: dict[int, int] = {}
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.guild_id = self.snowflake()
@@ -340,6 +359,7 @@ class Twin:
         self.channels: dict[int, dict] = {}
         self.messages: dict[int, dict] = {}
         self.deleted_messages: set[int] = set()
+        self._thread_active: dict[int, float] = {}   # thread id -> the twin time of its last activity
         self.closed_dms: set[int] = set()
         self.requests: list[Request] = []
         self.violations: list[str] = []
@@ -390,6 +410,7 @@ class Twin:
         if self._runner is not None:
             await asyncio.wait_for(self._runner.cleanup(), 10)
             self._runner = None
+        self.clock_file.unlink(missing_ok=True)
 
     async def __aenter__(self) -> "Twin":
         return await self.start()
@@ -408,11 +429,38 @@ class Twin:
     def env(self) -> dict[str, str]:
         """The environment that points ``bot.py`` at this twin."""
         return {"DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": self.api_base,
-                "DISCORD_GATEWAY_URL": self.gateway_url}
+                "DISCORD_GATEWAY_URL": self.gateway_url, "BOT_TEST_CLOCK_FILE": str(self.clock_file)}
+
+    # ------------------------------------------------------------------ the clock
+    def wall(self) -> float:
+        """The twin's time (seconds since the epoch): real time plus what :meth:`advance` added."""
+        return time.time() + self.clock_offset
+
+    def iso(self) -> str:
+        return dt.datetime.fromtimestamp(self.wall(), dt.timezone.utc).isoformat()
+
+    async def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass for Discord and for the bot (its clock reads ``clock_file``):
+        messages age, idle threads archive (a THREAD_UPDATE tells the bot)."""
+        self.clock_offset += float(seconds)
+        self.clock_file.write_text(repr(self.clock_offset))
+        for th in list(self.channels.values()):
+            meta = th.get("thread_metadata")
+            if not meta or meta["archived"]:
+                continue
+            idle = self.wall() - self._thread_active.get(int(th["id"]), self.wall())
+            if idle > int(meta["auto_archive_duration"]) * 60:
+                meta["archived"] = True
+                meta["archive_timestamp"] = self.iso()
+                await self.dispatch("THREAD_UPDATE", copy.deepcopy(th))
+
+    @staticmethod
+    def created_at(snowflake: int) -> float:
+        return ((int(snowflake) >> 22) + 1420070400000) / 1000
 
     # ------------------------------------------------------------------ objects
     def snowflake(self) -> int:
-        ms = int(time.time() * 1000) - 1420070400000
+        ms = int(self.wall() * 1000) - 1420070400000
         return (ms << 22) + (next(self._ids) % (1 << 22))
 
     def user(self, name: str) -> dict:
@@ -430,15 +478,23 @@ class Twin:
         self.channels[cid] = ch
         return ch
 
-    def _thread(self, parent_id: int, name: str, thread_id: int | None = None) -> dict:
+    def _thread(self, parent_id: int, name: str, thread_id: int | None = None, archive_after: Any = None) -> dict:
         tid = thread_id or self.snowflake()
+        duration = int(archive_after or 1440)
+        if duration not in (60, 1440, 4320, 10080):
+            raise Reject(400, 50035, "Invalid Form Body", errors=[f"auto_archive_duration: {duration}"])
         th = {"id": str(tid), "type": 11, "guild_id": str(self.guild_id), "name": name[:100],
               "parent_id": str(parent_id), "owner_id": self.bot_user["id"], "member_count": 1,
               "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
-              "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                                  "archive_timestamp": now_iso(), "locked": False}}
+              "thread_metadata": {"archived": False, "auto_archive_duration": duration,
+                                  "archive_timestamp": self.iso(), "locked": False}}
         self.channels[tid] = th
+        self._thread_active[tid] = self.wall()
         return th
+
+    def _archived(self, cid: int) -> bool:
+        meta = (self.channels.get(cid) or {}).get("thread_metadata")
+        return bool(meta and meta.get("archived"))
 
     def guild_payload(self) -> dict:
         everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
@@ -664,6 +720,12 @@ class Twin:
             if not self._authorized(request, path):
                 raise Reject(401, 0, "401: Unauthorized")
             status, data = await self._route(request.method, path, payload, files, request.query)
+        except OldEdit:
+            req.status = 429
+            self.refusals.append(f"429 30046 {request.method} {path}: an edit of a message older than an hour")
+            return _json({"message": "Maximum number of edits to messages older than 1 hour reached. Try again later",
+                          "code": 30046, "retry_after": OLD_EDIT_RETRY, "global": False}, status=429,
+                         headers={"Retry-After": str(OLD_EDIT_RETRY), "X-RateLimit-Scope": "shared"})
         except Reject as err:
             req.status = err.status
             what = f"{err.status} {err.code} {request.method} {path}: {err.message}"
@@ -740,6 +802,13 @@ class Twin:
             if ch["type"] == 1 and int(ch["recipients"][0]["id"]) in self.closed_dms:
                 raise Reject(403, 50007, "Cannot send messages to this user", violation=False)
             self._check(payload, files)
+            if self._archived(cid):            # a new message unarchives a thread (not a locked one)
+                if ch["thread_metadata"].get("locked"):
+                    raise Reject(400, 50083, "Thread is archived", violation=False)
+                ch["thread_metadata"]["archived"] = False
+                await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
+            if ch.get("thread_metadata"):
+                self._thread_active[cid] = self.wall()
             return 200, self.public(self._new_message(cid, payload, files, via="channel"))
         if (g := m(r"/channels/(\d+)/messages/(\d+)/threads", path)) and method == "POST":
             cid, mid = int(g.group(1)), int(g.group(2))
@@ -750,7 +819,7 @@ class Twin:
             if mid in self.channels:
                 raise Reject(400, 160004, "A thread has already been created for this message")
             self._check_name(payload)
-            th = self._thread(cid, payload["name"], thread_id=mid)
+            th = self._thread(cid, payload["name"], thread_id=mid, archive_after=payload.get("auto_archive_duration"))
             await self.dispatch("THREAD_CREATE", dict(copy.deepcopy(th), newly_created=True))
             return 201, copy.deepcopy(th)
         if (g := m(r"/channels/(\d+)/threads", path)) and method == "POST":
@@ -758,7 +827,7 @@ class Twin:
             if self._channel(cid)["type"] != 0:
                 raise Reject(400, 50024, "Cannot execute action on this channel type")
             self._check_name(payload)
-            th = self._thread(cid, payload["name"])
+            th = self._thread(cid, payload["name"], archive_after=payload.get("auto_archive_duration"))
             await self.dispatch("THREAD_CREATE", dict(copy.deepcopy(th), newly_created=True))
             return 201, copy.deepcopy(th)
         if g := m(r"/channels/(\d+)/messages/(\d+)", path):
@@ -766,6 +835,16 @@ class Twin:
             msg = self._message_in(cid, mid)
             if method == "PATCH":
                 self._check(payload, files, create=False)
+                if self._archived(cid):
+                    raise Reject(400, 50083, "Thread is archived", violation=False)
+                if self.wall() - self.created_at(mid) > 3600:
+                    # Discord: edits of messages older than an hour come from a small budget
+                    spent = self._old_edits.get(cid, 0)
+                    if spent >= self.old_edit_budget:
+                        raise OldEdit()
+                    self._old_edits[cid] = spent + 1
+                if self._channel(cid).get("thread_metadata"):
+                    self._thread_active[cid] = self.wall()
                 return 200, self.public(self._edit(msg, payload, files))
             if method == "DELETE":
                 self.deleted_messages.add(mid)
@@ -774,10 +853,27 @@ class Twin:
                 return 200, self.public(msg)
         if (g := m(r"/channels/(\d+)/thread-members/(\d+)", path)) and method == "PUT":
             self._channel(int(g.group(1)))
+            if self._archived(int(g.group(1))):
+                raise Reject(400, 50083, "Thread is archived", violation=False)
             self.thread_members.setdefault(int(g.group(1)), set()).add(int(g.group(2)))
             return 204, None
         if (g := m(r"/channels/(\d+)", path)) and method == "GET":
             return 200, copy.deepcopy(self._channel(int(g.group(1))))
+        if (g := m(r"/channels/(\d+)", path)) and method == "PATCH":
+            ch = self._channel(int(g.group(1)))
+            meta = ch.get("thread_metadata")
+            if meta is None:
+                raise Reject(404, 0, "the twin models PATCH /channels only for threads")
+            if "auto_archive_duration" in (payload or {}):
+                if int(payload["auto_archive_duration"]) not in (60, 1440, 4320, 10080):
+                    raise Reject(400, 50035, "Invalid Form Body", errors=["auto_archive_duration"])
+                meta["auto_archive_duration"] = int(payload["auto_archive_duration"])
+            if "archived" in (payload or {}):
+                meta["archived"] = bool(payload["archived"])
+                meta["archive_timestamp"] = self.iso()
+            self._thread_active[int(ch["id"])] = self.wall()
+            await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
+            return 200, copy.deepcopy(ch)
         if method == "POST" and path == "/users/@me/channels":
             uid = int(payload["recipient_id"])
             cid = self.dm_channel_of(uid)
@@ -843,7 +939,7 @@ class Twin:
         mid = self.snowflake()
         ch = self.channels.get(channel_id, {})
         msg = {"id": str(mid), "channel_id": str(channel_id), "author": self.bot_user,
-               "content": payload.get("content") or "", "timestamp": now_iso(), "edited_timestamp": None,
+               "content": payload.get("content") or "", "timestamp": self.iso(), "edited_timestamp": None,
                "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
                "attachments": self._attachments(files), "embeds": payload.get("embeds") or [],
                "pinned": False, "type": 0, "flags": int(payload.get("flags") or 0) | flags,
@@ -879,7 +975,7 @@ class Twin:
             msg["attachments"] = [a for a in msg["attachments"] if a["id"] in keep] + self._attachments(files)
         if "allowed_mentions" in payload:
             msg["_allowed_mentions"] = payload["allowed_mentions"]
-        msg["edited_timestamp"] = now_iso()
+        msg["edited_timestamp"] = self.iso()
         if not (msg["content"] or msg["embeds"] or msg["attachments"] or msg["components"]) and not msg["flags"] & LOADING:
             raise Reject(400, 50006, "Cannot send an empty message")
         self._version(msg)
