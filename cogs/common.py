@@ -97,6 +97,22 @@ def turn_label(seconds: int, locale: str) -> str:
     return tr(f"cogs.turn.{seconds}", locale)
 
 
+# what the bot needs in a channel to host a match there (threads are optional: without them the
+# match is played in the channel)
+HOST_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+
+
+def missing_permissions(perms: "discord.Permissions", in_thread: bool = False) -> list[str]:
+    """The permissions (discord.py names) the bot lacks to host a match in a channel."""
+    need = [("send_messages_in_threads" if (p == "send_messages" and in_thread) else p) for p in HOST_PERMISSIONS]
+    return [p for p in need if not getattr(perms, p, False)]
+
+
+def permission_names(names: list[str], locale: str) -> str:
+    """Permissions as the reader's Discord names them ("Attach Files", 「ファイルを添付」)."""
+    return tr("cogs.perm.sep", locale).join(tr(f"cogs.perm.{n}", locale) for n in names)
+
+
 EDIT_MAX_AGE = 3600 - 300   # s: Discord rations edits of messages older than an hour (429/30046)
 
 

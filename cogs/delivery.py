@@ -252,6 +252,13 @@ class Delivery(commands.Cog):
         home = rec.channel_id
         if home is None:
             return
+        if not self._may_thread(rec.guild_id, home):
+            # without Create Public Threads (or Send Messages in Threads) the match is played in
+            # the channel itself; asking anyway would only cost a refused request
+            log.info("match %s: no permission for a thread in %s; playing in the channel", rec.id, home)
+            await self.store.set_ref(rec.id, "nothread", "1")
+            refs["nothread"] = "1"
+            return
         names = [n for n in rec.names if n]
         name = clip(tr("cogs.thread.name", locale, game=game_name(rec.game, locale), match_id=rec.id,
                        players=" vs ".join(names)), 100)
@@ -283,6 +290,16 @@ class Delivery(commands.Cog):
         await self.store.set_ref(rec.id, "parent", str(home))
         refs.pop("board", None)
         refs.update(thread=str(thread_id), parent=str(home))
+
+    def _may_thread(self, guild_id: int, channel_id: int) -> bool:
+        """May the bot open a public thread in this channel and post there (as far as its cache
+        of the server knows; True when it cannot tell)?"""
+        guild = self.bot.get_guild(int(guild_id))
+        channel = guild.get_channel(int(channel_id)) if guild is not None else None
+        if guild is None or channel is None or guild.me is None:
+            return True
+        perms = channel.permissions_for(guild.me)
+        return perms.create_public_threads and perms.send_messages_in_threads
 
     # ------------------------------------------------------------------ board
     async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,

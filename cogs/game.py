@@ -15,8 +15,8 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, render,
-    render_lines, reply, reply_error, tr, user_locale,
+    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, missing_permissions,
+    permission_names, render, render_lines, reply, reply_error, tr, user_locale,
 )
 from host import read_options
 from host.decks import DeckBook
@@ -253,6 +253,15 @@ class Game(commands.Cog):
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
                                               games=_names_list(locale)))
             return
+        if interaction.guild_id is not None:
+            # the board needs its picture, embed and controls here: say what is missing now
+            # rather than fail on every post (each refusal counts against the bot's budget)
+            missing = missing_permissions(interaction.app_permissions,
+                                          in_thread=isinstance(interaction.channel, discord.Thread))
+            if missing:
+                await reply_error(interaction, tr("cogs.err.missing_permissions", locale,
+                                                  perms=permission_names(missing, locale)))
+                return
         engine = registry.get(game)
         parsed, problem = read_options(engine, options)
         if problem is not None:
@@ -511,7 +520,10 @@ class Game(commands.Cog):
                 if cached is None or (isinstance(cached, discord.Thread) and cached.archived):
                     # an idle thread archived itself (discord.py then drops it from its cache)
                     # and refuses new members (50083): unarchive it first
-                    await self.bot.http.edit_channel(thread, archived=False)
+                    try:
+                        await self.bot.http.edit_channel(thread, archived=False)
+                    except discord.HTTPException as exc:
+                        log.info("match %s: thread %s not unarchived (%s)", rec.id, thread, getattr(exc, "code", exc))
                 try:
                     await self.bot.http.add_user_to_thread(thread, interaction.user.id)
                 except discord.HTTPException as exc:

@@ -1,7 +1,8 @@
 """Fixtures for the end-to-end tests (this directory only).
 
 ``twin``: a started :class:`~e2e.twin.Twin` on 127.0.0.1; at teardown the test fails if the bot
-sent anything Discord would have refused (``twin.violations``) or logged an error.
+sent anything Discord would have refused (``twin.violations``), spent more than a few invalid
+requests (401/403/429, :data:`INVALID_BUDGET`) or logged an error.
 ``bot``: ``python bot.py`` running against the twin (stopped at teardown).
 ``table``: Alice, Bob and Carol at that bot.
 """
@@ -19,6 +20,12 @@ LOOPBACK_ONLY = "tests.e2e.loopback_only"
 HIDDEN_GAME_PLUGIN = f"{LOOPBACK_ONLY},tests.e2e.hidden_game"
 
 
+# Invalid requests (answered 401, 403 or 429) a scenario may cost: Discord bans a bot's IP at
+# 10,000 in 10 minutes, so none may come from something the bot could know.  The scenarios
+# that provoke one on purpose (a closed DM, a 429 on demand) stay within this.
+INVALID_BUDGET = 3
+
+
 @pytest.fixture
 async def twin():
     t = await Twin().start()
@@ -27,6 +34,8 @@ async def twin():
     finally:
         await t.stop()
     assert t.violations == [], "the bot sent what Discord would refuse:\n" + "\n".join(t.violations)
+    invalid = [(r.method, r.path, r.status) for r in t.requests if r.status in (401, 403, 429)]
+    assert len(invalid) <= INVALID_BUDGET, f"{len(invalid)} invalid requests (401/403/429): {invalid[:10]}"
 
 
 @pytest.fixture

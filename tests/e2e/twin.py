@@ -73,9 +73,16 @@ EPHEMERAL = 64
 LOADING = 128
 
 ALL_PERMISSIONS = str((1 << 53) - 1)
-# view channel, send messages, embed links, attach files, read history, use app commands,
-# send in threads
-MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 38))
+ADMINISTRATOR, VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES = 1 << 3, 1 << 10, 1 << 11, 1 << 14, 1 << 15
+READ_HISTORY, USE_COMMANDS, MANAGE_THREADS, CREATE_PUBLIC_THREADS = 1 << 16, 1 << 31, 1 << 34, 1 << 35
+SEND_IN_THREADS = 1 << 38
+# @everyone: view channel, send messages, embed links, attach files, read history, use app
+# commands, send in threads
+MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | USE_COMMANDS
+                         | SEND_IN_THREADS)
+# the bot's own (managed) role, as its invite link asks: also threads
+BOT_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | MANAGE_THREADS
+                   | CREATE_PUBLIC_THREADS | SEND_IN_THREADS)
 
 
 def _json(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
@@ -353,6 +360,7 @@ class Twin:
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
         self.guild_id = self.snowflake()
+        self.bot_role_id = self.snowflake()
         self.bot_user = {"id": str(self.app_id), "username": "tablebot", "discriminator": "0",
                          "global_name": "TableBot", "avatar": None, "bot": True}
         self.users: dict[int, dict] = {}
@@ -492,6 +500,49 @@ class Twin:
         self._thread_active[tid] = self.wall()
         return th
 
+    # ------------------------------------------------------------------ permissions
+    def bot_permissions(self, cid: int) -> int:
+        """The bot's permissions in a channel (a thread: its parent's), as Discord computes them:
+        @everyone and the bot's role, then the channel's overwrites for @everyone, the role and
+        the bot itself."""
+        ch = self.channels.get(int(cid)) or {}
+        if ch.get("type") == 1:
+            return int(ALL_PERMISSIONS)
+        if ch.get("parent_id") and ch.get("thread_metadata"):
+            ch = self.channels.get(int(ch["parent_id"])) or {}
+        perms = int(MEMBER_PERMISSIONS) | BOT_PERMISSIONS
+        if perms & ADMINISTRATOR:
+            return int(ALL_PERMISSIONS)
+        overwrites = {str(o["id"]): o for o in ch.get("permission_overwrites") or []}
+        for key in (str(self.guild_id), str(self.bot_role_id), self.bot_user["id"]):
+            o = overwrites.get(key)
+            if o:
+                perms = (perms & ~int(o.get("deny") or 0)) | int(o.get("allow") or 0)
+        return perms
+
+    async def deny_bot(self, cid: int, *bits: int) -> None:
+        """A server admin takes permissions from the bot in a channel (a member overwrite); the
+        bot hears of it (CHANNEL_UPDATE)."""
+        ch = self._channel(int(cid))
+        deny = 0
+        for b in bits:
+            deny |= b
+        overwrites = ch.setdefault("permission_overwrites", [])
+        mine = next((o for o in overwrites if str(o["id"]) == self.bot_user["id"]), None)
+        if mine is None:
+            mine = {"id": self.bot_user["id"], "type": 1, "allow": "0", "deny": "0"}
+            overwrites.append(mine)
+        mine["deny"] = str(int(mine["deny"]) | deny)
+        mine["allow"] = str(int(mine["allow"]) & ~deny)
+        await self.dispatch("CHANNEL_UPDATE", copy.deepcopy(ch))
+
+    def _require(self, cid: int, need: int) -> None:
+        perms = self.bot_permissions(cid)
+        if not perms & VIEW_CHANNEL:
+            raise Reject(403, 50001, "Missing Access", violation=False)
+        if perms & need != need:
+            raise Reject(403, 50013, "Missing Permissions", violation=False)
+
     def _archived(self, cid: int) -> bool:
         meta = (self.channels.get(cid) or {}).get("thread_metadata")
         return bool(meta and meta.get("archived"))
@@ -500,10 +551,13 @@ class Twin:
         everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
                     "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                     "flags": 0}
-        me = {"user": self.bot_user, "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
-              "flags": 0}
+        bot_role = {"id": str(self.bot_role_id), "name": "TableBot", "permissions": str(BOT_PERMISSIONS),
+                    "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False,
+                    "flags": 0, "tags": {"bot_id": str(self.app_id)}}
+        me = {"user": self.bot_user, "roles": [str(self.bot_role_id)], "joined_at": now_iso(), "deaf": False,
+              "mute": False, "flags": 0}
         return {"id": str(self.guild_id), "name": "Twin Guild", "icon": None, "owner_id": str(self.snowflake()),
-                "unavailable": False, "member_count": 4, "large": False, "features": [], "roles": [everyone],
+                "unavailable": False, "member_count": 4, "large": False, "features": [], "roles": [everyone, bot_role],
                 "emojis": [], "stickers": [], "channels": [c for c in self.channels.values() if c["type"] == 0],
                 "threads": [], "members": [me], "voice_states": [], "presences": [], "stage_instances": [],
                 "guild_scheduled_events": [], "soundboard_sounds": [], "preferred_locale": "en-US",
@@ -801,6 +855,13 @@ class Twin:
             ch = self._channel(cid)
             if ch["type"] == 1 and int(ch["recipients"][0]["id"]) in self.closed_dms:
                 raise Reject(403, 50007, "Cannot send messages to this user", violation=False)
+            if ch["type"] != 1:
+                need = SEND_IN_THREADS if ch.get("thread_metadata") else SEND_MESSAGES
+                if files:
+                    need |= ATTACH_FILES
+                if (payload or {}).get("embeds"):
+                    need |= EMBED_LINKS
+                self._require(cid, need)
             self._check(payload, files)
             if self._archived(cid):            # a new message unarchives a thread (not a locked one)
                 if ch["thread_metadata"].get("locked"):
@@ -816,6 +877,7 @@ class Twin:
             if ch["type"] != 0:
                 raise Reject(400, 50024, "Cannot execute action on this channel type")
             self._message_in(cid, mid)
+            self._require(cid, CREATE_PUBLIC_THREADS)
             if mid in self.channels:
                 raise Reject(400, 160004, "A thread has already been created for this message")
             self._check_name(payload)
@@ -826,6 +888,7 @@ class Twin:
             cid = int(g.group(1))
             if self._channel(cid)["type"] != 0:
                 raise Reject(400, 50024, "Cannot execute action on this channel type")
+            self._require(cid, CREATE_PUBLIC_THREADS)
             self._check_name(payload)
             th = self._thread(cid, payload["name"], archive_after=payload.get("auto_archive_duration"))
             await self.dispatch("THREAD_CREATE", dict(copy.deepcopy(th), newly_created=True))
@@ -835,6 +898,8 @@ class Twin:
             msg = self._message_in(cid, mid)
             if method == "PATCH":
                 self._check(payload, files, create=False)
+                if files and self._channel(cid)["type"] != 1:
+                    self._require(cid, ATTACH_FILES)
                 if self._archived(cid):
                     raise Reject(400, 50083, "Thread is archived", violation=False)
                 if self.wall() - self.created_at(mid) > 3600:
@@ -1116,7 +1181,7 @@ class Twin:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": type_,
             "token": f"itok-{iid}-{uuid.uuid4().hex}", "version": 1, "data": data, "locale": locale,
-            "app_permissions": ALL_PERMISSIONS, "entitlements": [], "attachment_size_limit": self.upload_limit,
+            "app_permissions": str(self.bot_permissions(int(ch["id"]))), "entitlements": [], "attachment_size_limit": self.upload_limit,
         }
         if ch["type"] == 1:
             payload.update(channel_id=ch["id"], channel=ch, user=user, context=1,
