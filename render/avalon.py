@@ -5,6 +5,9 @@ attack and durability), the awaited decision and the last battle; a seat's own v
 Drawn from the view only."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from render import fonts
@@ -257,8 +260,30 @@ def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
     return y + h + 6
 
 
+_PLAYER = re.compile(r"^p(\d+)$")
+_LAND = re.compile(r"^l(\d)$")
+_THEIR_LAND = re.compile(r"^p(\d+)l(\d)$")
+
+
+def event_params(params: dict, name_of: Any, locale: str) -> dict:
+    """An engine event's parameters in words: ``p3`` → the player's name, ``l2`` → "land 2",
+    ``p2l3`` → "Bob's land 3" (``name_of(seat)``); everything else as it is."""
+    out = {}
+    for key, value in params.items():
+        text = str(value) if isinstance(value, (str, int)) else value
+        if isinstance(text, str) and (m := _PLAYER.match(text)):
+            out[key] = name_of(int(m.group(1)) - 1)
+        elif isinstance(text, str) and (m := _LAND.match(text)):
+            out[key] = i18n.t("labels.avalon.land", locale, n=m.group(1))
+        elif isinstance(text, str) and (m := _THEIR_LAND.match(text)):
+            out[key] = i18n.t("labels.avalon.land.other", locale, player=name_of(int(m.group(1)) - 1), n=m.group(2))
+        else:
+            out[key] = value
+    return out
+
+
 def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
-    params = dict(ev.get("params") or {})
+    params = event_params(dict(ev.get("params") or {}), ctx.name, ctx.locale)
     if params.get("card"):
         params["card"] = _name(view, ctx, params["card"])
     try:
@@ -402,7 +427,8 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
             out.append(f"  {t('avalon.label.support')}: "
                        + (t("avalon.label.avatar_support") if c == "avatar" else f"{c} {cname(c)}"))
     for ev in (view.get("events") or [])[-4:]:
-        params = dict(ev.get("params") or {})
+        params = event_params(dict(ev.get("params") or {}),
+                              lambda seat: names[seat] if 0 <= seat < len(names) else f"P{seat + 1}", locale)
         if params.get("card"):
             params["card"] = cname(params["card"])
         out.append("· " + t(ev["key"], **params))

@@ -335,24 +335,35 @@ def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
 def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     title = fonts.fit(ctx.game_title(), 24, W - 2 * M - 130, bold=True)
     fonts.text(d, (M, 24), title, 24, INK, bold=True, anchor="lm")
-    sub = ctx.view_label(view)
-    phase = view.get("phase")
-    if phase:
-        key = f"render.ls.phase.{phase}"
-        text = ctx.t(key)
-        sub += "  ·  " + (str(phase) if text == key else text)
+    sub = ctx.view_label(view) + _phase_text(view, ctx)
     if view.get("awakening_rule") is False:
         sub += "  ·  " + ctx.t("render.ls.awakening_off_rule")
-    clock = ctx.clock_text()
-    room = W - 2 * M - (int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12 if clock else 0)
+    header_lines(d, view, ctx, sub, W)
+
+
+def _phase_text(view: dict, ctx: Ctx) -> str:
+    phase = view.get("phase")
+    if not phase:
+        return ""
+    key = f"render.ls.phase.{phase}"
+    text = ctx.t(key)
+    return "  ·  " + (str(phase) if text == key else text)
+
+
+def header_lines(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, sub: str, width: int, *, turn: bool = True,
+                 clock: bool = True) -> None:
+    """The second header line (``sub`` on the left, the clock on the right) and the turn at the
+    top right; ``turn``/``clock`` False leave them out (a DM's hand picture)."""
+    text_clock = ctx.clock_text() if clock else None
+    room = width - 2 * M - (int(fonts.text_width(text_clock, 15, ctx.clock_urgent())) + 12 if text_clock else 0)
     fonts.text(d, (M, 50), fonts.fit(sub, 13, room), 13, MUTED, anchor="lm")
-    turn, max_turns = view.get("turn"), view.get("max_turns")
-    if turn is not None:
-        text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
-                else ctx.t("render.ls.turn_plain", turn=turn))
-        fonts.text(d, (W - M, 24), text, 20, INK, bold=True, anchor="rm")
-    if clock:
-        fonts.text(d, (W - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
+    t, max_turns = view.get("turn"), view.get("max_turns")
+    if t is not None and turn:
+        text = (ctx.t("render.ls.turn", turn=t, max=max_turns) if max_turns
+                else ctx.t("render.ls.turn_plain", turn=t))
+        fonts.text(d, (width - M, 24), text, 20, INK, bold=True, anchor="rm")
+    if text_clock:
+        fonts.text(d, (width - M, 50), text_clock, 15, RED if ctx.clock_urgent() else INK,
                    bold=ctx.clock_urgent(), anchor="rm")
 
 

@@ -17,8 +17,8 @@ from render import fonts
 from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register_hand, seat_colour, seat_dark,
                          seat_tint)
 from render.logic_square import (AVI_BAND, CARD_COLOURS, GREEN, IT_BAND, M, RANGE_FILL, _avis, _badge,
-                                 _decl_line, _j, _loc, _name, _outcome_text, _players, _seat_mark, _t,
-                                 wrap)
+                                 _decl_line, _j, _loc, _name, _outcome_text, _phase_text, _players, _seat_mark,
+                                 _t, header_lines, wrap)
 
 HW = 600
 COLS = 2
@@ -270,25 +270,8 @@ def draw_hand(view: dict, ctx: Ctx, dm: bool = False) -> Image.Image:
     # header
     title = ctx.t("render.ls.hand_title", name=ctx.name(seat))
     fonts.text(d, (M, 24), fonts.fit(title, 22, HW - 2 * M - 150, True), 22, INK, bold=True, anchor="lm")
-    sub = ctx.game_title()
-    phase = view.get("phase")
-    if phase:
-        key = f"render.ls.phase.{phase}"
-        text = ctx.t(key)
-        sub += "  ·  " + (str(phase) if text == key else text)
-    if dm:
-        sub = ctx.game_title()
-    clock = None if dm else ctx.clock_text()
-    room = HW - 2 * M - (int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12 if clock else 0)
-    fonts.text(d, (M, 50), fonts.fit(sub, 13, room), 13, MUTED, anchor="lm")
-    turn, max_turns = view.get("turn"), view.get("max_turns")
-    if turn is not None and not dm:
-        text = (ctx.t("render.ls.turn", turn=turn, max=max_turns) if max_turns
-                else ctx.t("render.ls.turn_plain", turn=turn))
-        fonts.text(d, (HW - M, 24), text, 20, INK, bold=True, anchor="rm")
-    if clock:
-        fonts.text(d, (HW - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
-                   bold=ctx.clock_urgent(), anchor="rm")
+    sub = ctx.game_title() + ("" if dm else _phase_text(view, ctx))
+    header_lines(d, view, ctx, sub, HW, turn=not dm, clock=not dm)
 
     # status strip: own life, AVI, AP, counts, the decision asked now
     p = _players(view).get(seat) or {}
