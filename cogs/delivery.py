@@ -73,6 +73,8 @@ class Delivery(commands.Cog):
         # One publish at a time per match (a thread is created once; board edits stay in
         # order), and never show an older version of a match over a newer one.
         self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
+        # per match: the update waiting for the publisher in progress, coalesced (see publish)
+        self._queued: dict[int, tuple[Any, int | None]] = {}
         self._shown: dict[int, int] = {}
 
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -436,8 +438,20 @@ class Delivery(commands.Cog):
         rec = getattr(result, "match", None)
         if rec is None or not getattr(result, "ok", False):
             return None
-        async with self._lock(rec.id):
-            return await self._publish(result, rec, actor)
+        lock = self._lock(rec.id)
+        if lock.locked() and rec.status == ACTIVE and getattr(result, "public", None) is not None:
+            # An update of this match is being shown — perhaps sleeping out a 429 from Discord.
+            # Rather than wait behind it, this one joins the line as ONE coalesced update (the
+            # newest board and views; every line and ping of the skipped ones kept), which that
+            # publisher shows when it is done.
+            queued = self._queued.get(rec.id)
+            self._queued[rec.id] = (coalesce(queued[0], result) if queued else result, actor)
+            return None
+        async with lock:
+            message = await self._publish(result, rec, actor)
+            while (queued := self._queued.pop(rec.id, None)) is not None:
+                message = await self._publish(queued[0], queued[0].match, queued[1]) or message
+            return message
 
     async def _publish(self, result: Any, rec: MatchRecord, actor: int | None) -> discord.Message | None:
         board_message = None
@@ -651,6 +665,20 @@ class Delivery(commands.Cog):
         for result in results:
             await self.publish(result)
         return len(results)
+
+
+def coalesce(older: Any, newer: Any) -> Any:
+    """Two updates of one match as one: the newer board, views and prompts (the newest state's
+    truth), the lines of both in order, the pings of both."""
+    if older.match.version > newer.match.version:
+        older, newer = newer, older
+    public = newer.public
+    if older.public is not None and public is not None:
+        public = replace(public, text=list(older.public.text) + list(public.text))
+    elif public is None:
+        public = older.public
+    return replace(newer, public=public, private=list(newer.private or older.private),
+                   notify=list(dict.fromkeys(list(older.notify) + list(newer.notify))))
 
 
 def archive_minutes(turn_seconds: int | None) -> int:

@@ -1,0 +1,49 @@
+"""Issue 15: a publisher sleeping out a 429 never holds up the next updates of its match.
+While an update of a match is being shown, later ones join the line as ONE coalesced update —
+the newest board and views, every line and ping of the skipped ones — shown right after; the
+callers return at once."""
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from cogs.delivery import Delivery, coalesce
+from data.store import ACTIVE
+from host.types import PublicUpdate, Result, msg
+
+
+def _result(version: int, line: str, notify: list[int] | None = None) -> Result:
+    rec = SimpleNamespace(id=7, status=ACTIVE, version=version)
+    return Result(ok=True, match=rec, public=PublicUpdate(text=[msg("host.raw", text=line)], view={"v": version}),
+                  notify=notify or [])
+
+
+def test_coalesce_keeps_the_newest_state_and_every_line_and_ping():
+    a, b = _result(2, "two", [1]), _result(3, "three", [2])
+    for merged in (coalesce(a, b), coalesce(b, a)):      # in whatever order they arrive
+        assert merged.match.version == 3 and merged.public.view == {"v": 3}
+        assert [m.render("en") for m in merged.public.text] == ["two", "three"]
+        assert merged.notify == [1, 2]
+
+
+async def test_updates_behind_a_slow_publish_are_coalesced_and_shown_once_after_it():
+    delivery = Delivery.__new__(Delivery)
+    Delivery.__init__(delivery, SimpleNamespace(host=None, store=None))
+    shown: list[tuple[int, list[str]]] = []
+    release = asyncio.Event()
+
+    async def slow_publish(result, rec, actor):
+        if not shown:
+            await release.wait()              # the first board edit sleeps out a 429
+        shown.append((rec.version, [m.render("en") for m in result.public.text]))
+        return f"board {rec.version}"
+
+    delivery._publish = slow_publish
+    first = asyncio.create_task(delivery.publish(_result(1, "one"), actor=1))
+    await asyncio.sleep(0)
+    assert await delivery.publish(_result(2, "two"), actor=2) is None       # returns at once
+    assert await delivery.publish(_result(3, "three"), actor=1) is None
+    assert not first.done()
+    release.set()
+    assert await first == "board 3"
+    assert shown == [(1, ["one"]), (3, ["two", "three"])]               # one coalesced update after
