@@ -450,3 +450,36 @@ async def test_an_interaction_replayed_after_a_slow_resume_is_too_late_and_is_lo
     moves = await twin.autocomplete(table.alice, "move", "command", command="", channel_id=thread_id)
     ix = await table.move(table.alice, match_id, moves[0]["value"])
     assert "You played" in ix.text
+
+
+async def test_with_discords_rate_limits_a_fast_match_gets_no_429(table, twin):
+    """Issue 15, finding 5: with Discord's own limits (a channel's messages: 5 per 5 s; 50
+    calls per second globally) and their X-RateLimit headers, a match played as fast as two
+    players can type never makes Discord answer 429: the bot (discord.py) waits out a spent
+    bucket before asking, and a board update behind a slow one is coalesced, not queued."""
+    twin.discord_rate_limits()
+    match_id = await table.start("squares", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    users = {"Alice": table.alice, "Bob": table.bob}
+    played = 0
+    for _ in range(12):
+        moved = False
+        for user in users.values():
+            moves = await twin.autocomplete(user, "move", "command", command="", channel_id=thread_id)
+            if moves:
+                ix = await table.move(user, match_id, moves[0]["value"])
+                assert "You played" in ix.text, ix.text
+                played += 1
+                moved = True
+                break
+        if not moved:
+            break
+    assert played >= 8
+    await twin.settle(quiet=1.0)
+    assert [r for r in twin.requests if r.status == 429] == []
+    # the limit was really reached (5 posts in some 5 s) and waited out, never overrun
+    posts = [r.at for r in twin.requests if r.method == "POST" and r.path == f"/channels/{thread_id}/messages"]
+    busiest = max(sum(1 for t in posts if start <= t < start + 5.0) for start in posts)
+    assert busiest == 5, busiest
+    assert twin.posts(thread_id)[-1] is table.latest_board(match_id), "the newest message is the board"
+    assert_every_message_within_limits(twin)

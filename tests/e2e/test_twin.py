@@ -498,3 +498,33 @@ async def test_the_twins_clock_ages_messages_and_archives_idle_threads():
             assert r.status == 429 and (await r.json())["code"] == 30046
         assert twin.invalid_requests() == 2
     assert not twin.clock_file.exists()
+
+
+async def test_the_twin_has_discords_buckets_and_global_limit_with_headers():
+    """Issue 15: per-channel buckets (posts apart from edits) answer with X-RateLimit headers and,
+    once spent, 429 with retry_after; a global limit per second; interaction callbacks aside."""
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        twin.discord_rate_limits(per_channel=(2, 5.0), per_second=50)
+        base, cid = twin.api_base, twin.channel["id"]
+        seen = []
+        for _ in range(3):
+            async with http.post(f"{base}/channels/{cid}/messages", headers=AUTH, json={"content": "x"}) as r:
+                seen.append((r.status, r.headers.get("X-RateLimit-Remaining"), r.headers.get("X-RateLimit-Bucket")))
+                if r.status == 429:
+                    body = await r.json()
+                    assert body["retry_after"] > 0 and body["global"] is False
+                else:
+                    message = await r.json()
+        assert [s for s, _, _ in seen] == [200, 200, 429]
+        assert seen[0][1] == "1" and seen[1][1] == "0" and seen[0][2] == f"post-{cid}"
+        # an edit is another bucket
+        async with http.patch(f"{base}/channels/{cid}/messages/{message['id']}", headers=AUTH, json={"content": "y"}) as r:
+            assert r.status == 200 and r.headers["X-RateLimit-Bucket"] == f"edit-{cid}"
+        twin.discord_rate_limits(per_channel=(100, 5.0), per_second=3)
+        statuses = []
+        for _ in range(4):
+            async with http.get(f"{base}/channels/{cid}", headers=AUTH) as r:
+                statuses.append(r.status)
+                if r.status == 429:
+                    assert r.headers["X-RateLimit-Global"] == "true"
+        assert statuses[-1] == 429          # 3 per second: the fourth call (or sooner) is refused

@@ -356,6 +356,13 @@ class Twin:
         self.clock_file = Path(name)
         self.clock_file.write_text("0")
         self.old_edit_budget = 0              # edits of >1 h old messages a channel may still make
+        # rate limits: per route and channel (Discord: 5 per 5 s for a channel's messages) and a
+        # global limit per second; None = not enforced (the default keeps the suite fast; a
+        # scenario sets Discord's own numbers with ``discord_rate_limits()``)
+        self.channel_limit: tuple[int, float] | None = None
+        self.global_limit: int | None = None
+        self._buckets: dict[tuple, list[float]] = {}
+        self._global_hits: list[float] = []
         self._old_edits: dict[int, int] = {}
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
@@ -624,6 +631,57 @@ class Twin:
         return img
 
     # ------------------------------------------------------------------ fault injection
+    def discord_rate_limits(self, per_channel: tuple[int, float] = (5, 5.0), per_second: int = 50) -> None:
+        """Enforce Discord's limits: a channel's message posts (and, apart, its edits and
+        deletions) ``per_channel`` = (count, seconds), every REST call ``per_second`` globally
+        (interaction callbacks aside).  Each answer carries X-RateLimit-* headers."""
+        self.channel_limit, self.global_limit = per_channel, per_second
+
+    def _bucket(self, method: str, path: str) -> tuple | None:
+        m = re.fullmatch(r"/channels/(\d+)/messages(/\d+)?", path)
+        if not m:
+            return None
+        kind = "post" if method == "POST" and not m.group(2) else "edit" if method == "PATCH" else \
+            "delete" if method == "DELETE" else None
+        return (kind, int(m.group(1))) if kind else None
+
+    def _rate(self, method: str, path: str) -> tuple[web.Response | None, dict]:
+        """(a 429 answer, or None; the X-RateLimit headers for the answer)."""
+        now = time.monotonic()
+        headers: dict[str, str] = {}
+        if self.global_limit and not path.startswith("/interactions/"):
+            self._global_hits = [t for t in self._global_hits if now - t < 1.0]
+            if len(self._global_hits) >= self.global_limit:
+                retry = round(1.0 - (now - self._global_hits[0]), 3)
+                self.refusals.append(f"429 global {method} {path}")
+                return _json({"message": "You are being rate limited.", "retry_after": retry, "global": True},
+                             status=429, headers={"Via": "1.1 google", "Retry-After": str(retry),
+                                                  "X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}), {}
+            self._global_hits.append(now)
+        bucket = self._bucket(method, path) if self.channel_limit else None
+        if bucket is None:
+            return None, headers
+        limit, per = self.channel_limit
+        hits = self._buckets.setdefault(bucket, [])
+        hits[:] = [t for t in hits if now - t < per]
+        reset_after = round(per - (now - hits[0]), 3) if hits else per
+        if len(hits) >= limit:
+            self.refusals.append(f"429 {method} {path}")
+            return _json({"message": "You are being rate limited.", "retry_after": reset_after, "global": False},
+                         status=429, headers={"Via": "1.1 google", "Retry-After": str(reset_after),
+                                              "X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": "0",
+                                              "X-RateLimit-Reset-After": str(reset_after),
+                                              "X-RateLimit-Reset": str(round(time.time() + reset_after, 3)),
+                                              "X-RateLimit-Bucket": f"{bucket[0]}-{bucket[1]}",
+                                              "X-RateLimit-Scope": "user"}), {}
+        hits.append(now)
+        reset_after = round(per - (now - hits[0]), 3)
+        headers = {"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(limit - len(hits)),
+                   "X-RateLimit-Reset-After": str(reset_after),
+                   "X-RateLimit-Reset": str(round(time.time() + reset_after, 3)),
+                   "X-RateLimit-Bucket": f"{bucket[0]}-{bucket[1]}"}
+        return None, headers
+
     def rate_limit(self, method: str, pattern: str, *, retry_after: float = 1.0, count: int = 1) -> dict:
         """Answer the next ``count`` matching requests with 429 (``retry_after`` seconds)."""
         rule = {"method": method, "rx": re.compile(pattern), "retry_after": retry_after, "left": count,
@@ -773,6 +831,10 @@ class Twin:
                                  "X-RateLimit-Scope": "user"})
             if not self._authorized(request, path):
                 raise Reject(401, 0, "401: Unauthorized")
+            limited, rate_headers = self._rate(request.method, path)
+            if limited is not None:
+                req.status = 429
+                return limited
             status, data = await self._route(request.method, path, payload, files, request.query)
         except OldEdit:
             req.status = 429
@@ -794,8 +856,8 @@ class Twin:
             self.last_activity = time.monotonic()
         req.status = status
         if data is None:
-            return web.Response(status=status)
-        return _json(data, status=status)
+            return web.Response(status=status, headers=rate_headers)
+        return _json(data, status=status, headers=rate_headers or None)
 
     def invalid_requests(self, window: float = 600.0, *, path: str = "") -> int:
         """Requests Discord counts as invalid (answered 401, 403 or 429) in the last ``window``
