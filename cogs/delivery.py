@@ -658,6 +658,35 @@ class Delivery(commands.Cog):
     @clock.before_loop
     async def _before_clock(self) -> None:
         await self.bot.wait_until_ready()
+        try:
+            await self.check_permissions()
+        except Exception:
+            log.exception("checking the bot's permissions at start-up failed")
+
+    async def check_permissions(self) -> list[str]:
+        """At start-up: for every channel with an unfinished match, the permissions the bot lacks
+        there, logged once per channel with what an admin must grant (a board post would be
+        refused on every update otherwise).  Returns the warnings."""
+        from cogs.common import missing_permissions, permission_names
+
+        warnings: list[str] = []
+        seen: set[int] = set()
+        for rec in await self.store.unfinished_matches():
+            if rec.guild_id is None or rec.channel_id is None or rec.channel_id in seen:
+                continue
+            seen.add(rec.channel_id)
+            guild = self.bot.get_guild(int(rec.guild_id))
+            channel = guild.get_channel_or_thread(int(rec.channel_id)) if guild is not None else None
+            if guild is None or channel is None or guild.me is None:
+                continue
+            missing = missing_permissions(channel.permissions_for(guild.me),
+                                          in_thread=isinstance(channel, discord.Thread))
+            if missing:
+                text = (f"channel {rec.channel_id} (match {rec.id}): the bot lacks "
+                        f"{permission_names(missing, 'en')}; a server admin must grant it there")
+                warnings.append(text)
+                log.warning(text)
+        return warnings
 
     async def tick_once(self) -> int:
         """One clock step (what the loop does every 30 s); returns the number of results."""

@@ -528,3 +528,23 @@ async def test_the_twin_has_discords_buckets_and_global_limit_with_headers():
                 if r.status == 429:
                     assert r.headers["X-RateLimit-Global"] == "true"
         assert statuses[-1] == 429          # 3 per second: the fourth call (or sooner) is refused
+
+
+async def test_an_interaction_token_lives_fifteen_minutes():
+    """Issue 15: follow-ups and edits with an interaction's token are refused 15 minutes after the
+    interaction was created (401/50027)."""
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        base = twin.api_base
+        alice = twin.user("Alice")
+        payload = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1})
+        twin.interactions[payload["token"]] = Interaction(payload, int(alice["id"]), sent_at=time.monotonic())
+        url = f"{base}/interactions/{payload['id']}/{payload['token']}/callback"
+        async with http.post(url, json={"type": 5, "data": {"flags": 64}}) as r:
+            assert r.status in (200, 204)
+        hook = f"{base}/webhooks/{twin.app_id}/{payload['token']}"
+        async with http.post(hook, json={"content": "in time"}) as r:
+            assert r.status == 200
+        await twin.advance(16 * 60)
+        async with http.post(hook, json={"content": "too late"}) as r:
+            assert r.status == 401 and (await r.json())["code"] == 50027
+        twin.violations.clear()

@@ -96,6 +96,7 @@ def now_iso() -> str:
 
 
 OLD_EDIT_RETRY = 2.0   # seconds; Discord's real wait is longer
+TOKEN_LIFETIME = 15 * 60   # seconds an interaction token may be used for follow-ups and edits
 
 
 class OldEdit(Exception):
@@ -1119,6 +1120,9 @@ class Twin:
         ix = self.interactions.get(token)
         if ix is None or (app_id is not None and app_id != self.app_id):
             raise Reject(404, 10015, "Unknown Webhook")
+        if app_id is not None and self.wall() - self.created_at(int(ix.payload["id"])) > TOKEN_LIFETIME:
+            # an interaction token lives 15 minutes: follow-ups and edits after that are refused
+            raise Reject(401, 50027, "Invalid Webhook Token")
         return ix
 
     def _snap(self, ix: Interaction, msg: dict) -> None:
