@@ -205,3 +205,18 @@ async def test_joining_a_league_is_answered_within_3_s_even_when_the_league_mess
         twin.violations.clear()   # judged here, not by the twin fixture
     assert late == [], late
     assert f"You joined league #{league_id}" in ix.text
+
+
+async def test_a_league_message_older_than_an_hour_is_replaced_not_edited(table, twin):
+    """Issue 15, finding 2: a league runs for weeks; Discord rations edits of messages older than
+    an hour (429/30046), so the league message is then posted afresh (the old one removed)."""
+    league_id, message = await create_league(table, name="Autumn Cup", game="squares", format="swiss", rounds=2)
+    await twin.advance(2 * 3600)
+    ix = await twin.click(table.bob, twin.message(message["id"]), f"lg:{league_id}:join")
+    assert_ephemeral(ix)
+    assert f"You joined league #{league_id}" in ix.text
+    fresh = await twin.wait_for(lambda: (m := league_message(twin, league_id)) and m["id"] != message["id"] and m,
+                                what="a fresh league message")
+    assert int(message["id"]) in twin.deleted_messages
+    assert f"<@{table.bob['id']}>" in message_text(fresh)
+    assert not [r for r in twin.refusals if "30046" in r or r.startswith("429")], twin.refusals
