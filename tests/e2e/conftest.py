@@ -1,8 +1,8 @@
 """Fixtures for the end-to-end tests (this directory only).
 
-``twin``: a started :class:`~e2e.twin.Twin` on 127.0.0.1; at teardown the test fails if the bot
-sent anything Discord would have refused (``twin.violations``), spent more than a few invalid
-requests (401/403/429, :data:`INVALID_BUDGET`) or logged an error.
+``twin``: a started :class:`~e2e.twin.Twin` on 127.0.0.1, with Discord's rate limits; at teardown
+the test fails if the bot sent anything Discord would have refused (``twin.violations``), spent
+more than a few invalid requests (401/403/429, :data:`INVALID_BUDGET`) or logged an error.
 ``bot``: ``python bot.py`` running against the twin (stopped at teardown).
 ``table``: Alice, Bob and Carol at that bot.
 """
@@ -29,6 +29,7 @@ INVALID_BUDGET = 3
 @pytest.fixture
 async def twin():
     t = await Twin().start()
+    t.discord_rate_limits()      # Discord's own limits (5 per 5 s per channel, 50/s) in every scenario
     try:
         yield t
     finally:
