@@ -35,6 +35,8 @@ async def twin():
     finally:
         await t.stop()
     assert t.violations == [], "the bot sent what Discord would refuse:\n" + "\n".join(t.violations)
+    overrun = [r for r in t.refusals if r.startswith(("429 bucket", "429 global"))]
+    assert overrun == [], "the bot overran Discord's rate limits:\n" + "\n".join(overrun)
     invalid = [(r.method, r.path, r.status) for r in t.requests if r.status in (401, 403, 429)]
     assert len(invalid) <= INVALID_BUDGET, f"{len(invalid)} invalid requests (401/403/429): {invalid[:10]}"
 

@@ -14,7 +14,7 @@ import pytest
 from data.store import FINISHED
 
 from .checks import assert_every_message_within_limits, match_states, private_lines
-from .twin import find_component, message_text
+from .twin import message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
