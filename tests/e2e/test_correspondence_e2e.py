@@ -64,6 +64,13 @@ async def test_a_match_played_over_a_week_never_edits_old_messages_and_survives_
     await twin.settle(quiet=0.3)
     assert not _thread_meta(twin, thread_id)["archived"]
     assert find_component(table.latest_board(match_id), rf"^m:{match_id}:act$") is not None
+    # another week of silence; then a command in the archived thread unarchives it (as Discord
+    # does for a member's command) and is answered there
+    await twin.advance(8 * DAY)
+    assert _thread_meta(twin, thread_id)["archived"]
+    ix = await twin.slash(bob, "match status", channel_id=thread_id)
+    assert ix.ephemeral and f"#{match_id}" in ix.text, ix.text
+    assert not _thread_meta(twin, thread_id)["archived"]
     # Discord refused nothing: no old-message edits (429/30046), no edits or adds in an archived
     # thread (50083); no invalid request at all
     assert not [r for r in twin.refusals if "30046" in r or "50083" in r or r.startswith("429")], twin.refusals

@@ -233,9 +233,20 @@ async def test_each_players_dm_text_is_their_own_view_and_nobody_elses(game, tab
                 break
     rec, states = await match_states(bot.db, match_id)
     final, names = states[-1], list(rec.names)
+    def true_lines(seat: int) -> set[str]:
+        return {line.strip() for line in render_text(game, engine.view(final, seat), locale="en",
+                                                     names=names).splitlines()}
+
+    def dm_lines(user: dict) -> list[str]:
+        lines = (dm_text_block(view_dm(twin, int(user["id"]))) or "").splitlines()
+        return lines[:-1] if lines and lines[-1].endswith("…") else lines   # clipped to fit the embed
+
     for seat, user in enumerate(users):
+        # the DM's last edit (picture and text together) may come after others' updates: wait
+        # until both show the final position (a hand picture can match an earlier one)
         want = render_pixels(game, engine.view(final, seat), names)
-        await twin.wait_for(lambda: pixels(twin.picture(view_dm(twin, int(user["id"])), "hand.png")) == want,
+        await twin.wait_for(lambda: pixels(twin.picture(view_dm(twin, int(user["id"])), "hand.png")) == want
+                            and all(not line.strip() or line.strip() in true_lines(seat) for line in dm_lines(user)),
                             what=f"seat {seat}'s DM to show the current position", timeout=30)
     only = private_lines(game, final, names)
     problems = []

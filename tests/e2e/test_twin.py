@@ -548,3 +548,23 @@ async def test_an_interaction_token_lives_fifteen_minutes():
         async with http.post(hook, json={"content": "too late"}) as r:
             assert r.status == 401 and (await r.json())["code"] == 50027
         twin.violations.clear()
+
+
+async def test_a_command_unarchives_an_archived_thread_but_a_locked_one_refuses_the_answer():
+    """Issue 15: a member's command in an archived thread unarchives it (as a message would); in a
+    thread that is also locked the answer is refused (400/50083, discord-api-docs #5517)."""
+    async with Twin() as twin, aiohttp.ClientSession() as http:
+        alice = twin.user("Alice")
+        thread = twin._thread(int(twin.channel["id"]), "t")
+        tid = int(thread["id"])
+        for locked in (False, True):
+            thread["thread_metadata"].update(archived=True, locked=locked)
+            payload = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1}, channel_id=tid)
+            ix = await twin.send_interaction(payload, alice, settle=False)
+            assert thread["thread_metadata"]["archived"] is locked
+            url = f"{twin.api_base}/interactions/{payload['id']}/{payload['token']}/callback"
+            async with http.post(url, json={"type": 4, "data": {"content": "hi", "flags": 64}}) as r:
+                assert r.status in ((400,) if locked else (200, 204))
+                if locked:
+                    assert (await r.json())["code"] == 50083
+            assert ix is not None

@@ -576,6 +576,13 @@ class Twin(TwinRest):
         # one replayed after a slow RESUME may already be too late to answer (10062)
         ix = Interaction(payload, int(user["id"]), sent_at=time.monotonic())
         self.interactions[payload["token"]] = ix
+        cid = int(payload.get("channel_id") or 0)
+        meta = (self.channels.get(cid) or {}).get("thread_metadata")
+        if meta and meta["archived"] and not meta.get("locked"):
+            # a member's command in an archived (not locked) thread unarchives it, as a message would
+            meta["archived"] = False
+            self._thread_active[cid] = self.wall()
+            await self.dispatch("THREAD_UPDATE", copy.deepcopy(self.channels[cid]))
         await self.dispatch("INTERACTION_CREATE", payload)
         if settle:
             await self.settle(ix, quiet=quiet, until=until, timeout=timeout)

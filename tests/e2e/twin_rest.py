@@ -352,6 +352,9 @@ class TwinRest:
         t = payload.get("type")
         data = payload.get("data") or {}
         channel_id = int(ix.payload["channel_id"])
+        if t in (4, 5) and self._archived(channel_id):
+            # a locked archived thread: Discord refuses the answer (discord-api-docs #5517)
+            raise Reject(400, 50083, "Thread is archived", violation=False)
         message = None
         if t == 4:
             self._check(data, files)
