@@ -867,6 +867,22 @@ def test_losing_life_by_your_own_card_can_lose_the_match():
     assert game.outcome(act(state, "use ac12")) == {"winners": [1], "reason": "knockout"}
 
 
+def test_a_lethal_card_wins_and_what_it_does_then_does_not_happen():
+    """GAMES.md (Battle Logic Square): "A card's effects resolve in printed order, and the match ends
+    the moment an AVI's life is 0 or less; what a card does "then" (その後) after knocking the
+    opponent out does not happen (a lethal Zero-Day-Burst-like card wins, it is not a double
+    knockout)."  Zero-Day Burst: 「ヒットダメージ150。その後、自身の《AVI》のライフを50失う。」"""
+    state = pos(hands={0: ["ac12"]}, pos=("c2", "c4"), life=(40, 100))
+    state = act(state, "use ac12")
+    assert game.outcome(state) == {"winners": [0], "reason": "knockout"}
+    assert life(state)[0] == 40 and life(state)[1] <= 0   # the 50 life is never lost
+    # not lethal: the "then" happens, and can knock its own user out
+    state = pos(hands={0: ["ac12"]}, pos=("c2", "c4"), life=(40, 500))
+    after = act(state, "use ac12")
+    assert life(after)[0] == -10 and 0 < life(after)[1] < 500
+    assert game.outcome(after) == {"winners": [1], "reason": "knockout"}
+
+
 def test_both_decks_empty_higher_life_wins_at_the_end_of_that_turn():
     """7. お互いのライフポイントが0より大きい場合でも、両者のリソースデッキが0枚になった場合、そのターンの
     終了時にライフポイントの多いプレイヤーが勝利します。"""

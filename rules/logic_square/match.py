@@ -379,6 +379,10 @@ class Match:
             self.to_trash(p[1], p[2])
             self.event(type="destroyed", seat=p[1], square=SQUARES[p[0]], card=p[2])
 
+    def knocked_out(self) -> bool:
+        """An AVI is at 0 life or less: the match is over at this moment (check_ko says how)."""
+        return min(self.life) <= 0
+
     def check_ko(self) -> bool:
         if self.result is not None:
             return True
@@ -415,6 +419,8 @@ class Match:
                 self.damage_placed(p, dmg, cid)
             if self.pos[seat] in squares:                # only when the card says so: (0, 0)
                 self.damage_avi(seat, dmg, cid)
+        if self.knocked_out():
+            return placed          # GAMES.md: the match ends the moment an AVI is at 0 or less
         if act.target == "empty":
             if target in squares and self.free(target):
                 self.placed.append([target, seat, cid, act.durability])
@@ -430,6 +436,8 @@ class Match:
             else:
                 self.event(type="fizzle", seat=seat, card=cid, square=_sq(target))
         for e in act.effects:
+            if self.knocked_out():
+                break              # what the card does "then" (その後) after a knockout does not happen
             cond = e.get("if")
             if cond == "hit_avi" and not hit_avi:
                 continue
