@@ -661,7 +661,16 @@ def test_every_revealed_card_goes_to_the_trash_used_it_to_the_it_area_placed_car
     wall = act(wall, "use sc03 c3", "chain br08")
     assert [p["card"] for p in game.view(wall, None)["board"]["placed"]] == ["sc03"]
     assert list(wall.trash[0]) == [] and list(wall.trash[1]) == ["br08"]
-    assert wall.ap == 1 and wall.ap_bank == (0, 0)      # br08's "1 AP less" hit seat 0 in its main phase
+    # GAMES.md: "An effect that names the opponent's "next turn" applies to their next turn, never
+    # the turn in which it resolved." Wall Breaker 「相手は次のターンに得るAP-1」, answered in seat 0's
+    # main phase: seat 0 keeps its AP now (3 - 1 for sc03) and gains 1 AP less next turn
+    assert wall.ap == 2 and wall.ap_bank == (-1, 0)
+    wall = pos(hands={0: ["sc03"], 1: ["br08"]}, decks={0: ["ac01"] * 6, 1: ["ac01"] * 6}, pos=("c2", "c4"))
+    wall = act(wall, "use sc03 c3", "chain br08", "end", "end")   # seat 1's turn passes: seat 0's next
+    assert wall.player == 0 and wall.ap_bank == (0, 0)
+    from rules.logic_square.match import AP_TURN
+    assert game.view(wall, None)["last"]["events"][-1] == {"type": "ap", "seat": 0, "amount": AP_TURN - 1,
+                                                           "banked": False}
 
 
 def test_a_cancelled_it_card_is_used_up_too():

@@ -489,7 +489,9 @@ class Match:
                 self.event(type="move", seat=opp, **{"from": SQUARES[start]}, to=SQUARES[at])
         elif do == "ap":
             who = seat if e["who"] == "self" else opp
-            if self.phase == "main" and self.player == who and self.result is None:
+            # the user's own AP changes now (in their main phase); an effect on the opponent
+            # names their "next turn" (GAMES.md): never the turn in which it resolved
+            if who == seat and self.phase == "main" and self.player == who and self.result is None:
                 before = self.ap
                 self.ap = max(0, self.ap + e["amount"])
                 self.event(type="ap", seat=who, amount=self.ap - before, banked=False)
