@@ -596,18 +596,6 @@ def test_a_br_card_with_cb_lets_the_active_player_chain_back():
     assert sorted(state.trash[0]) == ["ac01", "ac11"] and list(state.trash[1]) == ["br03"]
 
 
-def test_a_br_card_with_cb_still_needs_its_break_condition():
-    """Engine ruling (docs/rules/logic_square.md, Chains): "A Br card always needs its break
-    condition (even when it has CB)".  8. 自分がカードを使用した時、相手の手札に【ブレイク条件】を満たす
-    《Br》カードがある場合 … 使用の宣言ができます。"""
-    # Reflect Shell (Br, CB): break condition "hit damage 50 or more"; Static Shot (CB) deals 30
-    state = act(pos(hands={0: ["ac13"], 1: ["br02"]}, pos=("c3", "c4")), "use ac13")
-    assert game.to_act(state) == [0] and life(state) == (500, 470) and list(state.hand[1]) == ["br02"]
-    # Null Break (Br, CB): needs a [Strike] card; Static Shot is a [Shot]
-    state = act(pos(hands={0: ["ac13"], 1: ["br03"]}, pos=("c3", "c4")), "use ac13")
-    assert game.to_act(state) == [0]
-
-
 def test_a_br_card_may_answer_a_card_declared_in_the_chain():
     """Engine ruling: "both kinds of answer may answer any declaration, the first one or one in the
     chain" — 8. お互いにチェーンアクションを繰り返し….  Counter Ping answers the opponent's Chain Breaker
@@ -638,10 +626,10 @@ def test_a_br_card_may_answer_a_br_card_but_a_cb_card_may_not_answer_one_without
 def test_it_cards_never_answer_a_chain():
     """8. …手札にある…カードを…使用の宣言ができます — answers come from the hand; an IT card (even with CB)
     is used only by its owner in the main phase (6.II C)."""
-    state = act(pos(hands={0: ["ac13"], 1: ["br02"]}, it={1: ["it05"]}, pos=("c3", "c4")), "use ac13")
+    state = act(pos(hands={0: ["ac13"], 1: ["ac02"]}, it={1: ["it05"]}, pos=("c3", "c4")), "use ac13")
     assert game.to_act(state) == [0]
     window = act(pos(hands={0: ["ac13"], 1: ["ac11", "br02"]}, it={1: ["it05"]}, pos=("c3", "c4")), "use ac13")
-    assert game.legal_commands(window, 1) == ["chain ac11", "pass"]
+    assert game.legal_commands(window, 1) == ["chain ac11", "chain br02", "pass"]
     rejected(window, 1, "chain it05", "logic_square.err.not_in_hand")
     rejected(window, 1, "it it05 br02", "logic_square.err.must_respond")
 
@@ -671,6 +659,24 @@ def test_every_revealed_card_goes_to_the_trash_used_it_to_the_it_area_placed_car
     from rules.logic_square.match import AP_TURN
     assert game.view(wall, None)["last"]["events"][-1] == {"type": "ap", "seat": 0, "amount": AP_TURN - 1,
                                                            "banked": False}
+
+
+def test_a_br_card_with_cb_answers_a_cb_card_even_when_its_break_condition_fails():
+    """GAMES.md: "A Br card that has CB may answer a CB card as a CB answer (section 8's CB clause),
+    whether or not its break condition holds; with its break condition it may also answer as a Br
+    card."  Reflect Shell (Br, CB) breaks on a card of hit damage 50 or more; Static Shot (CB) deals 30."""
+    state = pos(hands={0: ["ac13"], 1: ["br02"]}, pos=("c2", "c4"))
+    state = act(state, "use ac13")
+    assert game.legal_commands(state, 1) == ["chain br02", "pass"]
+    state = act(state, "chain br02")
+    assert list(state.trash[1]) == ["br02"]
+    # without CB on the declared card, only the break condition lets a Br card answer: Long Packet
+    # (30, no CB) opens no window for Reflect Shell; Null Break (Br, CB) answers Static Shot (CB, a
+    # [Shot], not the [Strike] its break condition asks for) all the same
+    plain = pos(hands={0: ["ac02"], 1: ["br02"]}, pos=("c1", "c4"))
+    assert game.to_act(act(plain, "use ac02")) == [0]
+    null = act(pos(hands={0: ["ac13"], 1: ["br03"]}, pos=("c3", "c4")), "use ac13")
+    assert game.legal_commands(null, 1) == ["chain br03", "pass"]
 
 
 def test_a_cancelled_it_card_is_used_up_too():

@@ -528,10 +528,10 @@ class Match:
         """May ``seat`` declare ``cid`` from hand to answer the last declaration? (range aside)"""
         d = self.chain[-1]
         card = self.cards[cid]
+        if card.cb and self.cards[d.card].cb and card.category in ("Ac", "Sc", "Br"):
+            return True     # a CB answer to a CB card (8.) — a Br card with CB too, break or not (GAMES.md)
         if card.category == "Br":
             return all(self.break_holds(seat, b, d) for b in card.breaks)
-        if card.cb and card.category in ("Ac", "Sc"):
-            return self.cards[d.card].cb
         return False
 
     def responses(self, seat: int) -> list[tuple[str, int | None]]:
