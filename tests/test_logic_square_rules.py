@@ -679,14 +679,25 @@ def test_a_br_card_with_cb_answers_a_cb_card_even_when_its_break_condition_fails
     assert game.legal_commands(null, 1) == ["chain br03", "pass"]
 
 
-def test_a_cancelled_it_card_is_used_up_too():
-    """6.II C 効果を解決した《IT》カードは、《IT》デッキ置き場に表向きで置きます — engine ruling: also when a
-    chain keeps it from resolving (8. 公開されたお互いのカードすべて…)."""
+def test_an_it_card_a_chain_kept_from_resolving_goes_to_the_trash():
+    """GAMES.md: ""Every card revealed in the chain goes to the trash": an IT card revealed in a
+    chain that did not resolve goes to its owner's trash; an IT card that resolved goes face up to
+    the IT area (6.C)."  8. 公開されたお互いのカードすべてをトラッシュに置きます。"""
     state = pos(hands={0: ["br01", "ac13"], 1: ["ac11"]}, it={0: ["it05"]}, pos=("c3", "c4"))
     state = act(state, "it it05 br01", "chain ac11", "chain ac13")
     assert game.view(state, None)["last"]["resolved"] == [2, 1]
-    assert list(state.it_used[0]) == ["it05"] and list(state.it_left[0]) == []
+    assert list(state.it_used[0]) == [] and list(state.it_left[0]) == []
+    assert "it05" in list(state.trash[0])
     assert life(state) == (450, 470)
+
+
+def test_a_destroyed_placed_card_goes_to_the_trash_an_it_card_too():
+    """GAMES.md: "A placed card of any category destroyed at 0 durability goes to its owner's trash."
+    (2.③ 設置するカード … 耐久値が0になるとトラッシュに置きます.)"""
+    state = pos(hands={0: ["ac01"]}, placed=[("c3", 1, "it02", 10)], pos=("c1", "c5"))
+    state = act(state, "use ac01")
+    assert game.view(state, None)["board"]["placed"] == []
+    assert list(state.trash[1]) == ["it02"] and list(state.it_used[1]) == []
 
 
 def test_an_answer_can_dodge_because_ranges_are_checked_again_at_resolution():

@@ -356,11 +356,6 @@ class Match:
             del self.deck[seat][:n]
         return n
 
-    def to_trash(self, seat: int, cid: str) -> None:
-        if self.cards[cid].category == "IT":
-            self.it_used[seat].append(cid)          # a used IT card stays face up in its IT area
-        else:
-            self.trash[seat].append(cid)
 
     # ------------------------------------------------------------------ damage and life
     def damage_avi(self, victim: int, amount: int, cid: str, reducible: bool = True) -> None:
@@ -376,7 +371,7 @@ class Match:
                    amount=amount, card=cid)
         if p[3] <= 0:
             self.placed.remove(p)
-            self.to_trash(p[1], p[2])
+            self.trash[p[1]].append(p[2])           # any category, IT too (GAMES.md)
             self.event(type="destroyed", seat=p[1], square=SQUARES[p[0]], card=p[2])
 
     def knocked_out(self) -> bool:
@@ -587,7 +582,9 @@ class Match:
                 break
         for i, d in enumerate(chain):
             if i not in placed:
-                if d.source == "it":
+                # GAMES.md: an IT card that resolved goes face up to its IT area (6.C); one that a
+                # chain kept from resolving goes to the trash like every other revealed card
+                if d.source == "it" and i in done:
                     self.it_used[d.seat].append(d.card)
                 else:
                     self.trash[d.seat].append(d.card)
