@@ -209,7 +209,7 @@ def _plausible(rec: MatchRecord) -> None:
     if winners is not None and (type(winners) is not list or any(
             type(w) is not int or not 0 <= w < len(rec.seats) for w in winners)):
         raise Bad("result: winners are not seats of the match")
-    for key, low in (("players0", 1), ("shown", 0)):
+    for key, low in (("players0", 1), ("shown", 0), ("edition", 1)):
         v = rec.meta.get(key)
         if v is not None and (type(v) is not int or v < low):
             raise Bad(f"meta: {key} is {str(v)[:20]!r}, not a whole number >= {low}")

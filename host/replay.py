@@ -58,12 +58,24 @@ def own_part(view: dict, public: dict) -> dict:
 _NAMING_KEYS = ("cards", "kings", "seat")
 
 
+def start_edition(eng: object) -> dict:
+    """The rules edition a match starts under, for its ``meta``: kept in its record so it replays
+    under the same rules after a later ruling (``editions`` in the engine, newest last; a game
+    without any has one set of rules)."""
+    editions = getattr(eng, "editions", None)
+    return {"edition": editions[-1]} if editions else {}
+
+
 def _initial_state(game: Any, rec: MatchRecord) -> Any:
     """The engine state before the first command.  A match stored before the keyed stream
     (``rec.prng == 1``) is rebuilt with the engine's original generator, so it replays exactly
-    as it was played; every newer one with the engine's default (:data:`rules.prng.CURRENT`)."""
+    as it was played; every newer one with the engine's default (:data:`rules.prng.CURRENT`).
+    Likewise under the rules edition it started with (``meta["edition"]``)."""
     players = int(rec.meta.get("players0", len(rec.seats)))
-    extra = {} if rec.prng == PRNG.CURRENT else {"prng": rec.prng}
+    extra: dict = {} if rec.prng == PRNG.CURRENT else {"prng": rec.prng}
+    editions = getattr(game, "editions", None)
+    if editions:        # the rules it was started under; a match stored before editions: the first
+        extra["edition"] = rec.meta.get("edition", editions[0])
     return game.new_match(players=players, seed=rec.seed, options=rec.options, **extra)
 
 

@@ -31,7 +31,7 @@ from host.options import describe_options, option_problem, parse_options, read_o
 from host.queries import Queries
 from host.replay import (
     JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
-    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part,
+    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part, start_edition,
 )
 from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
@@ -408,7 +408,8 @@ class Host(Clock, Queries):
                 return Result.fail("host.err.player_count", match=old, game=game_msg(new.game),
                                    n=len(seats), min=eng.min_players, max=eng.max_players)
             new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
-                          snapshot=None, snapshot_seq=0, meta={**new.meta, "players0": len(seats)})
+                          snapshot=None, snapshot_seq=0,
+                          meta={**new.meta, "players0": len(seats), **start_edition(eng)})
             new.deadline = self._deadline(new)
             written = await self._write(new, old.version)
             if written is None:

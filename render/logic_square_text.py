@@ -32,7 +32,10 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
                                   ap=(_players(view).get(player) or {}).get("ap", 0))
         lines.append(head)
     avis = _avis(view)
-    for seat, p in sorted(_players(view).items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0):
+    # a DM's text (the seat's own part, without the board) leaves the players' public lines to the
+    # board: drawn without the board they would lack the AVIs' squares and read wrong
+    shown = _players(view) if "board" in view else {}
+    for seat, p in sorted(shown.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0):
         avi = avis.get(seat) or {}
         parts = [ctx.t("render.ls.life", life=p.get("life", avi.get("life", "?"))),
                  ctx.t("render.ls.ap", ap=p.get("ap", 0)),

@@ -243,3 +243,25 @@ async def test_the_turn_players_answer_to_a_chain_is_a_secret_window_too(host):
     assert res.public.text == []                       # the chain so far is still held back
     assert res.public.view == before_public.view and res.public.picture == before_public.picture
     assert [(p.user_id, p.secret) for p in res.prompts] == [(users[state.player], True)]
+
+
+async def test_a_match_keeps_the_rules_edition_it_started_under(clocked_host):
+    """A new match records the current rules edition; a stored match replays under the edition
+    in its record (a ruling never changes a match under way), and a bad edition is refused on
+    read like any bad row."""
+    from dataclasses import replace
+
+    from data.rows import Bad, _plausible
+    host = await clocked_host(render=False)
+    res = await host.challenge("logic_square", ALICE, "Alice", opponents=[(BOB, "Bob")],
+                               options=dict(OPTIONS), seed=11)
+    mid = res.match.id
+    assert (await host.accept(mid, BOB)).ok
+    rec = await host.store.get_match(mid)
+    assert rec.meta["edition"] == game.editions[-1]
+    assert (await host._state(rec)).edition == game.editions[-1]
+    old = await host.store.update_match(replace(rec, meta={**rec.meta, "edition": 1}), rec.version)
+    host._states.clear()
+    assert (await host._state(old)).edition == 1
+    with pytest.raises(Bad):
+        _plausible(replace(rec, meta={**rec.meta, "edition": "two"}))

@@ -95,7 +95,10 @@ def test_matches_stored_before_the_keyed_stream_replay_exactly(case):
     stored record)."  Each case was recorded with the engines as they were before the keyed
     stream: a random match from a 31-bit seed, and a digest of every seat's final view."""
     game = registry.get(case["game"])
-    state = game.new_match(players=case["players"], seed=case["seed"], options={}, prng=prng.LEGACY)
+    # ... and under the rules as they were then: the first rules edition of a game that has several
+    first = {"edition": game.editions[0]} if getattr(game, "editions", None) else {}
+    state = game.new_match(players=case["players"], seed=case["seed"], options={}, prng=prng.LEGACY,
+                           **first)
     for seat, command in case["log"]:
         state = game.apply(state, seat, command)
     assert _views_sha(game, state, case["players"]) == case["views_sha256"]
@@ -122,7 +125,9 @@ async def test_a_match_of_the_old_schema_is_read_as_legacy_and_plays_on(tmp_path
     case = next(c for c in json.loads(GOLDEN.read_text()) if c["game"] == "logic_square")
     game = registry.get("logic_square")
     log = case["log"][:30]          # mid-match: it must go on after the upgrade
-    legacy = game.new_match(players=2, seed=case["seed"], options={}, prng=prng.LEGACY)
+    # stored before rules editions too: it replays under the first edition (the rules it was played by)
+    legacy = game.new_match(players=2, seed=case["seed"], options={}, prng=prng.LEGACY,
+                            edition=game.editions[0])
     for seat, command in log:
         legacy = game.apply(legacy, seat, command)
     path = tmp_path / "old.db"

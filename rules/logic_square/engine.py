@@ -30,7 +30,8 @@ from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_m
 from rules.logic_square.cards import CardSet
 from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, decode_deck, is_deck_code,
                                       normalise_deck, validate_deck)
-from rules.logic_square.match import (CAA_MAX, HAND_TARGET, LIFE_START, Decl, LSState, Match,
+from rules.logic_square.match import (CAA_MAX, EDITION, EDITIONS, HAND_TARGET, LIFE_START, Decl,
+                                      LSState, Match,
                                       build_payments, build_text, decl_view, multisets,
                                       pays_build, rng_next, rng_seed)
 from rules.logic_square.messages import EN, USAGE, VERBS
@@ -66,6 +67,7 @@ class LogicSquareGame:
     name = GAME
     min_players = 2
     max_players = 2
+    editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cardset: CardSet) -> None:
         self.cardset = cardset
@@ -179,7 +181,10 @@ class LogicSquareGame:
 
     # ----------------------------------------------------------------- setup
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
-                  prng: int = _prng.CURRENT) -> LSState:
+                  prng: int = _prng.CURRENT, edition: int = EDITION) -> LSState:
+        """``edition``: the rules edition (:data:`EDITIONS`); a stored match replays under its own."""
+        if edition not in EDITIONS or isinstance(edition, bool):
+            raise ValueError(f"unknown Battle Logic Square rules edition {edition!r} (known: {EDITIONS})")
         if players != 2:
             raise ValueError(f"Battle Logic Square is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -201,7 +206,8 @@ class LogicSquareGame:
             avi=(decks[0]["avi"], decks[1]["avi"]), pos=START, life=(LIFE_START, LIFE_START),
             hand=((), ()), deck=(tuple(decks[0]["resources"]), tuple(decks[1]["resources"])),
             trash=((), ()), it_left=(tuple(decks[0]["it"]), tuple(decks[1]["it"])), it_used=((), ()),
-            placed=(), shield=(0, 0), ap_bank=(0, 0), chain=(), window=None, last=None, result=None)
+            placed=(), shield=(0, 0), ap_bank=(0, 0), chain=(), window=None, last=None, result=None,
+            edition=edition)
         m = Match(st)
         for s in (0, 1):                        # 5.② shuffle; 5.⑤ draw 5 each
             m.shuffle(m.deck[s])
@@ -216,7 +222,7 @@ class LogicSquareGame:
                  pos: tuple[str, str] = ("c1", "c5"), life: tuple[int, int] = (LIFE_START, LIFE_START),
                  placed: list | None = None, trash: dict | None = None, caa_used: bool = False,
                  awakening: bool = True, max_turns: int = DEFAULT_MAX_TURNS, seed: int = 0,
-                 first: int | None = None) -> LSState:
+                 first: int | None = None, edition: int = EDITION) -> LSState:
         """A main-phase state built from a position (for tests, docs and puzzles).
 
         ``hands``/``decks``/``it``/``trash``: seat -> list of card ids (deck: top first);
@@ -240,7 +246,7 @@ class LogicSquareGame:
             trash=tuple(tuple(trash.get(s, [])) for s in (0, 1)),
             it_left=tuple(tuple(it.get(s, [])) for s in (0, 1)), it_used=((), ()),
             placed=tuple(sorted(placed)), shield=(0, 0), ap_bank=(0, 0), chain=(), window=None,
-            last=None, result=None)
+            last=None, result=None, edition=_edition(edition))
         return st
 
     # ----------------------------------------------------------------- queries
@@ -734,6 +740,7 @@ def _state_json(state: LSState) -> dict:
         "shield": list(state.shield), "ap_bank": list(state.ap_bank),
         "chain": [[d.seat, d.source, d.card, d.target, list(d.squares), list(d.paid)] for d in state.chain],
         "window": state.window, "last": state.last, "result": state.result,
+        "edition": state.edition,
     }
 
 
@@ -753,7 +760,14 @@ def _state_from_json(data: dict, cards: CardSet, base: LSState | None) -> LSStat
         it_used=pair("it_used"), placed=tuple(tuple(p) for p in data["placed"]),
         shield=tuple(data["shield"]), ap_bank=tuple(data["ap_bank"]),
         chain=tuple(Decl(d[0], d[1], d[2], d[3], tuple(d[4]), tuple(d[5])) for d in data["chain"]),
-        window=data["window"], last=data["last"], result=data["result"], base=base)
+        window=data["window"], last=data["last"], result=data["result"], base=base,
+        edition=_edition(data.get("edition", 1)))     # a state stored before editions: edition 1
+
+
+def _edition(value: object) -> int:
+    if isinstance(value, bool) or value not in EDITIONS:
+        raise ValueError(f"Battle Logic Square state has an unknown rules edition {value!r}")
+    return int(value)  # type: ignore[call-overload]
 
 
 __all__ = ["LogicSquareGame", "GAME", "DEFAULT_MAX_TURNS"]

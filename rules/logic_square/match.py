@@ -23,6 +23,14 @@ AP_TURN = 3
 CAA_MAX = 3
 MASK = (1 << 64) - 1
 
+# Rules editions.  A match keeps the edition it was started under, so a match stored before a
+# ruling changed replays exactly as it was played.  1: the engine's own rulings before the GAMES.md
+# rulings of issue 16; 2: those rulings (a knockout ends the match at once; AP effects on the
+# opponent bank for their next turn; a Br card with CB answers any CB card; an IT card a chain
+# kept from resolving, and any destroyed placed card, goes to the trash).
+EDITIONS = (1, 2)
+EDITION = EDITIONS[-1]
+
 
 # --------------------------------------------------------------------------- PRNG
 
@@ -95,6 +103,8 @@ class LSState:
     last: dict | None
     result: dict | None
     base: "LSState | None" = None
+    edition: int = EDITION
+
 
 
 def _sq(i: int | None) -> str | None:
@@ -232,6 +242,7 @@ class Match:
 
     def __init__(self, st: LSState) -> None:
         self.st = st
+        self.new_rules = st.edition >= 2        # the GAMES.md rulings (see EDITIONS)
         self.cards = st.cards
         self.rng = st.rng
         self.turn = st.turn
@@ -276,7 +287,8 @@ class Match:
             chain=tuple(self.chain) if self.result is None else (),
             window=self.window if self.result is None else None,
             last=last, result=self.result,
-            base=self.base if self.result is None and self.window is not None else None)
+            base=self.base if self.result is None and self.window is not None else None,
+            edition=st.edition)
 
     # ------------------------------------------------------------------ small helpers
     def event(self, **ev: Any) -> None:
@@ -371,12 +383,16 @@ class Match:
                    amount=amount, card=cid)
         if p[3] <= 0:
             self.placed.remove(p)
-            self.trash[p[1]].append(p[2])           # any category, IT too (GAMES.md)
+            if self.new_rules or self.cards[p[2]].category != "IT":
+                self.trash[p[1]].append(p[2])       # any category, IT too (GAMES.md)
+            else:
+                self.it_used[p[1]].append(p[2])     # edition 1: a placed IT card stayed in its IT area
             self.event(type="destroyed", seat=p[1], square=SQUARES[p[0]], card=p[2])
 
     def knocked_out(self) -> bool:
-        """An AVI is at 0 life or less: the match is over at this moment (check_ko says how)."""
-        return min(self.life) <= 0
+        """An AVI is at 0 life or less: the match is over at this moment (check_ko says how).
+        Edition 1 let the card finish first."""
+        return self.new_rules and min(self.life) <= 0
 
     def check_ko(self) -> bool:
         if self.result is not None:
@@ -486,7 +502,7 @@ class Match:
             who = seat if e["who"] == "self" else opp
             # the user's own AP changes now (in their main phase); an effect on the opponent
             # names their "next turn" (GAMES.md): never the turn in which it resolved
-            if who == seat and self.phase == "main" and self.player == who and self.result is None:
+            if (who == seat or not self.new_rules) and self.phase == "main" and self.player == who and self.result is None:
                 before = self.ap
                 self.ap = max(0, self.ap + e["amount"])
                 self.event(type="ap", seat=who, amount=self.ap - before, banked=False)
@@ -523,7 +539,8 @@ class Match:
         """May ``seat`` declare ``cid`` from hand to answer the last declaration? (range aside)"""
         d = self.chain[-1]
         card = self.cards[cid]
-        if card.cb and self.cards[d.card].cb and card.category in ("Ac", "Sc", "Br"):
+        cb_kinds = ("Ac", "Sc", "Br") if self.new_rules else ("Ac", "Sc")
+        if card.cb and self.cards[d.card].cb and card.category in cb_kinds:
             return True     # a CB answer to a CB card (8.) — a Br card with CB too, break or not (GAMES.md)
         if card.category == "Br":
             return all(self.break_holds(seat, b, d) for b in card.breaks)
@@ -584,7 +601,7 @@ class Match:
             if i not in placed:
                 # GAMES.md: an IT card that resolved goes face up to its IT area (6.C); one that a
                 # chain kept from resolving goes to the trash like every other revealed card
-                if d.source == "it" and i in done:
+                if d.source == "it" and (i in done or not self.new_rules):
                     self.it_used[d.seat].append(d.card)
                 else:
                     self.trash[d.seat].append(d.card)
