@@ -652,6 +652,39 @@ def test_attacker_may_negate_the_guardian_cancel_with_a_wizard():
     assert cell(state, "b3") is None and game.view(state, None)["players"][1]["graveyard"] == ["s"]
 
 
+def test_after_a_wizard_negates_a_guardian_the_defender_may_answer_the_attack_again():
+    """GAMES.md: "GUARDIAN may be used any number of times: after a WIZARD negates a GUARDIAN, the
+    defender may answer the still-pending attack again (another GUARDIAN, or the KING as GUARDIAN),
+    and the attacker may negate again; the windows alternate until one side passes."
+    """
+    state = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "pww", 1: "gg"})
+    state = game.apply(state, 0, "attack b2 b3")                  # hand 3 (declared) > 2
+    state = game.apply(state, 1, "support g")
+    state = game.apply(state, 0, "support w")                     # the GUARDIAN is negated ...
+    assert game.to_act(state) == [1] and legal(state, 1) == ["support g", "pass"]
+    again = game.apply(state, 1, "support g")                     # ... and a second one answers
+    assert game.to_act(again) == [0] and legal(again, 0) == ["support w", "pass"]
+    cancelled = game.apply(again, 0, "pass")
+    assert cell(cancelled, "b3") is not None                      # the attack is cancelled
+    assert [e["kind"] for e in game.view(cancelled, None)["last"]["events"]][-1] == "cancel"
+    through = game.apply(again, 0, "support w")                   # the defender holds nothing more
+    assert cell(through, "b3") is None                            # both GUARDIANs negated: it hits
+    # the KING as GUARDIAN, or a WIZARD against the WIZARD, are answers too
+    king = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "pww", 1: "gk"})
+    king = game.apply(game.apply(game.apply(king, 0, "attack b2 b3"), 1, "support g"), 0, "support w")
+    assert legal(king, 1) == ["support k g", "support k w", "pass"]
+    wiz = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "pww", 1: "gw"})
+    wiz = game.apply(game.apply(game.apply(wiz, 0, "attack b2 b3"), 1, "support g"), 0, "support w")
+    assert legal(wiz, 1) == ["support w", "pass"]
+    saved = game.apply(game.apply(wiz, 1, "support w"), 0, "pass")   # the WIZARD revives the GUARDIAN
+    assert cell(saved, "b3") is not None
+    # a match started before the ruling (rules edition 1) replays as it was played: no new answer
+    old = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "pww", 1: "gg"}, edition=1)
+    old = game.apply(game.apply(game.apply(old, 0, "attack b2 b3"), 1, "support g"), 0, "support w")
+    assert 1 not in game.to_act(old) and cell(old, "b3") is None
+    assert game.load(game.dump(old)).edition == 1 and game.new_match(seed=1).edition == 2
+
+
 def test_secrecy_hidden_window_views_equal_the_moment_before():
     """The responder is in to_act; public_to_act, view(None) and the declaring player's own view
     must not reveal that a window is open; hands only in the owner's view."""

@@ -124,12 +124,27 @@ def tables_for(cards: dict) -> dict:
     return tab
 
 
+# Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
+# changed replays exactly as it was played.  1: after a WIZARD negated a GUARDIAN the defender could
+# only negate that WIZARD; 2 (GAMES.md): the defender may also answer the still-pending attack with
+# another GUARDIAN (or the KING as GUARDIAN), and the windows alternate until one side passes.
+EDITIONS = (1, 2)
+EDITION = EDITIONS[-1]
+
+
+def _edition(value: object) -> int:
+    if isinstance(value, bool) or value not in EDITIONS:
+        raise ValueError(f"unknown Art of War rules edition {value!r} (known: {EDITIONS})")
+    return int(value)  # type: ignore[call-overload]
+
+
 class AowState:
     """The whole match as plain data.  Treat as immutable: ``apply`` returns a new one."""
 
     __slots__ = ("seed", "rng", "cards", "first", "turn", "player", "phase", "actor", "hands",
                  "decks", "waiting", "kingdom", "grave", "field", "mode", "immigrated", "boost",
-                 "chain", "window", "base", "mull", "draft", "last", "result", "tab", "_legal")
+                 "chain", "window", "base", "mull", "draft", "last", "result", "tab", "_legal",
+                 "edition")
 
     def copy(self) -> "AowState":
         s = AowState.__new__(AowState)
@@ -145,6 +160,7 @@ class AowState:
         s.chain = list(self.chain)
         s.window, s.base, s.mull, s.draft = self.window, self.base, list(self.mull), self.draft
         s.last, s.result, s.tab = self.last, self.result, self.tab
+        s.edition = self.edition
         s._legal = None
         return s
 
@@ -159,6 +175,7 @@ class AowState:
             "chain": [list(e) for e in self.chain], "window": self.window,
             "base": self.base.to_json() if self.base is not None else None,
             "mull": self.mull, "draft": self.draft, "last": self.last, "result": self.result,
+            "edition": self.edition,
         }
 
     @classmethod
@@ -178,6 +195,7 @@ class AowState:
         s.base = cls.from_json(d["base"]) if d["base"] is not None else None
         s.mull, s.draft, s.last, s.result = list(d["mull"]), d["draft"], d["last"], d["result"]
         s.tab = tables_for(s.cards)
+        s.edition = _edition(d.get("edition", 1))     # a state stored before editions: edition 1
         s._legal = None
         return s
 
@@ -197,6 +215,7 @@ class ArtOfWarGame:
     name = GAME
     min_players = 2
     max_players = 2
+    editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cardset: CardSet) -> None:
         self.cardset = cardset
@@ -279,7 +298,9 @@ class ArtOfWarGame:
 
     # ------------------------------------------------------------------ set-up
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
-                  prng: int = _prng.CURRENT) -> AowState:
+                  prng: int = _prng.CURRENT, edition: int = EDITION) -> AowState:
+        """``edition``: the rules edition (:data:`EDITIONS`); a stored match replays under its own."""
+        edition = _edition(edition)
         if players != 2:
             raise ValueError(f"Art of War is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -304,7 +325,7 @@ class ArtOfWarGame:
         s.field = [None] * 12
         s.mode, s.immigrated, s.boost = "", False, 0
         s.chain, s.window, s.base, s.mull, s.draft = [], None, None, [False, False], 0
-        s.last, s.result, s._legal = None, None, None
+        s.last, s.result, s._legal, s.edition = None, None, None, edition
         for seat in (0, 1):                      # ② shuffle the 20 basic units; ④ draw 3
             s.decks[seat] = [c for c in CODES for _ in range(decks[seat]["units"].get(ID_OF[c], 0))]
             _shuffle(s, s.decks[seat])
@@ -314,7 +335,8 @@ class ArtOfWarGame:
     def position(self, *, player: int = 0, hands: dict | None = None, decks: dict | None = None,
                  waiting: dict | None = None, kingdom: dict | None = None, grave: dict | None = None,
                  field: dict | None = None, kings: tuple[str, str] | None = None, turn: int = 5,
-                 mode: str = "", immigrated: bool = False, boost: int = 0, seed: int = 0) -> AowState:
+                 mode: str = "", immigrated: bool = False, boost: int = 0, seed: int = 0,
+                 edition: int = EDITION) -> AowState:
         """A state in the middle of ``player``'s turn (after recovery and draw), for tests and docs.
 
         ``hands``/``decks``/``waiting``/``grave``: seat -> string of card tokens (deck: top last;
@@ -348,7 +370,7 @@ class ArtOfWarGame:
         _forward(s, 1)
         s.mode, s.immigrated, s.boost = mode, immigrated, boost
         s.chain, s.window, s.base, s.mull, s.draft = [], None, None, [True, True], 0
-        s.last, s.result, s._legal = None, None, None
+        s.last, s.result, s._legal, s.edition = None, None, None, _edition(edition)
         return s
 
     # ------------------------------------------------------------------ queries
@@ -652,16 +674,33 @@ def _can_respond(s: AowState, seat: int, eff: str) -> bool:
     return len(s.waiting[seat]) < WAITING_MAX and (eff in hand or "k" in hand)
 
 
+def _answers(s: AowState, seat: int) -> tuple[str, ...]:
+    """The supports ``seat`` may answer the chain's last entry with (whether or not it holds
+    them): GUARDIAN to an attack, WIZARD to an opponent's rear support — and, GAMES.md, "after a
+    WIZARD negates a GUARDIAN, the defender may answer the still-pending attack again (another
+    GUARDIAN, or the KING as GUARDIAN)" (rules edition 2)."""
+    last = s.chain[-1]
+    if last[0] == "attack":
+        return ("g",)
+    first = s.chain[0]
+    if s.edition >= 2 and first[0] == "attack" and seat != first[1] and last[3] == "w":
+        return ("g", "w")
+    return ("w",)
+
+
+def _may_answer(s: AowState, seat: int) -> bool:
+    return any(_can_respond(s, seat, eff) for eff in _answers(s, seat))
+
+
 def _legal(s: AowState) -> list[str]:
     if s.window is not None:
         r = s.window
-        eff = "g" if s.chain[-1][0] == "attack" else "w"
         out = []
         if len(s.waiting[r]) < WAITING_MAX:
-            if eff in s.hands[r]:
-                out.append(f"support {eff}")
+            effects = _answers(s, r)
+            out += [f"support {eff}" for eff in effects if eff in s.hands[r]]
             if "k" in s.hands[r]:
-                out.append(f"support k {eff}")
+                out += [f"support k {eff}" for eff in effects]
         out.append("pass")
         return out
     phase = s.phase
@@ -789,7 +828,7 @@ def _execute(state: AowState, seat: int, verb: str, args: list[str], canonical: 
         if s.window is not None:                     # a response (GUARDIAN cancel / WIZARD)
             s.chain.append(entry)
             other = 1 - seat
-            if _can_respond(s, other, "w"):
+            if _may_answer(s, other):
                 s.window = other
                 return s
             return _settle(_resolve(s))
@@ -865,10 +904,18 @@ def _forward(s: AowState, seat: int) -> None:
 
 
 def _resolve(s: AowState) -> AowState:
-    """Resolve the chain: the top entry takes effect; each entry above the first negates
-    (WIZARD) or cancels (GUARDIAN) the one below it, unless it is itself negated."""
+    """Resolve the chain from the top: a WIZARD that is not itself negated negates the entry just
+    below it; the first entry takes effect unless it is negated or — an attack — cancelled by a
+    GUARDIAN that is not negated."""
     chain = s.chain
-    effective = len(chain) % 2 == 1
+    negated = set()
+    for i in range(len(chain) - 1, 0, -1):
+        if i not in negated and chain[i][3] == "w":
+            negated.add(i - 1)
+    if chain[0][0] == "attack":
+        effective = not any(e[3] == "g" and i not in negated for i, e in enumerate(chain) if i)
+    else:
+        effective = 0 not in negated
     for e in chain[1:]:
         _ev(s, kind="respond", seat=e[1], card=e[2], effect=e[3])
     first = chain[0]
