@@ -248,13 +248,54 @@ def test_counter_damage_is_never_evaded_and_never_instant_death():
     assert b["damage"][0] == 4 and b["destroyed"] == [True, False]
 
 
-def test_reflect_prevents_instant_death():
-    """Ruling: 「反射 ... 自分はダメージを受けず」 — a reflected normal attack does not hit the
-    reflecting creature, so the attacker's instant death (「通常攻撃が命中した時に発動」) does not
-    trigger; the attacker takes its own attack back."""
+def test_at_step_8_the_printed_tie_order_decides_between_instant_death_and_reflect():
+    """GAMES.md: "The printed tie order (invader's support, defender's support, invader's ability,
+    defender's ability) decides between effects at the same step of the ability order, at every
+    step including 8: an invader's instant death resolves before a defender's reflect."
+    (8. 避け/反射/即死; ※同じ処理順番の場合は…侵略側の戦闘支援カード効果→防衛側の戦闘支援カードの効果→
+    侵略側のクリーチャーの持つ能力→防衛側のクリーチャーの持つ能力)"""
     _, b = battle("c12", "c05")                    # Pyre Executioner 2/3 death vs Halo Warden reflect
-    assert b["strikes"][0] == [0, "reflect", 2]
-    assert b["destroyed"][1] is False
+    assert b["strikes"][0] == [0, "death", 2]      # the invader's instant death first: destroyed
+    assert b["destroyed"] == [False, True] and len(b["strikes"]) == 1   # it strikes no more
+    # the defender's instant death comes after the invader's reflect: reflected
+    _, b = battle("c19", "c12")                    # Mirror Reef Oracle 2/3 reflect vs Pyre Executioner
+    assert b["strikes"] == [[0, "hit", 2], [1, "reflect", 2]]
+    assert b["destroyed"] == [False, True]         # 2 + 2 reflected >= 3; the Oracle takes nothing
+    # a defender's support comes before the invader's creature: Backlash Sigil (reflect) wins
+    _, b = battle("c12", "c32", sup_d="s08")       # vs Empty Helm Sentinel 2/3
+    assert b["strikes"][0] == [0, "reflect", 2] and b["destroyed"][1] is False
+
+
+def test_a_lasting_attack_bonus_is_an_attack_change_of_order_4():
+    """Ruling (docs/rules/avalon.md): a lasting attack bonus on a land (Empower-like magic, 「攻撃値+1」
+    abilities) is "4. 各カードによる攻撃値・耐久値変化": it counts after 1. Weapon Replace, not before."""
+    s = fresh()
+    s.players[0].lands[0] = [[["c02", ""]], "c12", 2]     # Pyre Executioner 2 (+2 lasting)
+    s.players[1].lands[0] = [[["c02", ""]], "c05", 0]     # Halo Warden 3
+    s.players[0].hand, s.players[1].hand = ["s01"], []
+    s = game.apply(game.apply(s, 0, "done"), 0, "ranged l1 p2l1")
+    s = game.apply(game.apply(s, 0, "support s01"), 1, "support avatar")
+    assert s.last_battle["atk"] == [3 + 2, 2]             # exchanged 2 <-> 3, then +2
+    assert [a[1:] for a in s.last_battle["abilities"]] == [[0, "weapon_replace"], [0, "bonus"]]
+
+
+def test_a_match_started_before_the_rulings_keeps_edition_1():
+    """A ruling never changes a match under way: a match stored before these rulings (rules
+    edition 1) replays as it was played — reflect beat instant death, and a lasting bonus counted
+    before Weapon Replace."""
+    assert game.editions == (1, 2) and fresh().edition == 2
+    s = fresh()
+    s.edition = 1
+    s.players[0].lands[0] = [[["c02", ""]], "c12", 2]
+    s.players[1].lands[0] = [[["c02", ""]], "c05", 0]
+    s.players[0].hand, s.players[1].hand = ["s01"], []
+    s = game.apply(game.apply(s, 0, "done"), 0, "ranged l1 p2l1")
+    s = game.apply(game.apply(s, 0, "support s01"), 1, "support avatar")
+    assert s.last_battle["atk"] == [3, 4]                 # 2 + 2 = 4 <-> 3
+    assert s.last_battle["strikes"][0] == [0, "reflect", 3] and s.edition == 1
+    assert game.load(game.dump(s)).edition == 1
+    with pytest.raises(ValueError):
+        game.new_match(players=2, seed=1, edition=0)
 
 
 # --------------------------------------------------------------------------- leader out

@@ -96,6 +96,21 @@ class Player:
         return p
 
 
+# Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
+# changed replays exactly as it was played.  1: reflect always beat instant death, and a lasting
+# attack bonus on a land counted before the ability order; 2 (GAMES.md): the printed tie order
+# decides at step 8 too (an invader's instant death resolves before a defender's reflect), and a
+# lasting attack bonus is an attack change of ability order 4.
+EDITIONS = (1, 2)
+EDITION = EDITIONS[-1]
+
+
+def _edition(value: object) -> int:
+    if isinstance(value, bool) or value not in EDITIONS:
+        raise ValueError(f"unknown Avalon's Sanctuary rules edition {value!r} (known: {EDITIONS})")
+    return int(value)  # type: ignore[call-overload]
+
+
 class State:
     """The whole match as data.  A land is ``[mana, creature, atk_bonus]`` where ``mana`` is a
     list of ``[card_id, conversions]`` (bottom first; ``conversions`` a string of icon letters
@@ -105,14 +120,15 @@ class State:
     __slots__ = ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                  "players", "leader", "round", "kind", "step", "actor", "queue", "decls", "bi",
                  "battle", "sanct", "advanced", "holy", "abort", "result", "events", "last_battle",
-                 "decks_opt", "acts", "moves")
+                 "decks_opt", "acts", "moves", "edition")
     # ``moves``: commands, joins and resignations applied so far (stamps eliminations)
+    # ``edition``: the rules edition the match started under (EDITIONS)
 
     def clone(self) -> "State":
         s = State.__new__(State)
         for k in ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                   "leader", "round", "kind", "step", "actor", "bi", "advanced", "holy", "abort",
-                  "result", "last_battle", "decks_opt", "acts", "moves"):
+                  "result", "last_battle", "decks_opt", "acts", "moves", "edition"):
             setattr(s, k, getattr(self, k))
         s.players = [p.clone() for p in self.players]
         s.queue = self.queue[:]
@@ -630,9 +646,16 @@ def resolve_battle(s: State) -> None:
     ld = s.sanct if b["dl"] == -1 else pd.lands[b["dl"]]
     lands = (la, ld)
     cards = (s.defs[la[1]], s.defs[ld[1]])
-    atk = [cards[0]["atk"] + la[2], cards[1]["atk"] + ld[2]]
+    new_rules = s.edition >= 2
+    bonus = (la[2], ld[2])                 # lasting attack bonuses on the battling lands
+    atk = [cards[0]["atk"], cards[1]["atk"]]
+    if not new_rules:                      # edition 1: counted before the ability order
+        atk = [atk[0] + bonus[0], atk[1] + bonus[1]]
     dur = [cards[0]["dur"], cards[1]["dur"]]
     kw = [set(cards[0].get("keywords", [])), set(cards[1].get("keywords", []))]
+    # where each keyword came from, as its place in the printed tie order (0 invader's support,
+    # 1 defender's support, 2 invader's creature, 3 defender's creature): it decides step 8
+    rank = [{k: 2 + side for k in kw[side]} for side in (0, 1)]
     choice = b["choice"]
     effs = [_support_eff(s, choice[0]), _support_eff(s, choice[1])]
     log: list[list] = []
@@ -644,6 +667,8 @@ def resolve_battle(s: State) -> None:
         c = cards[side]
         if c.get("ninja"):
             steps.append((3, 2 + side, "ninja", None))
+        if new_rules and bonus[side]:          # Ruling: a lasting bonus is an order-4 attack change
+            steps.append((4, 2 + side, "bonus", {"atk": bonus[side]}))
         bt = c.get("battle")
         if bt and (bt["when"] == "any" or (bt["when"] == "invade") == (side == 0)):
             steps.append((4, 2 + side, "battle", bt))
@@ -672,8 +697,10 @@ def resolve_battle(s: State) -> None:
                 dur[other] = (dur[other] + 1) // 2
             elif k == "fingertips":
                 kw[other].clear()
+                rank[other].clear()
             elif k == "grant":
                 kw[side].add(eff["kw"])
+                rank[side][eff["kw"]] = min(rank[side].get(eff["kw"], side), side)
                 if eff["kw"] == "first":
                     kw[side].discard("last")
                 elif eff["kw"] == "last":
@@ -682,7 +709,12 @@ def resolve_battle(s: State) -> None:
         elif what == "ninja":
             kw[side] |= {"first", "evade"}
             kw[side].discard("last")
+            for k in ("first", "evade"):
+                rank[side][k] = min(rank[side].get(k, tie), tie)
             log.append([order, side, "ninja"])
+        elif what == "bonus":
+            atk[side] += eff["atk"]
+            log.append([order, side, "bonus"])
         else:
             atk[side] += eff.get("atk", 0)
             dur[side] += eff.get("dur", 0)
@@ -706,14 +738,18 @@ def resolve_battle(s: State) -> None:
             if "evade" in kw[y] and "evade_null" not in kw[x]:
                 strikes.append([x, "evade", 0])
                 continue
-            if "reflect" in kw[y] and "reflect_null" not in kw[x]:
+            death = "death" in kw[x] and "death_null" not in kw[y]
+            reflect = "reflect" in kw[y] and "reflect_null" not in kw[x]
+            if reflect and death and new_rules and rank[x]["death"] < rank[y]["reflect"]:
+                reflect = False    # GAMES.md: the printed tie order holds at step 8 — death first
+            if reflect:
                 dmg[x] += atk[x]
                 strikes.append([x, "reflect", atk[x]])
                 if dmg[x] >= dur[x]:
                     dead[x] = True
                 continue
             dmg[y] += atk[x]
-            if "death" in kw[x] and "death_null" not in kw[y]:
+            if death:
                 dead[y] = True
                 strikes.append([x, "death", atk[x]])
             else:
@@ -913,6 +949,7 @@ class AvalonGame:
     name = "avalon"
     min_players = 2
     max_players = 4
+    editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cards: dict, ready: dict) -> None:
         from rules.avalon.decks import Decks
@@ -994,7 +1031,9 @@ class AvalonGame:
         return normalise(self.decks._ready[rid]["spec"])
 
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
-                  prng: int = _prng.CURRENT) -> State:
+                  prng: int = _prng.CURRENT, edition: int = EDITION) -> State:
+        """``edition``: the rules edition (:data:`EDITIONS`); a stored match replays under its own."""
+        edition = _edition(edition)
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"Avalon's Sanctuary is for 2–4 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -1017,6 +1056,7 @@ class AvalonGame:
         s.queue, s.decls, s.bi, s.battle, s.sanct = [], [], 0, None, None
         s.advanced, s.holy, s.abort, s.result = False, None, False, None
         s.events, s.last_battle, s.acts, s.moves = [], None, 0, 0
+        s.edition = edition
         _progress(s)
         return s
 
@@ -1422,6 +1462,8 @@ class AvalonGame:
         for k in State.__slots__:
             if k == "moves":
                 s.moves = d.get("moves", 0)           # absent in older dumps
+            elif k == "edition":
+                s.edition = _edition(d.get("edition", 1))     # stored before editions: edition 1
             elif k != "players":
                 setattr(s, k, d[k])
         s.players = [Player.from_json(p) for p in d["players"]]
