@@ -436,16 +436,22 @@ class Game(commands.Cog):
         if not entries:
             await reply(interaction, header + "\n" + tr("cogs.log.empty", locale))
             return
-        lines = [f"{e['seq']:>3}. {e['name'] or '#' + str(e['seat'] + 1)}: {e['command']}" for e in entries]
+        # each entry: the command, then what it did in words (the newest entries are kept)
+        blocks = [[f"{e['seq']:>3}. {e['name'] or '#' + str(e['seat'] + 1)}: {e['command']}"]
+                  + ["     · " + tr("host.raw", locale, text=line) for line in e.get("story") or []]
+                  for e in entries]
         body: list[str] = []
         size = 0
         budget = 1800 - len(header)
-        for line in reversed(lines):  # keep the most recent entries
-            if size + len(line) + 1 > budget:
+        kept = 0
+        for block in reversed(blocks):
+            text = "\n".join(block)
+            if size + len(text) + 1 > budget:
                 break
-            body.insert(0, line)
-            size += len(line) + 1
-        skipped = len(lines) - len(body)
+            body[:0] = block
+            size += len(text) + 1
+            kept += 1
+        skipped = len(blocks) - kept
         text = header
         if skipped:
             text += "\n" + tr("cogs.log.skipped", locale, n=skipped)

@@ -201,6 +201,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                 res = await host.log(match_id)
                 for e in res.data["log"]:
                     con.say(f"{e['seq']:>3}. {e['name']}: {e['command']}")
+                    for line in e.get("story") or []:
+                        con.say("       · " + i18n.t("host.raw", con.lang, text=line))
             elif word == "resign":
                 con.show(await (await host.resign(match_id, uid)).ready())
             else:

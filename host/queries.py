@@ -9,6 +9,7 @@ from typing import Any
 from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
 from host.replay import JOIN, RESIGN, _final_view, _hidden, _initial_state, _public_command, _step, own_part
 from host.types import PrivateUpdate, Result
+from host.texts import told
 from render.labels import Choice, choices as describe
 from rules import registry
 
@@ -104,12 +105,17 @@ class Queries:
             for c in await self.store.commands(rec.id):
                 shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
                          else _public_command(game, state, c.seat, c.command))
+                after = _step(game, state, c.seat, c.command)
+                # what it did, in words, from the public views only (a host entry says itself)
+                story = [] if shown in ("join", "resign") else told(rec.game, game, state, after, list(rec.names), c.seat)
                 if shown is not None:  # hidden decisions are nobody else's business
                     # numbered by what everyone can see, not by the stored log: a gap would
                     # tell that a secret decision (e.g. a pass in a response window) was made
                     held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat,
-                                 "name": rec.names[c.seat], "command": shown})
-                state = _step(game, state, c.seat, c.command)
+                                 "name": rec.names[c.seat], "command": shown, "story": story})
+                elif story and (held or entries):   # a secret decision's public consequences
+                    (held or entries)[-1]["story"] = (held or entries)[-1]["story"] + story
+                state = after
                 if not _hidden(game, state):  # lines held during a secret window are released
                     entries += held
                     held = []

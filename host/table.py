@@ -33,7 +33,7 @@ from host.replay import (
     JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part, start_edition,
 )
-from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg
+from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg, told, told_lines
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
 from rules import prng as PRNG
@@ -580,13 +580,17 @@ class Host(Clock, Queries):
         # is pending (a secret response window), even the public lines are held back and
         # released together when it closes, so nothing public shows the window was opened.
         released = list(rec.meta.get("held", []))
+        story = [] if entry is not None else told(rec.game, game, state, new_state, list(rec.names), seat)
         if public_text is not None:
             shown = played_text(rec.game, game, state, seat, public_text, list(rec.names))
-            released.append([rec.names[seat], shown, public_text])
+            released.append([rec.names[seat], shown, public_text, story])
+        elif story:     # a secret decision's public consequences (e.g. the chain it let resolve)
+            released.append([None, None, None, story])
         if outcome is None and _hidden(game, new_state):
             meta["held"], released = released, []
-        if released:    # the last public move in words, for the pictures ("Last: …")
-            meta["said"] = (list(released[-1]) + [""])[:3]     # (lines held by an older version: no command)
+        said = [line for line in released if line[1] is not None]
+        if said:        # the last public move in words, for the pictures ("Last: …")
+            meta["said"] = (list(said[-1]) + [""])[:3]     # (lines held by an older version: no command)
         meta["shown"] = rec.meta.get("shown", rec.n_commands) + len(released)
         new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
@@ -605,7 +609,7 @@ class Host(Clock, Queries):
             self._states.pop(rec.id, None)
             return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
         self._remember(rec.id, written.n_commands, new_state)
-        lines = [msg("host.played", name=line[0], command=line[1]) for line in released]
+        lines = told_lines(released)
         if lines and public_text is not None:
             lines = list(lead or []) + lines
         lines = list(announce or []) + lines

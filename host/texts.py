@@ -75,3 +75,31 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
     except Exception:               # words are a nicety: the notation always works
         log.exception("%s: describing %r for the thread failed", game_name, command)
         return command
+
+
+def told(game_name: str, game: Any, before: Any, after: Any, names: list[str], seat: int) -> list[dict]:
+    """What a command did, in words in every language (:func:`render.narrate.narrate`), drawn
+    from the PUBLIC views around it only — a secret decision that changed nothing public says
+    nothing."""
+    from render.narrate import narrate
+
+    try:
+        return narrate(game_name, game.view(before, None), game.view(after, None), names, seat)
+    except Exception:               # words are a nicety: the move itself always lands
+        log.exception("%s: narrating a command failed", game_name)
+        return []
+
+
+def told_lines(released: list) -> list[Msg]:
+    """The thread's lines for released public moves: each as "name: move in words", then what
+    it did.  An entry is ``[name, words, command, story]`` (``name`` None: a secret decision's
+    public consequences only; entries stored by older versions have no story)."""
+    lines: list[Msg] = []
+    for entry in released:
+        if not isinstance(entry, list) or len(entry) < 2:
+            continue
+        if entry[1] is not None:
+            lines.append(msg("host.played", name=entry[0], command=entry[1]))
+        story = entry[3] if len(entry) > 3 and isinstance(entry[3], list) else []
+        lines.extend(msg("host.raw", text=line) for line in story if isinstance(line, (dict, str)))
+    return lines

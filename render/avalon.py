@@ -293,6 +293,22 @@ def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
 
 
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
+    battle = view.get("last_battle")
+    if isinstance(battle, dict):      # the last battle revealed: supports, numbers, result
+        from render.narrate_avalon import battle_lines
+
+        try:
+            lines = [" ".join(fonts.printable(line).split()) for line in battle_lines(view, ctx, battle, brief=True)]
+        except Exception:  # pragma: no cover - a malformed record never breaks the picture
+            lines = []
+        if lines:
+            lines[0] = ctx.t("avalon.label.last_battle", text=lines[0])
+            wrapped = [(i, part) for i, line in enumerate(lines) for part in fonts.wrap(line, 14, W - 2 * M - 24)[:2]]
+            h = 12 + 20 * len(wrapped)
+            d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=WHITE, outline=LINE)
+            for k, (i, part) in enumerate(wrapped):
+                fonts.text(d, (M + 12, y + 16 + 20 * k), part, 14, INK if i == 0 else MUTED, bold=i == 0, anchor="lm")
+            y += h + 8
     events = [e for e in (view.get("events") or []) if isinstance(e, dict)][-4:]
     for i, ev in enumerate(events):
         colour = INK if i == len(events) - 1 else MUTED

@@ -183,4 +183,4 @@ def has_glyph(ch: str, bold: bool = False) -> bool:
 
 def printable(s: str) -> str:
     """``s`` without the characters the font cannot draw (emoji in display names …)."""
-    return "".join(ch for ch in s if ch.isspace() or ch.isascii() or has_glyph(ch))
+    return "".join(ch for ch in s if ch.isspace() or ch.isascii() or ch != "\ufe0f" and has_glyph(ch))

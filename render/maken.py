@@ -386,9 +386,9 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
     parts = []
     j = view.get("judge")
     if j:
-        totals = ["-" if v is None else str(v) for v in (j.get("totals") or [None, None])]
         key = "maken.render.judge" if j.get("turn") == view.get("turn") else "maken.render.last_judge"
-        parts.append(ctx.t(key, kind=ctx.t(f"maken.judge.{j.get('kind')}"), a=totals[0], b=totals[1]))
+        parts.append(ctx.t(key, kind=ctx.t(f"maken.judge.{j.get('kind')}"),
+                           dealt=judge_dealt(ctx.t, ctx.name, j.get("totals"))))
     last = view.get("last")
     if last and last.get("command"):
         parts.append(ctx.t("maken.render.last", text=said_text(view, ctx)
@@ -503,13 +503,21 @@ def event_text(t, name, cards: dict, ev: dict, locale: str) -> str:
     if kind == "keep":
         return t("maken.log.keep", name=who, count=ev.get("count"))
     if kind == "judge":
-        totals = " / ".join("-" if v is None else str(v) for v in ev.get("totals") or [])
-        return t("maken.log.judge", kind=t(f"maken.judge.{ev.get('kind')}"), totals=totals)
+        return t("maken.log.judge", kind=t(f"maken.judge.{ev.get('kind')}"),
+                 dealt=judge_dealt(t, name, ev.get("totals")))
     if kind == "down":
         return t("maken.log.down", name=who, lp=ev.get("lp_left"))
     if kind == "effect" and ev.get("do") in ("draw", "gauge", "recover"):
         return t(f"maken.log.effect.{ev['do']}", name=who, n=ev.get("n"))
-    return f"{who}: {kind}"
+    return ""
+
+
+def judge_dealt(t, name, totals) -> str:
+    """Who deals how much damage in a judge ("Alice deals 3"; totals are in seat order, None:
+    deals nothing), or "no damage"."""
+    parts = [t("maken.log.dealt", name=name(seat), n=n) for seat, n in enumerate(totals or [])
+             if n is not None]
+    return ", ".join(parts) if parts else t("maken.log.no_damage")
 
 
 # --------------------------------------------------------------------------------------------
@@ -566,9 +574,8 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
         out.append(t("maken.situation.guard", guarder=name(view.get("guarder"))))
     j = view.get("judge")
     if j:
-        totals = ["-" if v is None else str(v) for v in j.get("totals") or []]
         key = "maken.render.judge" if j.get("turn") == view.get("turn") else "maken.render.last_judge"
-        out.append(t(key, kind=t("maken.judge." + str(j.get("kind"))), a=totals[0], b=totals[1]))
+        out.append(t(key, kind=t("maken.judge." + str(j.get("kind"))), dealt=judge_dealt(t, name, j.get("totals"))))
     if "hand" in view:
         out.append(t("maken.render.your_hand") + ":")
         for cid in view["hand"]:
@@ -581,7 +588,9 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
     if last.get("command"):
         out.append(t("maken.render.last", text=f"{name(last.get('seat'))}: {last['command']}"))
         for ev in last.get("events") or []:
-            out.append("   · " + event_text(t, name, cards, ev, locale))
+            line = event_text(t, name, cards, ev, locale)
+            if line:
+                out.append("   · " + line)
     if view.get("outcome"):
         o = view["outcome"]
         out.append(f"★ {', '.join(name(w) for w in o.get('winners', [])) or '='} — {reason_text('maken', o.get('reason'), locale)}")

@@ -257,13 +257,21 @@ def ltok(i: int) -> str:
 
 # --------------------------------------------------------------------------- primitive actions
 
-MAX_EVENTS = 14
+MAX_EVENTS = 40        # public events kept (edition 1 kept 14): one leader end phase of four
+                       # players says a few per player, and the table tells every one of them
 
 
 def _event(s: State, key: str, **params: Any) -> None:
     s.events.append({"key": key, "params": params})
-    if len(s.events) > MAX_EVENTS:
+    if len(s.events) > (MAX_EVENTS if s.edition >= 2 else 14):
         del s.events[0]
+
+
+def _told(s: State, key: str, **params: Any) -> None:
+    """An event edition 1 did not tell (life, lifespan): a match that started under it replays
+    with exactly the view it had."""
+    if s.edition >= 2:
+        _event(s, key, **params)
 
 
 def _alive(s: State) -> list[int]:
@@ -296,6 +304,7 @@ def _lose_life(s: State, seat: int) -> None:
         return
     if p.life:
         p.discard.append(p.life.pop())
+        _told(s, "avalon.ev.life_lost", player=ptok(seat), life=len(p.life))
     if not p.life:
         _eliminate(s, seat)
 
@@ -327,6 +336,7 @@ def _gain_life(s: State, seat: int) -> None:
     p = s.players[seat]
     if p.memory and p.status != "out":
         p.life.append(p.memory.pop())
+        _told(s, "avalon.ev.life_gained", player=ptok(seat), life=len(p.life))
         _check_memory(s, seat)
 
 
@@ -383,15 +393,22 @@ def _lifespan(s: State, seat: int, sanct: bool) -> None:
     left it is destroyed; a land with mana but no creature loses all its mana."""
     p = s.players[seat]
     lands = list(p.lands) + ([s.sanct] if sanct and s.sanct is not None else [])
+    spent = cleared = 0
     for land in lands:
         if land[1] is not None:
             if land[0]:
                 p.discard.append(land[0].pop(0)[0])
+                spent += 1
             else:
                 _event(s, "avalon.ev.expired", player=ptok(seat), card=land[1])
                 _clear_land(p, land)
         elif land[0]:
+            cleared += len(land[0])
             _clear_land(p, land)
+    if spent:
+        _told(s, "avalon.ev.lifespan", player=ptok(seat), n=spent)
+    if cleared:
+        _told(s, "avalon.ev.mana_cleared", player=ptok(seat), n=cleared)
     if sanct and s.sanct is not None and s.sanct[1] is None:
         s.sanct = None
 
@@ -483,6 +500,7 @@ def _progress(s: State) -> None:
         elif st == "leader_end":
             _lifespan(s, s.leader, True)
             if s.advanced:
+                _told(s, "avalon.ev.advance_reward", player=ptok(s.leader))
                 _gain_life(s, s.leader)          # 聖地到達報酬
             else:
                 _lose_life(s, s.leader)
@@ -611,8 +629,10 @@ def _chaser_end(s: State) -> None:
     for c in chasers:
         _lifespan(s, c, False)
     for c in chasers:
-        if c != s.holy:                           # リーダー奪取報酬
+        if c != s.holy:
             _lose_life(s, c)
+        elif s.players[c].status == "play":       # リーダー奪取報酬
+            _told(s, "avalon.ev.holy_reward", player=ptok(c))
         s.players[c].focus = 0
     s.players[s.leader].focus = 0
     if s.result is not None:

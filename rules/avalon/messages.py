@@ -47,6 +47,12 @@ EN: dict[str, str] = {
     "avalon.deck.star5": "A deck may hold only one ★5 card in total, whatever its name; this one has {count}.",
     # events
     "avalon.ev.eliminated": "{player} has no life left and is out.",
+    "avalon.ev.life_lost": "{player} sends one life to the discard pile ({life} left).",
+    "avalon.ev.life_gained": "{player} adds one life from the memory ({life} now).",
+    "avalon.ev.lifespan": "Lifespan: {player}'s creatures send {n} mana to the discard pile.",
+    "avalon.ev.mana_cleared": "{player}'s lands without a creature lose their {n} mana.",
+    "avalon.ev.advance_reward": "{player} reached the sanctuary: sanctuary reward, no life lost.",
+    "avalon.ev.holy_reward": "{player} won the holy battle: leader-seizing reward, no life lost.",
     "avalon.ev.resigned": "{player} resigned and is out.",
     "avalon.ev.refresh": "{player}'s memory ran out: one life to the discard pile, the discard pile becomes the memory.",
     "avalon.ev.expired": "{player}'s {card} had no mana left and was destroyed.",
