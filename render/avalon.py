@@ -378,8 +378,11 @@ from data import i18n  # noqa: E402
 from render.text import text_renderer  # noqa: E402
 
 
-def _icons_text(icons: dict) -> str:
-    return " ".join(f"{k}{n}" for k, n in icons.items() if n) or "-"
+def _icons_text(icons: dict, locale: str = "en") -> str:
+    """Mana icons in words ("2 yellow, 1 rainbow" / 「黄2・虹1」), as the menus say them."""
+    def t(key: str, **kw) -> str:
+        return i18n.t(f"labels.avalon.{key}", locale, **kw)
+    return t("sep").join(t("mana.n", n=n, colour=t(f"icon.{k}")) for k, n in icons.items() if n) or "-"
 
 
 @text_renderer("avalon")
@@ -396,11 +399,11 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
         return f"P{seat + 1} " + (names[seat] if seat < len(names) else f"#{seat + 1}")
 
     def creature(cr):
-        kws = ",".join(cr.get("keywords") or [])
+        kws = ", ".join(t(f"labels.avalon.kw.{k}") for k in cr.get("keywords") or [])
         return f"{cname(cr['card'])} {cr['atk']}/{cr['dur']} {'★' * cr['orig']}" + (f" [{kws}]" if kws else "")
 
     if "players" not in view:                   # a seat's own part only (DM text, console)
-        return "\n".join(_own_text(view, t, cname, who))
+        return "\n".join(_own_text(view, t, cname, who, locale))
     mode = t(f"avalon.mode.{view.get('mode', 'normal')}")
     out = [t("avalon.label.title") + " — " + t("avalon.label.mode", mode=mode, target=view.get("target"),
                                                proofs=view.get("proofs_needed"))
@@ -409,7 +412,7 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
     sanct = view.get("sanctuary")
     if sanct and sanct.get("creature"):
         out.append(f"{t('avalon.label.sanctuary')}: {who(sanct['owner'])} {creature(sanct['creature'])}"
-                   f"  ({_icons_text(sanct.get('icons') or {})})")
+                   f"  ({_icons_text(sanct.get('icons') or {}, locale)})")
     else:
         out.append(f"{t('avalon.label.sanctuary')}: {t('avalon.label.sanctuary_empty')}")
     for p in view.get("players") or []:
@@ -430,7 +433,7 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
             if not land.get("mana") and not land.get("creature"):
                 continue
             cr = creature(land["creature"]) if land.get("creature") else "-"
-            stack = " / ".join(_icons_text(m["icons"]) for m in land["mana"]) or "-"
+            stack = " / ".join(_icons_text(m["icons"], locale) for m in land["mana"]) or "-"
             out.append(f"   l{i + 1}: {cr}   [{stack}] = {land.get('mana_count', 0)}")
     b = view.get("battle")
     if b:
@@ -456,11 +459,11 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
                    if o.get("winners") else t("avalon.label.draw", reason=reason))
     elif to_act:
         out.append(t("avalon.label.to_act", who=", ".join(who(s) for s in to_act), step=t(f"avalon.step.{view.get('step')}")))
-    out += _hand_text(view, t, cname, who)
+    out += _hand_text(view, t, cname, who, locale)
     return "\n".join(out)
 
 
-def _hand_text(view: dict, t, cname, who) -> list[str]:
+def _hand_text(view: dict, t, cname, who, locale: str = "en") -> list[str]:
     hand = view.get("hand")
     if hand is None:
         return []
@@ -468,17 +471,15 @@ def _hand_text(view: dict, t, cname, who) -> list[str]:
     seat = view.get("seat")
     out = [(t("avalon.label.your_hand", player=who(seat)) if isinstance(seat, int)
             else t("avalon.label.your_hand_plain")) + ":"]
-    for cid in hand:
+    for cid in hand:        # each card with its whole text: what it is and what it does
         c = cards.get(cid) or {}
-        if c.get("category") == "creature":
-            extra = f"{t('avalon.attr.' + c['attr'])} ★{c['orig']} {c['atk']}/{c['dur']} mana {_icons_text(c.get('mana') or {})}"
-        else:
-            extra = t(f"avalon.label.cat_{c.get('category')}") if c.get("category") in ("magic", "support") else ""
-        out.append(f"   {cid}  {cname(cid)}  {extra}")
+        text = c.get("text") if isinstance(c.get("text"), dict) else {}
+        words = text.get(locale) or text.get("en") or ""
+        out.append(f"   {cid}  {cname(cid)}" + (f" — {words}" if words else ""))
     return out
 
 
-def _own_text(view: dict, t, cname, who) -> list[str]:
+def _own_text(view: dict, t, cname, who, locale: str = "en") -> list[str]:
     """The part of a seat's view that the public view does not hold: the hand and, during a
     battle, the seat's own secret support choice."""
     out = []
@@ -487,4 +488,4 @@ def _own_text(view: dict, t, cname, who) -> list[str]:
         choice = b["my_choice"]
         out.append(f"{t('avalon.label.support')}: " + (t("avalon.label.avatar_support") if choice == "avatar"
                                                          else f"{choice} {cname(choice)}"))
-    return out + _hand_text(view, t, cname, who)
+    return out + _hand_text(view, t, cname, who, locale)

@@ -68,14 +68,20 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
             text = _event_line(ev, cards, ctx) if isinstance(ev, dict) else None
             if text:
                 lines.append(f"  · {text}")
+    def with_text(cid) -> str:          # a card of one's own, with what it does
+        data = cards.get(cid) if isinstance(cards.get(cid), dict) else {}
+        text = (data.get("text") or {}) if isinstance(data.get("text"), dict) else {}
+        words = text.get(ctx.locale) or text.get("en") or ""
+        return f"  {card(cid)}" + (f" — {words}" if words else "")
+
     if "hand" in view:
         hand = view.get("hand") or []
-        lines.append(ctx.t("render.ls.hand_cards", n=len(hand)) + ": "
-                     + (", ".join(card(c) for c in hand) if hand else ctx.t("render.ls.hand_empty")))
+        lines.append(ctx.t("render.ls.hand_cards", n=len(hand)) + ":" + ("" if hand else " " + ctx.t("render.ls.hand_empty")))
+        lines.extend(with_text(c) for c in hand)
     if "it_unused" in view:
         it = view.get("it_unused") or []
-        lines.append(ctx.t("render.ls.it_cards", n=len(it)) + ": "
-                     + (", ".join(card(c) for c in it) if it else ctx.t("render.ls.it_empty")))
+        lines.append(ctx.t("render.ls.it_cards", n=len(it)) + ":" + ("" if it else " " + ctx.t("render.ls.it_empty")))
+        lines.extend(with_text(c) for c in it)
     pending = view.get("pending")
     if isinstance(pending, dict):
         kind = pending.get("kind")

@@ -527,16 +527,18 @@ from render.text import text_renderer  # noqa: E402
 
 
 def _card_line(cards: dict, cid: str, locale: str, bonuses=()) -> str:
+    """A card for the console: its name, its numbers in words (as the menus say them) and its
+    whole text in the reader's language (gauge, on bet, on hit, where it goes)."""
     c = cards.get(cid) or {}
     name = (c.get("name") or {}).get(locale) or cid
+    text = (c.get("text") or {}).get(locale) or (c.get("text") or {}).get("en") or ""
     if c.get("kind") != "attack":
-        return f"{cid} {name} [{(c.get('text') or {}).get(locale, '')}]"
+        return f"{cid} {name} — {text}" if text else f"{cid} {name}"
     reach = str(c["front"]) if c["front"] == c["back"] else f"{c['front']}/{c['back']}"
-    extra = f" +{'+'.join(bonuses)}" if bonuses else ""
-    return (f"{cid} {name} [spd {c['speed']} rch {reach} atk {c['attack']} grd {c['guard']} "
-            f"{c['posture']}{' no:' + ','.join(c['unguardable']) if c['unguardable'] else ''}"
-            f"{' cost ' + str(c['cost']) if c['cost'] else ''}{' gain ' + str(c['gain']) if c['gain'] else ''}"
-            f"{' gc-' + c['gc'] if c['gc'] else ''} →{c['icon']}]{extra}")
+    stats = i18n.t("labels.maken.stats", locale, spd=c["speed"], rch=reach, atk=c["attack"], grd=c["guard"],
+                   posture=i18n.t(f"maken.posture.{c['posture']}", locale))
+    extra = (" + " + ", ".join(i18n.t(f"maken.bonus.{b}", locale) for b in bonuses)) if bonuses else ""
+    return f"{cid} {name} — {stats}{extra}" + (f" — {text}" if text else "")
 
 
 @text_renderer("maken")

@@ -22,8 +22,8 @@ class IllegalCommand(Exception):
     ``reason`` is an English sentence a player can act on (which rule, what is allowed
     instead).  ``key`` and ``params`` let a front end show the same message in the player's
     language: ``key`` is a translation-catalog key (``data/i18n/<lang>/*.json``) and
-    ``params`` its placeholders.  Params whose values are themselves ``(key, params)`` pairs
-    are not used: keep them plain strings and numbers.
+    ``params`` its placeholders: plain strings and numbers, or a :class:`Ref` to another
+    catalog entry (a step, a reason, a colour) shown in the reader's language.
     """
 
     def __init__(self, reason: str, key: str | None = None, **params: Any) -> None:
@@ -34,6 +34,20 @@ class IllegalCommand(Exception):
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.reason
+
+
+class Ref(str):
+    """A message parameter that is itself a catalog key (``Ref("maken.step.bet")``): a front
+    end shows that entry in the reader's language (``data.i18n.t`` resolves it), so no English
+    word ends up inside a Japanese sentence.  The engine's English ``reason`` uses its English
+    text (:func:`english`)."""
+
+    catalog_ref = True
+
+
+def english(text: str, en: dict[str, str], params: dict[str, Any]) -> str:
+    """``text`` formatted with ``params``, each :class:`Ref` by its English entry in ``en``."""
+    return text.format(**{k: (en.get(v, v) if isinstance(v, Ref) else v) for k, v in params.items()})
 
 
 @runtime_checkable

@@ -198,7 +198,7 @@ def test_avalon_the_battle_is_revealed_only_once_both_chose_then_in_full():
             said(en, f"{NAMES[side]}'s", f"for {n}")
     said(en, "Result:")
     said(ja, "戦闘公開")
-    said(ja, "サポート: Alice — " + cards["s02"]["name"]["ja"])
+    said(ja, "戦闘支援: Alice — " + cards["s02"]["name"]["ja"])
 
 
 def test_avalon_the_end_phase_is_told():

@@ -16,7 +16,7 @@ from rules import registry
 DUMP = [
     re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"),     # a view key such as caa_used, it_unused, hand_count
     re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9_]*=\S"),   # key=value
-    re.compile(r"\b(?:null|true|false|None|True|False)\b"),
+    re.compile(r"(?<!-)\b(?:null|true|false|None|True|False)\b"),   # ("evade-null" is a keyword)
     re.compile(r"^\s*[a-z_]+:\s*$", re.M),     # a bare "key:" heading of a nested dump
 ]
 

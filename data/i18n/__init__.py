@@ -106,7 +106,9 @@ def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
         return text
     # a param may be a text in both languages ({"en": ..., "ja": ...}, e.g. a card name from
     # card data): the reader's language is used
-    params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v) else v) for k, v in params.items()}
+    # a param may also be a reference to another entry (rules.Ref): that entry in this language
+    params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v)
+                  else t(str(v), loc) if getattr(v, "catalog_ref", False) else v) for k, v in params.items()}
     return string.Formatter().vformat(text, (), _Safe(params))
 
 

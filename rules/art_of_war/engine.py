@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from rules import IllegalCommand
+from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)
@@ -439,7 +439,7 @@ class ArtOfWarGame:
               **params: Any) -> IllegalCommand:
         if state is not None and "{legal}" in EN[key]:
             params["legal"] = self._hint(state, prefer)
-        return IllegalCommand(EN[key].format(**params), key=key, **params)
+        return IllegalCommand(english(EN[key], EN, params), key=key, **params)
 
     # ------------------------------------------------------------------ parsing
     def _parse(self, state: AowState, command: Any) -> tuple[str, list[str]]:
@@ -554,11 +554,11 @@ class ArtOfWarGame:
                 return f("art_of_war.err.king_effect")
             when = {"g": "art_of_war.when.guardian", "w": "art_of_war.when.wizard"}.get(eff, "art_of_war.when.own")
             if state.window is None and eff in ("g", "w"):
-                return f("art_of_war.err.support_timing", card=eff, when=EN[when])
+                return f("art_of_war.err.support_timing", card=eff, when=Ref(when))
             if state.window is not None:
                 need = "g" if state.chain[-1][0] == "attack" else "w"
                 if eff != need:
-                    return f("art_of_war.err.support_timing", card=eff, when=EN[when])
+                    return f("art_of_war.err.support_timing", card=eff, when=Ref(when))
         if verb in ("deploy", "exchange", "move", "play", "swap"):
             if state.mode == "arrange":
                 return f("art_of_war.err.arranged")

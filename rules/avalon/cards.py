@@ -175,12 +175,12 @@ def support_text(eff: dict) -> tuple[str, str]:
         return ("Battle support (order 6, Magician's Fingertips): the opposing creature loses every battle keyword it has now.",
                 "戦闘支援(発動順6・奇術師の指先):相手クリーチャーはこの時点で持つ戦闘能力をすべて失う。")
     if k == "stat":
-        a, d = eff.get("atk", 0), eff.get("dur", 0)
-        return (f"Battle support (order 4): your creature gets {a:+d} attack and {d:+d} durability.",
-                f"戦闘支援(発動順4):自分のクリーチャーの攻撃値{a:+d}・耐久値{d:+d}。")
+        en, ja = _change(eff.get("atk", 0), eff.get("dur", 0))
+        return (f"Battle support (order 4): your creature gets {en}.",
+                f"戦闘支援(発動順4):自分のクリーチャーの{ja}。")
     en, ja = KW_TEXT[eff["kw"]]
     order = GRANT_ORDER[eff["kw"]]
-    return (f"Battle support (order {order}): your creature gains {en}.",
+    return (f"Battle support (order {order}): your creature gains {en.lower()}.",
             f"戦闘支援(発動順{order}):自分のクリーチャーは「{ja}」を得る。")
 
 
@@ -215,11 +215,23 @@ TIMING_TEXT = {
 }
 
 
+WHEN_FULL = {     # each timing as the condition a card text starts with
+    "on_forge": ("When it is forged as mana on your land", "魔素として自分の土地に素成された時"),
+    "while_forged": ("While it is mana on your land", "魔素として自分の土地にある間"),
+    "battle_start": ("Before a battle it fights, ahead of the battle supports", "自身が戦う戦闘に入る前(戦闘支援を選ぶ前)"),
+    "on_win": ("When it destroys the opposing creature in battle", "戦闘で相手クリーチャーを倒した時"),
+    "on_loss": ("When it is destroyed in battle", "戦闘で自身が倒された時"),
+    "battle_end": ("When a battle it fought ends", "自身が戦った戦闘が終わった時"),
+    "in_hand": ("In your set phase, discard it from your hand to use it", "自分のセットフェイズに手札から捨てて使える"),
+    "as_proof": ("While it is one of your proofs", "自分の証である間"),
+}
+
+
 def effect_text(timing: str, eff: dict) -> tuple[str, str]:
-    """The text of one timed ability (``TIMINGS``)."""
+    """The text of one timed ability (``TIMINGS``): its condition, then what it does."""
     k, n = next(iter(eff.items()))
     if k == "draw":
-        en, ja = f"draw {n}", f"カードを{n}枚引く"
+        en, ja = ("draw a card" if n == 1 else f"draw {n} cards"), f"カードを{n}枚引く"
     elif k == "life":
         en, ja = (f"add the top {n} cards of your memory to your life" if n > 1 else
                   "add the top card of your memory to your life",
@@ -228,26 +240,15 @@ def effect_text(timing: str, eff: dict) -> tuple[str, str]:
         en, ja = f"this creature gets +{n} attack while deployed", f"このクリーチャーは配置中攻撃値+{n}"
     else:
         en, ja = f"your target mana is {n} lower", f"自分の目標魔力を{n}少なくする"
-    if timing == "in_hand":
-        en = f"in your set phase you may discard this card from your hand (use): {en}"
-        ja = f"自分のセットフェイズに手札からこのカードを捨ててよい(use):{ja}"
-    elif timing == "on_win":
-        en, ja = f"when it destroys the opposing creature in battle, {en}", f"戦闘で相手クリーチャーを倒した時、{ja}"
-    elif timing == "on_loss":
-        en, ja = f"when it is destroyed in battle, {en}", f"戦闘で自身が倒された時、{ja}"
-    elif timing == "battle_end":
-        en, ja = f"when a battle it fought ends, {en}", f"自身が戦った戦闘が終わった時、{ja}"
-    elif timing == "battle_start":
-        en, ja = (f"when a battle it fights is about to begin (before the battle supports are chosen), {en}",
-                  f"自身が戦う戦闘に入る前(戦闘支援を選ぶ前)に、{ja}")
-    elif timing == "on_forge":
-        en, ja = f"when it is forged as mana on your land, {en}", f"魔素として自分の土地に素成された時、{ja}"
-    elif timing == "while_forged":
-        en, ja = f"while it is mana on your land, {en}", f"魔素として自分の土地にある間、{ja}"
-    else:
-        en, ja = f"while it is in your proof area, {en}", f"自分の証である間、{ja}"
-    t_en, t_ja = TIMING_TEXT[timing]
-    return f"{t_en}: {en}.", f"{t_ja}:{ja}。"
+    w_en, w_ja = WHEN_FULL[timing]
+    return f"{w_en}: {en}.", f"{w_ja}:{ja}。"
+
+
+def _change(atk: int, dur: int) -> tuple[str, str]:
+    """"+1 attack and +2 durability" without the parts that do not change."""
+    en = [f"{v:+d} {word}" for v, word in ((atk, "attack"), (dur, "durability")) if v]
+    ja = [f"{word}{v:+d}" for v, word in ((atk, "攻撃値"), (dur, "耐久値")) if v]
+    return " and ".join(en) or "no change", "・".join(ja) or "変化なし"
 
 
 def card_text(card: dict) -> dict:
@@ -266,7 +267,8 @@ def card_text(card: dict) -> dict:
     a_en, a_ja = ATTR_TEXT[card["attr"]]
     mana = card["mana"]
     order = [k for k in MANA_KEYS if mana.get(k)]          # canonical order: text never depends on dict order
-    m_en = ", ".join(f"{mana[k]} {MANA_TEXT[k][0]}" for k in order) or "none"
+    m_en = ", ".join(f"{mana[k]} {MANA_TEXT[k][0]}" + ("s" if k == "v" and mana[k] > 1 else "")
+                     for k in order) or "none"
     m_ja = "・".join(f"{MANA_TEXT[k][1]}{mana[k]}" for k in order) or "なし"
     en_parts.append(f"{a_en.capitalize()} creature ★{card['orig']}, {card['atk']}/{card['dur']}. Mana: {m_en}.")
     ja_parts.append(f"{a_ja}属性クリーチャー ★{card['orig']}、攻撃{card['atk']}/耐久{card['dur']}。魔素:{m_ja}。")
@@ -281,11 +283,12 @@ def card_text(card: dict) -> dict:
     if card.get("battle"):
         b = card["battle"]
         w_en, w_ja = WHEN_TEXT[b["when"]]
-        en_parts.append(f"{w_en.capitalize()} (order 4): {b.get('atk', 0):+d} attack, {b.get('dur', 0):+d} durability.")
-        ja_parts.append(f"{w_ja}(発動順4):攻撃値{b.get('atk', 0):+d}・耐久値{b.get('dur', 0):+d}。")
+        c_en, c_ja = _change(b.get("atk", 0), b.get("dur", 0))
+        en_parts.append(f"{w_en.capitalize()} (order 4): {c_en}.")
+        ja_parts.append(f"{w_ja}(発動順4):{c_ja}。")
     if card.get("on_summon"):
         n = card["on_summon"]["draw"]
-        en_parts.append(f"On summon: draw {n}.")
+        en_parts.append("When summoned: draw a card." if n == 1 else f"When summoned: draw {n} cards.")
         ja_parts.append(f"召喚時:カードを{n}枚引く。")
     for tf in TIMINGS:
         if card.get(tf):

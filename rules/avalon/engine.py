@@ -20,7 +20,7 @@ import json
 from itertools import combinations
 from typing import Any
 
-from rules import IllegalCommand
+from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
 from rules.avalon.cards import COLOURED, GRANT_ORDER, SUPPORT_ORDER, ATTR_LETTER
 from rules.avalon.messages import EN
@@ -244,7 +244,7 @@ def creature_view(defs: dict, land: list) -> dict | None:
 # --------------------------------------------------------------------------- errors
 
 def fail(key: str, **params: Any) -> IllegalCommand:
-    return IllegalCommand(EN[key].format(**params), key=key, **params)
+    return IllegalCommand(english(EN[key], EN, params), key=key, **params)
 
 
 def ptok(seat: int) -> str:
@@ -1381,7 +1381,7 @@ class AvalonGame:
                              choices=", ".join(vessel_choices(defs, land, c)) or "-")
                 if verb == "summon":
                     return f("avalon.err.summon_mana", card=cid, land=toks[2], stars=c["orig"],
-                             attr=c["attr"])
+                             attr=Ref(f"avalon.attr.{c['attr']}"))
             if verb == "magic" and len(toks) <= 3:
                 return f("avalon.err.magic_target", card=cid)
         if verb in ("advance", "invade", "ranged") and len(toks) >= 2:

@@ -25,7 +25,7 @@ import json
 import re
 from typing import Any
 
-from rules import IllegalCommand
+from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
 from rules.maken.messages import EN, USAGE, VERBS
 
@@ -684,7 +684,7 @@ class MakenGame:
     def _fail(self, key: str, d: dict | None = None, prefer: str | None = None, **params: Any) -> IllegalCommand:
         if "{legal}" in EN[key]:
             params["legal"] = self._hint(d, prefer) if d is not None else ""
-        return IllegalCommand(EN[key].format(**params), key=key, **params)
+        return IllegalCommand(english(EN[key], EN, params), key=key, **params)
 
     # ----------------------------------------------------------------- parsing
     def _canonical(self, d: dict, command: Any) -> tuple[str, list[str]]:
@@ -999,7 +999,7 @@ class MakenGame:
         step = d["step"]
         verbs_now = {c.split()[0] for c in legal}
         if verb not in STEP_VERBS.get(step, ()):
-            return self._fail("maken.err.wrong_step", d, verb=verb, step=EN[f"maken.step.{step}"])
+            return self._fail("maken.err.wrong_step", d, verb=verb, step=Ref(f"maken.step.{step}"))
         if verb not in verbs_now:
             if verb == "call" and step == "attack" and d["guarder"] == s:
                 return self._fail("maken.err.no_call_guarding", d)
@@ -1011,13 +1011,13 @@ class MakenGame:
                 why = "maken.why.guarding" if d["guarder"] == s else "maken.why.guarded" if d["guarder"] is not None else "maken.why.unguardable"
                 if d["guarder"] is None and len(d["hand"][s]) < _difficulty(d, _top(d, 1 - s)):
                     return self._fail("maken.err.hand_short", d, "guard", need=_difficulty(d, _top(d, 1 - s)), have=len(d["hand"][s]))
-                return self._fail("maken.err.cannot_guard", d, why=EN[why])
+                return self._fail("maken.err.cannot_guard", d, why=Ref(why))
             if verb == "keep" and step == "attack":
                 why = "maken.why.not_guarding" if d["guarder"] != s else "maken.why.hand"
-                return self._fail("maken.err.cannot_keep", d, why=EN[why])
+                return self._fail("maken.err.cannot_keep", d, why=Ref(why))
             if verb == "gc" and step == "attack":
                 why = self._gc_ok(d, s) if d["guarder"] == s else "maken.why.not_guarding"
-                return self._fail("maken.err.cannot_gc", d, why=EN[why or "maken.why.not_guarding"])
+                return self._fail("maken.err.cannot_gc", d, why=Ref(why or "maken.why.not_guarding"))
             if verb == "set" and step == "before" and len(d["support"][s]) >= SUPPORT_MAX:
                 return self._fail("maken.err.support_full", d, max=SUPPORT_MAX)
             if verb == "skip" and step == "before":
@@ -1038,7 +1038,7 @@ class MakenGame:
                 return self._fail("maken.err.not_support", d, verb, card=cid)
             if verb == "use":
                 return self._fail("maken.err.support_not_ready", d, verb, card=cid,
-                                  timing=EN[f"maken.step.{step}"])
+                                  timing=Ref(f"maken.step.{step}"))
             mult = 1
             if len(args) >= 2:
                 if args[1] not in ("double", "triple") or verb not in ("fb", "attack"):
@@ -1080,7 +1080,7 @@ class MakenGame:
             if kind not in GUARD_TYPES or not chosen:
                 return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
             if kind not in allowed:
-                return self._fail("maken.err.guard_type", d, verb, kind=kind,
+                return self._fail("maken.err.guard_type", d, verb, kind=Ref(f"maken.posture.{kind}"),
                                   allowed=", ".join(allowed) or "-")
             need = _difficulty(d, _top(d, o))
         else:
@@ -1090,10 +1090,11 @@ class MakenGame:
                 if not args or args[0] not in GUARD_TYPES:
                     return self._fail("maken.err.keep_type", d, verb, allowed=", ".join(types) or "-")
                 if args[0] not in types:
-                    return self._fail("maken.err.guard_type", d, verb, kind=args[0], allowed=", ".join(types) or "-")
+                    return self._fail("maken.err.guard_type", d, verb, kind=Ref(f"maken.posture.{args[0]}"), allowed=", ".join(types) or "-")
                 chosen = args[1:]
             elif args and args[0] in GUARD_TYPES:
-                return self._fail("maken.err.keep_no_type", d, verb, kind=d["gtype"][s] or "-")
+                return self._fail("maken.err.keep_no_type", d, verb,
+                                  kind=Ref(f"maken.posture.{d['gtype'][s]}") if d["gtype"][s] else "-")
         for c in chosen:
             if c not in cards or cards[c]["kind"] == "character":
                 return self._fail("maken.err.unknown_card", d, verb, token=c[:30])
