@@ -78,7 +78,7 @@ EN: dict[str, str] = {
     "avalon.ev.discard": "{player} discards {card}.",
     "avalon.ev.advance": "{player} advances {card} to the sanctuary.",
     "avalon.ev.declare": "{player} declares: {command}.",
-    "avalon.err.no_hand_ability": "{card} has no in-hand (手札) ability to use. Legal now: {legal}",
+    "avalon.err.no_hand_ability": "{card} has no in-hand ability to use. Legal now: {legal}",
     "avalon.ev.use": "{player} uses the in-hand ability of {card}.",
     "avalon.ev.ab_on_forge": "{player}'s {card}: when-forged ability.",
     "avalon.ev.ab_on_win": "{player}'s {card}: battle-win ability.",
