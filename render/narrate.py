@@ -201,7 +201,7 @@ MAKEN_SAID = ("bet", "guard", "set", "use", "gc", "call", "mulligan", "keep")
 
 @narrator("art_of_war")
 def _art_of_war(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str]:
-    from render.art_of_war import KINGDOM, _label
+    from render.art_of_war import _label
 
     last = after.get("last")
     if not isinstance(last, dict):     # (every command sets ``last``; narrate() says nothing
@@ -217,11 +217,8 @@ def _art_of_war(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[
             return _label(ctx, after, int(owner) if isinstance(owner, int) else 0, code or "?")
 
         if kind == "respond":
-            eff = str(ev.get("effect") or "?")
-            effect = ctx.t(f"art_of_war.card.{eff}") if eff in KINGDOM else eff
-            key = "narrate.aow.respond_king" if ev.get("card") == "k" else "narrate.aow.respond"
-            out.append(ctx.t(key, name=who, effect=effect))
-        elif kind == "cancel":
+            continue    # each answer is already its own line in the thread (released with the window)
+        if kind == "cancel":
             out.append(ctx.t("narrate.aow.cancel", name=who))
         elif kind == "negated":
             out.append(ctx.t("narrate.aow.negated", name=who))

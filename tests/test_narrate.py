@@ -138,7 +138,6 @@ def test_art_of_war_cancel_destroy_and_capture_are_told():
     assert narrate("art_of_war", aow.view(state, None), aow.view(window, None), NAMES, 0) == [], \
         "nothing public is said while the secret answer is awaited"
     _, en, ja = told("art_of_war", window, 1, "support g")
-    said(en, "Bob answers with GUARDIAN")
     said(en, "Alice's attack is cancelled")
     said(ja, "Alice の攻撃は取り消されました")
     _, en, ja = told("art_of_war", window, 1, "pass")
