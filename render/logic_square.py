@@ -706,7 +706,19 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
                 text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
                 lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
         events = [e for e in last.get("events") or [] if isinstance(e, dict)]
-        ev_lines = [t for t in (_event_line(e, cards, ctx) for e in events) if t]
+        ev_lines = []
+        for i, e in enumerate(events):
+            following = events[i + 1] if i + 1 < len(events) else {}
+            if e.get("type") == "resolve" and following.get("type") in (None, "resolve", "turn", "over"):
+                # it resolved and did nothing: a miss (nobody in its range) or no effect
+                index = e.get("index")
+                ranged = isinstance(index, int) and index < len(decls) and decls[index].get("range")
+                ev_lines.append(ctx.t("narrate.ls.miss_range" if ranged else "narrate.ls.no_effect",
+                                      name=ctx.name(e.get("seat")), card=_name(cards, e.get("card"), ctx.locale)))
+                continue
+            line = _event_line(e, cards, ctx)
+            if line:
+                ev_lines.append(line)
         if len(ev_lines) > LAST_EVENTS:
             ev_lines = ev_lines[:LAST_EVENTS - 1] + [ctx.t("render.ls.more", n=len(ev_lines) - LAST_EVENTS + 1)]
         if ev_lines:
