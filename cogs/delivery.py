@@ -375,7 +375,7 @@ class Delivery(commands.Cog):
         # a new board: what happened, who acts now (pinged), the picture and the controls
         # a notice (a clock reminder, an expiry, an abort vote) pings only whom it concerns
         ping_ids = list(dict.fromkeys(([] if notice else [u for u in awaited if u != actor]) + notify))
-        summary = turn[-15:] if len(turn) <= 15 else [tr("cogs.board.earlier", locale, n=len(turn) - 14)] + turn[-14:]
+        summary = _recent(turn, locale)
         if over:
             summary.append(f"**{status}**")
         elif notice:
@@ -746,3 +746,24 @@ def _int(value: Any) -> int | None:
         return int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
         return None
+
+
+SUMMARY_LINES = 15      # a board's words: the newest lines of the turn that ended …
+SUMMARY_CHARS = 1700    # … within Discord's 2000 characters, with room left for the pings
+
+
+def _recent(turn: list[str], locale: str) -> list[str]:
+    """The newest lines of a turn that fit a board (a battle told in full can be long), and how
+    many earlier ones ``/match log`` still has."""
+    kept: list[str] = []
+    size = 0
+    limit = SUMMARY_LINES if len(turn) <= SUMMARY_LINES else SUMMARY_LINES - 1   # (room for the marker)
+    for line in reversed(turn):
+        line = clip(line, 300)
+        if len(kept) == limit or size + len(line) + 1 > SUMMARY_CHARS:
+            break
+        kept.insert(0, line)
+        size += len(line) + 1
+    if len(kept) < len(turn):
+        kept.insert(0, tr("cogs.board.earlier", locale, n=len(turn) - len(kept)))
+    return kept

@@ -280,3 +280,17 @@ async def test_the_thread_the_console_and_the_log_tell_what_a_battle_did(tmp_pat
         assert log[0]["story"] == []
     finally:
         await store.close()
+
+
+def test_a_long_turn_fits_the_board_with_room_for_the_ping():
+    """A battle told in full can be long: the board keeps the newest lines within Discord's 2000
+    characters (the ping comes after them) and says how many earlier ones /match log has."""
+    from cogs.delivery import SUMMARY_CHARS, SUMMARY_LINES, _recent
+
+    short = [f"line {i}" for i in range(SUMMARY_LINES)]
+    assert _recent(short, "en") == short
+    long = ["⚔️ " + "Battle revealed: a creature with a very long name invades another " * 3] * 20
+    kept = _recent(long, "en")
+    assert sum(len(x) + 1 for x in kept) <= SUMMARY_CHARS + 100 and len(kept) <= SUMMARY_LINES
+    assert kept[0] == f"… {len(long) - len(kept) + 1} earlier lines: /match log"
+    assert "/match log" in _recent(long, "ja")[0]
