@@ -449,7 +449,27 @@ class SquaresGame:
             "centre": centre,
             "last": json.loads(json.dumps(state.last)) if state.last is not None else None,
             "outcome": self.outcome(state),
+            # what the rules need to go on from here (determinize): the repetition rule's limit
+            # and every decision point so far, and the seat whose turn it is
+            "repetition": state.repetition,
+            "history": list(state.history),
+            "player": state.player,
         }
+
+    def determinize(self, view: dict, seat: int | None, rng: Any = None) -> SquaresState:
+        """The state ``view`` shows (ENGINE.md): SQUARES hides nothing, so nothing is sampled."""
+        board = [""] * 25
+        for p in view["pieces"]:
+            board[SQ_INDEX[p["square"]]] = f"{p['owner']}{p['side']}{p['number']}"
+        phase = view["phase"]
+        to_act = list(view["to_act"])
+        return SquaresState(seed=0, first=int(view["first"]), max_turns=int(view["max_turns"]),
+                            repetition=int(view["repetition"]), board=tuple(board), player=int(view["player"]),
+                            turn=int(view["turn"]), phase=phase,
+                            returner=to_act[0] if phase == "return" and to_act else None,
+                            history=tuple(view["history"]),
+                            last=json.loads(json.dumps(view["last"])) if view.get("last") is not None else None,
+                            result=json.loads(json.dumps(view["outcome"])) if view.get("outcome") else None)
 
     # ----------------------------------------------------------------- persistence
     def dump(self, state: SquaresState) -> str:

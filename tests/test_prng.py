@@ -38,8 +38,18 @@ def _untexted(view: dict) -> dict:
     return view
 
 
+# what views carry since the recording so that a player's AI can go on from a view (issue 17,
+# ``determinize``): left out of the digest, which stays the recording's
+ADDED_SINCE = {"squares": ("repetition", "history", "player"), "art_of_war": ("edition", "deck")}
+
+
+def _recorded(game, view: dict) -> dict:
+    view = _untexted(view)
+    return {k: v for k, v in view.items() if k not in ADDED_SINCE.get(game.name, ())}
+
+
 def _views_sha(game, state, players: int) -> str:
-    views = [_untexted(game.view(state, None))] + [_untexted(game.view(state, i)) for i in range(players)]
+    views = [_recorded(game, game.view(state, None))] + [_recorded(game, game.view(state, i)) for i in range(players)]
     return hashlib.sha256(json.dumps(views, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -599,6 +599,63 @@ class ArtOfWarGame:
             shown = state.base                 # a hidden window: show the moment before it
         return _view(self, shown, seat, state)
 
+    # ------------------------------------------------------------------ determinize
+    def determinize(self, view: dict, seat: int | None, rng: Any) -> AowState:
+        """A full state consistent with ``view`` (ENGINE.md): the seat's own deck in a sampled
+        order; the opponent's hand and deck, which the seat cannot see, sampled card by card
+        from the basic units; a fresh random stream.  A window the seat is answering is rebuilt
+        from the view's chain."""
+        import random as _random
+
+        rng = rng if rng is not None else _random.Random()
+        s = AowState.__new__(AowState)
+        s.seed, s.rng = 0, _prng.start(rng.getrandbits(127))
+        kings = [self.cardset.kings[p["king"]] for p in view["players"]]
+        s.cards = json.loads(json.dumps({"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
+                                         "kings": kings}))
+        s.tab = tables_for(s.cards)
+        s.first, s.turn, s.player = view["first"], view["turn"], view["player"]
+        s.actor, s.mode, s.immigrated, s.boost = view["actor"], view["mode"], view["immigrated"], view["boost"]
+        outcome = view.get("outcome")
+        s.phase = view["phase"] if view["phase"] != "over" else (view.get("last") or {}).get("phase", "play")
+        s.draft = view.get("draft", 0)
+        s.edition = _edition(view.get("edition", EDITION))
+        s.field = [None] * 12
+        for u in view["field"]:
+            s.field[SQ_INDEX[u["square"]]] = (u["owner"], u["card"], 1 if u["orientation"] == "sideways" else 0,
+                                              u["damage"])
+        s.hands, s.decks, s.waiting, s.kingdom, s.grave = [[], []], [[], []], [[], []], [[], []], [[], []]
+        s.mull = [False, False]
+        for p in view["players"]:
+            i = p["seat"]
+            s.waiting[i] = list(p["waiting"])
+            s.kingdom[i] = [p["kingdom"][c] for c in KINGDOM_ORDER]
+            s.grave[i] = list(p["graveyard"])
+            s.mull[i] = p["mulligan_done"]
+            if i == seat:
+                s.hands[i] = list(view["hand"])
+                s.decks[i] = list(view["deck"])
+                rng.shuffle(s.decks[i])
+            else:           # unseen: any basic unit may be there — and the KING, once dealt
+                seen = any(u["owner"] == i and u["card"] == "k" for u in view["field"]) or \
+                    "k" in p["waiting"] or "k" in p["graveyard"]
+                king = ["k"] if view["phase"] != "mulligan" and not seen and p["hand_count"] else []
+                s.hands[i] = king + [rng.choice(CODES) for _ in range(p["hand_count"] - len(king))]
+                s.decks[i] = [rng.choice(CODES) for _ in range(p["deck_count"])]
+        window = view.get("window") if seat is not None else None
+        s.chain, s.window, s.base = [], None, None
+        if window:
+            for e in window["chain"]:
+                if e["kind"] == "attack":
+                    s.chain.append(("attack", e["seat"], SQ_INDEX[e["from"]], SQ_INDEX[e["to"]], e["power"]))
+                else:
+                    s.chain.append(("support", e["seat"], e["card"], e["effect"], *e["args"]))
+            s.window = seat
+        s.last = json.loads(json.dumps(view["last"])) if view.get("last") is not None else None
+        s.result = json.loads(json.dumps(outcome)) if outcome else None
+        s._legal = None
+        return s
+
     # ------------------------------------------------------------------ persistence
     def dump(self, state: AowState) -> str:
         d = state.to_json()
@@ -1075,8 +1132,12 @@ def _view(game: ArtOfWarGame, s: AowState, seat: int | None, real: AowState) -> 
         "last": json.loads(json.dumps(s.last)) if s.last is not None else None,
         "outcome": game.outcome(real),
     }
+    out["edition"] = real.edition
     if seat in (0, 1):
         out["hand"] = sorted(s.hands[seat], key=CARD_ORDER.index)
+        # what the seat knows of its own deck: which cards are still in it (it built the deck),
+        # never their order
+        out["deck"] = sorted(s.decks[seat], key=CARD_ORDER.index)
         if real.window == seat:
             out["window"] = {"chain": [_entry_view(e) for e in real.chain],
                              "responses": [c for c in game._legal(real) if c != "pass"]}
