@@ -16,7 +16,8 @@ from rules import registry
 game = registry.get("logic_square")
 
 PUBLIC_KEYS = {"game", "seat", "turn", "max_turns", "first", "player", "phase", "to_act", "awakening_rule",
-               "board", "players", "chain", "last", "outcome", "cards"}
+               "board", "players", "chain", "last", "outcome", "cards",
+               "edition"}       # the rules edition the match plays under (public; issue 17: determinize)
 
 
 def pos(**kw):

@@ -601,9 +601,10 @@ class ArtOfWarGame:
 
     # ------------------------------------------------------------------ determinize
     def determinize(self, view: dict, seat: int | None, rng: Any) -> AowState:
-        """A full state consistent with ``view`` (ENGINE.md): the seat's own deck in a sampled
-        order; the opponent's hand and deck, which the seat cannot see, sampled card by card
-        from the basic units; a fresh random stream.  A window the seat is answering is rebuilt
+        """A full state consistent with ``view`` (ENGINE.md): both decks (face down to everyone)
+        and the opponent's hand, which the seat cannot see, sampled card by card from the basic
+        units (the opponent's KING in its hand once dealt and not seen elsewhere); a fresh
+        random stream.  A window the seat is answering is rebuilt
         from the view's chain."""
         import random as _random
 
@@ -632,10 +633,10 @@ class ArtOfWarGame:
             s.kingdom[i] = [p["kingdom"][c] for c in KINGDOM_ORDER]
             s.grave[i] = list(p["graveyard"])
             s.mull[i] = p["mulligan_done"]
+            # a deck is face down to its owner too (the view shows its size only)
             if i == seat:
                 s.hands[i] = list(view["hand"])
-                s.decks[i] = list(view["deck"])
-                rng.shuffle(s.decks[i])
+                s.decks[i] = [rng.choice(CODES) for _ in range(p["deck_count"])]
             else:           # unseen: any basic unit may be there — and the KING, once dealt
                 seen = any(u["owner"] == i and u["card"] == "k" for u in view["field"]) or \
                     "k" in p["waiting"] or "k" in p["graveyard"]
@@ -1135,9 +1136,6 @@ def _view(game: ArtOfWarGame, s: AowState, seat: int | None, real: AowState) -> 
     out["edition"] = real.edition
     if seat in (0, 1):
         out["hand"] = sorted(s.hands[seat], key=CARD_ORDER.index)
-        # what the seat knows of its own deck: which cards are still in it (it built the deck),
-        # never their order
-        out["deck"] = sorted(s.decks[seat], key=CARD_ORDER.index)
         if real.window == seat:
             out["window"] = {"chain": [_entry_view(e) for e in real.chain],
                              "responses": [c for c in game._legal(real) if c != "pass"]}
