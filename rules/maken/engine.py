@@ -1171,6 +1171,11 @@ class MakenGame:
             "players": players, "judge": judge,
             "pending": ({"kind": d["pending"]["kind"], "seat": d["pending"]["seat"]} if d["pending"] else None),
             "last": last, "log": log, "outcome": self.outcome(state),
+            # what the rules need to go on from here (determinize): who has mulliganed, and the
+            # judge being settled (its winner and caller are public, as is a bonus bet)
+            "mulled": list(d["mulled"]),
+            "pending_detail": ({k: d["pending"].get(k) for k in ("winner", "caller", "bonus")}
+                               if d["pending"] else None),
         }
         if seat in (0, 1):
             out["hand"] = sorted(d["hand"][seat])
@@ -1180,6 +1185,66 @@ class MakenGame:
             out["legal"] = self._legal(d) if seat in self.to_act(state) else []
         out["cards"] = {cid: json.loads(json.dumps(cards[cid])) for cid in sorted(mentioned) if cid in cards}
         return out
+
+    # ----------------------------------------------------------------- determinize
+    def determinize(self, view: dict, seat: int | None, rng: Any) -> MakenState:
+        """A full state consistent with ``view`` (ENGINE.md).  Sampled from each player's
+        character's cards: every face-down pile (stamina, LP, gauge, damage — face down to their
+        owner too), the opponent's hand, face-down guard and set support cards; the random
+        stream.  Everything face up (fields, dust, an opened guard-cancel card) is as shown."""
+        import random as _random
+
+        rng = rng if rng is not None else _random.Random()
+        cards = {}
+        for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items()):
+            cards[cid] = json.loads(json.dumps(c))
+        d = self._blank(0, cards, view["max_turns"])
+        d["rng"] = _prng.start(rng.getrandbits(127))
+        players = {p["seat"]: p for p in view["players"]}
+        d.update(first=view["first"], turn=view["turn"], tp=view["tp"], step=view["step"],
+                 situation=view["situation"], guarder=view["guarder"], after_fb=view["after_fb"],
+                 mulled=list(view["mulled"]))
+        d["chars"] = [players[0]["character"], players[1]["character"]]
+        for s in (0, 1):
+            p = players[s]
+            pool = [cid for cid, c in self.cardset.cards.items() if c.get("character") == p["character"]]
+
+            def some(n: int) -> list[str]:
+                return [rng.choice(pool) for _ in range(n)]
+
+            d["stamina"][s] = some(p["stamina_count"])
+            d["lp"][s] = some(p["lp_count"])
+            d["gauge"][s] = some(p["gauge_count"])
+            d["damage"][s] = some(p["damage_count"])
+            d["dust"][s] = list(p["dust"])
+            d["field"][s] = [[e["card"], list(e["bonuses"]), 1 if e["twin"] else 0] for e in p["field"]]
+            d["gtype"][s] = p["guard"]["type"]
+            d["gc_open"][s] = p["guard"]["open"]
+            if s == seat:
+                d["hand"][s] = list(view["hand"])
+                d["guard"][s] = list(view["guard_cards"])
+                d["support"][s] = [[x["card"], x["turn_set"]] for x in view["support_cards"]]
+            else:
+                d["hand"][s] = some(p["hand_count"])
+                d["guard"][s] = some(p["guard"]["count"])
+                d["support"][s] = [[rng.choice(pool), x["turn_set"]] for x in p["support"]]
+        if view.get("step") == "mulligan":
+            d["mull"] = (view.get("to_act") or [None])[0]
+        if view.get("pending"):
+            d["pending"] = {"kind": view["pending"]["kind"], "seat": view["pending"]["seat"],
+                            **(view.get("pending_detail") or {})}
+        d["actor"] = self._actor_from(view)
+        d["judge"] = json.loads(json.dumps(view["judge"])) if view.get("judge") else None
+        d["last"] = json.loads(json.dumps(view["last"])) if view.get("last") else None
+        d["log"] = json.loads(json.dumps(view.get("log") or []))
+        d["result"] = json.loads(json.dumps(view["outcome"])) if view.get("outcome") else None
+        return MakenState(d)
+
+    @staticmethod
+    def _actor_from(view: dict) -> int | None:
+        """Who acts in the attack step (the state's ``actor``), as the view shows it."""
+        to_act = view.get("to_act") or []
+        return to_act[0] if view.get("step") == "attack" and to_act else None
 
     # ----------------------------------------------------------------- persistence
     def dump(self, state: MakenState) -> str:
