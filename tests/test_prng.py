@@ -41,7 +41,8 @@ def _untexted(view: dict) -> dict:
 # what views carry since the recording so that a player's AI can go on from a view (issue 17,
 # ``determinize``): left out of the digest, which stays the recording's
 ADDED_SINCE = {"squares": ("repetition", "history", "player"), "art_of_war": ("edition",),
-               "logic_square": ("edition",), "maken": ("mulled", "pending_detail")}
+               "logic_square": ("edition",), "maken": ("mulled", "pending_detail"),
+               "avalon": ("progress",)}
 
 
 def _recorded(game, view: dict) -> dict:

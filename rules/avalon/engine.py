@@ -1453,6 +1453,13 @@ class AvalonGame:
             "declarations": [dict(d, player=ptok(d["seat"])) for d in s.decls] if s.kind == "chaser" else [],
             "battle": battle, "last_battle": last,
             "events": json.loads(json.dumps(s.events)), "outcome": self.outcome(s),
+            # what the rules need to go on from here (determinize), all of it public: the turn's
+            # bookkeeping, each player's target reduction this turn and finishing stamp
+            "progress": {"queue": list(s.queue), "bi": s.bi, "advanced": s.advanced, "holy": s.holy,
+                         "acts": s.acts, "moves": s.moves, "edition": s.edition, "abort": s.abort,
+                         "decls": json.loads(json.dumps(s.decls)),
+                         "battle_ret": s.battle.get("ret") if s.battle is not None else None,
+                         "focus": [p.focus for p in s.players], "out_at": [p.out_at for p in s.players]},
         }
         if seat is not None and 0 <= seat < len(s.players):
             out["hand"] = sorted(s.players[seat].hand)
@@ -1466,6 +1473,83 @@ class AvalonGame:
         used.discard(None)
         out["cards"] = {c: _card_brief(defs[c]) for c in sorted(used) if c in defs}
         return out
+
+    # ----------------------------------------------------------------- determinize
+    def determinize(self, view: dict, seat: int | None, rng: Any) -> State:
+        """A full state consistent with ``view`` (ENGINE.md).  Sampled from each player's
+        deck's cards (their avatar's ready-made deck when the view cannot tell): the memory, the
+        face-down life, the opponents' hands, the discard pile under its top card, an
+        opponent's secret battle support (the avatar: always a possible choice); the random
+        stream.  Lands, the sanctuary, proofs and the turn's bookkeeping are as shown."""
+        import random as _random
+
+        from rules.avalon.decks import normalise
+
+        rng = rng if rng is not None else _random.Random()
+        prog = view["progress"]
+        s = State.__new__(State)
+        s.defs = dict(self.card_defs)
+        s.seed, s.rng = 0, _prng.start(rng.getrandbits(127))
+        s.mode, s.target, s.proofs_needed = view["mode"], view["target"], view["proofs_needed"]
+        s.life0, s.max_rounds, s.round = view["life_start"], view["max_rounds"], view["round"]
+        s.kind, s.step, s.leader = view["kind"], view["step"], view["leader"]
+        to_act = list(view.get("to_act") or [])
+        s.actor = view["actor"] if view.get("actor") is not None else (to_act[0] if to_act else view["leader"])
+        s.queue, s.bi, s.advanced, s.holy = list(prog["queue"]), prog["bi"], prog["advanced"], prog["holy"]
+        s.acts, s.moves, s.abort = prog["acts"], prog["moves"], prog["abort"]
+        s.edition = _edition(prog["edition"])
+        s.decls = json.loads(json.dumps(prog["decls"]))
+        s.decks_opt = [None] * len(view["players"])
+        s.events = json.loads(json.dumps(view["events"]))
+        s.last_battle = json.loads(json.dumps(view["last_battle"])) if view.get("last_battle") else None
+        outcome = view.get("outcome")
+        s.result = {"winners": list(outcome["winners"]), "reason": outcome["reason"]} if outcome else None
+
+        def land_from(lv: dict) -> list:
+            mana = []
+            for m in lv["mana"]:
+                base = dict(self.card_defs[m["card"]].get("mana") or {})
+                conv = "".join(k * max(0, base.get(k, 0) - m["icons"].get(k, 0)) for k in ("y", "r", "b", "g", "c"))
+                mana.append([m["card"], conv])
+            cv = lv.get("creature")
+            creature = cv["card"] if cv else None
+            bonus = cv["atk"] - self.card_defs[creature]["atk"] if cv else 0
+            return [mana, creature, bonus]
+
+        s.players = []
+        for i, pv in enumerate(view["players"]):
+            p = Player.__new__(Player)
+            p.status, p.avatar = pv["status"], pv["avatar"]
+            p.deck = self._deck_for(s, i)
+            ready = [rid for rid in self._ready_ids
+                     if normalise(self.decks._ready[rid]["spec"]).get("avatar") == p.avatar] or list(self._ready_ids)
+            spec = normalise(self.decks._ready[ready[0]]["spec"])
+            pool = [cid for cid, n in spec["cards"].items() for _ in range(n)]
+
+            def some(n: int) -> list[str]:
+                return [rng.choice(pool) for _ in range(n)]
+
+            p.memory, p.life = some(pv["memory"]), some(pv["life"])
+            p.hand = list(view["hand"]) if i == seat else some(pv["hand_count"])
+            p.discard = some(max(0, pv["discard_count"] - 1)) + ([pv["discard_top"]] if pv["discard_top"] else [])
+            p.lands = [land_from(lv) for lv in pv["lands"]]
+            p.proofs = list(pv["proofs"])
+            p.focus, p.out_at = prog["focus"][i], prog["out_at"][i]
+            s.players.append(p)
+        sv = view.get("sanctuary")
+        s.sanct = land_from(sv) if sv else None
+        s.battle = None
+        if view.get("battle"):
+            bv = view["battle"]
+            choice = [None, None]
+            for side, who in enumerate((bv["invader"], bv["defender"])):
+                if who == seat and bv.get("my_choice") is not None:
+                    choice[side] = bv["my_choice"]
+                elif bv["chosen"][side]:
+                    choice[side] = "avatar"      # an unseen choice: the avatar is always possible
+            s.battle = {"kind": bv["kind"], "a": bv["invader"], "d": bv["defender"], "al": bv["invader_land"],
+                        "dl": bv["defender_land"], "choice": choice, "ret": prog["battle_ret"]}
+        return s
 
     # ----------------------------------------------------------------- persistence
     def dump(self, state: State) -> str:
