@@ -42,12 +42,22 @@ def test_the_determinize_law_holds_at_every_position_of_random_play(name, player
                     legal = game.legal_commands(state, seat)
                     assert game.legal_commands(sampled, seat) == legal
                     game.apply(sampled, seat, random.Random(step).choice(legal))
+                if step % 5 == 0:       # a sample plays on, whoever acts in it (an AI's playout)
+                    _play_on(game, sampled, random.Random(step), 12)
                 checked += 1
             if game.outcome(state) is not None or not game.to_act(state):
                 break
             seat = rng.choice(game.to_act(state))
             state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
     assert checked > 100
+
+
+def _play_on(game, state, rng, commands: int) -> None:
+    for _ in range(commands):
+        if game.outcome(state) is not None or not game.to_act(state):
+            return
+        seat = rng.choice(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
 
 
 def test_a_sample_differs_only_in_what_the_seat_cannot_see():

@@ -1227,7 +1227,8 @@ class MakenGame:
             else:
                 d["hand"][s] = some(p["hand_count"])
                 d["guard"][s] = some(p["guard"]["count"])
-                d["support"][s] = [[rng.choice(pool), x["turn_set"]] for x in p["support"]]
+                supports = [cid for cid in pool if self.cardset.cards[cid].get("kind") == "support"] or pool
+                d["support"][s] = [[rng.choice(supports), x["turn_set"]] for x in p["support"]]
         if view.get("step") == "mulligan":
             d["mull"] = (view.get("to_act") or [None])[0]
         if view.get("pending"):

@@ -1,0 +1,206 @@
+"""Players for practice and seat-filling (issue 17): pure, no I/O, handed a VIEW, never a state.
+
+    from ai import choose
+    command = choose(game_name, view, legal, seat, level="normal", seed=0, budget_s=None)
+
+``choose`` returns one of ``legal`` (the seat's ``legal_commands``).  It only ever sees what
+``view`` shows the seat: whatever it needs beyond that it samples with the engine's
+``determinize`` (ENGINE.md), so it cannot peek at a hand, a deck or a secret choice.
+
+Levels:
+- ``easy``: a legal move at random.
+- ``normal``: one ply — each legal move is tried on a few determinized states and the move
+  whose result the game's evaluation likes best on average is played (ai/evaluate.py).
+- ``hard``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012,
+  "single-observer ISMCTS", as in OpenSpiel's ``ismcts``): every iteration samples a state
+  consistent with the view, walks a tree of commands with UCB1 counted by availability, plays
+  the rest out with a cheap policy for a bounded number of commands and scores the end with the
+  evaluation.  The root's most visited legal move is played.
+
+With ``budget_s=None`` every level does a fixed amount of work and the choice is deterministic
+for a seed; a time budget trades that for a wall-clock limit.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ai.evaluate import evaluate
+from rules import registry
+
+LEVELS = ("easy", "normal", "hard")
+NORMAL_SAMPLES = 3            # determinizations per move at level normal
+HARD_ITERATIONS = 300         # iterations at level hard without a time budget
+ROLLOUT_COMMANDS = 40         # a playout stops after this many commands and is scored as it is
+UCB_C = 0.7
+
+
+def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: str = "normal",
+           seed: int = 0, budget_s: float | None = None) -> str:
+    """One of ``legal`` for ``seat``, chosen from ``view`` alone (see the module docstring)."""
+    if not legal:
+        raise ValueError("no legal command to choose from")
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (known: {', '.join(LEVELS)})")
+    if not isinstance(view, dict):
+        raise TypeError("choose() takes a view (a dict from game.view), never a state")
+    rng = random.Random(f"{seed}:{len(legal)}:{legal[0]}")
+    if len(legal) == 1 or level == "easy":
+        return legal[0] if len(legal) == 1 else rng.choice(legal)
+    game = registry.get(game_name)
+    if not hasattr(game, "determinize"):
+        return rng.choice(legal)
+    if level == "normal":
+        return _one_ply(game_name, game, view, legal, seat, rng, budget_s)
+    return _ismcts(game_name, game, view, legal, seat, rng, budget_s)
+
+
+# ------------------------------------------------------------------------------ normal
+
+def _one_ply(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
+             budget_s: float | None) -> str:
+    states = [game.determinize(view, seat, rng) for _ in range(NORMAL_SAMPLES)]
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    best, best_value = legal[0], -1.0
+    order = list(legal)
+    rng.shuffle(order)                   # ties are broken at random, not by notation order
+    for command in order:
+        total = 0.0
+        for state in states:
+            total += _value_after(name, game, state, seat, command)
+        value = total / len(states)
+        if value > best_value:
+            best, best_value = command, value
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return best
+
+
+def _value_after(name: str, game: Any, state: Any, seat: int, command: str) -> float:
+    try:
+        after = game.apply(state, seat, command)
+    except Exception:                    # a sample in which the move is not possible
+        return 0.0
+    return _scores(name, game, after)[seat]
+
+
+def _scores(name: str, game: Any, state: Any) -> list[float]:
+    """Every seat's score in [0, 1]: 1 a win, 0.5 a draw, 0 a loss once the match is over, else
+    the game's evaluation of the public position."""
+    outcome = game.outcome(state)
+    view = game.view(state, None)
+    n = _seats(view)
+    if outcome is not None:
+        winners = list(outcome.get("winners") or [])
+        if not winners:
+            return [0.5] * n
+        return [1.0 if s in winners else 0.0 for s in range(n)]
+    return evaluate(name, view, n)
+
+
+def _seats(view: dict) -> int:
+    players = view.get("players")
+    return len(players) if isinstance(players, list) and players else 2
+
+
+# -------------------------------------------------------------------------------- hard
+
+class _Node:
+    __slots__ = ("visits", "value", "avail", "children")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 0
+        self.children: dict[str, _Node] = {}
+
+
+def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
+            budget_s: float | None) -> str:
+    root = _Node()
+    deadline = None if budget_s is None else time.perf_counter() + max(0.01, budget_s * 0.9)
+    iterations = 0
+    while True:
+        if deadline is None:
+            if iterations >= HARD_ITERATIONS:
+                break
+        elif time.perf_counter() >= deadline and iterations >= 1:
+            break
+        iterations += 1
+        state = game.determinize(view, seat, rng)
+        node, path = root, []            # path: (node, mover) pairs to score
+        first = True
+        while game.outcome(state) is None:
+            to_act = game.to_act(state)
+            if not to_act:
+                break
+            mover = seat if first and seat in to_act else rng.choice(to_act)
+            moves = legal if first and mover == seat else game.legal_commands(state, mover)
+            first = False
+            if not moves:
+                break
+            for m in moves:
+                child = node.children.get(m)
+                if child is not None:
+                    child.avail += 1
+            untried = [m for m in moves if m not in node.children]
+            if untried:
+                m = rng.choice(untried)
+                child = node.children[m] = _Node()
+                child.avail = 1
+                state = _step(game, state, mover, m)
+                path.append((child, mover))
+                break
+            m = max(moves, key=lambda c: _ucb(node.children[c]))
+            node = node.children[m]
+            state = _step(game, state, mover, m)
+            path.append((node, mover))
+            if state is None:
+                break
+        if state is not None:
+            state = _playout(game, state, rng)
+        scores = _scores(name, game, state) if state is not None else None
+        for node_, mover in path:
+            node_.visits += 1
+            node_.value += scores[mover] if scores and mover < len(scores) else 0.0
+    options = [m for m in legal if m in root.children]
+    if not options:
+        return rng.choice(legal)
+    return max(options, key=lambda m: (root.children[m].visits, root.children[m].value))
+
+
+def _ucb(node: _Node) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.value / node.visits + UCB_C * math.sqrt(math.log(max(1, node.avail)) / node.visits)
+
+
+def _step(game: Any, state: Any, seat: int, command: str) -> Any:
+    try:
+        return game.apply(state, seat, command)
+    except Exception:
+        return None
+
+
+def _playout(game: Any, state: Any, rng: random.Random) -> Any:
+    """A cheap policy to the end or for ROLLOUT_COMMANDS commands: random legal commands."""
+    for _ in range(ROLLOUT_COMMANDS):
+        if game.outcome(state) is not None:
+            break
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        mover = rng.choice(to_act)
+        moves = game.legal_commands(state, mover)
+        if not moves:
+            break
+        nxt = _step(game, state, mover, rng.choice(moves))
+        if nxt is None:
+            break
+        state = nxt
+    return state
+
+
+__all__ = ["choose", "LEVELS"]

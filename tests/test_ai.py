@@ -1,0 +1,89 @@
+"""Practice opponents that never peek (issue 17): ``ai.choose`` is handed a seat's VIEW, never a
+state, and returns one of the seat's legal commands, at every level and in every game;
+without a time budget the choice is deterministic for a seed."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ai import LEVELS, choose
+from rules import registry
+
+GAMES = ["squares", "logic_square", "maken", "art_of_war", "avalon"]
+
+
+def positions(name: str, count: int, players: int | None = None):
+    """(state, seat to act) at some positions of random play."""
+    game = registry.get(name)
+    players = players or (3 if name == "avalon" else game.min_players)
+    out = []
+    for seed in range(20):
+        state = game.new_match(players=players, seed=seed, options={})
+        rng = random.Random(seed)
+        for _ in range(10 + 13 * seed):
+            if game.outcome(state) is not None:
+                break
+            seat = rng.choice(game.to_act(state))
+            state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+        if game.outcome(state) is None and game.to_act(state):
+            seat = game.to_act(state)[0]
+            if len(game.legal_commands(state, seat)) > 1:
+                out.append((state, seat))
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_level_returns_a_legal_command_from_the_view_alone(name):
+    game = registry.get(name)
+    for i, (state, seat) in enumerate(positions(name, 3)):
+        legal = game.legal_commands(state, seat)
+        view = json.loads(json.dumps(game.view(state, seat)))       # what a seat is shown, as JSON
+        for level in LEVELS if i == 0 else ("easy", "normal"):
+            first = choose(name, view, legal, seat, level=level, seed=11)
+            assert first in legal
+            assert choose(name, view, legal, seat, level=level, seed=11) == first, "deterministic for a seed"
+            game.apply(state, seat, first)
+
+
+def test_the_ai_cannot_be_handed_a_state():
+    game = registry.get("logic_square")
+    state = game.new_match(players=2, seed=1, options={})
+    seat = game.to_act(state)[0]
+    with pytest.raises(TypeError, match="view"):
+        choose("logic_square", state, game.legal_commands(state, seat), seat)
+
+
+@pytest.mark.parametrize("name", ["logic_square", "maken", "art_of_war", "avalon"])
+def test_what_the_seat_cannot_see_does_not_change_the_choice(name):
+    """Two matches that differ only in what the seat cannot see (the opponents' hands, the
+    decks, the random stream — a second sample of the same view) give the same view, so the AI
+    chooses the same move in both: it has nothing else to go on."""
+    game = registry.get(name)
+    for state, seat in positions(name, 2):
+        other = game.determinize(game.view(state, seat), seat, random.Random(99))
+        assert game.dump(other) != game.dump(state), "the hidden parts differ"
+        view_a, view_b = game.view(state, seat), game.view(other, seat)
+        assert view_a == view_b
+        legal = game.legal_commands(state, seat)
+        assert choose(name, view_a, legal, seat, level="normal", seed=5) == \
+            choose(name, view_b, legal, seat, level="normal", seed=5)
+
+
+def test_a_time_budget_bounds_the_hard_level():
+    """With ``budget_s`` the search stops on the clock (measured by the benchmark, not here:
+    this only checks it still answers with a legal move when the budget is tiny)."""
+    state, seat = positions("squares", 1)[0]
+    game = registry.get("squares")
+    legal = game.legal_commands(state, seat)
+    assert choose("squares", game.view(state, seat), legal, seat, level="hard", budget_s=0.001) in legal
+
+
+def test_unknown_levels_and_empty_choices_are_refused():
+    with pytest.raises(ValueError, match="level"):
+        choose("squares", {}, ["pass"], 0, level="grandmaster")
+    with pytest.raises(ValueError):
+        choose("squares", {}, [], 0)
