@@ -55,6 +55,7 @@ def _parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--out", default="boards", help=h("out"))
     p.add_argument("--no-pictures", action="store_true", help=h("no_pictures"))
     p.add_argument("--db", default=":memory:", help=h("db"))
+    p.add_argument("--ai", action="append", default=[], metavar="SEAT=LEVEL", help=h("ai"))
     return p
 
 
@@ -142,6 +143,17 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                                   allowed=describe_options(game)))
             return 2
         names = [con.t("console.player", n=i + 1) for i in range(n)]
+        robots: dict[int, str] = {}          # seat (0-based) -> AI level
+        for item in args.ai:
+            from ai import LEVELS
+
+            seat_text, _, level = item.partition("=")
+            level = level.strip() or "normal"
+            if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or level not in LEVELS:
+                con.say("! " + con.t("console.bad_ai", n=n, levels=", ".join(LEVELS)))
+                return 2
+            robots[int(seat_text) - 1] = level
+            names[int(seat_text) - 1] = con.t("console.ai_name", n=int(seat_text), level=con.t(f"console.level.{level}"))
         decks: dict[int, object] = {}
         for item in args.deck:
             seat_text, _, choice = item.partition("=")
@@ -168,6 +180,10 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             if rec.status != ACTIVE:
                 break
             to_act = await host.to_act(match_id)
+            robot = next((s for s in to_act if s in robots), None)
+            if robot is not None:        # the computer plays through the host like anyone else
+                con.show(await (await _ai_move(host, rec, robot, robots[robot], rec.n_commands)).ready())
+                continue
             who = ", ".join(f"{s + 1}:{rec.names[s]}" for s in to_act)
             line = con.read(f"[{who}] > ")
             if line is None or line.lower() in ("quit", "exit"):
@@ -211,6 +227,19 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
         return 0
     finally:
         await store.close()
+
+
+async def _ai_move(host: Host, rec, seat: int, level: str, n: int) -> Result:
+    """The AI's move for ``seat``: handed that seat's view and legal commands only (what the
+    player would see), then played through ``host.command``."""
+    from ai import choose
+
+    uid = rec.seats[seat]
+    legal = await host.legal(rec.id, uid)
+    hand = await host.hand(rec.id, uid)
+    view = hand.private[0].view if hand.ok and hand.private else (await host.status(rec.id)).public.view
+    command = choose(rec.game, view, legal, seat, level=level, seed=rec.id * 100003 + n)
+    return await host.command(rec.id, uid, command)
 
 
 async def _join(con: Console, host: Host, store, rec, game, seat: int | None, deck_text: str) -> None:
