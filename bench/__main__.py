@@ -1,5 +1,6 @@
 """``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`);
-``python -m bench --discord [--json FILE] [--game NAME ...]`` (see :mod:`bench.discord`)."""
+``python -m bench --discord [--json FILE] [--game NAME ...]`` (see :mod:`bench.discord`);
+``python -m bench --ai [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench.ai`)."""
 from __future__ import annotations
 
 import argparse
@@ -25,6 +26,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the real bot against the local Discord twin: one match of every game played "
                         "through the controls, with taps per move, messages per turn, REST calls per "
                         "command, board position, raw-id labels and phone text size")
+    p.add_argument("--ai", action="store_true",
+                   help="how long the computer player takes to decide, per game and level "
+                        "(normal p99 target 200 ms; hard within its 1 s budget)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -34,6 +38,18 @@ def main(argv: list[str] | None = None) -> int:
         unknown = [g for g in args.game if g not in registry]
         if unknown:
             p.error(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(registry.names())}")
+    if args.ai:
+        from bench.ai import format_ai, misses as ai_misses, run_ai
+
+        result = run_ai(plan, args.game, log=log)
+        print(format_ai(result))
+        for miss in ai_misses(result):
+            print(f"target missed: {miss}")
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=2, ensure_ascii=False)
+                f.write("\n")
+        return 0
     if args.discord:
         from bench.discord import format_discord, misses, run_discord
 

@@ -162,3 +162,17 @@ def test_discord_bench_table_and_targets():
     assert "| squares | 2.0 | 3 | 1.0 | 2.0 | yes | 0 | 9.0 |" in table
     assert "| avalon | 2.0 | 3 | 1.0 | 2.0 | NO | 12 | 4.2 |" in table
     assert misses(result) == ["avalon: board last", "avalon: raw-id labels", "avalon: phone text"]
+
+
+def test_the_ai_benchmark_times_every_game_and_level():
+    """``python -m bench --ai``: decision times per game and level (measured, not asserted —
+    this smoke test only checks the figures are there)."""
+    from bench.ai import format_ai, misses, run_ai
+
+    result = run_ai("tiny", ["squares", "art_of_war"], hard_budget_s=0.05)
+    assert set(result["ai"]) == {"squares", "art_of_war"}
+    for row in result["ai"].values():
+        assert row["normal"]["positions"] >= 1 and row["hard"]["positions"] >= 1
+        assert row["hard"]["p99_ms"] >= 0
+    assert "| squares |" in format_ai(result)
+    assert isinstance(misses(result), list)
