@@ -145,3 +145,23 @@ class Queries:
                     return max(running or over, key=lambda m: m.id)
         mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
         return mine[0] if len(mine) == 1 else None
+
+    @staticmethod
+    def _moderates(rec: MatchRecord, moderator_guild: int | None) -> bool:
+        """Moderator power over ``rec``: held in the match's own server, never in a DM or
+        another server (match ids are small and sequential, so they are easy to guess)."""
+        return rec.guild_id is not None and moderator_guild is not None and int(moderator_guild) == int(rec.guild_id)
+
+    async def _voters(self, rec: MatchRecord) -> list[int]:
+        """Seats whose vote an abort needs: every seated player, or in a running match of a game
+        with ``seats_in_play`` only those still in it (a defeated player cannot hold it up)."""
+        computer = self.ai_seats(rec)          # the computer of a practice match never votes
+        seated = [s for s, u in enumerate(rec.seats) if u is not None and s not in computer]
+        fn = getattr(registry.get(rec.game), "seats_in_play", None)
+        if fn is None or rec.status != ACTIVE:
+            return seated
+        try:
+            in_play = set(fn(await self._state(rec)))
+        except CorruptRow:
+            return seated
+        return [s for s in seated if s in in_play] or seated

@@ -28,6 +28,7 @@ from data.store import (
 from host import integrity
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
+from host.practice import Practice
 from host.queries import Queries
 from host.replay import (
     JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
@@ -47,7 +48,7 @@ SNAPSHOT_EVERY = 10                # store an engine dump every N commands (repl
 MAX_COMMAND_LEN = 200
 
 
-class Host(Clock, Queries):
+class Host(Clock, Queries, Practice):
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
                  render: bool = True, rng: random.Random | None = None,
                  cache_size: int = 20_000) -> None:
@@ -690,25 +691,6 @@ class Host(Clock, Queries):
                           info=[msg("host.abort_vote", name=rec.names[seat], waiting=_names(rec, waiting))],
                           public=PublicUpdate(text=[msg("host.abort_vote", name=rec.names[seat],
                                                         waiting=_names(rec, waiting))], view={}))
-
-    @staticmethod
-    def _moderates(rec: MatchRecord, moderator_guild: int | None) -> bool:
-        """Moderator power over ``rec``: held in the match's own server, never in a DM or
-        another server (match ids are small and sequential, so they are easy to guess)."""
-        return rec.guild_id is not None and moderator_guild is not None and int(moderator_guild) == int(rec.guild_id)
-
-    async def _voters(self, rec: MatchRecord) -> list[int]:
-        """Seats whose vote an abort needs: every seated player, or in a running match of a game
-        with ``seats_in_play`` only those still in it (a defeated player cannot hold it up)."""
-        seated = [s for s, u in enumerate(rec.seats) if u is not None]
-        fn = getattr(registry.get(rec.game), "seats_in_play", None)
-        if fn is None or rec.status != ACTIVE:
-            return seated
-        try:
-            in_play = set(fn(await self._state(rec)))
-        except CorruptRow:
-            return seated
-        return [s for s in seated if s in in_play] or seated
 
     async def claim_timeout(self, match_id: int, user_id: int) -> Result:
         async with self._lock(int(match_id)):
