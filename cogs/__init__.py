@@ -11,10 +11,11 @@ from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.league_admin import LeagueAdmin
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
+from cogs.practice import Practice
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.settings import Settings
 
-COGS = (Delivery, Game, Guide, Settings, Records, Leagues, LeagueAdmin, Decks)
+COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, Decks)
 
 
 async def setup_all(bot: commands.Bot) -> None:

@@ -76,6 +76,9 @@ class Delivery(commands.Cog):
         # per match: the update waiting for the publisher in progress, coalesced (see publish)
         self._queued: dict[int, tuple[Any, int | None]] = {}
         self._shown: dict[int, int] = {}
+        # called with the match record after each shown update (the practice cog: is it the
+        # computer's turn now?); a failing callback never stops the update
+        self.after_publish: list[Any] = []
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -450,8 +453,14 @@ class Delivery(commands.Cog):
         async with lock:
             message = await self._publish(result, rec, actor)
             while (queued := self._queued.pop(rec.id, None)) is not None:
-                message = await self._publish(queued[0], queued[0].match, queued[1]) or message
-            return message
+                rec = queued[0].match
+                message = await self._publish(queued[0], rec, queued[1]) or message
+        for callback in list(self.after_publish):
+            try:
+                await callback(rec)
+            except Exception:
+                log.exception("match %s: an after-publish callback failed", rec.id)
+        return message
 
     async def _publish(self, result: Any, rec: MatchRecord, actor: int | None) -> discord.Message | None:
         board_message = None
