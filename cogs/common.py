@@ -191,3 +191,8 @@ class GameTree(app_commands.CommandTree):
             log.error("command %s failed", cmd, exc_info=error)
             text = tr("cogs.err.generic", locale)
         await reply_error(interaction, text)
+
+
+def jump_url(guild_id: int | None, message: discord.Message) -> str:
+    """The link that opens ``message`` in the client."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{message.channel.id}/{message.id}"

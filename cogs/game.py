@@ -15,7 +15,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, missing_permissions,
+    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, jump_url, missing_permissions,
     permission_names, render, render_lines, reply, reply_error, tr, user_locale,
 )
 from host import read_options
@@ -269,6 +269,12 @@ class Game(commands.Cog):
                                               allowed=allowed_options(engine)))
             return
         opponents: list[tuple[int, str]] = []
+        me = getattr(self.bot.user, "id", None)
+        if opponent is not None and opponent.id == me and opponent2 is None and opponent3 is None \
+                and not open_seats and self.bot.get_cog("Practice") is not None:
+            # the bot itself as the opponent: a practice match against the computer
+            await self.bot.get_cog("Practice").start(interaction, game, None, deck)
+            return
         for user in (opponent, opponent2, opponent3):
             if user is None:
                 continue
@@ -779,10 +785,6 @@ def said_move(move: Any) -> str:
     if move.label == move.command:
         return f"`{clip(move.command, 200)}`"
     return f"**{clip(move.label, 100)}** (`{clip(move.command, 200)}`)"
-
-
-def jump_url(guild_id: int | None, message: discord.Message) -> str:
-    return f"https://discord.com/channels/{guild_id or '@me'}/{message.channel.id}/{message.id}"
 
 
 def _is_slash(interaction: discord.Interaction) -> bool:

@@ -15,10 +15,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import (L, N, game_name, missing_permissions, permission_names, render, render_lines, reply,
-                         reply_error, tr, user_locale)
+from cogs.common import (L, N, game_name, jump_url, missing_permissions, permission_names, render, render_lines,
+                         reply, reply_error, tr, user_locale)
 from cogs.decks import any_deck_autocomplete
-from cogs.game import GAME_CHOICES, jump_url
+from cogs.game import GAME_CHOICES
 from data.store import ACTIVE
 from host.decks import DeckBook
 from host.practice import ai_name_msg
@@ -111,6 +111,11 @@ class Practice(commands.Cog):
     @app_commands.autocomplete(deck=any_deck_autocomplete)
     async def practice(self, interaction: discord.Interaction, game: str, level: Optional[str] = None,
                        deck: Optional[app_commands.Range[str, 1, 1000]] = None) -> None:
+        await self.start(interaction, game, level, deck)
+
+    async def start(self, interaction: discord.Interaction, game: str, level: Optional[str] = None,
+                    deck: Optional[str] = None) -> None:
+        """Start a practice match (``/practice``, or ``/play`` with the bot as the opponent)."""
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:

@@ -3,6 +3,7 @@ of SQUARES against the computer; every time she moves, the computer answers on i
 short pause, through the same board, in words; an abort needs only her vote; nothing is rated."""
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -19,19 +20,35 @@ async def test_practice_against_the_computer(table, twin, bot):
     match_id = int(re.search(r"#(\d+)", ix.text).group(1))
     await twin.wait_for(lambda: table.board_message(match_id), what="the practice board")
     thread = table.thread_of(match_id)
-    for _ in range(3):
-        choices = await twin.autocomplete(table.alice, "move", "command", command="", match=match_id,
-                                          channel_id=thread)
+    def said_by_computer() -> int:
+        return "\n".join(message_text(m) for m in twin.posts(thread)).count("Computer (easy): ")
+
+    async def alice_to_move() -> list:
+        return await twin.autocomplete(table.alice, "move", "command", command="", match=match_id,
+                                       channel_id=thread)
+
+    for turn in range(3):
+        choices = await alice_to_move()
         assert choices, "Alice is to move"
-        before = len(twin.posts(thread))
         ix = await twin.slash(table.alice, "move", command=choices[0]["value"], match=match_id, channel_id=thread)
         assert "You played" in ix.text, ix.text
-        # the computer answers by itself: a new board that names its move and pings Alice
-        await twin.wait_for(lambda: any("Computer (easy):" in message_text(m) for m in twin.posts(thread)[before:]),
-                            what="the computer's move", timeout=30)
-    text = "\n".join(message_text(m) for m in twin.posts(thread))
-    assert text.count("Computer (easy):") >= 3
+        # the computer answers by itself: the thread names its move, then it is Alice's turn again
+        await twin.wait_for(lambda: said_by_computer() > turn, what="the computer's move", timeout=30)
+        for _ in range(50):
+            if await alice_to_move():
+                break
+            await asyncio.sleep(0.2)
+    assert said_by_computer() >= 3
     ix = await twin.slash(table.alice, "match abort", match=match_id, channel_id=thread)
     await twin.wait_for(lambda: table.board_message(match_id) is None, what="the aborted board", timeout=30)
     assert_every_message_within_limits(twin)
+    assert not bot.errors(), bot.errors()
+
+
+async def test_challenging_the_bot_with_play_starts_a_practice_match(table, twin, bot):
+    """`/play game opponent:@TableBot`: the bot takes up the challenge itself (level normal)."""
+    ix = await twin.slash(table.alice, "play", game="squares", opponent=twin.bot_user)
+    assert ix.ephemeral and "computer" in ix.text.lower(), ix.text
+    match_id = int(re.search(r"#(\d+)", ix.text).group(1))
+    await twin.wait_for(lambda: table.board_message(match_id), what="the practice board")
     assert not bot.errors(), bot.errors()
