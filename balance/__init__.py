@@ -1,0 +1,216 @@
+"""``python -m balance [--quick] [--game G] [--json FILE] [--png FILE]`` (issue 17): how fair the
+shipped content is, measured by AI-vs-AI self-play.
+
+For every game with content to pair — Battle Logic Square and Avalon's Sanctuary decks, Project
+Maken characters (their ready-made decks), Art of War KINGs (their decks) — every pairing plays
+in both seat orders at level ``normal``; it reports the win rate of ``a`` with a 95 % Wilson
+interval, the first player's win rate, the share of matches that ended on a turn or round cap,
+and strength checks: ``hard`` (with a small time budget) against a uniformly random player and
+against a one-ply greedy player.  SQUARES has no pairings, only the rest.  Draws count half.
+
+Targets (GAMES.md, "Content balance"): every pairing 40–60 %, first player 42–58 %, turn caps
+≤ 5 %; ``hard`` wins ≥ 95 % against random and ≥ 70 % against greedy.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Callable
+
+from ai import choose
+from rules import registry
+
+CAP_REASONS = {"turn_limit", "round_limit"}
+PLANS = {"full": {"per_order": 10, "strength": 10, "budget": 0.2},
+         "quick": {"per_order": 2, "strength": 2, "budget": 0.05},
+         "tiny": {"per_order": 1, "strength": 1, "budget": 0.01}}
+MAX_COMMANDS = 3000          # a guard: every game ends by its own caps long before
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate (draws counted as half a win)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+Player = Callable[[str, dict, list, int, random.Random], str]
+
+
+def ai_player(level: str, budget: float | None = None) -> Player:
+    def play(name: str, view: dict, legal: list, seat: int, rng: random.Random) -> str:
+        return choose(name, view, legal, seat, level=level, seed=rng.randrange(1 << 30), budget_s=budget)
+    return play
+
+
+def random_player(name: str, view: dict, legal: list, seat: int, rng: random.Random) -> str:
+    return rng.choice(legal)
+
+
+def play_match(name: str, options: dict, players: list[Player], seed: int) -> dict:
+    """One match; each seat's player is handed that seat's view only."""
+    game = registry.get(name)
+    state = game.new_match(players=len(players), seed=seed, options=options)
+    rng = random.Random(seed)
+    for _ in range(MAX_COMMANDS):
+        if game.outcome(state) is not None or not game.to_act(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_commands(state, seat)
+        state = game.apply(state, seat, players[seat](name, game.view(state, seat), legal, seat, rng))
+    outcome = game.outcome(state) or {"winners": [], "reason": "unfinished"}
+    return {"winners": list(outcome["winners"]), "reason": outcome["reason"], "first": 0}
+
+
+def first_seat_options(name: str) -> dict:
+    """Options that make seat 0 move first (Avalon's Sanctuary: lead the first round)."""
+    schema = registry.get(name).option_schema()
+    return {"first": 0} if "first" in schema else {"leader": 0} if "leader" in schema else {}
+
+
+def _score(result: dict, seat: int) -> float:
+    winners = result["winners"]
+    return 0.5 if not winners else (1.0 if seat in winners else 0.0)
+
+
+def content(name: str) -> list[str]:
+    schema = registry.get(name).option_schema()
+    return list((schema.get("decks") or {}).get("choices") or [])
+
+
+def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str], None] = lambda s: None) -> dict:
+    cfg = PLANS[plan]
+    out: dict[str, Any] = {"meta": {"plan": plan, **cfg}, "games": {}}
+    for name in games or registry.names():
+        game = registry.get(name)
+        if not hasattr(game, "determinize"):
+            continue
+        normal = ai_player("normal")
+        results: list[tuple[dict, int]] = []          # (result, seat of the first-named content)
+        pairings = []
+        decks = content(name)
+        seed = 0
+        for i, a in enumerate(decks):
+            for b in decks[i + 1:]:
+                score, n = 0.0, 0
+                for a_seat in (0, 1):
+                    for _ in range(cfg["per_order"]):
+                        seed += 1
+                        order = [a, b] if a_seat == 0 else [b, a]
+                        res = play_match(name, {"decks": order, **first_seat_options(name)}, [normal, normal], seed)
+                        results.append((res, a_seat))
+                        score += _score(res, a_seat)
+                        n += 1
+                low, high = wilson(score, n)
+                pairings.append({"a": a, "b": b, "a_win": round(score / n, 3), "n": n,
+                                 "ci95": [round(low, 3), round(high, 3)]})
+                log(f"{name}: {a} vs {b}: {score}/{n}")
+        if not pairings:                               # SQUARES: self-play with the defaults
+            for _ in range(2 * cfg["per_order"]):
+                seed += 1
+                res = play_match(name, first_seat_options(name), [normal, normal], seed)
+                results.append((res, 0))
+        players = 2
+        first_wins = sum(_score(r, r["first"]) for r, _ in results)
+        caps = sum(1 for r, _ in results if r["reason"] in CAP_REASONS)
+        row: dict[str, Any] = {
+            "pairings": pairings,
+            "first_player_win": round(first_wins / len(results), 3) if results else None,
+            "turn_cap_share": round(caps / len(results), 3) if results else None,
+            "matches": len(results),
+        }
+        hard = ai_player("hard", cfg["budget"])
+        for key, other in (("vs_random", random_player), ("vs_greedy", ai_player("normal"))):
+            score, n = 0.0, 0
+            for k in range(cfg["strength"]):
+                for hard_seat in range(players):
+                    seed += 1
+                    seats = [other] * players
+                    seats[hard_seat] = hard
+                    res = play_match(name, {}, seats, seed)
+                    score += _score(res, hard_seat)
+                    n += 1
+            row[key] = round(score / n, 3) if n else None
+            log(f"{name}: hard {key}: {score}/{n}")
+        out["games"][name] = row
+    return out
+
+
+TARGETS = {"pairing": (0.40, 0.60), "first_player_win": (0.42, 0.58), "turn_cap_share": 0.05,
+           "vs_random": 0.95, "vs_greedy": 0.70}
+
+
+def misses(result: dict) -> list[str]:
+    out = []
+    for name, row in result["games"].items():
+        for p in row["pairings"]:
+            if not TARGETS["pairing"][0] <= p["a_win"] <= TARGETS["pairing"][1]:
+                out.append(f"{name}: {p['a']} vs {p['b']} {p['a_win']:.0%} (target 40–60 %)")
+        fp = row["first_player_win"]
+        if fp is not None and not TARGETS["first_player_win"][0] <= fp <= TARGETS["first_player_win"][1]:
+            out.append(f"{name}: first player {fp:.0%} (target 42–58 %)")
+        if row["turn_cap_share"] is not None and row["turn_cap_share"] > TARGETS["turn_cap_share"]:
+            out.append(f"{name}: turn caps {row['turn_cap_share']:.0%} (target ≤ 5 %)")
+        for key in ("vs_random", "vs_greedy"):
+            if row.get(key) is not None and row[key] < TARGETS[key]:
+                out.append(f"{name}: hard {key} {row[key]:.0%} (target ≥ {TARGETS[key]:.0%})")
+    return out
+
+
+def format_table(result: dict) -> str:
+    lines = []
+    for name, row in result["games"].items():
+        lines.append(f"{name}: first player {row['first_player_win']} · turn caps {row['turn_cap_share']} · "
+                     f"hard vs random {row.get('vs_random')} · hard vs greedy {row.get('vs_greedy')} "
+                     f"({row['matches']} self-play matches)")
+        for p in row["pairings"]:
+            lines.append(f"  {p['a']:>14} vs {p['b']:<14} {p['a_win']:.2f}  95% [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}]  n={p['n']}")
+    return "\n".join(lines)
+
+
+def heatmap(result: dict) -> bytes:
+    """The win-rate matrices as one PNG (green fair, red lopsided)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from render import fonts
+
+    blocks = [(name, row) for name, row in result["games"].items() if row["pairings"]]
+    cell, pad, label = 56, 16, 130
+    heights = []
+    for name, row in blocks:
+        ids = sorted({p["a"] for p in row["pairings"]} | {p["b"] for p in row["pairings"]})
+        heights.append(40 + len(ids) * cell + pad)
+    width = label + max([len(sorted({p["a"] for p in r["pairings"]} | {p["b"] for p in r["pairings"]}))
+                         for _, r in blocks] or [1]) * cell + pad
+    img = Image.new("RGB", (max(width, 360), max(60, sum(heights))), (250, 248, 244))
+    d = ImageDraw.Draw(img)
+    y = 0
+    for (name, row), h in zip(blocks, heights):
+        ids = sorted({p["a"] for p in row["pairings"]} | {p["b"] for p in row["pairings"]})
+        rate = {}
+        for p in row["pairings"]:
+            rate[(p["a"], p["b"])] = p["a_win"]
+            rate[(p["b"], p["a"])] = 1 - p["a_win"]
+        fonts.text(d, (pad, y + 20), name, 16, (20, 20, 20), bold=True, anchor="lm")
+        for i, a in enumerate(ids):
+            fonts.text(d, (pad, y + 40 + i * cell + cell // 2), a[:14], 12, (20, 20, 20), anchor="lm")
+            for j, b in enumerate(ids):
+                x0, y0 = label + j * cell, y + 40 + i * cell
+                if a == b:
+                    d.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), fill=(220, 220, 220))
+                    continue
+                r = rate.get((a, b), 0.5)
+                off = min(1.0, abs(r - 0.5) / 0.25)
+                colour = (int(120 + 135 * off), int(200 - 120 * off), 120)
+                d.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), fill=colour)
+                fonts.text(d, (x0 + cell // 2, y0 + cell // 2), f"{r:.2f}", 13, (20, 20, 20), anchor="mm")
+        y += h
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()

@@ -1,0 +1,38 @@
+"""``python -m balance [--quick] [--game G ...] [--json FILE] [--png FILE]`` (see :mod:`balance`)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from balance import format_table, heatmap, misses, run
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m balance", description=__doc__)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="a small sample (minutes, not hours)")
+    size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
+    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    p.add_argument("--png", metavar="FILE", default="balance.png", help="the win-rate heatmap (default balance.png)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    args = p.parse_args(argv)
+    plan = "tiny" if args.tiny else "quick" if args.quick else "full"
+    log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    result = run(plan, args.game, log=log)
+    print(format_table(result))
+    for miss in misses(result):
+        print(f"target missed: {miss}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+    if args.png:
+        with open(args.png, "wb") as f:
+            f.write(heatmap(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

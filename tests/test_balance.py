@@ -1,0 +1,33 @@
+"""``python -m balance`` (issue 17): AI-vs-AI self-play over every pairing of a game's content,
+both seat orders, with the JSON fields the issue names (measured, never asserted: this smoke
+test checks the figures are there and the interval arithmetic)."""
+from __future__ import annotations
+
+import json
+
+from balance import heatmap, misses, run, wilson
+from balance.__main__ import main
+
+
+def test_wilson_interval():
+    low, high = wilson(5, 10)
+    assert 0.23 < low < 0.24 and 0.76 < high < 0.77
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_a_tiny_run_has_every_field(tmp_path):
+    result = run("tiny", ["art_of_war"])
+    row = result["games"]["art_of_war"]
+    assert {(p["a"], p["b"]) for p in row["pairings"]} == {
+        ("iron_wall", "falcon_raid"), ("iron_wall", "sage_court"), ("falcon_raid", "sage_court")}
+    for p in row["pairings"]:
+        assert p["n"] == 2 and 0 <= p["a_win"] <= 1 and p["ci95"][0] <= p["a_win"] <= p["ci95"][1]
+    for key in ("first_player_win", "turn_cap_share", "vs_random", "vs_greedy"):
+        assert 0 <= row[key] <= 1
+    assert isinstance(misses(result), list)
+    assert heatmap(result)[:8] == b"\x89PNG\r\n\x1a\n"
+    out = tmp_path / "b.json"
+    assert main(["--tiny", "--game", "squares", "--json", str(out), "--png", str(tmp_path / "b.png"), "-q"]) == 0
+    data = json.loads(out.read_text())
+    assert data["games"]["squares"]["pairings"] == [] and "first_player_win" in data["games"]["squares"]
