@@ -27,17 +27,23 @@ async def test_practice_against_the_computer(table, twin, bot):
         return await twin.autocomplete(table.alice, "move", "command", command="", match=match_id,
                                        channel_id=thread)
 
+    async def wait_for_alice() -> list:
+        """Alice's legal moves once it is her turn (the computer may move first: it moves on its
+        own after a short pause)."""
+        for _ in range(150):
+            choices = await alice_to_move()
+            if choices:
+                return choices
+            await asyncio.sleep(0.2)
+        raise AssertionError("Alice never got the turn back")
+
     for turn in range(3):
-        choices = await alice_to_move()
-        assert choices, "Alice is to move"
+        choices = await wait_for_alice()
+        done = said_by_computer()
         ix = await twin.slash(table.alice, "move", command=choices[0]["value"], match=match_id, channel_id=thread)
         assert "You played" in ix.text, ix.text
-        # the computer answers by itself: the thread names its move, then it is Alice's turn again
-        await twin.wait_for(lambda: said_by_computer() > turn, what="the computer's move", timeout=30)
-        for _ in range(50):
-            if await alice_to_move():
-                break
-            await asyncio.sleep(0.2)
+        # the computer answers by itself: the thread names its move
+        await twin.wait_for(lambda: said_by_computer() > done, what="the computer's move", timeout=30)
     assert said_by_computer() >= 3
     ix = await twin.slash(table.alice, "match abort", match=match_id, channel_id=thread)
     await twin.wait_for(lambda: table.board_message(match_id) is None, what="the aborted board", timeout=30)
