@@ -196,3 +196,16 @@ class GameTree(app_commands.CommandTree):
 def jump_url(guild_id: int | None, message: discord.Message) -> str:
     """The link that opens ``message`` in the client."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{message.channel.id}/{message.id}"
+
+
+def _game_choices() -> list:
+    from discord import app_commands
+    from discord.app_commands import Choice
+
+    from rules import registry
+
+    return [Choice(name=app_commands.locale_str(game_name(n, "en"), key=f"game.{n}"), value=n)
+            for n in registry.names()[:CHOICE_MAX]]
+
+
+GAME_CHOICES = _game_choices()      # /play, /practice, /rules: the registered games by name

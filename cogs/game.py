@@ -15,7 +15,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, jump_url, missing_permissions,
+    CHOICE_MAX, GAME_CHOICES, NO_PINGS, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, jump_url, missing_permissions,
     permission_names, render, render_lines, reply, reply_error, tr, user_locale,
 )
 from host import read_options
@@ -32,17 +32,11 @@ log = logging.getLogger("cogs.game")
 
 
 
-def _game_choices() -> list[Choice[str]]:
-    return [Choice(name=app_commands.locale_str(game_name(n, "en"), key=f"game.{n}"), value=n)
-            for n in registry.names()[:CHOICE_MAX]]
-
-
 def _turn_choices() -> list[Choice[int]]:
     return [Choice(name=app_commands.locale_str(tr(f"cogs.turn.{s}", "en"), key=f"cogs.turn.{s}"), value=s)
             for s in TURN_CHOICES]
 
 
-GAME_CHOICES = _game_choices()
 
 
 def allowed_options(game: Any) -> str:
@@ -228,7 +222,7 @@ class Game(commands.Cog):
                          options=N("options", "cmd.play.options.name"),
                          turn_time=N("turn_time", "cmd.play.turn_time.name"),
                          rated=N("rated", "cmd.play.rated.name"),
-                         deck=N("deck", "cmd.play.deck.name"))
+                         deck=N("deck", "cmd.play.deck.name"), fill_ai=N("fill_ai", "cmd.play.fill_ai.name"))
     @app_commands.describe(game=L("cmd.play.game.description"),
                            opponent=L("cmd.play.opponent.description"),
                            opponent2=L("cmd.play.opponent2.description"),
@@ -237,7 +231,7 @@ class Game(commands.Cog):
                            options=L("cmd.play.options.description"),
                            turn_time=L("cmd.play.turn_time.description"),
                            rated=L("cmd.play.rated.description"),
-                           deck=L("cmd.play.deck.description"))
+                           deck=L("cmd.play.deck.description"), fill_ai=L("cmd.play.fill_ai.description"))
     @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
     @app_commands.autocomplete(deck=any_deck_autocomplete, options=options_autocomplete)
     async def play(self, interaction: discord.Interaction, game: str,
@@ -246,7 +240,8 @@ class Game(commands.Cog):
                    open_seats: Optional[app_commands.Range[int, 0, 9]] = None,
                    options: Optional[app_commands.Range[str, 0, 200]] = None,
                    turn_time: Optional[int] = None, rated: Optional[bool] = None,
-                   deck: Optional[app_commands.Range[str, 1, 1000]] = None) -> None:
+                   deck: Optional[app_commands.Range[str, 1, 1000]] = None,
+                   fill_ai: Optional[bool] = None) -> None:
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
@@ -285,6 +280,9 @@ class Game(commands.Cog):
         seats = int(open_seats or 0)
         if not opponents and not seats:
             seats = max(0, engine.min_players - 1)  # nobody named: open the seats the game needs
+        if fill_ai and (engine.max_players < 3 or len(opponents) + seats + 1 < 3):
+            await reply_error(interaction, tr("cogs.err.fill_ai_ffa", locale))
+            return
         turn = int(turn_time) if turn_time else None
         if turn is not None and turn not in TURN_CHOICES:
             await reply_error(interaction, tr("cogs.err.turn_time", locale,
@@ -301,7 +299,7 @@ class Game(commands.Cog):
             game, interaction.user.id, interaction.user.display_name, opponents=opponents,
             open_seats=seats, options=parsed, turn_seconds=turn, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, locale=public_locale,
-            meta={"rated": rated is not False}, deck=chosen)
+            meta={"rated": rated is not False, **({"fill_ai": True} if fill_ai else {})}, deck=chosen)
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return

@@ -107,6 +107,8 @@ class Clock:
                             ) -> Result | None:
         """The game's default for a seat whose time ran out (``timeout_command``, e.g. a pass),
         applied so the match goes on (lock held); None when the game has none now."""
+        if self.fills(rec):      # fill:ai — the computer takes the late seat and plays on
+            return await self._fill_seats(rec, list(to_act), "host.filled_timeout")
         auto = getattr(game, "timeout_command", None)
         seat = next((s for s in to_act if auto(state, s)), None) if auto is not None else None
         if seat is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from data.store import ACTIVE, CorruptRow, MatchRecord
@@ -93,6 +94,30 @@ class Practice:
                                               seed=rec.id * 100_003 + rec.n_commands, budget_s=budget)
             log.info("match %s: the computer (seat %d, %s) plays %r", rec.id, seat, level, command)
             return await self._apply(rec, game, state, seat, command)
+
+
+    # ------------------------------------------------------------------ the seat-filler
+    def fills(self, rec: MatchRecord) -> bool:
+        """A free-for-all started with ``fill:ai``: a player who leaves, resigns or times out
+        is replaced by the computer so the others can finish (never in leagues)."""
+        meta = rec.meta or {}
+        return bool(meta.get("fill_ai")) and rec.status == ACTIVE and not meta.get("league") and len(rec.seats) >= 3
+
+    async def _fill_seats(self, rec: MatchRecord, seats: list[int], key: str) -> Result | None:
+        """The computer takes over ``seats`` (lock held); the match is no longer rated (the
+        computer's play is nobody's result).  None when there is nothing to take over."""
+        seats = [s for s in seats if s not in self.ai_seats(rec)]
+        if not seats or not self.fills(rec):
+            return None
+        ai = {**{str(k): v for k, v in self.ai_seats(rec).items()}, **{str(s): "normal" for s in seats}}
+        written = await self._write(replace(rec, meta={**rec.meta, "ai": ai, "rated": False}), rec.version)
+        if written is None:
+            return Result.fail("host.err.conflict", match=rec)
+        names = ", ".join(rec.names[s] for s in seats)
+        log.info("match %s: the computer takes over seat(s) %s", rec.id, seats)
+        res = await self._board(written, [msg(key, names=names)])
+        res.data["filled"] = seats
+        return res
 
 
 def ai_name_msg(level: str):

@@ -636,6 +636,9 @@ class Host(Clock, Queries, Practice):
             rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
+            filled = await self._fill_seats(rec, [seat], "host.filled_resign") if self.fills(rec) else None
+            if filled is not None:       # fill:ai — the computer plays their seat from here on
+                return filled
             game = registry.get(rec.game)
             if hasattr(game, "resign"):
                 try:

@@ -93,3 +93,50 @@ async def test_the_player_alone_may_abort_a_practice_match(host):
     res = await host.practice("squares", ME, "Ann", ai_user=BOT, level="easy", options={"first": 0})
     done = await host.abort(res.match.id, ME)
     assert done.ok and done.match.status == "aborted"
+
+
+# ------------------------------------------------------------------------------ fill:ai
+
+async def _ffa(host, n: int, **meta):
+    others = [(202, "Ben"), (303, "Cy"), (404, "Di")][:n - 1]
+    res = await host.challenge("avalon", ME, "Ann", opponents=others, options={"leader": 0}, meta=meta)
+    for uid, _ in others:
+        res = await host.accept(res.match.id, uid)
+    return res.match
+
+
+async def test_fill_ai_replaces_a_player_who_resigns_so_the_others_can_finish(host):
+    """Issue 17: "a free-for-all may be started with fill:ai; a player who leaves, resigns or
+    times out is then replaced by the AI so the others can finish, and the table says so"."""
+    rec = await _ffa(host, 3, fill_ai=True)
+    res = await host.resign(rec.id, 202)
+    assert res.ok and res.data["filled"] == [1]
+    assert "Ben left the match: the computer plays their seat" in res.public.text[0].render("en")
+    assert "コンピューターがその席を担当します" in res.public.text[0].render("ja")
+    rec = await host.store.get_match(rec.id)
+    assert rec.status == ACTIVE and host.ai_seats(rec) == {1: "normal"} and rec.meta["rated"] is False
+    game = registry.get("avalon")
+    state = await host._state(rec)
+    assert game.view(state, None)["players"][1]["status"] == "play", "Ben's seat plays on"
+    rng = random.Random(1)
+    for _ in range(60):                 # the others play, the computer answers for Ben
+        rec = await host.store.get_match(rec.id)
+        if rec.status != ACTIVE:
+            break
+        if await host.ai_to_act(rec.id):
+            assert (await host.ai_move(rec.id)).ok
+            continue
+        state = await host._state(rec)
+        seat = game.to_act(state)[0]
+        uid = rec.seats[seat]
+        assert uid != 202, "Ben is never asked again"
+        assert (await host.command(rec.id, uid, rng.choice(game.legal_commands(state, seat)))).ok
+
+
+async def test_without_fill_ai_or_with_two_players_a_resignation_is_a_resignation(host):
+    rec = await _ffa(host, 3)
+    res = await host.resign(rec.id, 202)
+    assert "filled" not in res.data and not host.ai_seats(await host.store.get_match(rec.id))
+    two = await _ffa(host, 2, fill_ai=True)
+    res = await host.resign(two.id, 202)
+    assert "filled" not in res.data and res.match.status != ACTIVE
