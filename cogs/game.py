@@ -303,17 +303,22 @@ class Game(commands.Cog):
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return
+        await self.post_new_match(interaction, result, locale, self.host.decline, "cogs.play.posted")
+
+    async def post_new_match(self, interaction: discord.Interaction, result: Any, locale: str, withdraw: Any,
+                             posted_key: str, **params: Any) -> None:
+        """Show a match just made (/play, /practice): its thread or channel, the board, and the
+        caller's link to it; with nowhere to show it, ``withdraw(match, user)`` so nothing lingers."""
         rec = result.match
         await self._setup_refs(rec.id, interaction.channel, interaction.channel_id)
         await self._remember(interaction, rec.id)
         message = await self.delivery.publish(result, actor=interaction.user.id)
         if message is None:
-            # Nowhere to show it: withdraw, so nothing lingers.
-            await self.host.decline(rec.id, interaction.user.id)
+            await withdraw(rec.id, interaction.user.id)
             await reply_error(interaction, tr("cogs.err.cannot_post", locale))
             return
-        await reply(interaction, tr("cogs.play.posted", locale, match_id=rec.id, game=game_name(game, locale),
-                                    url=jump_url(interaction.guild_id, message)))
+        await reply(interaction, tr(posted_key, locale, match_id=rec.id, game=game_name(rec.game, locale),
+                                    url=jump_url(interaction.guild_id, message), **params))
 
     async def _setup_refs(self, match_id: int, channel: Any, channel_id: int | None) -> None:
         if channel_id is None:

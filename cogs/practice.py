@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import (L, N, game_name, jump_url, missing_permissions, permission_names, render, render_lines,
-                         reply, reply_error, tr, user_locale)
+from cogs.common import (L, N, game_name, missing_permissions, permission_names, render, render_lines, reply_error,
+                         tr, user_locale)
 from cogs.decks import any_deck_autocomplete
 from cogs.game import GAME_CHOICES
 from data.store import ACTIVE
@@ -143,15 +143,5 @@ class Practice(commands.Cog):
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return
-        rec = result.match
-        game_cog = self.bot.get_cog("Game")
-        await game_cog._setup_refs(rec.id, interaction.channel, interaction.channel_id)
-        await game_cog._remember(interaction, rec.id)
-        message = await self.delivery.publish(result, actor=interaction.user.id)
-        if message is None:
-            await self.host.abort(rec.id, interaction.user.id)
-            await reply_error(interaction, tr("cogs.err.cannot_post", locale))
-            return
-        await reply(interaction, tr("cogs.practice.posted", locale, match_id=rec.id, game=game_name(game, locale),
-                                    level=tr(f"host.ai_level.{level}", locale),
-                                    url=jump_url(interaction.guild_id, message)))
+        await self.bot.get_cog("Game").post_new_match(interaction, result, locale, self.host.abort, "cogs.practice.posted",
+                                                      level=tr(f"host.ai_level.{level}", locale))
