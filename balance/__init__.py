@@ -6,10 +6,12 @@ Maken characters (their ready-made decks), Art of War KINGs (their decks) — ev
 in both seat orders at level ``normal``; it reports the win rate of ``a`` with a 95 % Wilson
 interval, the first player's win rate, the share of matches that ended on a turn or round cap,
 and strength checks: ``hard`` (with a small time budget) against a uniformly random player and
-against a one-ply greedy player.  SQUARES has no pairings, only the rest.  Draws count half.
+against a one-ply greedy player, and the best of a few one-rule bots (always the first or last
+legal command, always the game's favourite action) against ``normal``.  SQUARES has no pairings, only the rest.  Draws count half.
 
 Targets (GAMES.md, "Content balance"): every pairing 40–60 %, first player 42–58 %, turn caps
-≤ 5 %; ``hard`` wins ≥ 95 % against random and ≥ 70 % against greedy.
+≤ 5 %; ``hard`` wins ≥ 95 % against random and ≥ 70 % against greedy; no one-rule bot above
+30 % against ``normal``.
 """
 from __future__ import annotations
 
@@ -49,6 +51,29 @@ def ai_player(level: str, budget: float | None = None) -> Player:
 
 def random_player(name: str, view: dict, legal: list, seat: int, rng: random.Random) -> str:
     return rng.choice(legal)
+
+
+# one-rule bots: the simplest strategies a player might find, each a strong habit (the AI at
+# level normal must beat every one of them: the best scores ≤ 30 %)
+FAVOURITE = {"squares": ("leap", "move"), "logic_square": ("avi", "use"), "maken": ("attack", "fb"),
+             "art_of_war": ("attack", "support"), "avalon": ("ranged", "invade", "summon")}
+
+
+def one_rule_bots(name: str) -> dict[str, Player]:
+    def first(name_, view, legal, seat, rng):
+        return legal[0]
+
+    def last(name_, view, legal, seat, rng):
+        return legal[-1]
+
+    def favourite(name_, view, legal, seat, rng):
+        for verb in FAVOURITE.get(name_, ()):
+            mine = [c for c in legal if c.split()[0] == verb]
+            if mine:
+                return rng.choice(mine)
+        return rng.choice(legal)
+
+    return {"first_legal": first, "last_legal": last, f"always_{'_or_'.join(FAVOURITE.get(name, ('any',)))}": favourite}
 
 
 def play_match(name: str, options: dict, players: list[Player], seed: int) -> dict:
@@ -136,12 +161,27 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
                     n += 1
             row[key] = round(score / n, 3) if n else None
             log(f"{name}: hard {key}: {score}/{n}")
+        best, best_name = -1.0, None
+        for bot_name, bot in one_rule_bots(name).items():
+            score, n = 0.0, 0
+            for k in range(cfg["strength"]):
+                for bot_seat in range(players):
+                    seed += 1
+                    seats = [normal] * players
+                    seats[bot_seat] = bot
+                    score += _score(play_match(name, {}, seats, seed), bot_seat)
+                    n += 1
+            if n and score / n > best:
+                best, best_name = score / n, bot_name
+        row["trivial_vs_ai"] = round(best, 3) if best_name else None
+        row["trivial_best"] = best_name
+        log(f"{name}: the best one-rule bot vs normal: {best_name} {best:.2f}")
         out["games"][name] = row
     return out
 
 
 TARGETS = {"pairing": (0.40, 0.60), "first_player_win": (0.42, 0.58), "turn_cap_share": 0.05,
-           "vs_random": 0.95, "vs_greedy": 0.70}
+           "vs_random": 0.95, "vs_greedy": 0.70, "trivial_vs_ai": 0.30}
 
 
 def misses(result: dict) -> list[str]:
@@ -158,6 +198,9 @@ def misses(result: dict) -> list[str]:
         for key in ("vs_random", "vs_greedy"):
             if row.get(key) is not None and row[key] < TARGETS[key]:
                 out.append(f"{name}: hard {key} {row[key]:.0%} (target ≥ {TARGETS[key]:.0%})")
+        if row.get("trivial_vs_ai") is not None and row["trivial_vs_ai"] > TARGETS["trivial_vs_ai"]:
+            out.append(f"{name}: the one-rule bot {row['trivial_best']} scores {row['trivial_vs_ai']:.0%} "
+                       f"against normal (target ≤ 30 %)")
     return out
 
 
@@ -165,7 +208,8 @@ def format_table(result: dict) -> str:
     lines = []
     for name, row in result["games"].items():
         lines.append(f"{name}: first player {row['first_player_win']} · turn caps {row['turn_cap_share']} · "
-                     f"hard vs random {row.get('vs_random')} · hard vs greedy {row.get('vs_greedy')} "
+                     f"hard vs random {row.get('vs_random')} · hard vs greedy {row.get('vs_greedy')} · "
+                     f"best one-rule bot vs normal {row.get('trivial_vs_ai')} ({row.get('trivial_best')}) "
                      f"({row['matches']} self-play matches)")
         for p in row["pairings"]:
             lines.append(f"  {p['a']:>14} vs {p['b']:<14} {p['a_win']:.2f}  95% [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}]  n={p['n']}")

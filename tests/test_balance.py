@@ -23,8 +23,9 @@ def test_a_tiny_run_has_every_field(tmp_path):
         ("iron_wall", "falcon_raid"), ("iron_wall", "sage_court"), ("falcon_raid", "sage_court")}
     for p in row["pairings"]:
         assert p["n"] == 2 and 0 <= p["a_win"] <= 1 and p["ci95"][0] <= p["a_win"] <= p["ci95"][1]
-    for key in ("first_player_win", "turn_cap_share", "vs_random", "vs_greedy"):
+    for key in ("first_player_win", "turn_cap_share", "vs_random", "vs_greedy", "trivial_vs_ai"):
         assert 0 <= row[key] <= 1
+    assert row["trivial_best"] in ("first_legal", "last_legal", "always_attack_or_support")
     assert isinstance(misses(result), list)
     assert heatmap(result)[:8] == b"\x89PNG\r\n\x1a\n"
     out = tmp_path / "b.json"
