@@ -28,7 +28,7 @@ class Queries:
         if err or rec.status != ACTIVE:
             return []
         seat = self._seat_of(rec, user_id)
-        if seat is None:
+        if seat is None or seat in self.ai_seats(rec):      # (the computer plays that seat)
             return []
         game = registry.get(rec.game)
         try:

@@ -548,6 +548,8 @@ class Host(Clock, Queries, Practice):
             rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
+            if seat in self.ai_seats(rec):          # fill:ai took it over: the computer plays it
+                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
             game = registry.get(rec.game)
             try:
                 state = await self._state(rec)
@@ -636,6 +638,8 @@ class Host(Clock, Queries, Practice):
             rec, seat, err = await self._seated(match_id, user_id)
             if err:
                 return err
+            if seat in self.ai_seats(rec):
+                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
             filled = await self._fill_seats(rec, [seat], "host.filled_resign") if self.fills(rec) else None
             if filled is not None:       # fill:ai — the computer plays their seat from here on
                 return filled

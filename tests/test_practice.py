@@ -140,3 +140,12 @@ async def test_without_fill_ai_or_with_two_players_a_resignation_is_a_resignatio
     two = await _ffa(host, 2, fill_ai=True)
     res = await host.resign(two.id, 202)
     assert "filled" not in res.data and res.match.status != ACTIVE
+
+
+async def test_a_player_replaced_by_the_computer_can_no_longer_play_or_resign_that_seat(host):
+    rec = await _ffa(host, 3, fill_ai=True)
+    await host.resign(rec.id, 202)
+    assert await host.legal(rec.id, 202) == []
+    res = await host.command(rec.id, 202, "done")
+    assert res.error.key == "host.err.computer_seat" and "computer plays your seat" in res.error.render("en")
+    assert (await host.resign(rec.id, 202)).error.key == "host.err.computer_seat"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from .checks import assert_every_message_within_limits
-from .twin import message_text
+from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -57,4 +57,41 @@ async def test_challenging_the_bot_with_play_starts_a_practice_match(table, twin
     assert ix.ephemeral and "computer" in ix.text.lower(), ix.text
     match_id = int(re.search(r"#(\d+)", ix.text).group(1))
     await twin.wait_for(lambda: table.board_message(match_id), what="the practice board")
+    assert not bot.errors(), bot.errors()
+
+
+async def test_fill_ai_the_computer_takes_the_seat_of_a_player_who_resigns(table, twin, bot):
+    """`/play avalon … fill_ai:true` with three players: Bob resigns; the table says the computer
+    plays his seat from here on; the match goes on, and Bob is never asked to move again."""
+    match_id, challenge = await table.challenge("avalon", opponent2=table.carol, fill_ai=True)
+    for user in (table.bob, table.carol):
+        challenge = table.board_message(match_id)
+        ix = await twin.click(user, challenge, f"m:{match_id}:accept")
+        await table.pick_deck(user, ix)
+    await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, rf"^m:{match_id}:act$"),
+                        what="the board with an Act button")
+    thread = table.thread_of(match_id)
+    ix = await twin.slash(table.bob, "match resign", match=match_id, channel_id=thread)
+    for _ in range(3):                  # a confirmation, if one is asked
+        button = find_component(ix.last or {}, r"confirm|yes|resign")
+        if button is None or "left the match" in "\n".join(message_text(m) for m in twin.posts(thread)):
+            break
+        ix = await twin.click(table.bob, ix.last, button["custom_id"])
+    await twin.wait_for(lambda: "Bob left the match: the computer plays their seat" in
+                        "\n".join(message_text(m) for m in twin.posts(thread)), what="the seat-filler's notice",
+                        timeout=30)
+    # the others play on; whenever Bob's seat is to act the computer does it, Bob is never asked
+    for _ in range(12):
+        assert not await twin.autocomplete(table.bob, "move", "command", command="", match=match_id,
+                                           channel_id=thread), "Bob is asked to move after leaving"
+        moved = False
+        for user in (table.alice, table.carol):
+            choices = await twin.autocomplete(user, "move", "command", command="", match=match_id, channel_id=thread)
+            if choices:
+                await twin.slash(user, "move", command=choices[0]["value"], match=match_id, channel_id=thread)
+                moved = True
+                break
+        if not moved:
+            await asyncio.sleep(0.5)    # the computer's turn for Bob's seat
+    assert table.board_message(match_id) is not None, "the match goes on"
     assert not bot.errors(), bot.errors()
