@@ -97,6 +97,21 @@ def first_seat_options(name: str) -> dict:
     return {"first": 0} if "first" in schema else {"leader": 0} if "leader" in schema else {}
 
 
+def one_against(name: str, player: Player, others: Player, rounds: int, players: int,
+                seed: int) -> tuple[float | None, int]:
+    """``player`` in each seat in turn against ``others`` in the rest, ``rounds`` times: its
+    score share (draws half), and the last seed used (each match takes the next one)."""
+    score, n = 0.0, 0
+    for _ in range(rounds):
+        for seat in range(players):
+            seed += 1
+            seats = [others] * players
+            seats[seat] = player
+            score += _score(play_match(name, {}, seats, seed), seat)
+            n += 1
+    return (round(score / n, 3) if n else None), seed
+
+
 def _score(result: dict, seat: int) -> float:
     winners = result["winners"]
     return 0.5 if not winners else (1.0 if seat in winners else 0.0)
@@ -150,29 +165,13 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
         }
         hard = ai_player("hard", cfg["budget"])
         for key, other in (("vs_random", random_player), ("vs_greedy", ai_player("normal"))):
-            score, n = 0.0, 0
-            for k in range(cfg["strength"]):
-                for hard_seat in range(players):
-                    seed += 1
-                    seats = [other] * players
-                    seats[hard_seat] = hard
-                    res = play_match(name, {}, seats, seed)
-                    score += _score(res, hard_seat)
-                    n += 1
-            row[key] = round(score / n, 3) if n else None
-            log(f"{name}: hard {key}: {score}/{n}")
+            row[key], seed = one_against(name, hard, other, cfg["strength"], players, seed)
+            log(f"{name}: hard {key}: {row[key]}")
         best, best_name = -1.0, None
         for bot_name, bot in one_rule_bots(name).items():
-            score, n = 0.0, 0
-            for k in range(cfg["strength"]):
-                for bot_seat in range(players):
-                    seed += 1
-                    seats = [normal] * players
-                    seats[bot_seat] = bot
-                    score += _score(play_match(name, {}, seats, seed), bot_seat)
-                    n += 1
-            if n and score / n > best:
-                best, best_name = score / n, bot_name
+            share, seed = one_against(name, bot, normal, cfg["strength"], players, seed)
+            if share is not None and share > best:
+                best, best_name = share, bot_name
         row["trivial_vs_ai"] = round(best, 3) if best_name else None
         row["trivial_best"] = best_name
         log(f"{name}: the best one-rule bot vs normal: {best_name} {best:.2f}")

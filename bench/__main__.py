@@ -42,34 +42,28 @@ def main(argv: list[str] | None = None) -> int:
         from bench.ai import format_ai, misses as ai_misses, run_ai
 
         result = run_ai(plan, args.game, log=log)
-        print(format_ai(result))
-        for miss in ai_misses(result):
-            print(f"target missed: {miss}")
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(result, f, indent=2, ensure_ascii=False)
-                f.write("\n")
+        _report(format_ai(result), ai_misses(result), result, args.json)
         return 0
     if args.discord:
         from bench.discord import format_discord, misses, run_discord
 
         result = run_discord(args.game, log=log)
-        print(format_discord(result))
-        for miss in misses(result):
-            print(f"target missed: {miss}")
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(result, f, indent=2, ensure_ascii=False)
-                f.write("\n")
+        _report(format_discord(result), misses(result), result, args.json)
         return 0
     result = run(plan, games=args.game, log=log, database_url=args.database_url)
-    print(format_table(result))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2, ensure_ascii=False)
-            f.write("\n")
+    _report(format_table(result), [], result, args.json)
     return 1 if result["meta"].get("errors") else 0
 
+
+def _report(table: str, missed: list[str], result: dict, json_path: str | None) -> None:
+    """Print the table and the targets missed; with ``--json``, write the figures too."""
+    print(table)
+    for miss in missed:
+        print(f"target missed: {miss}")
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=2, ensure_ascii=False)
+            f.write("\n")
 
 if __name__ == "__main__":
     sys.exit(main())
