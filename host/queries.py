@@ -101,13 +101,16 @@ class Queries:
         entries = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
             state = _initial_state(game, rec)
+            public = game.view(state, None)        # each public view is drawn once
             held: list[dict] = []
             for c in await self.store.commands(rec.id):
                 shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
                          else _public_command(game, state, c.seat, c.command))
                 after = _step(game, state, c.seat, c.command)
+                public_after = game.view(after, None)
                 # what it did, in words, from the public views only (a host entry says itself)
-                story = [] if shown in ("join", "resign") else told(rec.game, game, state, after, list(rec.names), c.seat)
+                story = [] if shown in ("join", "resign") else told(rec.game, public, public_after,
+                                                                    list(rec.names), c.seat)
                 if shown is not None:  # hidden decisions are nobody else's business
                     # numbered by what everyone can see, not by the stored log: a gap would
                     # tell that a secret decision (e.g. a pass in a response window) was made
@@ -115,7 +118,7 @@ class Queries:
                                  "name": rec.names[c.seat], "command": shown, "story": story})
                 elif story and (held or entries):   # a secret decision's public consequences
                     (held or entries)[-1]["story"] = (held or entries)[-1]["story"] + story
-                state = after
+                state, public = after, public_after
                 if not _hidden(game, state):  # lines held during a secret window are released
                     entries += held
                     held = []

@@ -583,9 +583,11 @@ class Host(Clock, Queries, Practice):
         # is pending (a secret response window), even the public lines are held back and
         # released together when it closes, so nothing public shows the window was opened.
         released = list(rec.meta.get("held", []))
-        story = [] if entry is not None else told(rec.game, game, state, new_state, list(rec.names), seat)
+        public_before = game.view(state, None) if entry is None else None
+        story = [] if entry is not None else told(rec.game, public_before, game.view(new_state, None),
+                                                  list(rec.names), seat)
         if public_text is not None:
-            shown = played_text(rec.game, game, state, seat, public_text, list(rec.names))
+            shown = played_text(rec.game, game, state, seat, public_text, list(rec.names), public_before)
             released.append([rec.names[seat], shown, public_text, story])
         elif story:     # a secret decision's public consequences (e.g. the chain it let resolve)
             released.append([None, None, None, story])

@@ -47,7 +47,7 @@ def illegal_msg(exc: IllegalCommand) -> Msg:
 
 
 def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
-                names: list[str]) -> Any:
+                names: list[str], public_before: dict | None = None) -> Any:
     """How the thread tells a public ``command`` (as :func:`host.replay._public_command` shows
     it: face-down cards are ``?``): in words in both languages
     (``{"en": "Leap: Support 2 c1 ⤴ c3", "ja": …}``, the same label the player picked from the
@@ -56,9 +56,9 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
     The words are drawn from the PUBLIC view of the position before the command; from the
     player's own view only the definitions of the cards the command itself names (what a card
     is, never where it was or what else is in the hand), so they cannot tell what the command
-    does not."""
+    does not.  ``public_before``: that public view when the caller already has it."""
     try:
-        view = dict(game.view(before, None))
+        view = dict(public_before if public_before is not None else game.view(before, None))
         cards = dict(view.get("cards") or {})
         own_cards = (game.view(before, seat) or {}).get("cards") or {}
         for token in command.split():
@@ -77,14 +77,14 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
         return command
 
 
-def told(game_name: str, game: Any, before: Any, after: Any, names: list[str], seat: int) -> list[dict]:
+def told(game_name: str, public_before: dict, public_after: dict, names: list[str], seat: int) -> list[dict]:
     """What a command did, in words in every language (:func:`render.narrate.narrate`), drawn
     from the PUBLIC views around it only — a secret decision that changed nothing public says
     nothing."""
     from render.narrate import narrate
 
     try:
-        return narrate(game_name, game.view(before, None), game.view(after, None), names, seat)
+        return narrate(game_name, public_before, public_after, names, seat)
     except Exception:               # words are a nicety: the move itself always lands
         log.exception("%s: narrating a command failed", game_name)
         return []
