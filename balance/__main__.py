@@ -14,13 +14,15 @@ def main(argv: list[str] | None = None) -> int:
     size.add_argument("--quick", action="store_true", help="a small sample (minutes, not hours)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
+    p.add_argument("--per-order", type=int, metavar="N", help="matches per pairing and seat order (overrides the plan)")
+    p.add_argument("--no-hard", action="store_true", help="leave out the slow checks of level hard")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--png", metavar="FILE", default="balance.png", help="the win-rate heatmap (default balance.png)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
-    result = run(plan, args.game, log=log)
+    result = run(plan, args.game, log=log, per_order=args.per_order, strength=not args.no_hard)
     print(format_table(result))
     for miss in misses(result):
         print(f"target missed: {miss}")
