@@ -29,56 +29,5 @@ def evaluate(game: str, view: dict, seats: int) -> list[float]:
     return [x / total for x in strength[:seats]] if total > 0 else [1.0 / seats] * seats
 
 
-@evaluation("squares")
-def _squares(view: dict, seats: int) -> list[float]:
-    """Three pieces in the centre row win: pieces there count most, then pieces on the board
-    (a piece in the reserve does nothing) and how far they stand forward."""
-    out = [1.0, 1.0]
-    for p in view["pieces"]:
-        rank = int(p["square"][1])
-        ahead = rank - 1 if p["owner"] == 0 else 5 - rank          # 0 on one's own first row
-        out[p["owner"]] += 1.0 + 0.5 * min(ahead, 2)
-    for seat in (0, 1):
-        out[seat] += 4.0 * view["centre"][seat] ** 2
-    return out
-
-
-@evaluation("logic_square")
-def _logic_square(view: dict, seats: int) -> list[float]:
-    """Life decides (a knockout wins, the higher life wins when the decks run out); cards in
-    hand are options."""
-    return [max(1, p["life"]) + 15 * p["hand_count"] for p in sorted(view["players"], key=lambda p: p["seat"])]
-
-
-@evaluation("maken")
-def _maken(view: dict, seats: int) -> list[float]:
-    """LP cards left, less the damage taken towards the next DOWN, plus hand and gauge."""
-    out = []
-    for p in sorted(view["players"], key=lambda p: p["seat"]):
-        out.append(1 + 10 * p["lp_count"] - p["damage_count"] + 0.5 * p["hand_count"] + 0.3 * p["gauge_count"])
-    return out
-
-
-@evaluation("art_of_war")
-def _art_of_war(view: dict, seats: int) -> list[float]:
-    """The kingdom decides the end of war; units on the battlefield hold it; a damaged KING is
-    in danger (its capture or destruction loses at once)."""
-    out = [1.0, 1.0]
-    for p in view["players"]:
-        out[p["seat"]] += 2.0 * p["kingdom_count"] + 0.3 * p["hand_count"]
-    for u in view["field"]:
-        out[u["owner"]] += 1.0 - (1.5 * u["damage"] if u["card"] == "k" else 0.2 * u["damage"])
-    return out
-
-
-@evaluation("avalon")
-def _avalon(view: dict, seats: int) -> list[float]:
-    """Proofs win, life keeps a player in; mana towards the target makes a leader."""
-    out = []
-    for p in sorted(view["players"], key=lambda p: p["seat"]):
-        if p["status"] == "out":
-            out.append(0.0)
-            continue
-        reach = min(1.0, p["mana_total"] / max(1, p["target"]))
-        out.append(1 + 6 * len(p["proofs"]) + 2 * p["life"] + 2 * reach + (1.5 if p["leader"] else 0))
-    return out
+# each game's evaluation lives in its own module (ai/eval_<game>.py) and registers itself here
+from ai import eval_art_of_war, eval_avalon, eval_logic_square, eval_maken, eval_squares  # noqa: E402,F401
