@@ -4,8 +4,12 @@
     python bot.py --dump-commands   # print the application commands as synced (no token, no network)
     python bot.py --local [--game squares] [--out DIR]   # play in the terminal, no Discord
 
+    python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs
+
 Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
-(default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, DEV_GUILD_ID, SYNC_COMMANDS.
+(default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, SHARD_IDS, DEV_GUILD_ID,
+SYNC_COMMANDS.  Several processes on one PostgreSQL database: each gets its own SHARD_IDS of
+the same SHARD_COUNT (README, "Several processes").
 Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 BOT_TEST_PLUGINS.
 """
@@ -15,6 +19,7 @@ import asyncio
 import json
 import logging
 import os
+import sqlite3
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +32,7 @@ class Config:
     database_url: str = "sqlite:///bot.sqlite3"
     log_level: str = "INFO"
     shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None   # this process's gateway shards (None: all)
     dev_guild_id: int | None = None
     sync_commands: bool = True
     clock: bool = True
@@ -45,14 +51,39 @@ class Config:
                 raise SystemExit(i18n.t("bot.bad_number", i18n.terminal_locale(env), name=name,
                                         value=repr(raw))) from None
 
+        shard_count = _int("SHARD_COUNT")
+        shard_ids = None
+        raw_ids = (env.get("SHARD_IDS") or "").strip()
+        if raw_ids:
+            from host.shards import ShardSpecError, parse_shard_ids
+
+            try:
+                shard_ids = parse_shard_ids(raw_ids, shard_count)
+            except ShardSpecError as e:
+                raise SystemExit(i18n.t(e.key, i18n.terminal_locale(env), **e.params)) from None
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             database_url=(env.get("DATABASE_URL") or "").strip() or "sqlite:///bot.sqlite3",
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
-            shard_count=_int("SHARD_COUNT"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             dev_guild_id=_int("DEV_GUILD_ID"),
             sync_commands=(env.get("SYNC_COMMANDS") or "1").strip().lower() not in ("0", "false", "no", "off"),
         )
+
+    def shards(self) -> Any:
+        """This process's share of the work (:class:`host.shards.Shards`), or None when it runs
+        every shard."""
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        from host.shards import Shards
+
+        return Shards(self.shard_ids, self.shard_count)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Only one process syncs the application commands: the one holding shard 0."""
+        return self.sync_commands and (self.shard_ids is None or 0 in self.shard_ids)
 
 
 def make_intents() -> Any:
@@ -83,6 +114,8 @@ def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
             kwargs: dict[str, Any] = {}
             if config.shard_count:
                 kwargs["shard_count"] = config.shard_count
+            if config.shard_ids is not None:
+                kwargs["shard_ids"] = list(config.shard_ids)
             super().__init__(command_prefix=commands.when_mentioned, intents=make_intents(),
                              tree_cls=GameTree, help_command=None,
                              allowed_mentions=discord.AllowedMentions.none(), **kwargs)
@@ -94,8 +127,11 @@ def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
 
         async def setup_hook(self) -> None:
             await prepare(self)
-            if self.config.sync_commands:
+            if self.config.syncs_commands:
                 await sync_commands(self)
+            elif self.config.sync_commands:
+                logging.getLogger("bot").info("shards %s: the process holding shard 0 syncs the commands",
+                                              ",".join(map(str, self.config.shard_ids or ())))
 
         async def on_ready(self) -> None:
             if not self._resumed:
@@ -124,7 +160,9 @@ async def prepare(bot: Any) -> None:
     if bot.host is None:
         from host import Host
 
-        bot.host = Host(bot.store, now=TEST_CLOCK) if TEST_CLOCK is not None else Host(bot.store)
+        shards = bot.config.shards() if hasattr(bot.config, "shards") else None
+        bot.host = (Host(bot.store, now=TEST_CLOCK, shards=shards) if TEST_CLOCK is not None
+                    else Host(bot.store, shards=shards))
     if not isinstance(bot.tree.translator, CatalogTranslator):
         await bot.tree.set_translator(CatalogTranslator())
     await cogs.setup_all(bot)
@@ -239,6 +277,32 @@ def load_games(lang: str) -> bool:
     return True
 
 
+def run_backup(args: list[str]) -> int:
+    """``--backup PATH``: copy the SQLite store of DATABASE_URL to PATH (data/backup.py)."""
+    from data.backup import BackupError, backup
+
+    lang = i18n.terminal_locale()
+    if len(args) != 1:
+        print(i18n.t("bot.backup_usage", lang), file=sys.stderr)
+        return 2
+    try:
+        from dotenv import load_dotenv
+
+        load_dotenv()
+    except ImportError:  # pragma: no cover - declared dependency
+        pass
+    try:
+        done = backup(Config.from_env().database_url, args[0])
+    except BackupError as e:
+        print(i18n.t(e.key, lang, **e.params), file=sys.stderr)
+        return 2
+    except sqlite3.Error as e:
+        print(i18n.t("bot.backup_failed", lang, detail=str(e)), file=sys.stderr)
+        return 1
+    print(i18n.t("bot.backup_done", lang, **done))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not load_games(i18n.terminal_locale()):
@@ -247,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         from host.console import main as console_main
 
         return console_main(argv[1:])
+    if argv and argv[0] == "--backup":
+        return run_backup(argv[1:])
     if "--dump-commands" in argv:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))

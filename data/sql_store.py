@@ -412,11 +412,18 @@ class SqlStore(Store):
             n = await c.fetchval("SELECT COUNT(*) FROM matches WHERE " + cond, *args)
         return int(n)
 
-    async def matches_due(self, deadline_before: float, created_before: float) -> list[MatchRecord]:
-        return await self._list(
-            "WHERE ({statuses} AND created_at <= ?) "
-            "OR (status = 'active' AND deadline IS NOT NULL AND deadline <= ?) ORDER BY id",
-            (float(created_before), float(deadline_before)), (PENDING, OPEN))
+    async def matches_due(self, deadline_before: float, created_before: float,
+                          shards: Any = None) -> list[MatchRecord]:
+        where = ("WHERE (({statuses} AND created_at <= ?) "
+                 "OR (status = 'active' AND deadline IS NOT NULL AND deadline <= ?))")
+        params: tuple = (float(created_before), float(deadline_before))
+        if shards is not None:      # this process's guilds: Discord's (guild_id >> 22) % count
+            count = int(shards.count)
+            cond, args = self._in(f"((guild_id >> 22) % {count})", [int(i) for i in shards.ids], "bigint")
+            where += (" AND (" + ("guild_id IS NULL OR " if 0 in shards.ids else "")
+                      + f"(guild_id IS NOT NULL AND {cond}))")
+            params += tuple(args)
+        return await self._list(where + " ORDER BY id", params, (PENDING, OPEN))
 
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED
                                  ) -> list[MatchRecord]:

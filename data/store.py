@@ -170,9 +170,12 @@ class Store(abc.ABC):
         """How many matches have one of ``statuses`` (cheap: nothing is decoded)."""
 
     @abc.abstractmethod
-    async def matches_due(self, deadline_before: float, created_before: float) -> list[MatchRecord]:
+    async def matches_due(self, deadline_before: float, created_before: float,
+                          shards: Any = None) -> list[MatchRecord]:
         """Clock work: active matches whose deadline is at or before ``deadline_before``, and
-        pending/open challenges created at or before ``created_before``."""
+        pending/open challenges created at or before ``created_before``.  ``shards`` (a
+        :class:`host.shards.Shards`): only the matches of guilds on those gateway shards, and
+        the guild-less ones if it holds shard 0 (several processes split the clock's work)."""
 
     @abc.abstractmethod
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED

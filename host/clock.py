@@ -20,16 +20,19 @@ CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
 
 
 class Clock:
-    """Needs the host's ``store``, ``now``, ``_lock``, ``_get``, ``_state``, ``_write``,
+    """Needs the host's ``store``, ``now``, ``shards``, ``_lock``, ``_get``, ``_state``, ``_write``,
     ``_board`` and ``_apply``."""
 
     async def tick(self) -> list[Result]:
         """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
         out: list[Result] = []
         now = self.now()
-        # only what can be due: deadlines within the longest reminder lead, old challenges.
+        # only what can be due: deadlines within the longest reminder lead, old challenges; and
+        # with several processes only this one's guilds (host/shards.py).  Each event is then
+        # claimed by a versioned write (``_write``) before it is announced, so it is announced
+        # once even if another process looked at the same match.
         # (The listing never raises for a bad row: the store quarantines and skips it.)
-        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL):
+        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL, shards=self.shards):
             # each match on its own: one that fails is logged (and quarantined if its row is
             # what is wrong), and the others still get their reminders and expiries
             try:
@@ -68,6 +71,11 @@ class Clock:
         async with self._lock(rec.id):
             fresh, err = await self._get(rec.id)
             if err or fresh.status != ACTIVE or fresh.deadline != rec.deadline:
+                return None
+            # the claim: the event is still due in the database's truth.  Another process (or
+            # an earlier tick) that got there first has written ``reminded``/``expired`` with
+            # the match's next version, and this one says nothing.
+            if (kind == "reminder" and fresh.reminded) or (kind == "expired" and fresh.meta.get("expired")):
                 return None
             game = registry.get(fresh.game)
             try:

@@ -33,6 +33,7 @@ from data.store import (
 )
 from host import leagues as L
 from host import ratings as R
+from host.shards import owns
 from host.types import Msg, Result, msg
 
 log = logging.getLogger("host.records")
@@ -309,6 +310,12 @@ class Leagues:
     async def get(self, league_id: int) -> LeagueRecord | None:
         return await self.store.get_league(int(league_id))
 
+    async def _mine(self, statuses: tuple[str, ...]) -> list[LeagueRecord]:
+        """The leagues in ``statuses`` whose clock work is this process's: those of the guilds
+        on its gateway shards (host/shards.py; every league when it runs them all)."""
+        shards = getattr(self.host, "shards", None)
+        return [lg for lg in await self.store.leagues(None, statuses) if owns(shards, lg.guild_id)]
+
     async def _mutate(self, league_id: int, guild_id: int | None,
                       step: Callable[[dict, str], tuple[str, Any]], *, system: bool = False) -> Result:
         """Load, apply ``step(data, status) -> (new status, payload)`` to a copy, write back
@@ -543,7 +550,7 @@ class Leagues:
         """Report the league matches that finished without being reported (the bot stopped
         between the match's end and the report): every running league, or just ``league``."""
         out = []
-        leagues = [league] if league is not None else await self.store.leagues(None, ("running",))
+        leagues = [league] if league is not None else await self._mine(("running",))
         for lg in leagues:
             if lg is None or lg.status != "running":
                 continue
@@ -574,7 +581,7 @@ class Leagues:
         now be claimed."""
         out = []
         now = self.now()
-        for lg in await self.store.leagues(None, ("signup",)):
+        for lg in await self._mine(("signup",)):
             until = lg.data.get("signup_until")
             if until is None or now < until:
                 continue
@@ -597,7 +604,7 @@ class Leagues:
         for res in await self.catch_up():
             res.data["caught_up"] = True
             out.append(res)
-        for lg in await self.store.leagues(None, ("running",)):
+        for lg in await self._mine(("running",)):
             try:
                 if not L.overdue(lg.data, now):
                     continue

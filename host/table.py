@@ -30,6 +30,7 @@ from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-ex
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.practice import Practice
 from host.queries import Queries
+from host.shards import Shards
 from host.replay import (
     JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part, start_edition,
@@ -51,8 +52,9 @@ MAX_COMMAND_LEN = 200
 class Host(Clock, Queries, Practice):
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
                  render: bool = True, rng: random.Random | None = None,
-                 cache_size: int = 20_000) -> None:
+                 cache_size: int = 20_000, shards: Shards | None = None) -> None:
         self.store = store
+        self.shards = shards  # several processes: the gateway shards whose clock work is ours
         self.now = now
         self.render_enabled = render
         self._rng = rng  # None: seeds come from secrets (see _new_seed)
