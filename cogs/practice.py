@@ -20,6 +20,7 @@ from cogs.common import (L, N, game_name, missing_permissions, permission_names,
 from cogs.decks import any_deck_autocomplete
 from cogs.game import GAME_CHOICES
 from data.store import ACTIVE
+from host.shards import owns
 from host.decks import DeckBook
 from host.practice import ai_name_msg
 from rules import registry
@@ -60,17 +61,18 @@ class Practice(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a restart: every running practice match that waits for the computer."""
+        """After a restart: every running practice match that waits for the computer (with
+        several processes, those of this process's shards: host/shards.py)."""
         me = getattr(self.bot.user, "id", None)
         if me is None:
             return
         try:
-            running = await self.bot.store.matches_for_user(int(me), (ACTIVE,))  # type: ignore[attr-defined]
+            running = await self.bot.store.matches_for_user(int(me), (ACTIVE,), limit=100_000)  # type: ignore[attr-defined]
         except Exception:
             log.exception("practice matches could not be listed")
             return
         for rec in running:
-            if self.host.ai_seats(rec):
+            if self.host.ai_seats(rec) and owns(self.host.shards, rec.guild_id):
                 self.schedule(rec.id)
 
     async def _shown(self, rec: Any) -> None:
