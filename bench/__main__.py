@@ -1,6 +1,7 @@
 """``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`);
 ``python -m bench --discord [--json FILE] [--game NAME ...]`` (see :mod:`bench.discord`);
-``python -m bench --ai [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench.ai`)."""
+``python -m bench --ai [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench.ai`);
+``python -m bench --scale [--quick] [--json FILE] [--database-url URL]`` (see :mod:`bench.scale`)."""
 from __future__ import annotations
 
 import argparse
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ai", action="store_true",
                    help="how long the computer player takes to decide, per game and level "
                         "(normal p99 target 200 ms; hard within its 1 s budget)")
+    p.add_argument("--scale", action="store_true",
+                   help="what one process carries: commands/s, database transactions and pictures per "
+                        "command, memory per active match (docs/scale.md)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -43,6 +47,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_ai(plan, args.game, log=log)
         _report(format_ai(result), ai_misses(result), result, args.json)
+        return 0
+    if args.scale:
+        from bench.scale import format_scale, misses as scale_misses, run_scale
+
+        result = run_scale(plan, args.game, log=log, database_url=args.database_url)
+        _report(format_scale(result), scale_misses(result), result, args.json)
         return 0
     if args.discord:
         from bench.discord import format_discord, misses, run_discord

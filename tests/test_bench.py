@@ -176,3 +176,19 @@ def test_the_ai_benchmark_times_every_game_and_level():
         assert row["hard"]["p99_ms"] >= 0
     assert "| squares |" in format_ai(result)
     assert isinstance(misses(result), list)
+
+
+def test_the_scale_benchmark_counts_what_a_command_costs(tmp_path):
+    """``python -m bench --scale`` (docs/scale.md): commands per second one process carries,
+    with and without pictures, database transactions, pictures per command, memory per match.
+    Measured, not asserted: the smoke test checks every figure is there and plausible."""
+    from bench.scale import format_scale, run_scale
+
+    result = run_scale("tiny", ["squares", "maken"])
+    t, bare = result["throughput"], result["without_pictures"]
+    assert t["commands"] > 0 and bare["commands"] > 0 and t["pictures_per_command"] >= 1
+    assert bare["pictures_per_command"] == 0, "pictures off draws none"
+    assert 0.9 <= t["write_transactions_per_command"] <= 1.5, "a command is one write transaction"
+    assert 0 < t["picture_busy_share"] <= 1.05 and result["memory_kib_per_active_match"] > 0
+    table = format_scale(result)
+    assert "commands/s one process carries" in table and "per active match" in table
