@@ -193,7 +193,7 @@ class SqlStore(Store):
         try:
             ids = [r[0] for r in await c.fetchall("SELECT id FROM matches " + where, *params)]
         except self._DB_ERROR:
-            raise first
+            raise first from None
         rows = []
         for match_id in ids:
             try:

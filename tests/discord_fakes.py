@@ -428,7 +428,7 @@ class FakeDiscord:
             return 200, copy.deepcopy(self._check_channel(int(g.group(1))))
         if method == "POST" and path == "/users/@me/channels":
             uid = int(payload["recipient_id"])
-            for cid, ch in self.channels.items():
+            for ch in self.channels.values():
                 if ch["type"] == 1 and ch["recipients"][0]["id"] == str(uid):
                     return 200, copy.deepcopy(ch)
             cid = self.snowflake()

@@ -6,7 +6,6 @@ gateway-shaped interactions are dispatched.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -580,7 +579,7 @@ async def test_concurrent_publishes_make_one_thread_and_never_show_an_older_boar
 
 async def test_a_match_started_inside_a_thread_is_played_in_that_thread(env):
     thread = env.fake.thread(int(env.fake.channel["id"]), "chat")
-    ix = await env.play(env.alice, game="squares", opponent=env.bob, options="first=0", channel_id=thread["id"])
+    await env.play(env.alice, game="squares", opponent=env.bob, options="first=0", channel_id=thread["id"])
     challenge = env.fake.posts(thread["id"])[-1]
     await env.fake.click(env.bot, env.bob, challenge, "m:1:accept")
     assert len(env.fake.threads()) == 1
@@ -603,7 +602,7 @@ async def test_match_commands_work_from_direct_messages_with_a_match_number(env)
 
 async def test_aborting_a_pending_challenge_makes_no_thread(env):
     await env.play(env.alice, game="squares", opponent=env.bob)
-    ix = await env.fake.slash(env.bot, env.alice, "match abort", match=1)
+    await env.fake.slash(env.bot, env.alice, "match abort", match=1)
     assert (await env.match(1)).status == "aborted"
     assert env.fake.threads() == []
     assert env.fake.posts()[0]["components"] == []

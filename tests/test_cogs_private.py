@@ -163,7 +163,7 @@ async def test_the_act_menu_works_for_a_game_the_cogs_do_not_know(env):
 
 
 async def test_dm_locale_follows_the_players_own_discord_language(env):
-    ix = await env.play(env.alice, game="secret_duel", opponent=env.bob, locale="ja")
+    await env.play(env.alice, game="secret_duel", opponent=env.bob, locale="ja")
     board = env.fake.posts()[-1]
     await env.fake.click(env.bot, env.bob, board, "m:1:accept", locale="en-US")
     assert "あなただけの情報" in message_text(env.fake.dms(uid(env.alice))[0])
@@ -179,7 +179,7 @@ async def test_private_views_are_never_logged(env, caplog):
     alice_hand, bob_hand = await hands(env, match_id)
     cog_logs = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith(("cogs", "bot")))
     for card in alice_hand + bob_hand:
-        assert f"play {card}" not in cog_logs and f"'hand': [" not in cog_logs
+        assert f"play {card}" not in cog_logs and "'hand': [" not in cog_logs
 
 
 async def test_a_players_dm_has_act_and_is_edited_only_when_their_view_changed(env):

@@ -128,6 +128,9 @@ def test_league_texts_name_the_organiser_commands_where_they_are():
                 continue
             for name in names:
                 assert f"{old}{name}" not in text, (locale, key, name)
+        named = {name for name in names for text in cat.values() if f"{new}{name}" in text}
+        assert {"create", "start"} <= {n for n in organiser
+                                       if (cat.get(f"cmd.league.{n}.name", n) if locale == "ja" else n) in named}, named
 
 
 # ---------------------------------------------------------------------------- 2. /match in its thread

@@ -104,7 +104,7 @@ def test_every_name_and_description_has_a_japanese_localization(payload):
 def test_the_whole_payload_fits_discords_size_limit(payload):
     for c in payload:
         text = c["name"] + c["description"]
-        for where, obj, kind in walk([c]):
+        for _where, obj, kind in walk([c]):
             if kind != "command" or obj is not c:
                 text += obj["name"] + obj.get("description", "")
                 if kind == "choice":

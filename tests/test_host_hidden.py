@@ -151,7 +151,7 @@ async def test_no_public_reminder_names_a_hidden_decider(host):
 
 
 async def test_a_public_default_on_expiry_is_announced(host):
-    mid = await started(host, turn_seconds=60, options={"counter": False, "auto_go": True})
+    await started(host, turn_seconds=60, options={"counter": False, "auto_go": True})
     host.clock.t += 61
     events = await host.tick()
     assert [e.data.get("clock") for e in events] == ["auto"]

@@ -359,7 +359,7 @@ async def test_the_record_of_an_unfinished_match_cannot_be_exported(store):
 
 async def test_the_chart_series_starts_at_1500_and_marks_the_provisional_matches(store):
     rec = Records(store)
-    for i in range(7):
+    for _ in range(7):
         await rec.process(await finished(store, [A, B], [0]))
     series, provisional = await rec.chart_series(A, "squares", guild_scope(GUILD))
     assert series[0] == 1500 and len(series) == 8

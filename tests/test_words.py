@@ -25,7 +25,7 @@ def _positions(name: str, players: int, seed: int, n: int = 120):
     game = registry.get(name)
     state = game.new_match(players=players, seed=seed, options={})
     r = random.Random(seed)
-    for i in range(n):
+    for _ in range(n):
         yield game, state
         if game.outcome(state) is not None or not game.to_act(state):
             return

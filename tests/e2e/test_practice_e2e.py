@@ -37,7 +37,7 @@ async def test_practice_against_the_computer(table, twin, bot):
             await asyncio.sleep(0.2)
         raise AssertionError("Alice never got the turn back")
 
-    for turn in range(3):
+    for _ in range(3):
         choices = await wait_for_alice()
         done = said_by_computer()
         ix = await twin.slash(table.alice, "move", command=choices[0]["value"], match=match_id, channel_id=thread)
