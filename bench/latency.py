@@ -9,7 +9,7 @@ import random
 import statistics
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from bench.workload import USER_BASE, players_for
 from data.store import ACTIVE
@@ -90,6 +90,28 @@ class _Table:
             return None
         p = self.rng.choice(options)
         return p.user_id, self.rng.choice(p.legal)
+
+
+async def play_until(stop: asyncio.Event, host: Host, name: str, rng: random.Random, user_base: int,
+                     played: Callable[[str], None]) -> None:
+    """One player playing random matches of ``name`` as fast as it can until ``stop``: every
+    command through ``host.command``, its private pictures awaited; ``played(name)`` after each."""
+    table = _Table(host, name, rng, user_base)
+    mid, prompts = await table.new_match()
+    while not stop.is_set():
+        choice = table.pick(prompts)
+        if choice is None:
+            mid, prompts = await table.new_match()
+            continue
+        res = await host.command(mid, *choice)
+        await res.ready()
+        if not res.ok:
+            raise RuntimeError(f"{name}: legal command refused: {res.error}")
+        played(name)
+        if res.match.status != ACTIVE:
+            mid, prompts = await table.new_match()
+        else:
+            prompts = res.prompts
 
 
 async def game_latency(name: str, store_path: str, n_commands: int, *, warmup: int = 5,
@@ -226,24 +248,12 @@ async def loop_lag(games: list[str], store_path: str, seconds: float, *, players
     commands = [0]
     lags: list[float] = []
 
+    def counted(name: str) -> None:
+        commands[0] += 1
+
     async def player(k: int) -> None:
-        name = games[k % len(games)]
-        table = _Table(host, name, random.Random(100 + k), USER_BASE + 2_000_000 + k * 100_000)
-        mid, prompts = await table.new_match()
-        while not stop.is_set():
-            choice = table.pick(prompts)
-            if choice is None:
-                mid, prompts = await table.new_match()
-                continue
-            res = await host.command(mid, *choice)
-            await res.ready()
-            if not res.ok:
-                raise RuntimeError(f"{name}: legal command refused: {res.error}")
-            commands[0] += 1
-            if res.match.status != ACTIVE:
-                mid, prompts = await table.new_match()
-            else:
-                prompts = res.prompts
+        await play_until(stop, host, games[k % len(games)], random.Random(100 + k),
+                         USER_BASE + 2_000_000 + k * 100_000, counted)
 
     try:
         tasks = [asyncio.create_task(player(k)) for k in range(players)]

@@ -25,9 +25,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bench.latency import _Table, bot_host
+from bench.latency import bot_host, play_until
 from bench.workload import USER_BASE, seed_database
-from data.store import ACTIVE
 from rules import registry
 
 PLANS = {"full": {"seconds": 30.0, "players": 16, "stored": 10_000},
@@ -75,30 +74,17 @@ async def throughput(games: list[str], seconds: float, players: int, database_ur
         render.render_image = timed(originals["render_image"], True)
         render.encode_png = timed(originals["encode_png"], False)
         stop = asyncio.Event()
-        done = {"commands": 0, "matches": 0}
+        done = {"commands": 0}
         per_game: dict[str, int] = {g: 0 for g in games}
 
+        def played(name: str) -> None:
+            if counting[0]:
+                done["commands"] += 1
+                per_game[name] += 1
+
         async def player(k: int) -> None:
-            name = games[k % len(games)]
-            table = _Table(host, name, random.Random(500 + k), USER_BASE + 5_000_000 + k * 100_000)
-            mid, prompts = await table.new_match()
-            while not stop.is_set():
-                choice = table.pick(prompts)
-                if choice is None:
-                    mid, prompts = await table.new_match()
-                    continue
-                res = await host.command(mid, *choice)
-                await res.ready()
-                if not res.ok:
-                    raise RuntimeError(f"{name}: legal command refused: {res.error}")
-                if counting[0]:
-                    done["commands"] += 1
-                    per_game[name] += 1
-                if res.match.status != ACTIVE:
-                    done["matches"] += 1
-                    mid, prompts = await table.new_match()
-                else:
-                    prompts = res.prompts
+            await play_until(stop, host, games[k % len(games)], random.Random(500 + k),
+                             USER_BASE + 5_000_000 + k * 100_000, played)
 
         counting = [False]
         try:
