@@ -32,6 +32,7 @@ from rules import registry
 
 LEVELS = ("easy", "normal", "hard")
 NORMAL_SAMPLES = 3            # determinizations per move at level normal
+NORMAL_HORIZON = 8            # ... each played on through the others' answers, up to this many commands
 HARD_ITERATIONS = 300         # iterations at level hard without a time budget
 ROLLOUT_COMMANDS = 40         # a playout stops after this many commands and is scored as it is
 UCB_C = 0.7
@@ -69,7 +70,7 @@ def _one_ply(name: str, game: Any, view: dict, legal: list[str], seat: int, rng:
     for command in order:
         total = 0.0
         for state in states:
-            total += _value_after(name, game, state, seat, command)
+            total += _value_after(name, game, state, seat, command, rng, NORMAL_HORIZON)
         value = total / len(states)
         if value > best_value:
             best, best_value = command, value
@@ -78,12 +79,37 @@ def _one_ply(name: str, game: Any, view: dict, legal: list[str], seat: int, rng:
     return best
 
 
-def _value_after(name: str, game: Any, state: Any, seat: int, command: str) -> float:
+def _value_after(name: str, game: Any, state: Any, seat: int, command: str,
+                 rng: random.Random | None = None, horizon: int = 0) -> float:
+    """The evaluation for ``seat`` after ``command`` and, with a ``horizon``, after the others'
+    answers up to this seat's next decision (played by a random policy, at most ``horizon``
+    commands): a move is judged by what it leads to once the exchange it opens is resolved —
+    a bet by the judge that follows it, an attack by the answer — not by the instant after."""
     try:
         after = game.apply(state, seat, command)
     except Exception:                    # a sample in which the move is not possible
         return 0.0
+    if horizon and rng is not None:
+        after = _until_mine(game, after, seat, rng, horizon)
     return _scores(name, game, after)[seat]
+
+
+def _until_mine(game: Any, state: Any, seat: int, rng: random.Random, horizon: int) -> Any:
+    for _ in range(horizon):
+        if game.outcome(state) is not None:
+            break
+        to_act = game.to_act(state)
+        if not to_act or seat in to_act:
+            break
+        mover = rng.choice(to_act)
+        moves = game.legal_commands(state, mover)
+        if not moves:
+            break
+        nxt = _step(game, state, mover, rng.choice(moves))
+        if nxt is None:
+            break
+        state = nxt
+    return state
 
 
 def _scores(name: str, game: Any, state: Any) -> list[float]:

@@ -87,3 +87,19 @@ def test_unknown_levels_and_empty_choices_are_refused():
         choose("squares", {}, ["pass"], 0, level="grandmaster")
     with pytest.raises(ValueError):
         choose("squares", {}, [], 0)
+
+
+def test_normal_judges_a_move_by_the_answers_it_draws_up_to_its_next_decision():
+    """Level normal plays each candidate on through the others' answers (a cheap random policy)
+    until the seat decides again, so a Project Maken bet is judged after the judge it opens, not
+    at the instant before the defender answers."""
+    import ai
+
+    game = registry.get("maken")
+    rng = random.Random(3)
+    for state, seat in positions("maken", 3):
+        for command in game.legal_commands(state, seat)[:4]:
+            after = ai._until_mine(game, game.apply(state, seat, command), seat, rng, 50)
+            assert game.outcome(after) is not None or seat in game.to_act(after)
+            short = ai._until_mine(game, game.apply(state, seat, command), seat, rng, 0)
+            assert game.view(short, None) == game.view(game.apply(state, seat, command), None), "horizon 0: the instant after"
