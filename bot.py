@@ -8,7 +8,8 @@
 
 Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
 (default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, SHARD_IDS, DEV_GUILD_ID,
-SYNC_COMMANDS.  Several processes on one PostgreSQL database: each gets its own SHARD_IDS of
+SYNC_COMMANDS, METRICS_PORT, METRICS_HOST (Prometheus ``/metrics`` and ``/healthz``; README,
+"Metrics").  Several processes on one PostgreSQL database: each gets its own SHARD_IDS of
 the same SHARD_COUNT (README, "Several processes").
 Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 BOT_TEST_PLUGINS.
@@ -36,6 +37,8 @@ class Config:
     dev_guild_id: int | None = None
     sync_commands: bool = True
     clock: bool = True
+    metrics_port: int | None = None            # METRICS_PORT: serve /metrics and /healthz (cogs/metrics.py)
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def from_env(cls, env: Any = None) -> "Config":
@@ -69,6 +72,8 @@ class Config:
             shard_ids=shard_ids,
             dev_guild_id=_int("DEV_GUILD_ID"),
             sync_commands=(env.get("SYNC_COMMANDS") or "1").strip().lower() not in ("0", "false", "no", "off"),
+            metrics_port=_int("METRICS_PORT"),
+            metrics_host=(env.get("METRICS_HOST") or "").strip() or "127.0.0.1",
         )
 
     def shards(self) -> Any:

@@ -24,6 +24,10 @@ async def setup_all(bot: commands.Bot) -> None:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS)
+    if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
+        from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
+
+        await bot.add_cog(MetricsServer(bot))
 
 
 __all__ = ["COGS", "setup_all"]

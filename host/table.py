@@ -27,6 +27,7 @@ from data.store import (
 )
 from host import integrity
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
+from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.practice import Practice
 from host.queries import Queries
@@ -50,6 +51,8 @@ MAX_COMMAND_LEN = 200
 
 
 class Host(Clock, Queries, Practice):
+    metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
+
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
                  render: bool = True, rng: random.Random | None = None,
                  cache_size: int = 20_000, shards: Shards | None = None) -> None:
@@ -188,6 +191,7 @@ class Host(Clock, Queries, Practice):
     def _locale(self, rec: MatchRecord) -> str:
         return i18n.locale_of(rec.meta.get("locale", "en"))
 
+    @measured_picture
     async def _picture(self, rec: MatchRecord, view: dict, *, hand: bool = False) -> bytes | None:
         """The picture of ``view``; ``hand``: a seat's hand picture for its DM (no clock: it
         changes only when the seat's own view does, so the DM is not edited as time passes)."""
@@ -544,6 +548,7 @@ class Host(Clock, Queries, Practice):
             return await self._maybe_start(rec, replace(rec), [], force=True)
 
     # ------------------------------------------------------------------ play
+    @measured_command
     async def command(self, match_id: int, user_id: int, text: str) -> Result:
         text = " ".join(str(text or "").split())
         async with self._lock(int(match_id)):
