@@ -188,8 +188,10 @@ def count_rate_limits(metrics: Metrics, loggers: dict[str, str] | None = None) -
     for name, marker in (loggers or RATE_LIMIT_LOGS).items():
         logger = logging.getLogger(name)
         old_level = logger.level
-        counter = _RateLimitCounter(metrics, marker, logger.getEffectiveLevel())
-        if logger.getEffectiveLevel() > logging.WARNING:
+        quiet = logger.getEffectiveLevel() > logging.WARNING
+        # opened to WARNING for the count; the filter then drops what the old level dropped
+        counter = _RateLimitCounter(metrics, marker, logger.getEffectiveLevel() if quiet else logging.NOTSET)
+        if quiet:
             logger.setLevel(logging.WARNING)
         logger.addFilter(counter)
 
