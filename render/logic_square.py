@@ -594,6 +594,30 @@ def _chain_box(d: ImageDraw.ImageDraw, chain: list[dict], cards: dict, ctx: Ctx,
     return y + h
 
 
+# what a resolving card can do that the table tells (each has a line in _event_line)
+EFFECTS = frozenset({"damage", "destroyed", "place", "move", "fizzle", "heal", "draw", "trash", "ap", "shield"})
+
+
+def quiet_resolves(events: list) -> set[int]:
+    """The positions in ``events`` of the "resolve" events whose card did nothing: no effect of
+    its own (a heal of 0 is none) before the next card resolves or the turn passes.  The
+    picture and the narration (render/narrate.py) both say such a card missed — nothing in its
+    range, or no effect — and decide it here, once."""
+    quiet: set[int] = set()
+    open_: int | None = None
+    for i, ev in enumerate(events):
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        if kind == "resolve" or kind in ("turn", "over"):
+            if open_ is not None:
+                quiet.add(open_)
+            open_ = i if kind == "resolve" else None
+        elif kind in EFFECTS and not (kind == "heal" and not ev.get("amount")):
+            open_ = None
+    if open_ is not None:
+        quiet.add(open_)
+    return quiet
+
+
 def _event_line(ev: dict, cards: dict, ctx: Ctx) -> str | None:
     kind = ev.get("type")
     seat = ev.get("seat")
@@ -706,10 +730,10 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
                 text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
                 lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
         events = [e for e in last.get("events") or [] if isinstance(e, dict)]
+        quiet = quiet_resolves(events)
         ev_lines = []
         for i, e in enumerate(events):
-            following = events[i + 1] if i + 1 < len(events) else {}
-            if e.get("type") == "resolve" and following.get("type") in (None, "resolve", "turn", "over"):
+            if i in quiet:
                 # it resolved and did nothing: a miss (nobody in its range) or no effect
                 index = e.get("index")
                 ranged = isinstance(index, int) and index < len(decls) and decls[index].get("range")

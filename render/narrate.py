@@ -121,7 +121,7 @@ def _squares(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str
 
 @narrator("logic_square")
 def _logic_square(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str]:
-    from render.logic_square import _decl_line, _event_line
+    from render.logic_square import _decl_line, _event_line, quiet_resolves
 
     last = after.get("last")
     if not isinstance(last, dict):     # (every command sets ``last``; narrate() says nothing
@@ -140,35 +140,24 @@ def _logic_square(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> lis
             if i not in resolved:
                 out.append(ctx.t("narrate.ls.missed", name=ctx.name(decl.get("seat")),
                                  card=_decl_line(decl, cards, ctx.locale)))
-    # each "resolve" event opens the section of one card's effects; a card that resolved and
-    # did nothing is said to miss (nothing in its range / no effect)
-    section: dict | None = None
-
-    def close() -> None:
-        if section is not None and not section["said"]:
-            decl = decls[section["index"]] if isinstance(section["index"], int) and \
-                section["index"] < len(decls) else {}
+    # a card that resolved and did nothing is said to miss (nothing in its range / no effect);
+    # the picture decides it the same way (render.logic_square.quiet_resolves)
+    events = [ev for ev in last.get("events") or [] if isinstance(ev, dict)]
+    quiet = quiet_resolves(events)
+    for i, ev in enumerate(events):
+        if ev.get("type") == "over" or (ev.get("type") == "heal" and not ev.get("amount")):
+            continue
+        if i in quiet:
+            index = ev.get("index")
+            decl = decls[index] if isinstance(index, int) and index < len(decls) else {}
             key = "narrate.ls.miss_range" if decl.get("range") else "narrate.ls.no_effect"
-            out.append(ctx.t(key, name=ctx.name(section["seat"]), card=card_name(after, section["card"], ctx.locale)))
-
-    for ev in last.get("events") or []:
-        if not isinstance(ev, dict) or ev.get("type") == "over":
+            out.append(ctx.t(key, name=ctx.name(ev.get("seat")), card=card_name(after, ev.get("card"), ctx.locale)))
             continue
         if ev.get("type") == "resolve":
-            close()
-            section = {"card": ev.get("card"), "seat": ev.get("seat"), "index": ev.get("index"), "said": False}
             continue
-        if ev.get("type") == "heal" and not ev.get("amount"):
-            continue
-        if ev.get("type") == "turn":
-            close()
-            section = None
         text = _event_line(ev, cards, ctx)
         if text:
             out.append(text)
-            if section is not None:
-                section["said"] = True
-    close()
     return out
 
 

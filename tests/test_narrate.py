@@ -294,3 +294,19 @@ def test_a_long_turn_fits_the_board_with_room_for_the_ping():
     assert sum(len(x) + 1 for x in kept) <= SUMMARY_CHARS + 100 and len(kept) <= SUMMARY_LINES
     assert kept[0] == f"… {len(long) - len(kept) + 1} earlier lines: /match log"
     assert "/match log" in _recent(long, "ja")[0]
+
+
+def test_the_picture_and_the_words_agree_on_which_card_did_nothing():
+    """A Battle Logic Square card that resolved and did nothing — a heal of 0 included — is a
+    miss in the thread and in the picture alike (one rule: render.logic_square.quiet_resolves)."""
+    from render.logic_square import quiet_resolves
+
+    events = [{"type": "resolve", "card": "a", "seat": 0, "index": 1},
+              {"type": "heal", "seat": 0, "amount": 0},                       # nothing healed
+              {"type": "resolve", "card": "b", "seat": 1, "index": 0},
+              {"type": "damage", "seat": 0, "amount": 20, "target": "avi"},
+              {"type": "resolve", "card": "c", "seat": 1, "index": 2},
+              {"type": "turn", "seat": 1, "turn": 4}]
+    assert quiet_resolves(events) == {0, 4}
+    assert quiet_resolves([{"type": "resolve"}]) == {0} and quiet_resolves([]) == set()
+    assert quiet_resolves([{"type": "resolve"}, {"type": "draw", "count": 1}]) == set()
