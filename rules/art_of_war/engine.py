@@ -127,8 +127,10 @@ def tables_for(cards: dict) -> dict:
 # Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
 # changed replays exactly as it was played.  1: after a WIZARD negated a GUARDIAN the defender could
 # only negate that WIZARD; 2 (GAMES.md): the defender may also answer the still-pending attack with
-# another GUARDIAN (or the KING as GUARDIAN), and the windows alternate until one side passes.
-EDITIONS = (1, 2)
+# another GUARDIAN (or the KING as GUARDIAN), and the windows alternate until one side passes;
+# 3: the balance changes of data/cards/art_of_war/editions.json (KING defences, see
+# docs/rules/art_of_war.md, "Balance (rules edition 3)").
+EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
 
 
@@ -218,8 +220,13 @@ class ArtOfWarGame:
     editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cardset: CardSet) -> None:
-        self.cardset = cardset
-        self.decks = Decks(cardset)
+        self.files_cardset = cardset                 # the files' cards, with every edition's patches
+        self.cardset = cardset.at(EDITION)           # the cards of the current edition
+        self.decks = Decks(self.cardset)
+
+    def cardset_at(self, edition: int) -> CardSet:
+        """The cards and ready-made decks of rules ``edition`` (a match keeps its edition's)."""
+        return self.files_cardset.at(_edition(edition))
 
     # ------------------------------------------------------------------ options
     def option_schema(self) -> dict[str, dict[str, Any]]:
@@ -227,28 +234,31 @@ class ArtOfWarGame:
         return {"first": {"default": None, "choices": [None, 0, 1]},
                 "decks": {"default": ids[:2], "choices": ids}}
 
-    def deck_spec(self, item: Any) -> dict:
+    def deck_spec(self, item: Any, *, edition: int = EDITION) -> dict:
         """A ready-made deck id, a deck code or a spec -> a legal spec; ValueError listing every
-        broken deck rule."""
+        broken deck rule.  ``edition``: whose ready-made decks a deck id names."""
+        cs = self.cardset_at(edition)
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in self.cardset.decks:
-                return json.loads(json.dumps(self.cardset.decks[text.lower()]["spec"]))
+            if text.lower() in cs.decks:
+                return json.loads(json.dumps(cs.decks[text.lower()]["spec"]))
             if text.lower().startswith("aow1-"):
-                spec = decode_deck(text, self.cardset)
+                spec = decode_deck(text, cs)
             else:
-                raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(self.cardset.decks)} "
+                raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(cs.decks)} "
                                  "(or a deck code aow1-…)")
         elif isinstance(item, dict):
             spec = item
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or a spec, not {item!r}")
-        problems = validate_deck(self.cardset, spec)
+        problems = validate_deck(cs, spec)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
         return normalise_deck(spec)
 
-    def validate_options(self, options: dict | None) -> dict:
+    def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
+        """Checked options; ``edition``: whose ready-made decks the deck ids name."""
+        cs = self.cardset_at(edition)
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -273,22 +283,23 @@ class ArtOfWarGame:
                     items = [v for v in re.split(r"[/+\s]+", value.strip()) if v]
                 if not isinstance(items, (list, tuple)) or len(items) != 2:
                     raise ValueError("Art of War option 'decks' must name 2 decks (seat 0, seat 1), e.g. "
-                                     + "/".join(list(self.cardset.decks)[:2]))
-                ids = list(self.cardset.decks)
+                                     + "/".join(list(cs.decks)[:2]))
+                ids = list(cs.decks)
                 specs = []
                 for seat, item in enumerate(items):
                     if item is None:
                         item = ids[seat % len(ids)]
                     try:
-                        specs.append(self.deck_spec(item))
+                        specs.append(self.deck_spec(item, edition=edition))
                     except ValueError as exc:
                         raise ValueError(f"Art of War option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
             else:
                 raise ValueError(f"unknown Art of War option {name!r}; allowed options: first, decks")
         if "decks" not in out:
-            ids = list(self.cardset.decks)
-            out["decks"] = [self.deck_spec(ids[0]), self.deck_spec(ids[1 % len(ids)])]
+            ids = list(cs.decks)
+            out["decks"] = [self.deck_spec(ids[0], edition=edition),
+                           self.deck_spec(ids[1 % len(ids)], edition=edition)]
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
@@ -305,10 +316,11 @@ class ArtOfWarGame:
             raise ValueError(f"Art of War is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        opts = self.validate_options(options)
+        opts = self.validate_options(options, edition=edition)
         decks = opts["decks"]
-        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
-                 "kings": [self.cardset.kings[d["king"]] for d in decks]}
+        cs = self.cardset_at(edition)                  # a match keeps its edition's numbers
+        cards = {"units": {c: cs.units[ID_OF[c]] for c in CODES},
+                 "kings": [cs.kings[d["king"]] for d in decks]}
         cards = json.loads(json.dumps(cards))          # the match owns its copy of the card texts
         s = AowState.__new__(AowState)
         legacy = _prng.check(prng) == _prng.LEGACY
@@ -343,10 +355,11 @@ class ArtOfWarGame:
         waiting: front first), e.g. ``{0: "ssk"}``; ``kingdom``: seat -> string of tokens;
         ``field``: square -> ``"0s"`` (seat 0's SOLDIER, upright), ``"1g/"`` (sideways),
         ``"1w:1"`` (1 damage this turn), e.g. ``{"b2": "0s", "b3": "1g/"}``."""
-        ids = list(self.cardset.kings)
+        cs = self.cardset_at(edition)
+        ids = list(cs.kings)
         kings = kings or (ids[0], ids[1 % len(ids)])
-        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
-                 "kings": [self.cardset.kings[k] for k in kings]}
+        cards = {"units": {c: cs.units[ID_OF[c]] for c in CODES},
+                 "kings": [cs.kings[k] for k in kings]}
         cards = json.loads(json.dumps(cards))
         s = AowState.__new__(AowState)
         s.seed, s.rng, s.cards, s.tab, s.first = seed, seed & M64, cards, tables_for(cards), player
@@ -611,8 +624,9 @@ class ArtOfWarGame:
         rng = rng if rng is not None else _random.Random()
         s = AowState.__new__(AowState)
         s.seed, s.rng = 0, _prng.start(rng.getrandbits(127))
-        kings = [self.cardset.kings[p["king"]] for p in view["players"]]
-        s.cards = json.loads(json.dumps({"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
+        cs = self.cardset_at(view.get("edition", EDITION))
+        kings = [cs.kings[p["king"]] for p in view["players"]]
+        s.cards = json.loads(json.dumps({"units": {c: cs.units[ID_OF[c]] for c in CODES},
                                          "kings": kings}))
         s.tab = tables_for(s.cards)
         s.first, s.turn, s.player = view["first"], view["turn"], view["player"]
