@@ -4,7 +4,8 @@
 Positions are built with ``game.position``: squares are absolute (files a–c, ranks 1–4; seat 0
 owns ranks 1 (back) and 2 (front), seat 1 owns ranks 3 (front) and 4 (back)).  Field entries:
 ``"0s"`` seat 0's SOLDIER upright, ``"1g/"`` seat 1's GUARDIAN sideways, ``":1"`` 1 damage.
-Default KINGs: seat 0 IRON KING (2 attack, 4/3), seat 1 FALCON KING (2 attack, 3/1).
+Default KINGs: seat 0 IRON KING (2 attack, 3/3; 4/3 before rules edition 3), seat 1 FALCON KING (2 attack,
+3/2; 3/1 before rules edition 3).
 """
 from __future__ import annotations
 
