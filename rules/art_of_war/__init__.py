@@ -1,7 +1,10 @@
 """Art of War (ART OF WAR - The DOUJIN Card Game): engine, card schema and deck rules.
 
 - :mod:`rules.art_of_war.cards` — card schema, validation, deck rules and codes, ``game.decks``
-- :mod:`rules.art_of_war.engine` — :class:`ArtOfWarGame`, the contract surface and the mechanics
+- :mod:`rules.art_of_war.engine` — :class:`ArtOfWarGame`, the contract surface and the views (it
+  re-exports the names of the two modules below)
+- :mod:`rules.art_of_war.board` — squares, ranges, card tables, rules editions, :class:`AowState`
+- :mod:`rules.art_of_war.mechanics` — legal commands, executing commands, damage, victory, turns
 - :mod:`rules.art_of_war.messages` — English text of every message key
 
 Nothing here reads files: ``data.cards.art_of_war_loader.load_art_of_war()`` reads the card files

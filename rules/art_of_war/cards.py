@@ -93,10 +93,36 @@ def _card(entry: Any, file: str, king: bool) -> dict:
 class CardSet:
     """Validated basic units, KINGs (file order) and ready-made decks."""
 
-    def __init__(self, units: dict[str, dict], kings: dict[str, dict], decks: dict[str, dict]) -> None:
+    def __init__(self, units: dict[str, dict], kings: dict[str, dict], decks: dict[str, dict],
+                 patches: dict[int, dict] | None = None) -> None:
         self.units = units            # id -> card (the five basic units)
         self.kings = kings            # id -> card
         self.decks = decks            # id -> {"name": {...}, "spec": spec}
+        # rules edition -> the changes it makes: {"units"/"kings": {id: {field: value}},
+        # "decks": {id: {"king", "units"}}} (the "editions" key of a card file)
+        self.patches = patches or {}
+        self._at: dict[int, CardSet] = {}
+
+    def at(self, edition: int) -> "CardSet":
+        """The card set as it stands in rules ``edition``: the files' cards with every patch of
+        an edition up to ``edition`` applied, oldest first (a match keeps its edition's numbers)."""
+        got = self._at.get(edition)
+        if got is not None:
+            return got
+        units = json.loads(json.dumps(self.units))
+        kings = json.loads(json.dumps(self.kings))
+        decks = json.loads(json.dumps(self.decks))
+        for ed in sorted(self.patches):
+            if ed > edition:
+                break
+            patch = self.patches[ed]
+            for key, table in (("units", units), ("kings", kings)):
+                for cid, fields in patch.get(key, {}).items():
+                    table[cid].update(json.loads(json.dumps(fields)))
+            for did, spec in patch.get("decks", {}).items():
+                decks[did]["spec"] = json.loads(json.dumps(spec))
+        got = self._at[edition] = CardSet(units, kings, decks)
+        return got
 
     def card(self, cid: str) -> dict:
         return self.units.get(cid) or self.kings[cid]
@@ -113,12 +139,14 @@ def build_cardset(sources: Iterable[tuple[str, Any]]) -> CardSet:
     units: dict[str, dict] = {}
     kings: dict[str, dict] = {}
     raw_decks: list[tuple[str, Any]] = []
+    raw_patches: list[tuple[str, str, Any]] = []
     for file, data in sources:
         if not isinstance(data, dict):
             raise CardDataError(file, None, None, 'a card file must be a JSON object with "units", "kings" and/or "decks"')
         for key in data:
-            if key not in ("format", "comment", "units", "kings", "decks"):
-                raise CardDataError(file, None, key, "unknown top-level key; allowed: format, comment, units, kings, decks")
+            if key not in ("format", "comment", "units", "kings", "decks", "editions"):
+                raise CardDataError(file, None, key,
+                                    "unknown top-level key; allowed: format, comment, units, kings, decks, editions")
         if "format" in data and data["format"] != "art_of_war/1":
             raise CardDataError(file, None, "format", 'must be "art_of_war/1"')
         for key, king in (("units", False), ("kings", True)):
@@ -134,6 +162,10 @@ def build_cardset(sources: Iterable[tuple[str, Any]]) -> CardSet:
         if not isinstance(decks, list):
             raise CardDataError(file, None, "decks", "must be a list of decks")
         raw_decks += [(file, d) for d in decks]
+        eds = data.get("editions", {})
+        if not isinstance(eds, dict):
+            raise CardDataError(file, None, "editions", 'must be {"<edition>": {"units", "kings", "decks"}}')
+        raw_patches += [(file, k, v) for k, v in eds.items()]
     missing = [u for u in BASIC_IDS if u not in units]
     if missing:
         raise CardDataError("(card set)", None, "units", f"missing basic units: {', '.join(missing)}")
@@ -156,7 +188,60 @@ def build_cardset(sources: Iterable[tuple[str, Any]]) -> CardSet:
         if did in cs.decks:
             raise CardDataError(file, did, "id", "deck defined twice")
         cs.decks[did] = {"name": name, "spec": normalise_deck(spec)}
+    for file, key, patch in raw_patches:
+        _patch(cs, file, key, patch)
     return cs
+
+
+PATCH_FIELDS = ("range", "attack", "defence", "text")
+
+
+def _patch(cs: CardSet, file: str, key: str, patch: Any) -> None:
+    """Validate one edition's changes (``"editions": {"3": {...}}`` in a card file) into
+    ``cs.patches``: card fields (range, attack, defence, text) of known cards, and whole decks."""
+    where = f"editions.{key}"
+    if not re.fullmatch(r"[1-9][0-9]*", str(key)) or int(key) < 2:
+        raise CardDataError(file, None, where, "an edition is a whole number ≥ 2 (edition 1 is the files' cards)")
+    ed = int(key)
+    if ed in cs.patches:
+        raise CardDataError(file, None, where, "edition patched twice")
+    if not isinstance(patch, dict):
+        raise CardDataError(file, None, where, 'must be an object with "units", "kings" and/or "decks"')
+    out: dict[str, dict] = {}
+    for part, value in patch.items():
+        if part not in ("units", "kings", "decks"):
+            raise CardDataError(file, None, f"{where}.{part}", "unknown key; allowed: units, kings, decks")
+        if not isinstance(value, dict):
+            raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id")
+        out[part] = {}
+        for cid, fields in value.items():
+            if part == "decks":
+                if cid not in cs.decks:
+                    raise CardDataError(file, cid, where, "no such ready-made deck")
+                if not isinstance(fields, dict) or set(fields) - {"king", "units"}:
+                    raise CardDataError(file, cid, where, "a deck patch is {\"king\", \"units\"}")
+                spec = {**cs.decks[cid]["spec"], **fields}
+                problems = validate_deck(cs, spec)
+                if problems:
+                    raise CardDataError(file, cid, where, "illegal deck: " + "; ".join(p["text"] for p in problems))
+                out[part][cid] = normalise_deck(spec)
+                continue
+            table = cs.units if part == "units" else cs.kings
+            if cid not in table:
+                raise CardDataError(file, cid, where, f"no such {'basic unit' if part == 'units' else 'KING'}")
+            if not isinstance(fields, dict) or not fields:
+                raise CardDataError(file, cid, where, f"must be an object with some of: {', '.join(PATCH_FIELDS)}")
+            for f in fields:
+                if f not in PATCH_FIELDS:
+                    raise CardDataError(file, cid, f"{where}.{f}", f"cannot be patched; allowed: {', '.join(PATCH_FIELDS)}")
+            base = table[cid]
+            entry = {"id": cid, "name": base["name"], "range": base["range"], "attack": base["attack"],
+                     "defence": base["defence"], "text": base["text"], **fields}
+            if part == "units":
+                entry["code"], entry["support"] = base["code"], base["support"]
+            card = _card(entry, file, part == "kings")
+            out[part][cid] = {f: card[f] for f in fields}
+    cs.patches[ed] = out
 
 
 # --------------------------------------------------------------------------- deck rules

@@ -16,10 +16,9 @@ tokens: ``k`` (the seat's KING), ``s`` SOLDIER, ``a`` ARCHER, ``p`` PRIEST, ``g`
 """
 from __future__ import annotations
 
-from rules.common import int_option, loser_first
+from rules.common import loser_first
 import json
 import re
-from functools import lru_cache
 from typing import Any
 
 from rules import IllegalCommand, Ref, english
@@ -27,186 +26,15 @@ from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)
 from rules.art_of_war.messages import EN
-
-GAME = "art_of_war"
-FILES = "abc"
-SQUARES = tuple(f + str(r) for r in range(1, 5) for f in FILES)      # index = (rank-1)*3 + file
-SQ_INDEX = {s: i for i, s in enumerate(SQUARES)}
-FRONT_ROW = (1, 2)                 # row index (rank - 1) of each seat's front row
-BACK_ROW = (0, 3)
-FORWARD = (1, -1)                  # rank direction toward the enemy
-OWN = (tuple(range(0, 6)), tuple(range(6, 12)))
-ENEMY = (OWN[1], OWN[0])
-CARD_ORDER = "ksapgw"
-KINGDOM_ORDER = CODES              # s a p g w
-WAITING_MAX = 5
-HAND_START = 3
-M64 = (1 << 64) - 1
-OWN_TURN_EFFECTS = ("s", "a", "p")
-CARD_WORDS = {"king": "k", "soldier": "s", "archer": "a", "archier": "a", "priest": "p",
-              "guardian": "g", "wizard": "w"}
-VERBS = ("keep", "mulligan", "setup", "deploy", "exchange", "move", "play", "swap", "attack",
-         "support", "immigrate", "draft", "pass", "end")
-USAGE = {
-    "keep": "keep", "mulligan": "mulligan", "setup": "setup s b2 g", "deploy": "deploy b2",
-    "exchange": "exchange b2", "move": "move a2 b1", "play": "play s b2", "swap": "swap b2 s",
-    "attack": "attack b2 b3", "support": "support a b3 / support k s", "immigrate": "immigrate s",
-    "draft": "draft b2 / draft s b2", "pass": "pass", "end": "end",
-    None: "attack b2 b3 / deploy b2 / support a b3 / immigrate s / end",
-}
-
-
-def front_of(i: int, seat: int) -> int | None:
-    """The front-row square in front of back-row square ``i`` of ``seat`` (else None)."""
-    r = i // 3
-    if r == BACK_ROW[seat]:
-        return FRONT_ROW[seat] * 3 + i % 3
-    return None
-
-
-@lru_cache(maxsize=4096)
-def reach(seat: int, sq: int, rng: tuple) -> tuple[int, ...]:
-    """Enemy squares in range of a unit of ``seat`` on ``sq`` with range offsets ``rng``.
-
-    GAMES.md: "Ranges use one 4×3 grid: own back row, own front row, enemy front row, enemy back
-    row; "forward" is toward the enemy."  Sideways is as the owner sees it (seat 1 faces down the
-    board, so its right is toward file a)."""
-    r, c = divmod(sq, 3)
-    side = 1 if seat == 0 else -1
-    out = []
-    for f, s in rng:
-        rr, cc = r + f * FORWARD[seat], c + s * side
-        if 0 <= rr < 4 and 0 <= cc < 3:
-            t = rr * 3 + cc
-            if t in ENEMY[seat]:
-                out.append(t)
-    return tuple(sorted(out))
-
-
-def _rng_next(x: int | str) -> tuple[int | str, int]:
-    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
-    original splitmix64 of matches stored before it (prng version 1)."""
-    if type(x) is str:
-        return _prng.draw(x)
-    x = (x + 0x9E3779B97F4A7C15) & M64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return x, z ^ (z >> 31)
-
-
-def _tables(cards: dict) -> dict:
-    """(owner, code) -> (range tuple, attack (-1 = hand size), defence upright, defence sideways)."""
-    tab = {}
-    for owner in (0, 1):
-        for code, card in cards["units"].items():
-            tab[(owner, code)] = _stat(card)
-        tab[(owner, "k")] = _stat(cards["kings"][owner])
-    return tab
-
-
-def _stat(card: dict) -> tuple:
-    atk = card["attack"]
-    return (tuple(tuple(o) for o in card["range"]), -1 if atk == "hand" else atk,
-            card["defence"][0], card["defence"][1])
-
-
-_TAB_CACHE: dict[str, dict] = {}
-
-
-def tables_for(cards: dict) -> dict:
-    key = json.dumps(cards, sort_keys=True)
-    tab = _TAB_CACHE.get(key)
-    if tab is None:
-        if len(_TAB_CACHE) > 64:
-            _TAB_CACHE.clear()
-        tab = _TAB_CACHE[key] = _tables(cards)
-    return tab
-
-
-# Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
-# changed replays exactly as it was played.  1: after a WIZARD negated a GUARDIAN the defender could
-# only negate that WIZARD; 2 (GAMES.md): the defender may also answer the still-pending attack with
-# another GUARDIAN (or the KING as GUARDIAN), and the windows alternate until one side passes.
-EDITIONS = (1, 2)
-EDITION = EDITIONS[-1]
-
-
-def _edition(value: object) -> int:
-    if isinstance(value, bool) or value not in EDITIONS:
-        raise ValueError(f"unknown Art of War rules edition {value!r} (known: {EDITIONS})")
-    return int(value)  # type: ignore[call-overload]
-
-
-class AowState:
-    """The whole match as plain data.  Treat as immutable: ``apply`` returns a new one."""
-
-    __slots__ = ("seed", "rng", "cards", "first", "turn", "player", "phase", "actor", "hands",
-                 "decks", "waiting", "kingdom", "grave", "field", "mode", "immigrated", "boost",
-                 "chain", "window", "base", "mull", "draft", "last", "result", "tab", "_legal",
-                 "edition")
-
-    def copy(self) -> "AowState":
-        s = AowState.__new__(AowState)
-        s.seed, s.rng, s.cards, s.first, s.turn = self.seed, self.rng, self.cards, self.first, self.turn
-        s.player, s.phase, s.actor = self.player, self.phase, self.actor
-        s.hands = [list(self.hands[0]), list(self.hands[1])]
-        s.decks = [list(self.decks[0]), list(self.decks[1])]
-        s.waiting = [list(self.waiting[0]), list(self.waiting[1])]
-        s.kingdom = [list(self.kingdom[0]), list(self.kingdom[1])]
-        s.grave = [list(self.grave[0]), list(self.grave[1])]
-        s.field = list(self.field)
-        s.mode, s.immigrated, s.boost = self.mode, self.immigrated, self.boost
-        s.chain = list(self.chain)
-        s.window, s.base, s.mull, s.draft = self.window, self.base, list(self.mull), self.draft
-        s.last, s.result, s.tab = self.last, self.result, self.tab
-        s.edition = self.edition
-        s._legal = None
-        return s
-
-    def to_json(self) -> dict:
-        return {
-            "seed": self.seed, "rng": self.rng, "cards": self.cards, "first": self.first,
-            "turn": self.turn, "player": self.player, "phase": self.phase, "actor": self.actor,
-            "hands": self.hands, "decks": self.decks, "waiting": self.waiting,
-            "kingdom": self.kingdom, "grave": self.grave,
-            "field": [list(c) if c else None for c in self.field],
-            "mode": self.mode, "immigrated": self.immigrated, "boost": self.boost,
-            "chain": [list(e) for e in self.chain], "window": self.window,
-            "base": self.base.to_json() if self.base is not None else None,
-            "mull": self.mull, "draft": self.draft, "last": self.last, "result": self.result,
-            "edition": self.edition,
-        }
-
-    @classmethod
-    def from_json(cls, d: dict) -> "AowState":
-        s = cls.__new__(cls)
-        s.seed, s.rng, s.cards, s.first = d["seed"], d["rng"], d["cards"], d["first"]
-        s.turn, s.player, s.phase, s.actor = d["turn"], d["player"], d["phase"], d["actor"]
-        s.hands = [list(h) for h in d["hands"]]
-        s.decks = [list(h) for h in d["decks"]]
-        s.waiting = [list(h) for h in d["waiting"]]
-        s.kingdom = [list(h) for h in d["kingdom"]]
-        s.grave = [list(h) for h in d["grave"]]
-        s.field = [tuple(c) if c else None for c in d["field"]]
-        s.mode, s.immigrated, s.boost = d["mode"], d["immigrated"], d["boost"]
-        s.chain = [tuple(e) for e in d["chain"]]
-        s.window = d["window"]
-        s.base = cls.from_json(d["base"]) if d["base"] is not None else None
-        s.mull, s.draft, s.last, s.result = list(d["mull"]), d["draft"], d["last"], d["result"]
-        s.tab = tables_for(s.cards)
-        s.edition = _edition(d.get("edition", 1))     # a state stored before editions: edition 1
-        s._legal = None
-        return s
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AowState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _int_option(name: str, value: Any) -> int:
-    return int_option("Art of War", name, value)
+from rules.art_of_war.board import (  # noqa: F401 - re-exported
+    GAME, FILES, SQUARES, SQ_INDEX, FRONT_ROW, BACK_ROW, FORWARD, OWN, ENEMY, CARD_ORDER,
+    KINGDOM_ORDER, WAITING_MAX, HAND_START, M64, OWN_TURN_EFFECTS, CARD_WORDS, VERBS, USAGE,
+    front_of, reach, _rng_next, _tables, _stat, _TAB_CACHE, tables_for, EDITIONS, EDITION,
+    _edition, AowState, _int_option)
+from rules.art_of_war.mechanics import (  # noqa: F401 - re-exported
+    _shuffle, _draw, _distinct, _placeable, _move_targets, _targets, _can_respond, _answers,
+    _may_answer, _legal, _ev, _execute, _relocate, _forward, _resolve, _hit, _nation, _settle,
+    _begin_turn, _end_turn)
 
 
 class ArtOfWarGame:
@@ -218,8 +46,13 @@ class ArtOfWarGame:
     editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cardset: CardSet) -> None:
-        self.cardset = cardset
-        self.decks = Decks(cardset)
+        self.files_cardset = cardset                 # the files' cards, with every edition's patches
+        self.cardset = cardset.at(EDITION)           # the cards of the current edition
+        self.decks = Decks(self.cardset)
+
+    def cardset_at(self, edition: int) -> CardSet:
+        """The cards and ready-made decks of rules ``edition`` (a match keeps its edition's)."""
+        return self.files_cardset.at(_edition(edition))
 
     # ------------------------------------------------------------------ options
     def option_schema(self) -> dict[str, dict[str, Any]]:
@@ -227,28 +60,31 @@ class ArtOfWarGame:
         return {"first": {"default": None, "choices": [None, 0, 1]},
                 "decks": {"default": ids[:2], "choices": ids}}
 
-    def deck_spec(self, item: Any) -> dict:
+    def deck_spec(self, item: Any, *, edition: int = EDITION) -> dict:
         """A ready-made deck id, a deck code or a spec -> a legal spec; ValueError listing every
-        broken deck rule."""
+        broken deck rule.  ``edition``: whose ready-made decks a deck id names."""
+        cs = self.cardset_at(edition)
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in self.cardset.decks:
-                return json.loads(json.dumps(self.cardset.decks[text.lower()]["spec"]))
+            if text.lower() in cs.decks:
+                return json.loads(json.dumps(cs.decks[text.lower()]["spec"]))
             if text.lower().startswith("aow1-"):
-                spec = decode_deck(text, self.cardset)
+                spec = decode_deck(text, cs)
             else:
-                raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(self.cardset.decks)} "
+                raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(cs.decks)} "
                                  "(or a deck code aow1-…)")
         elif isinstance(item, dict):
             spec = item
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or a spec, not {item!r}")
-        problems = validate_deck(self.cardset, spec)
+        problems = validate_deck(cs, spec)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
         return normalise_deck(spec)
 
-    def validate_options(self, options: dict | None) -> dict:
+    def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
+        """Checked options; ``edition``: whose ready-made decks the deck ids name."""
+        cs = self.cardset_at(edition)
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -273,22 +109,23 @@ class ArtOfWarGame:
                     items = [v for v in re.split(r"[/+\s]+", value.strip()) if v]
                 if not isinstance(items, (list, tuple)) or len(items) != 2:
                     raise ValueError("Art of War option 'decks' must name 2 decks (seat 0, seat 1), e.g. "
-                                     + "/".join(list(self.cardset.decks)[:2]))
-                ids = list(self.cardset.decks)
+                                     + "/".join(list(cs.decks)[:2]))
+                ids = list(cs.decks)
                 specs = []
                 for seat, item in enumerate(items):
                     if item is None:
                         item = ids[seat % len(ids)]
                     try:
-                        specs.append(self.deck_spec(item))
+                        specs.append(self.deck_spec(item, edition=edition))
                     except ValueError as exc:
                         raise ValueError(f"Art of War option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
             else:
                 raise ValueError(f"unknown Art of War option {name!r}; allowed options: first, decks")
         if "decks" not in out:
-            ids = list(self.cardset.decks)
-            out["decks"] = [self.deck_spec(ids[0]), self.deck_spec(ids[1 % len(ids)])]
+            ids = list(cs.decks)
+            out["decks"] = [self.deck_spec(ids[0], edition=edition),
+                           self.deck_spec(ids[1 % len(ids)], edition=edition)]
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
@@ -305,10 +142,11 @@ class ArtOfWarGame:
             raise ValueError(f"Art of War is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        opts = self.validate_options(options)
+        opts = self.validate_options(options, edition=edition)
         decks = opts["decks"]
-        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
-                 "kings": [self.cardset.kings[d["king"]] for d in decks]}
+        cs = self.cardset_at(edition)                  # a match keeps its edition's numbers
+        cards = {"units": {c: cs.units[ID_OF[c]] for c in CODES},
+                 "kings": [cs.kings[d["king"]] for d in decks]}
         cards = json.loads(json.dumps(cards))          # the match owns its copy of the card texts
         s = AowState.__new__(AowState)
         legacy = _prng.check(prng) == _prng.LEGACY
@@ -343,10 +181,11 @@ class ArtOfWarGame:
         waiting: front first), e.g. ``{0: "ssk"}``; ``kingdom``: seat -> string of tokens;
         ``field``: square -> ``"0s"`` (seat 0's SOLDIER, upright), ``"1g/"`` (sideways),
         ``"1w:1"`` (1 damage this turn), e.g. ``{"b2": "0s", "b3": "1g/"}``."""
-        ids = list(self.cardset.kings)
+        cs = self.cardset_at(edition)
+        ids = list(cs.kings)
         kings = kings or (ids[0], ids[1 % len(ids)])
-        cards = {"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
-                 "kings": [self.cardset.kings[k] for k in kings]}
+        cards = {"units": {c: cs.units[ID_OF[c]] for c in CODES},
+                 "kings": [cs.kings[k] for k in kings]}
         cards = json.loads(json.dumps(cards))
         s = AowState.__new__(AowState)
         s.seed, s.rng, s.cards, s.tab, s.first = seed, seed & M64, cards, tables_for(cards), player
@@ -611,8 +450,9 @@ class ArtOfWarGame:
         rng = rng if rng is not None else _random.Random()
         s = AowState.__new__(AowState)
         s.seed, s.rng = 0, _prng.start(rng.getrandbits(127))
-        kings = [self.cardset.kings[p["king"]] for p in view["players"]]
-        s.cards = json.loads(json.dumps({"units": {c: self.cardset.units[ID_OF[c]] for c in CODES},
+        cs = self.cardset_at(view.get("edition", EDITION))
+        kings = [cs.kings[p["king"]] for p in view["players"]]
+        s.cards = json.loads(json.dumps({"units": {c: cs.units[ID_OF[c]] for c in CODES},
                                          "kings": kings}))
         s.tab = tables_for(s.cards)
         s.first, s.turn, s.player = view["first"], view["turn"], view["player"]
@@ -668,426 +508,6 @@ class ArtOfWarGame:
         if not isinstance(d, dict) or d.get("game") != GAME or d.get("version") != 1:
             raise ValueError("not an Art of War state (version 1)")
         return AowState.from_json(d)
-
-
-# ============================================================================ mechanics
-
-def _shuffle(s: AowState, cards: list) -> None:
-    x = s.rng
-    for i in range(len(cards) - 1, 0, -1):
-        x, r = _rng_next(x)
-        j = r % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    s.rng = x
-
-
-def _draw(s: AowState, seat: int, n: int) -> None:
-    deck, hand = s.decks[seat], s.hands[seat]
-    for _ in range(n):
-        if deck:                                   # GAMES.md: "Deck out: no draw."
-            hand.append(deck.pop())
-
-
-def _distinct(hand: list) -> list[str]:
-    return [c for c in CARD_ORDER if c in hand]
-
-
-def _placeable(s: AowState, seat: int, vacated: int | None = None) -> list[int]:
-    """Empty squares of ``seat`` a card may be placed on: front row, or back row behind a unit."""
-    field = s.field
-    out = []
-    for i in OWN[seat]:
-        if field[i] is not None and i != vacated:
-            continue
-        f = front_of(i, seat)
-        if f is None or (field[f] is not None and f != vacated):
-            out.append(i)
-    return out
-
-
-def _move_targets(s: AowState, seat: int, o: int) -> list[int]:
-    field = s.field
-    out = []
-    for t in OWN[seat]:
-        if t == o:
-            continue
-        if field[t] is not None:
-            out.append(t)
-            continue
-        f = front_of(t, seat)
-        if f is None or (field[f] is not None and f != o):
-            out.append(t)
-    return out
-
-
-def _targets(s: AowState, seat: int, o: int) -> list[int]:
-    cell = s.field[o]
-    rng = s.tab[(seat, cell[1])][0]
-    field = s.field
-    return [t for t in reach(seat, o, rng) if field[t] is not None]
-
-
-def _can_respond(s: AowState, seat: int, eff: str) -> bool:
-    hand = s.hands[seat]
-    return len(s.waiting[seat]) < WAITING_MAX and (eff in hand or "k" in hand)
-
-
-def _answers(s: AowState, seat: int) -> tuple[str, ...]:
-    """The supports ``seat`` may answer the chain's last entry with (whether or not it holds
-    them): GUARDIAN to an attack, WIZARD to an opponent's rear support — and, GAMES.md, "after a
-    WIZARD negates a GUARDIAN, the defender may answer the still-pending attack again (another
-    GUARDIAN, or the KING as GUARDIAN)" (rules edition 2)."""
-    last = s.chain[-1]
-    if last[0] == "attack":
-        return ("g",)
-    first = s.chain[0]
-    if s.edition >= 2 and first[0] == "attack" and seat != first[1] and last[3] == "w":
-        return ("g", "w")
-    return ("w",)
-
-
-def _may_answer(s: AowState, seat: int) -> bool:
-    return any(_can_respond(s, seat, eff) for eff in _answers(s, seat))
-
-
-def _legal(s: AowState) -> list[str]:
-    if s.window is not None:
-        r = s.window
-        out = []
-        if len(s.waiting[r]) < WAITING_MAX:
-            effects = _answers(s, r)
-            out += [f"support {eff}" for eff in effects if eff in s.hands[r]]
-            if "k" in s.hands[r]:
-                out += [f"support k {eff}" for eff in effects]
-        out.append("pass")
-        return out
-    phase = s.phase
-    if phase == "mulligan":
-        return ["keep", "mulligan"]
-    seat = s.actor
-    hand = s.hands[seat]
-    if phase == "setup":
-        out = []
-        spots = _placeable(s, seat)
-        for d in _distinct(hand):
-            rest = list(hand)
-            rest.remove(d)
-            for w in _distinct(rest):
-                for sq in spots:
-                    out.append(f"setup {d} {SQUARES[sq]} {w}")
-        return sorted(out, key=lambda c: (CARD_ORDER.index(c[6]), c[8:10], CARD_ORDER.index(c[11])))
-    if phase == "draft":
-        spots = _placeable(s, seat)
-        if s.waiting[seat]:
-            return [f"draft {SQUARES[i]}" for i in spots]
-        return [f"draft {c} {SQUARES[i]}" for k, c in enumerate(KINGDOM_ORDER) if s.kingdom[seat][k]
-                for i in spots]
-    # the turn player's main step
-    field = s.field
-    out: list[str] = []
-    distinct = _distinct(hand)
-    units = [i for i in OWN[seat] if field[i] is not None]
-    if s.mode == "":
-        if s.waiting[seat]:
-            out += [f"deploy {SQUARES[i]}" for i in _placeable(s, seat)]
-            out += [f"exchange {SQUARES[i]}" for i in units]
-        else:
-            spots = _placeable(s, seat)
-            out += [f"play {c} {SQUARES[i]}" for c in distinct for i in spots]
-            out += [f"swap {SQUARES[i]} {c}" for i in units for c in distinct]
-        out += [f"move {SQUARES[o]} {SQUARES[t]}" for o in units for t in _move_targets(s, seat, o)]
-    if s.mode != "arrange":
-        for o in units:
-            if not field[o][2]:
-                out += [f"attack {SQUARES[o]} {SQUARES[t]}" for t in _targets(s, seat, o)]
-    if len(s.waiting[seat]) < WAITING_MAX:
-        enemies = [i for i in ENEMY[seat] if field[i] is not None]
-        for c in distinct:
-            effs = OWN_TURN_EFFECTS if c == "k" else ((c,) if c in OWN_TURN_EFFECTS else ())
-            head = "support k " if c == "k" else "support "
-            for e in effs:
-                if e == "s":
-                    out.append(head + "s")
-                elif e == "a":
-                    out += [f"{head}a {SQUARES[i]}" for i in enemies]
-                else:
-                    out += [f"{head}p {SQUARES[o]} {SQUARES[t]}" for o in units
-                            for t in _move_targets(s, seat, o)]
-    if not s.immigrated:
-        out += [f"immigrate {c}" for c in distinct if c != "k"]
-    out.append("end")
-    return out
-
-
-def _ev(s: AowState, **kw: Any) -> None:
-    s.last["events"].append(kw)
-
-
-def _execute(state: AowState, seat: int, verb: str, args: list[str], canonical: str) -> AowState:
-    s = state.copy()
-    if s.window is None:
-        s.last = {"seat": seat, "command": canonical, "events": []}
-    else:
-        s.last = dict(s.last or {}, events=list((s.last or {}).get("events", [])))
-    hand = s.hands[seat]
-    if verb in ("keep", "mulligan"):
-        s.mull[seat] = True
-        if verb == "mulligan":                       # ④ 一度だけ戻してシャッフルし、引き直す
-            s.decks[seat] += hand
-            hand.clear()
-            _shuffle(s, s.decks[seat])
-            _draw(s, seat, HAND_START)
-        if seat == s.first:
-            s.actor = 1 - seat
-        else:                                        # ⑤ お互いにキングを手札に入れる
-            s.hands[0].append("k")
-            s.hands[1].append("k")
-            s.phase, s.actor = "setup", s.first
-        return s
-    if verb == "setup":                              # ⑥
-        d, sq, w = args
-        hand.remove(d)
-        hand.remove(w)
-        s.field[SQ_INDEX[sq]] = (seat, d, 0, 0)
-        s.waiting[seat].append(w)
-        if s.decks[seat]:
-            top = s.decks[seat].pop()
-            s.kingdom[seat][KINGDOM_ORDER.index(top)] += 1
-            _ev(s, kind="kingdom", seat=seat, card=top)
-            _nation(s)
-        if s.result is None:
-            if seat == s.first:
-                s.actor = 1 - seat
-            else:
-                _begin_turn(s, s.first, 1)
-        return _settle(s)
-    if verb == "draft":
-        if len(args) == 1:
-            card = s.waiting[seat].pop(0)
-            sq = args[0]
-        else:
-            card, sq = args
-            s.kingdom[seat][KINGDOM_ORDER.index(card)] -= 1
-        s.field[SQ_INDEX[sq]] = (seat, card, 0, 0)
-        _ev(s, kind="draft", seat=seat, card=card, square=sq)
-        s.draft -= 1
-        if s.draft == 0:
-            s.phase, s.actor = "play", s.player
-        return _settle(s)
-    if verb == "pass":
-        return _settle(_resolve(s))
-    if verb == "support":
-        card = args[0]
-        eff = args[1] if card == "k" else card
-        rest = args[2:] if card == "k" else args[1:]
-        hand.remove(card)
-        s.waiting[seat].append(card)
-        entry = ("support", seat, card, eff, *rest)
-        if s.window is not None:                     # a response (GUARDIAN cancel / WIZARD)
-            s.chain.append(entry)
-            other = 1 - seat
-            if _may_answer(s, other):
-                s.window = other
-                return s
-            return _settle(_resolve(s))
-        opp = 1 - seat
-        if _can_respond(s, opp, "w"):                # WIZARD window for the opponent
-            s.chain, s.window, s.base = [entry], opp, state
-            return s
-        s.chain = [entry]
-        return _settle(_resolve(s))
-    if verb == "attack":
-        o, t = SQ_INDEX[args[0]], SQ_INDEX[args[1]]
-        owner, code, _, dmg = s.field[o]
-        atk = s.tab[(seat, code)][1]
-        power = (len(hand) if atk < 0 else atk) + s.boost     # 攻撃宣言時点での手札枚数
-        s.field[o] = (owner, code, 1, dmg)           # 横向きにした時点でそのカードの攻撃力が確定
-        s.mode = "battle"
-        entry = ("attack", seat, o, t, power)
-        opp = 1 - seat
-        if _can_respond(s, opp, "g"):                # GUARDIAN window for the defender
-            s.chain, s.window, s.base = [entry], opp, state
-            return s
-        s.chain = [entry]
-        return _settle(_resolve(s))
-    if verb == "immigrate":                          # 入国
-        card = args[0]
-        hand.remove(card)
-        s.immigrated = True
-        s.kingdom[seat][KINGDOM_ORDER.index(card)] += 1
-        _nation(s)
-        return _settle(s)
-    if verb == "end":
-        return _end_turn(s)
-    # arrange actions
-    s.mode = "arrange"
-    field = s.field
-    if verb == "deploy":
-        card = s.waiting[seat].pop(0)
-        field[SQ_INDEX[args[0]]] = (seat, card, 0, 0)
-    elif verb == "exchange":
-        i = SQ_INDEX[args[0]]
-        s.waiting[seat].append(field[i][1])
-        card = s.waiting[seat].pop(0)
-        field[i] = (seat, card, 0, 0)
-    elif verb == "move":
-        _relocate(s, seat, SQ_INDEX[args[0]], SQ_INDEX[args[1]])
-    elif verb == "play":
-        card, sq = args
-        hand.remove(card)
-        field[SQ_INDEX[sq]] = (seat, card, 0, 0)
-    elif verb == "swap":
-        sq, card = args
-        i = SQ_INDEX[sq]
-        hand.remove(card)
-        hand.append(field[i][1])
-        field[i] = (seat, card, 0, 0)
-    _forward(s, seat)
-    return _settle(s)
-
-
-def _relocate(s: AowState, seat: int, o: int, t: int) -> None:
-    field = s.field
-    field[o], field[t] = field[t], field[o]
-    _forward(s, seat)
-
-
-def _forward(s: AowState, seat: int) -> None:
-    """後列に置かれたユニットの前に前列のユニットが無い…即座に前列へ移動させる。(強制)"""
-    field = s.field
-    fr, br = FRONT_ROW[seat] * 3, BACK_ROW[seat] * 3
-    for c in range(3):
-        if field[fr + c] is None and field[br + c] is not None:
-            field[fr + c], field[br + c] = field[br + c], None
-
-
-def _resolve(s: AowState) -> AowState:
-    """Resolve the chain from the top: a WIZARD that is not itself negated negates the entry just
-    below it; the first entry takes effect unless it is negated or — an attack — cancelled by a
-    GUARDIAN that is not negated."""
-    chain = s.chain
-    negated = set()
-    for i in range(len(chain) - 1, 0, -1):
-        if i not in negated and chain[i][3] == "w":
-            negated.add(i - 1)
-    if chain[0][0] == "attack":
-        effective = not any(e[3] == "g" and i not in negated for i, e in enumerate(chain) if i)
-    else:
-        effective = 0 not in negated
-    for e in chain[1:]:
-        _ev(s, kind="respond", seat=e[1], card=e[2], effect=e[3])
-    first = chain[0]
-    s.chain, s.window, s.base = [], None, None
-    if not effective:
-        _ev(s, kind="cancel" if first[0] == "attack" else "negated", seat=first[1])
-        return s
-    if first[0] == "attack":
-        _, seat, o, t, power = first
-        _hit(s, seat, t, power, True)
-        return s
-    _, seat, card, eff, *rest = first
-    if eff == "s":
-        s.boost += 1
-        _ev(s, kind="boost", seat=seat, n=s.boost)
-    elif eff == "a":
-        t = SQ_INDEX[rest[0]]
-        if s.field[t] is not None:
-            _hit(s, seat, t, 1, False)
-    elif eff == "p":
-        _relocate(s, seat, SQ_INDEX[rest[0]], SQ_INDEX[rest[1]])
-    return s
-
-
-def _hit(s: AowState, by: int, t: int, power: int, attack: bool) -> None:
-    """GAMES.md: "One hit whose damage equals the defence exactly captures the unit …; a hit
-    above the defence, or an accumulated total ≥ defence after two or more hits, destroys it"."""
-    owner, code, side, prior = s.field[t]
-    dfc = s.tab[(owner, code)][3 if side else 2]
-    total = prior + power
-    sq = SQUARES[t]
-    if attack and prior == 0 and power == dfc:
-        s.field[t] = None
-        _ev(s, kind="capture", seat=owner, card=code, square=sq)
-        if code == "k":
-            s.result = {"winners": [by], "reason": "execution"}
-        else:
-            s.kingdom[by][KINGDOM_ORDER.index(code)] += 1
-            _nation(s)
-    elif power > dfc or total >= dfc:
-        s.field[t] = None
-        s.grave[owner].append(code)
-        _ev(s, kind="destroy", seat=owner, card=code, square=sq)
-        if code == "k":
-            s.result = {"winners": [by], "reason": "execution"}
-    else:
-        s.field[t] = (owner, code, side, total)
-        _ev(s, kind="damage", seat=owner, card=code, square=sq, n=power, total=total)
-    _forward(s, owner)
-
-
-def _nation(s: AowState) -> None:
-    """建国: お互いの王国エリアにカードが置かれるたびに各種類の枚数を比較する。"""
-    if s.result is not None:
-        return
-    k0, k1 = s.kingdom
-    ahead0 = sum(1 for a, b in zip(k0, k1) if a > b)
-    ahead1 = sum(1 for a, b in zip(k0, k1) if b > a)
-    if ahead0 >= 4:
-        s.result = {"winners": [0], "reason": "nation_building"}
-    elif ahead1 >= 4:
-        s.result = {"winners": [1], "reason": "nation_building"}
-
-
-def _settle(s: AowState) -> AowState:
-    """After an action: game over, or conscription (徴兵) for a seat whose battlefield is empty."""
-    if s.result is not None:
-        s.phase, s.window, s.chain, s.base = "over", None, [], None
-        return s
-    if s.phase in ("play",) and s.window is None:
-        for seat in (1 - s.player, s.player):
-            if not any(s.field[i] is not None for i in OWN[seat]):
-                # 滅亡: 2枚のユニットを展開できない場合、展開できなかったプレイヤーは敗北する
-                if len(s.waiting[seat]) + sum(s.kingdom[seat]) < 2:
-                    s.result = {"winners": [1 - seat], "reason": "annihilation"}
-                    s.phase = "over"
-                    return s
-                s.phase, s.actor, s.draft = "draft", seat, 2
-                return s
-    return s
-
-
-def _begin_turn(s: AowState, player: int, turn: int) -> None:
-    s.player, s.actor, s.turn, s.phase = player, player, turn, "play"
-    s.mode, s.immigrated, s.boost = "", False, 0
-    field = s.field
-    for i in OWN[player]:                            # 1. リカバリーフェイズ
-        c = field[i]
-        if c is not None and c[2]:
-            field[i] = (c[0], c[1], 0, c[3])
-    _draw(s, player, 1)                              # 2. ドローフェイズ
-
-
-def _end_turn(s: AowState) -> AowState:
-    field = s.field
-    for i in range(12):                              # ターンの終了時に蓄積したダメージはリセット
-        c = field[i]
-        if c is not None and c[3]:
-            field[i] = (c[0], c[1], c[2], 0)
-    s.boost = 0
-    if not s.decks[0] and not s.decks[1]:            # 終戦
-        k = [sum(s.kingdom[0]), sum(s.kingdom[1])]
-        g = [len(s.grave[0]), len(s.grave[1])]
-        if k[0] != k[1]:
-            winners = [0 if k[0] > k[1] else 1]
-        elif g[0] != g[1]:
-            winners = [0 if g[0] < g[1] else 1]
-        else:
-            winners = []
-        s.result = {"winners": winners, "reason": "end_of_war"}
-        s.phase = "over"
-        return s
-    _begin_turn(s, 1 - s.player, s.turn + 1)
-    return s
 
 
 # ============================================================================ view
