@@ -235,7 +235,7 @@ def heatmap(result: dict) -> bytes:
     blocks = [(name, row) for name, row in result["games"].items() if row["pairings"]]
     cell, pad, label = 56, 16, 130
     heights = []
-    for name, row in blocks:
+    for _name, row in blocks:
         ids = sorted({p["a"] for p in row["pairings"]} | {p["b"] for p in row["pairings"]})
         heights.append(40 + len(ids) * cell + pad)
     width = label + max([len(sorted({p["a"] for p in r["pairings"]} | {p["b"] for p in r["pairings"]}))

@@ -23,7 +23,7 @@ def test_cards_are_the_five_basic_units_and_at_least_three_kings():
     kings = [c for c, v in cards.items() if v["category"] == "KING"]
     assert basic == ["soldier", "archer", "priest", "guardian", "wizard"]
     assert len(kings) >= 3
-    for cid, card in cards.items():
+    for _cid, card in cards.items():
         assert card["name"]["en"] and card["name"]["ja"] and card["text"]["en"] and card["text"]["ja"]
     json.dumps(cards)
     # the rulebook's fixed values of the basic units

@@ -75,7 +75,7 @@ def test_deck_building_and_codes_round_trip():
         d.add(spec, "nope")
     with pytest.raises(ValueError):
         d.remove(spec, "c09")
-    for rid, r in d.ready().items():
+    for _rid, r in d.ready().items():
         assert d.decode(d.encode(r["spec"])) == r["spec"]
         assert d.describe(r["spec"])["total"] == 40
     code = d.encode(spec)

@@ -487,7 +487,7 @@ def test_game_decks_api():
     assert set(d.cards()) == set(cs.cards) and d.cards()["ac01"]["name"]["en"] == "Pulse Jab"
     ready = d.ready()
     assert list(ready) == ["blitz", "aegis", "cipher", "fox"]
-    for rid, deck in ready.items():
+    for _rid, deck in ready.items():
         assert d.validate(deck["spec"]) == [] and deck["name"]["ja"]
         assert d.describe(deck["spec"])["total"] == 36
         assert d.decode(d.encode(deck["spec"])) == deck["spec"]

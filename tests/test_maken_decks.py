@@ -88,7 +88,7 @@ def test_a_deck_code_plays():
 def test_cards_api_is_json_and_names_both_languages():
     cards = decks.cards()
     json.dumps(cards)
-    for cid, c in cards.items():
+    for _cid, c in cards.items():
         assert set(c["name"]) == {"en", "ja"} and set(c["text"]) == {"en", "ja"}
         assert c["category"] in ("character", "attack", "support")
 

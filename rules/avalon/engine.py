@@ -22,7 +22,7 @@ from typing import Any
 
 from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
-from rules.avalon.cards import COLOURED, GRANT_ORDER, SUPPORT_ORDER, ATTR_LETTER
+from rules.avalon.cards import GRANT_ORDER, SUPPORT_ORDER, ATTR_LETTER
 from rules.avalon.messages import EN
 
 HAND_SIZE = 6
@@ -1526,7 +1526,7 @@ class AvalonGame:
             spec = normalise(self.decks._ready[ready[0]]["spec"])
             pool = [cid for cid, n in spec["cards"].items() for _ in range(n)]
 
-            def some(n: int) -> list[str]:
+            def some(n: int, pool: list[str] = pool) -> list[str]:
                 return [rng.choice(pool) for _ in range(n)]
 
             p.memory, p.life = some(pv["memory"]), some(pv["life"])

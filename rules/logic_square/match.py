@@ -192,13 +192,13 @@ def build_payments(cards: CardSet, it_card: Card, hand: tuple[str, ...]) -> list
     for pay in multisets(counts, n):
         used = [False] * n
 
-        def place(k: int) -> bool:
+        def place(k: int, pay: tuple = pay, used: list[bool] = used) -> bool:
             if k == n:
                 return True
             for j in fits[pay[k]]:
                 if not used[j]:
                     used[j] = True
-                    if place(k + 1):
+                    if place(k + 1, pay, used):
                         return True
                     used[j] = False
             return False
@@ -326,7 +326,7 @@ class Match:
             for m in self.cards[self.st.avi[seat]].awakening["mods"]:
                 if m["mod"] == name:
                     total += m["amount"]
-        for sq, owner, cid, _ in self.placed:
+        for _sq, owner, cid, _ in self.placed:
             if owner == seat:
                 for m in self.cards[cid].action.aura:
                     if m["mod"] == name:

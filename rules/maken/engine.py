@@ -1209,7 +1209,7 @@ class MakenGame:
             p = players[s]
             pool = [cid for cid, c in self.cardset.cards.items() if c.get("character") == p["character"]]
 
-            def some(n: int) -> list[str]:
+            def some(n: int, pool: list[str] = pool) -> list[str]:
                 return [rng.choice(pool) for _ in range(n)]
 
             d["stamina"][s] = some(p["stamina_count"])
