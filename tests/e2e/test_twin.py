@@ -568,3 +568,133 @@ async def test_a_command_unarchives_an_archived_thread_but_a_locked_one_refuses_
                 if locked:
                     assert (await r.json())["code"] == 50083
             assert ix is not None
+
+
+# ---------------------------------------------------------------------------- shards
+async def _hello(http, url):
+    ws = await http.ws_connect(url)
+    msg = await asyncio.wait_for(ws.receive(), 5)
+    assert json.loads(msg.data)["op"] == 10
+    return ws
+
+
+async def _next(ws, timeout=5.0):
+    msg = await asyncio.wait_for(ws.receive(), timeout)
+    assert msg.type == aiohttp.WSMsgType.TEXT, msg
+    return json.loads(msg.data)
+
+
+async def _nothing(ws, timeout=0.3):
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(ws.receive(), timeout)
+
+
+def test_guild_ids_land_on_the_shard_asked_for():
+    twin = Twin(shards=2)
+    assert (twin.guild_id >> 22) % 2 == 0
+    for shard in (0, 1, 1, 0, 1):
+        guild = twin.add_guild(shard)
+        assert (guild["id"] >> 22) % 2 == shard and twin.shard_of(guild["id"]) == shard
+        assert twin.channels[guild["channel_id"]]["guild_id"] == str(guild["id"])
+    assert len(set(twin.guilds)) == 6
+    three = Twin(shards=3)
+    assert [(three.add_guild(s)["id"] >> 22) % 3 for s in (2, 1, 0)] == [2, 1, 0]
+    with pytest.raises(ValueError):
+        three.add_guild(3)
+    twin.clock_file.unlink()
+    three.clock_file.unlink()
+
+
+async def test_two_shards_each_get_their_own_guilds_interactions_and_dms_on_shard_zero():
+    async with Twin(shards=2) as twin, aiohttp.ClientSession() as http:
+        other = twin.add_guild(1, "Second Guild")
+        async with http.get(f"{twin.api_base}/gateway/bot", headers=AUTH) as r:
+            body = await r.json()
+            assert body["shards"] == 2 and body["session_start_limit"]["max_concurrency"] == 1
+        url = twin.gateway_url + "?v=10&encoding=json"
+        ws0, ws1 = await _hello(http, url), await _hello(http, url)
+        try:
+            await ws1.send_json({"op": 2, "d": {"token": TOKEN, "intents": 1, "properties": {}, "shard": [1, 2]}})
+            await ws0.send_json({"op": 2, "d": {"token": TOKEN, "intents": 1, "properties": {}, "shard": [0, 2]}})
+            ready1, ready0 = await _next(ws1), await _next(ws0)
+            assert ready0["d"]["shard"] == [0, 2] and ready1["d"]["shard"] == [1, 2]
+            assert ready0["d"]["session_id"] != ready1["d"]["session_id"]
+            # READY lists only the shard's guilds, then each comes as GUILD_CREATE on it
+            assert [g["id"] for g in ready0["d"]["guilds"]] == [str(twin.guild_id)]
+            assert [g["id"] for g in ready1["d"]["guilds"]] == [str(other["id"])]
+            created0, created1 = await _next(ws0), await _next(ws1)
+            assert (created0["t"], created0["d"]["id"], created0["s"]) == ("GUILD_CREATE", str(twin.guild_id), 2)
+            assert (created1["t"], created1["d"]["id"], created1["s"]) == ("GUILD_CREATE", str(other["id"]), 2)
+            assert [c["id"] for c in created1["d"]["channels"]] == [str(other["channel_id"])]
+            await _nothing(ws0)
+            await _nothing(ws1)
+            # an interaction in a guild goes to that guild's shard only, numbered in its session
+            alice = twin.user("Alice")
+            for channel_id, ws, quiet, shard in ((other["channel_id"], ws1, ws0, 1),
+                                                 (twin.channel["id"], ws0, ws1, 0)):
+                payload = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1},
+                                                   channel_id=channel_id)
+                ix = await twin.send_interaction(payload, alice, settle=False)
+                event = await _next(ws)
+                assert (event["t"], event["s"], event["d"]["id"]) == ("INTERACTION_CREATE", 3, payload["id"])
+                assert event["d"]["guild_id"] == twin.channels[int(channel_id)]["guild_id"]
+                assert ix.shards == [shard]
+                await _nothing(quiet)
+            # a DM (no guild) goes to shard 0
+            async with http.post(f"{twin.api_base}/users/@me/channels", headers=AUTH,
+                                 json={"recipient_id": alice["id"]}) as r:
+                dm = await r.json()
+            payload = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1}, channel_id=dm["id"])
+            ix = await twin.send_interaction(payload, alice, settle=False)
+            event = await _next(ws0)
+            assert event["d"]["id"] == payload["id"] and "guild_id" not in event["d"] and ix.shards == [0]
+            await _nothing(ws1)
+            # a guild the bot joins later comes on its own shard; a thread's events follow its guild
+            joined = await twin.join_guild(1, "Third Guild")
+            event = await _next(ws1)
+            assert (event["t"], event["d"]["id"]) == ("GUILD_CREATE", str(joined["id"]))
+            async with http.post(f"{twin.api_base}/channels/{other['channel_id']}/threads", headers=AUTH,
+                                 json={"name": "t", "type": 11}) as r:
+                assert r.status == 201
+            thread_event = await _next(ws1)
+            assert thread_event["t"] == "THREAD_CREATE" and thread_event["s"] == 5
+            await _nothing(ws0)
+            # shard 1 is cut: its events wait for its RESUME, shard 0 carries on
+            await twin.drop_gateway(1)
+            missed = twin.interaction_payload(2, alice, {"id": "1", "name": "x", "type": 1},
+                                              channel_id=other["channel_id"])
+            await twin.send_interaction(missed, alice, settle=False)
+            resumed = await _hello(http, ready1["d"]["resume_gateway_url"] + "?v=10&encoding=json")
+            await resumed.send_json({"op": 6, "d": {"token": TOKEN, "session_id": ready1["d"]["session_id"],
+                                                    "seq": 5}})
+            replayed = await _next(resumed)
+            assert (replayed["t"], replayed["d"]["id"]) == ("INTERACTION_CREATE", missed["id"])
+            assert (await _next(resumed))["t"] == "RESUMED"
+            await _nothing(ws0)
+            await resumed.close()
+        finally:
+            await ws0.close()
+            await ws1.close()
+    assert twin.identified == [(1, 2), (0, 2)] and twin.resumes == 1
+    assert twin.violations == []
+
+
+@pytest.mark.parametrize("shards, shard, code", [
+    (2, [2, 2], 4010),        # shard id out of range
+    (2, [-1, 2], 4010),
+    (1, [0, 0], 4010),        # no shards at all
+    (1, "0,1", 4010),         # not [shard_id, shard_count]
+    (2, [0, 1], 4011),        # the twin's guilds need 2 shards: one connection is refused
+    (2, None, 4011),          # no shard given: shard 0 of 1
+])
+async def test_an_invalid_shard_or_missing_sharding_is_closed_as_discord_does(shards, shard, code):
+    async with Twin(shards=shards) as twin, aiohttp.ClientSession() as http:
+        ws = await _hello(http, twin.gateway_url + "?v=10&encoding=json")
+        identify = {"token": TOKEN, "intents": 1, "properties": {}}
+        if shard is not None:
+            identify["shard"] = shard
+        await ws.send_json({"op": 2, "d": identify})
+        msg = await asyncio.wait_for(ws.receive(), 5)
+        assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == code, msg
+        await ws.close()
+    assert twin.identifies == 0 and twin.sessions == {}

@@ -14,7 +14,10 @@ One ``aiohttp.web`` server on ``127.0.0.1`` (a free port) serves
 * **the gateway** at ``/gateway`` (and ``/gateway-resume``, the ``resume_gateway_url``):
   HELLO, heartbeats and their ACKs, IDENTIFY → READY + GUILD_CREATE, RESUME → replay of the
   events the bot missed + RESUMED, RECONNECT requests (op 7), and INTERACTION_CREATE /
-  THREAD_CREATE dispatches.  Frames are uncompressed JSON text: discord.py asks for
+  THREAD_CREATE dispatches — with **shards** (``Twin(shards=N)``, tests/e2e/twin_gateway.py):
+  one connection per shard, each guild's events on shard ``(guild_id >> 22) % N``, DMs on
+  shard 0, 4010/4011 for an invalid shard or a bot that must shard; :meth:`Twin.add_guild`
+  makes a guild on a chosen shard.  Frames are uncompressed JSON text: discord.py asks for
   ``compress=zlib-stream`` but only decompresses *binary* frames
   (``DiscordWebSocket.received_message``), so text frames are accepted as they are.
 
@@ -53,7 +56,6 @@ import copy
 import datetime as dt
 import io
 import itertools
-import json
 import os
 import re
 import tempfile
@@ -62,7 +64,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from .twin_limits import (  # noqa: F401  (some re-exported: tests import them from here)
     ACK_DEADLINE, ADMINISTRATOR, ALL_PERMISSIONS, ATTACH_FILES, BOT_PERMISSIONS, CREATE_PUBLIC_THREADS, EPHEMERAL,
@@ -70,15 +72,24 @@ from .twin_limits import (  # noqa: F401  (some re-exported: tests import them f
     check_components, check_message, components_of, find_component, Interaction, _json, message_text, now_iso,
     Reject, Request,
 )
+from .twin_gateway import TwinGateway, ShardSession
 from .twin_rest import TwinRest
+
+DISCORD_EPOCH_MS = 1420070400000
 
 
 # ---------------------------------------------------------------------------- the twin
-class Twin(TwinRest):
-    """The local Discord.  ``async with Twin() as twin:`` or :meth:`start` / :meth:`stop`."""
+class Twin(TwinGateway, TwinRest):
+    """The local Discord.  ``async with Twin() as twin:`` or :meth:`start` / :meth:`stop`.
+    ``shards``: the shard count ``GET /gateway/bot`` recommends; above 1 the twin requires
+    sharding (``require_sharding``) and its first guild is on shard 0."""
 
     def __init__(self, *, upload_limit: int = UPLOAD_LIMIT, ack_deadline: float = ACK_DEADLINE,
-                 heartbeat_ms: int = 5000) -> None:
+                 heartbeat_ms: int = 5000, shards: int = 1, require_sharding: bool | None = None) -> None:
+        if shards < 1:
+            raise ValueError("a twin has at least one shard")
+        self.shard_count = shards
+        self.require_sharding = shards > 1 if require_sharding is None else require_sharding
         self.upload_limit = upload_limit
         self.ack_deadline = ack_deadline
         self.heartbeat_ms = heartbeat_ms
@@ -100,8 +111,7 @@ class Twin(TwinRest):
         self._old_edits: dict[int, int] = {}
         self._ids = itertools.count(1)
         self.app_id = self.snowflake()
-        self.guild_id = self.snowflake()
-        self.bot_role_id = self.snowflake()
+        self.guilds: dict[int, dict] = {}     # guild id -> {"id", "name", "role_id", "channel_id"}
         self.bot_user = {"id": str(self.app_id), "username": "tablebot", "discriminator": "0",
                          "global_name": "TableBot", "avatar": None, "bot": True}
         self.users: dict[int, dict] = {}
@@ -118,22 +128,23 @@ class Twin(TwinRest):
         self.thread_members: dict[int, set[int]] = {}
         self._limits: list[dict] = []          # injected 429s
         self._attachment_bytes: dict[str, bytes] = {}   # attachment id -> uploaded bytes
-        self.channel = self._text_channel("general")
+        first = self.add_guild(0, "Twin Guild")
+        self.guild_id, self.bot_role_id = first["id"], first["role_id"]
+        self.channel = self.channels[first["channel_id"]]
         # gateway
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
-        self.ws: web.WebSocketResponse | None = None
-        self._ws_transport: Any = None
-        self.session_id: str | None = None
-        self.seq = 0
-        self.events: list[dict] = []
+        self.sessions: dict[int, ShardSession] = {}   # shard id -> its (last) identified session
+        self.identified: list[tuple[int, int]] = []   # [shard_id, shard_count] of each IDENTIFY
+        self._session_count: int | None = None        # the shard count the bot identified with
+        self._ready: dict[int, asyncio.Event] = {}
+        self.events: list[dict] = []                  # every event dispatched, with its "shard"
         self.heartbeats = 0
         self.identifies = 0
         self.resumes = 0
         self.resume_delay = 0.0                # seconds a RESUME takes before the replay starts
         self.connections = 0
         self.connect_paths: list[str] = []     # /gateway, then /gateway-resume for each RESUME
-        self.ready = asyncio.Event()           # set on each IDENTIFY/RESUME success
         self.last_activity = time.monotonic()
         self.log: list[str] = []               # gateway protocol trace (op names)
 
@@ -151,11 +162,7 @@ class Twin(TwinRest):
         return self
 
     async def stop(self) -> None:
-        if self.ws is not None and not self.ws.closed:
-            try:
-                await asyncio.wait_for(self.ws.close(code=1001), 2)
-            except Exception:
-                pass
+        await self.close_gateway()
         if self._runner is not None:
             await asyncio.wait_for(self._runner.cleanup(), 10)
             self._runner = None
@@ -208,9 +215,31 @@ class Twin(TwinRest):
         return ((int(snowflake) >> 22) + 1420070400000) / 1000
 
     # ------------------------------------------------------------------ objects
-    def snowflake(self) -> int:
-        ms = int(self.wall() * 1000) - 1420070400000
+    def snowflake(self, shard: int | None = None) -> int:
+        """A new id; ``shard``: a guild id whose events Discord sends on that shard of the
+        twin's ``shard_count`` (``(id >> 22) % count`` is the id's millisecond timestamp)."""
+        ms = int(self.wall() * 1000) - DISCORD_EPOCH_MS
+        if shard is not None:
+            ms -= (ms - shard) % self.shard_count
         return (ms << 22) + (next(self._ids) % (1 << 22))
+
+    def add_guild(self, shard: int = 0, name: str = "Twin Guild") -> dict:
+        """A guild the bot is in, on gateway shard ``shard``, with a "general" text channel and
+        the bot's role.  Added before the bot connects, it comes in READY (use
+        :meth:`join_guild` once it is connected)."""
+        if not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} of {self.shard_count}")
+        gid = self.snowflake(shard)
+        guild = {"id": gid, "name": name, "role_id": self.snowflake(), "channel_id": 0}
+        self.guilds[gid] = guild
+        guild["channel_id"] = int(self._text_channel("general", gid)["id"])
+        return guild
+
+    async def join_guild(self, shard: int = 0, name: str = "Twin Guild") -> dict:
+        """The bot is added to a new guild: GUILD_CREATE on its shard."""
+        guild = self.add_guild(shard, name)
+        await self.dispatch("GUILD_CREATE", self.guild_payload(guild["id"]))
+        return guild
 
     def user(self, name: str) -> dict:
         uid = self.snowflake()
@@ -219,9 +248,10 @@ class Twin(TwinRest):
         self.users[uid] = u
         return u
 
-    def _text_channel(self, name: str) -> dict:
+    def _text_channel(self, name: str, guild_id: int | None = None) -> dict:
         cid = self.snowflake()
-        ch = {"id": str(cid), "type": 0, "guild_id": str(self.guild_id), "name": name, "position": 0,
+        gid = self.guild_id if guild_id is None else guild_id
+        ch = {"id": str(cid), "type": 0, "guild_id": str(gid), "name": name, "position": 0,
               "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
               "last_message_id": None, "rate_limit_per_user": 0}
         self.channels[cid] = ch
@@ -232,7 +262,7 @@ class Twin(TwinRest):
         duration = int(archive_after or 1440)
         if duration not in (60, 1440, 4320, 10080):
             raise Reject(400, 50035, "Invalid Form Body", errors=[f"auto_archive_duration: {duration}"])
-        th = {"id": str(tid), "type": 11, "guild_id": str(self.guild_id), "name": name[:100],
+        th = {"id": str(tid), "type": 11, "guild_id": self._channel(parent_id)["guild_id"], "name": name[:100],
               "parent_id": str(parent_id), "owner_id": self.bot_user["id"], "member_count": 1,
               "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
               "thread_metadata": {"archived": False, "auto_archive_duration": duration,
@@ -255,7 +285,8 @@ class Twin(TwinRest):
         if perms & ADMINISTRATOR:
             return int(ALL_PERMISSIONS)
         overwrites = {str(o["id"]): o for o in ch.get("permission_overwrites") or []}
-        for key in (str(self.guild_id), str(self.bot_role_id), self.bot_user["id"]):
+        guild = self.guilds.get(int(ch.get("guild_id") or self.guild_id)) or self.guilds[self.guild_id]
+        for key in (str(guild["id"]), str(guild["role_id"]), self.bot_user["id"]):
             o = overwrites.get(key)
             if o:
                 perms = (perms & ~int(o.get("deny") or 0)) | int(o.get("allow") or 0)
@@ -288,18 +319,21 @@ class Twin(TwinRest):
         meta = (self.channels.get(cid) or {}).get("thread_metadata")
         return bool(meta and meta.get("archived"))
 
-    def guild_payload(self) -> dict:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
+    def guild_payload(self, guild_id: int | None = None) -> dict:
+        guild = self.guilds[int(guild_id or self.guild_id)]
+        gid, role_id = guild["id"], guild["role_id"]
+        everyone = {"id": str(gid), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
                     "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                     "flags": 0}
-        bot_role = {"id": str(self.bot_role_id), "name": "TableBot", "permissions": str(BOT_PERMISSIONS),
+        bot_role = {"id": str(role_id), "name": "TableBot", "permissions": str(BOT_PERMISSIONS),
                     "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False,
                     "flags": 0, "tags": {"bot_id": str(self.app_id)}}
-        me = {"user": self.bot_user, "roles": [str(self.bot_role_id)], "joined_at": now_iso(), "deaf": False,
+        me = {"user": self.bot_user, "roles": [str(role_id)], "joined_at": now_iso(), "deaf": False,
               "mute": False, "flags": 0}
-        return {"id": str(self.guild_id), "name": "Twin Guild", "icon": None, "owner_id": str(self.snowflake()),
+        return {"id": str(gid), "name": guild["name"], "icon": None, "owner_id": str(self.snowflake()),
                 "unavailable": False, "member_count": 4, "large": False, "features": [], "roles": [everyone, bot_role],
-                "emojis": [], "stickers": [], "channels": [c for c in self.channels.values() if c["type"] == 0],
+                "emojis": [], "stickers": [], "channels": [c for c in self.channels.values()
+                                                         if c["type"] == 0 and c["guild_id"] == str(gid)],
                 "threads": [], "members": [me], "voice_states": [], "presences": [], "stage_instances": [],
                 "guild_scheduled_events": [], "soundboard_sounds": [], "preferred_locale": "en-US",
                 "joined_at": now_iso(), "verification_level": 0, "default_message_notifications": 0,
@@ -423,125 +457,6 @@ class Twin(TwinRest):
         self._limits.append(rule)
         return rule
 
-    async def drop_gateway(self) -> None:
-        """Cut the websocket as a network failure would (TCP abort, no close frame)."""
-        ws, transport = self.ws, self._ws_transport
-        self.ws = None
-        self.ready.clear()
-        self.log.append("DROP")
-        if transport is not None:
-            transport.abort()
-        elif ws is not None:
-            await ws.close(code=4000)
-
-    async def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT (Discord asks the client to reconnect and resume)."""
-        ws = self.ws
-        assert ws is not None, "no gateway connection"
-        self.ready.clear()
-        self.log.append("RECONNECT")
-        await ws.send_str(json.dumps({"op": 7, "d": None}))
-
-    # ------------------------------------------------------------------ gateway
-    async def _send(self, ws: web.WebSocketResponse, payload: dict) -> None:
-        await ws.send_str(json.dumps(payload))
-
-    async def dispatch(self, t: str, d: dict) -> None:
-        """Send a DISPATCH event (buffered for RESUME if the socket is down)."""
-        self.seq += 1
-        event = {"op": 0, "t": t, "s": self.seq, "d": d}
-        self.events.append(event)
-        if self.ws is not None and not self.ws.closed and self.ready.is_set():
-            await self._deliver(self.ws, event)
-
-    async def _deliver(self, ws: web.WebSocketResponse, event: dict) -> None:
-        if event["t"] == "INTERACTION_CREATE":
-            ix = self.interactions.get(event["d"]["token"])
-            if ix is not None and ix.sent_at is None:
-                ix.sent_at = time.monotonic()      # (an interaction made without send_interaction)
-        await self._send(ws, event)
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        if request.remote not in ("127.0.0.1", "::1"):
-            raise web.HTTPForbidden()
-        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
-        await ws.prepare(request)
-        self.connections += 1
-        self.connect_paths.append(request.path)
-        if request.query.get("v") != "10" or request.query.get("encoding") != "json":
-            self.violations.append(f"gateway connected with {dict(request.query)}")
-        transport = request.transport
-        await self._send(ws, {"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms}})
-        self.log.append("HELLO")
-        try:
-            async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    break
-                data = json.loads(msg.data)
-                op = data.get("op")
-                if op == 1:
-                    self.heartbeats += 1
-                    await self._send(ws, {"op": 11})
-                elif op == 2:
-                    await self._identify(ws, transport, data.get("d") or {})
-                elif op == 6:
-                    await self._resume(ws, transport, data.get("d") or {})
-                elif op in (3, 4, 8):
-                    self.log.append(f"op{op}")
-                else:
-                    self.violations.append(f"gateway: unexpected op {op}")
-        finally:
-            if self.ws is ws:
-                self.ws = None
-                self.ready.clear()
-        return ws
-
-    async def _identify(self, ws: web.WebSocketResponse, transport: Any, d: dict) -> None:
-        if d.get("token") != TOKEN:
-            self.log.append("IDENTIFY(bad token)")
-            await ws.close(code=4004, message=b"Authentication failed.")
-            return
-        if d.get("intents", 0) & ((1 << 1) | (1 << 8) | (1 << 15)):
-            self.violations.append("identify asked for a privileged intent")
-        self.identifies += 1
-        self.log.append("IDENTIFY")
-        self.session_id = uuid.uuid4().hex
-        self.seq = 0
-        self.events = []
-        self.ws, self._ws_transport = ws, transport
-        shard = d.get("shard") or [0, 1]
-        self.ready.set()
-        await self.dispatch("READY", {
-            "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-            "session_id": self.session_id, "session_type": "normal",
-            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway-resume",
-            "shard": shard, "application": {"id": str(self.app_id), "flags": 0},
-            "private_channels": [], "relationships": [], "user_settings": {}, "presences": [],
-            "guild_join_requests": [], "geo_ordered_rtc_regions": []})
-        await self.dispatch("GUILD_CREATE", self.guild_payload())
-
-    async def _resume(self, ws: web.WebSocketResponse, transport: Any, d: dict) -> None:
-        if d.get("token") != TOKEN or d.get("session_id") != self.session_id:
-            self.log.append("RESUME(invalid)")
-            await self._send(ws, {"op": 9, "d": False})
-            return
-        self.resumes += 1
-        self.log.append("RESUME")
-        if self.resume_delay:           # a slow RESUME: the missed events come late
-            await asyncio.sleep(self.resume_delay)
-        self.ws, self._ws_transport = ws, transport
-        seq = d.get("seq") or 0
-        for event in [e for e in self.events if e["s"] > seq]:
-            await self._deliver(ws, event)
-        self.seq += 1
-        resumed = {"op": 0, "t": "RESUMED", "s": self.seq, "d": {}}
-        self.events.append(resumed)
-        await self._send(ws, resumed)
-        self.ready.set()
-
-    async def wait_connected(self, timeout: float = 30.0) -> None:
-        await asyncio.wait_for(self.ready.wait(), timeout)
-
     # ------------------------------------------------------------------ interactions (gateway side)
     def _channel_payload(self, channel_id: Any) -> dict:
         cid = int(channel_id) if channel_id is not None else int(self.channel["id"])
@@ -561,8 +476,8 @@ class Twin(TwinRest):
             payload.update(channel_id=ch["id"], channel=ch, user=user, context=1,
                            authorizing_integration_owners={"1": user["id"]})
         else:
-            payload.update(guild_id=str(self.guild_id), guild_locale=guild_locale, channel_id=ch["id"],
-                           channel=ch, context=0, authorizing_integration_owners={"0": str(self.guild_id)},
+            payload.update(guild_id=ch["guild_id"], guild_locale=guild_locale, channel_id=ch["id"],
+                           channel=ch, context=0, authorizing_integration_owners={"0": ch["guild_id"]},
                            member={"user": user, "roles": [], "joined_at": now_iso(), "deaf": False,
                                    "mute": False, "flags": 0, "permissions": permissions})
         if message is not None:

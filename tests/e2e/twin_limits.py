@@ -243,6 +243,7 @@ class Interaction:
     original_id: int | None = None
     replies: list[dict] = field(default_factory=list)   # message snapshots, in order
     choices: list[dict] | None = None
+    shards: list[int] = field(default_factory=list)     # the gateway shard(s) it was delivered on
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property

@@ -109,9 +109,10 @@ class TwinRest:
         if method == "GET" and path == "/users/@me":
             return 200, self.bot_user
         if method == "GET" and path == "/gateway/bot":
-            return 200, {"url": self.gateway_url, "shards": 1,
-                         "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
-                                                 "max_concurrency": 1}}
+            # the shard count Discord recommends, and how many IDENTIFYs are left today
+            return 200, {"url": self.gateway_url, "shards": self.shard_count,
+                         "session_start_limit": {"total": 1000, "remaining": max(0, 1000 - self.identifies),
+                                                 "reset_after": 86_400_000, "max_concurrency": 1}}
         if method == "GET" and path == "/oauth2/applications/@me":
             return 200, {"id": str(self.app_id), "name": "TableBot", "icon": None, "description": "",
                          "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
