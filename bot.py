@@ -12,7 +12,7 @@ SYNC_COMMANDS, METRICS_PORT, METRICS_HOST (Prometheus ``/metrics`` and ``/health
 "Metrics").  Several processes on one PostgreSQL database: each gets its own SHARD_IDS of
 the same SHARD_COUNT (README, "Several processes").
 Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
-BOT_TEST_PLUGINS.
+BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP.
 """
 from __future__ import annotations
 
@@ -128,6 +128,7 @@ def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
             self.store = store
             self.host = host
             self.clock_enabled = config.clock
+            self.clock_seconds = TEST_CLOCK_LOOP     # None: the clock loop's own period (TESTING ONLY)
             self._resumed = False
 
         async def setup_hook(self) -> None:
@@ -218,7 +219,9 @@ async def dump_commands() -> list[dict]:
 #                                                     the cogs (e.g. to register a test game)
 #   BOT_TEST_CLOCK_FILE=/tmp/twin-clock-…             seconds the twin's clock is ahead of real
 #                                                     time: the host's clock follows it
+#   BOT_TEST_CLOCK_LOOP=3                             seconds between clock-loop runs (default 30)
 TEST_CLOCK: Any = None
+TEST_CLOCK_LOOP: float | None = None
 
 
 def _file_clock(path: str) -> Any:
@@ -262,6 +265,11 @@ def apply_test_overrides(env: Any = None) -> None:
         global TEST_CLOCK
         TEST_CLOCK = _file_clock(clock_file)
         logging.getLogger("bot").warning("TESTING ONLY: the clock follows %s", clock_file)
+    loop_seconds = (env.get("BOT_TEST_CLOCK_LOOP") or "").strip()
+    if loop_seconds:
+        global TEST_CLOCK_LOOP
+        TEST_CLOCK_LOOP = float(loop_seconds)
+        logging.getLogger("bot").warning("TESTING ONLY: the clock loop runs every %s s", loop_seconds)
 # ---------------------------------------------------------------------------- end TESTING ONLY
 
 

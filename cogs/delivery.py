@@ -97,6 +97,9 @@ class Delivery(commands.Cog):
 
     async def cog_load(self) -> None:
         if getattr(self.bot, "clock_enabled", True):
+            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
+            if seconds:
+                self.clock.change_interval(seconds=seconds)
             self.clock.start()
 
     async def cog_unload(self) -> None:

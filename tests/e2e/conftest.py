@@ -21,8 +21,14 @@ HIDDEN_GAME_PLUGIN = f"{LOOPBACK_ONLY},tests.e2e.hidden_game"
 
 
 @pytest.fixture
-async def twin():
-    t = await Twin().start()
+def twin_shards() -> int:
+    """The twin's shard count (``GET /gateway/bot``); a test module overrides it for a sharded bot."""
+    return 1
+
+
+@pytest.fixture
+async def twin(twin_shards):
+    t = await Twin(shards=twin_shards).start()
     t.discord_rate_limits()      # Discord's own limits (5 per 5 s per channel, 50/s) in every scenario
     try:
         yield t

@@ -109,8 +109,9 @@ def played_or_refused(ix: Any) -> bool:
 class Table:
     """Two players and the bot: the steps every scenario uses."""
 
-    def __init__(self, twin: Twin, bot: BotProcess) -> None:
+    def __init__(self, twin: Twin, bot: BotProcess, *, channel_id: int | None = None) -> None:
         self.twin, self.bot = twin, bot
+        self.channel_id = channel_id          # where /play is used (None: the twin's first channel)
         self.alice = twin.user("Alice")
         self.bob = twin.user("Bob")
         self.carol = twin.user("Carol")
@@ -124,7 +125,7 @@ class Table:
         if options:
             opts["options"] = options
         opts.update(kw)
-        ix = await self.twin.slash(self.alice, "play", **opts)
+        ix = await self.twin.slash(self.alice, "play", channel_id=self.channel_id, **opts)
         assert ix.ephemeral, ix.text
         m = re.search(r"#(\d+)", ix.text)
         assert m, f"/play answered: {ix.text!r}"
