@@ -86,7 +86,7 @@ async def play_to_end(twin, table: Table, match_id: int, *, kill_after: int | No
     return played
 
 
-async def test_two_processes_share_one_bot_on_one_postgresql_database(twin, pg_url, tmp_path):
+async def test_two_processes_share_one_bot_on_one_postgresql_database(pg_url, twin, tmp_path):
     guild_b = twin.add_guild(1, "Shard One Guild")       # before the bot connects: it comes in READY
     channel = {0: int(twin.channel["id"]), 1: guild_b["channel_id"]}
     assert twin.shard_of(twin.guild_id) == 0 and twin.shard_of(guild_b["id"]) == 1
