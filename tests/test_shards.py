@@ -152,3 +152,13 @@ async def test_league_deadlines_are_split_by_shard_too(db):
         ids[shard] = lg.id
     mine = [{lg.id for lg in await s._mine(("signup",))} for s in services]
     assert mine == [{ids[0]}, {ids[1]}]
+
+
+def test_a_testing_only_setting_runs_the_clock_loop_faster(monkeypatch):
+    """BOT_TEST_CLOCK_LOOP (tests/e2e/test_shards_e2e.py): the clock loop's period, so an
+    end-to-end test sees each process run its clock many times; unset, the loop keeps its 30 s."""
+    monkeypatch.setattr(bot, "TEST_CLOCK_LOOP", None)
+    assert bot.make_bot(bot.Config(sync_commands=False, clock=False)).clock_seconds is None
+    bot.apply_test_overrides({"BOT_TEST_CLOCK_LOOP": "2"})
+    assert bot.TEST_CLOCK_LOOP == 2.0
+    assert bot.make_bot(bot.Config(sync_commands=False, clock=False)).clock_seconds == 2.0

@@ -21,13 +21,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 
 import pytest
 
 from .checks import assert_every_message_within_limits
 from .harness import BotProcess, Table
 from .twin import message_text
-from .test_squares_e2e import log_commands
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -43,6 +43,11 @@ EXPIRED = "ran out of time"
 @pytest.fixture
 def twin_shards() -> int:
     return 2
+
+
+def log_commands(text: str) -> list[str]:
+    """The commands of a /match log answer, in order (as test_squares_e2e reads them)."""
+    return re.findall(r"^\s*\d+\. [^:]+: (.+)$", text, flags=re.M)
 
 
 def sent(twin, channel_id: int, text: str) -> list:
