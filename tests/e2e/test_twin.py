@@ -698,3 +698,16 @@ async def test_an_invalid_shard_or_missing_sharding_is_closed_as_discord_does(sh
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == code, msg
         await ws.close()
     assert twin.identifies == 0 and twin.sessions == {}
+
+
+async def test_a_second_identify_on_one_connection_is_closed_already_authenticated():
+    async with Twin(shards=2) as twin, aiohttp.ClientSession() as http:
+        ws = await _hello(http, twin.gateway_url + "?v=10&encoding=json")
+        identify = {"token": TOKEN, "intents": 1, "properties": {}, "shard": [1, 2]}
+        await ws.send_json({"op": 2, "d": identify})
+        assert (await _next(ws))["t"] == "READY"
+        await ws.send_json({"op": 2, "d": identify})
+        msg = await asyncio.wait_for(ws.receive(), 5)
+        assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4005, msg
+        await ws.close()
+    assert twin.identifies == 1 and twin.violations == ["IDENTIFY sent twice on one connection"]

@@ -4,7 +4,8 @@ Each websocket connection IDENTIFYs as one shard, ``"shard": [shard_id, shard_co
 0 of 1), and gets a session of its own: its own ``session_id``, sequence numbers and buffer of
 events for a RESUME.  As Discord does, the twin
 
-* closes an IDENTIFY whose shard is malformed or out of range (``shard_id`` not in
+* closes a second IDENTIFY on one connection with **4005** "Already authenticated", and an
+  IDENTIFY whose shard is malformed or out of range (``shard_id`` not in
   ``0 … shard_count − 1``) with **4010** "Invalid shard", and, when the twin requires sharding
   (``Twin(shards=N)`` with N > 1: the bot is in too many guilds for one connection), one that
   asks for fewer than N shards with **4011** "Sharding required";
@@ -29,7 +30,7 @@ from aiohttp import WSMsgType, web
 
 from .twin_limits import TOKEN
 
-INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+ALREADY_AUTHENTICATED, INVALID_SHARD, SHARDING_REQUIRED = 4005, 4010, 4011
 GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")   # the guild's id is the payload's ``id``
 
 
@@ -164,6 +165,10 @@ class TwinGateway:
         if d.get("token") != TOKEN:
             self.log.append("IDENTIFY(bad token)")
             await ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if any(session.ws is ws for session in self.sessions.values()):
+            self.violations.append("IDENTIFY sent twice on one connection")
+            await ws.close(code=ALREADY_AUTHENTICATED, message=b"Already authenticated.")
             return
         asked = self._shard_asked(d)
         if asked is None:
