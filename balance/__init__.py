@@ -5,7 +5,9 @@ For every game with content to pair — Battle Logic Square and Avalon's Sanctua
 Maken characters (their ready-made decks), Art of War KINGs (their decks) — every pairing plays
 in both seat orders at level ``normal``; it reports the win rate of ``a`` with a 95 % Wilson
 interval, the first player's win rate, the share of matches that ended on a turn or round cap,
-and strength checks: ``hard`` (with a small time budget) against a uniformly random player and
+and strength checks: ``hard`` (in the full plan with its fixed number of iterations, so the figure
+does not depend on how busy the machine is; its time per decision is ``python -m bench --ai``)
+against a uniformly random player and
 against a one-ply greedy player, and the best of a few one-rule bots (always the first or last
 legal command, always the game's favourite action) against ``normal``.  SQUARES has no pairings, only the rest.  Draws count half.
 
@@ -23,7 +25,9 @@ from ai import choose
 from rules import registry
 
 CAP_REASONS = {"turn_limit", "round_limit"}
-PLANS = {"full": {"per_order": 10, "strength": 10, "budget": 0.2},
+# per_order: matches per pairing and seat order (20 gives n = 40 a pairing, a 95 % interval of
+# about ±15 points); strength: rounds of the strength checks (each seat once a round)
+PLANS = {"full": {"per_order": 20, "strength": 10, "budget": None},
          "quick": {"per_order": 2, "strength": 2, "budget": 0.05},
          "tiny": {"per_order": 1, "strength": 1, "budget": 0.01}}
 MAX_COMMANDS = 3000          # a guard: every game ends by its own caps long before

@@ -125,7 +125,8 @@ class Table:
         if options:
             opts["options"] = options
         opts.update(kw)
-        ix = await self.twin.slash(self.alice, "play", channel_id=self.channel_id, **opts)
+        opts.setdefault("channel_id", self.channel_id)      # a scenario may name another channel
+        ix = await self.twin.slash(self.alice, "play", **opts)
         assert ix.ephemeral, ix.text
         m = re.search(r"#(\d+)", ix.text)
         assert m, f"/play answered: {ix.text!r}"
