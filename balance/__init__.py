@@ -237,14 +237,14 @@ def heatmap(result: dict) -> bytes:
     from render import fonts
 
     blocks = [(name, row) for name, row in result["games"].items() if row["pairings"]]
-    cell, pad, label = 56, 16, 130
+    cell, pad, label, top = 84, 16, 130, 78
     heights = []
     for _name, row in blocks:
         ids = sorted({p["a"] for p in row["pairings"]} | {p["b"] for p in row["pairings"]})
-        heights.append(40 + len(ids) * cell + pad)
+        heights.append(top + len(ids) * cell + pad)
     width = label + max([len(sorted({p["a"] for p in r["pairings"]} | {p["b"] for p in r["pairings"]}))
                          for _, r in blocks] or [1]) * cell + pad
-    img = Image.new("RGB", (max(width, 360), max(60, sum(heights))), (250, 248, 244))
+    img = Image.new("RGB", (max(width, 420), max(60, sum(heights))), (250, 248, 244))
     d = ImageDraw.Draw(img)
     y = 0
     for (name, row), h in zip(blocks, heights):
@@ -254,10 +254,15 @@ def heatmap(result: dict) -> bytes:
             rate[(p["a"], p["b"])] = p["a_win"]
             rate[(p["b"], p["a"])] = 1 - p["a_win"]
         fonts.text(d, (pad, y + 20), name, 16, (20, 20, 20), bold=True, anchor="lm")
+        n = max((p["n"] for p in row["pairings"]), default=0)
+        fonts.text(d, (pad, y + 42), f"the row's win rate against the column (draws half, n = {n} a cell)",
+                   11, (90, 90, 90), anchor="lm")
+        for j, b in enumerate(ids):
+            fonts.text(d, (label + j * cell + cell // 2, y + top - 10), b[:12], 11, (20, 20, 20), anchor="mm")
         for i, a in enumerate(ids):
-            fonts.text(d, (pad, y + 40 + i * cell + cell // 2), a[:14], 12, (20, 20, 20), anchor="lm")
+            fonts.text(d, (pad, y + top + i * cell + cell // 2), a[:14], 12, (20, 20, 20), anchor="lm")
             for j, b in enumerate(ids):
-                x0, y0 = label + j * cell, y + 40 + i * cell
+                x0, y0 = label + j * cell, y + top + i * cell
                 if a == b:
                     d.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), fill=(220, 220, 220))
                     continue
