@@ -14,10 +14,12 @@ from .harness import BotProcess, Table
 from .twin import Twin
 
 # Modules the bot process imports through BOT_TEST_PLUGINS (a testing-only hook in bot.py):
-# every bot process refuses non-loopback connections (tests/e2e/loopback_only.py); the
+# every bot process refuses non-loopback connections (tests/e2e/loopback_only.py) and logs each
+# match version it has finished showing (tests/e2e/shown_log.py, read by BotProcess.shown); the
 # hidden-hand test game (tests/e2e/hidden_game.py) is added only where a test asks for it.
 LOOPBACK_ONLY = "tests.e2e.loopback_only"
-HIDDEN_GAME_PLUGIN = f"{LOOPBACK_ONLY},tests.e2e.hidden_game"
+TEST_PLUGINS = f"{LOOPBACK_ONLY},tests.e2e.shown_log"
+HIDDEN_GAME_PLUGIN = f"{TEST_PLUGINS},tests.e2e.hidden_game"
 
 
 @pytest.fixture
@@ -48,9 +50,10 @@ async def twin(twin_shards):
 
 @pytest.fixture
 def bot_plugins() -> str:
-    """BOT_TEST_PLUGINS for the bot process: only the loopback guard (the bot is exactly the one
-    users run).  A test module overrides this fixture to load e.g. :data:`HIDDEN_GAME_PLUGIN`."""
-    return LOOPBACK_ONLY
+    """BOT_TEST_PLUGINS for the bot process: only the loopback guard and the shown-version log
+    (the bot is exactly the one users run).  A test module overrides this fixture to load e.g.
+    :data:`HIDDEN_GAME_PLUGIN`."""
+    return TEST_PLUGINS
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ def _die_with_parent() -> None:
 
 
 class BotProcess:
-    def __init__(self, twin: Twin, tmp_path: Path, *, plugins: str = "tests.e2e.loopback_only",
+    def __init__(self, twin: Twin, tmp_path: Path, *, plugins: str = "tests.e2e.loopback_only,tests.e2e.shown_log",
                  extra_env: dict | None = None) -> None:
         self.twin = twin
         self.db = tmp_path / "bot.sqlite3"
@@ -97,6 +97,12 @@ class BotProcess:
 
     def warnings(self) -> list[str]:
         return [line for line in self.log().splitlines() if " WARNING " in line and "TESTING ONLY" not in line]
+
+    def shown(self, match_id: int) -> int:
+        """The newest version of match ``match_id`` the bot has finished showing — its board and
+        every DM sent (logged by tests/e2e/shown_log.py); 0 before the first."""
+        found = re.findall(rf"TESTING: match {int(match_id)} shown at version (\d+)\b", self.log())
+        return max((int(v) for v in found), default=0)
 
 
 # ---------------------------------------------------------------------------- match helpers

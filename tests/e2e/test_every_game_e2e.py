@@ -233,24 +233,19 @@ async def test_each_players_dm_text_is_their_own_view_and_nobody_elses(game, tab
                 break
     rec, states = await match_states(bot.db, match_id)
     final, names = states[-1], list(rec.names)
-    def true_lines(seat: int) -> set[str]:
-        return {line.strip() for line in render_text(game, engine.view(final, seat), locale="en",
-                                                     names=names).splitlines()}
-
-    def dm_lines(user: dict) -> list[str]:
-        lines = (dm_text_block(view_dm(twin, int(user["id"]))) or "").splitlines()
-        return lines[:-1] if lines and lines[-1].endswith("…") else lines   # clipped to fit the embed
-
-    for seat, user in enumerate(users):
-        # the DM's last edit (picture and text together) may come after others' updates: wait
-        # until both show the final position (a hand picture can match an earlier one)
-        want = render_pixels(game, engine.view(final, seat), names)
-        await twin.wait_for(lambda: pixels(twin.picture(view_dm(twin, int(user["id"])), "hand.png")) == want
-                            and all(not line.strip() or line.strip() in true_lines(seat) for line in dm_lines(user)),
-                            what=f"seat {seat}'s DM to show the current position", timeout=30)
+    # The moves came without waiting for their updates, so some may still be on their way (one
+    # slow update, e.g. behind a rate limit, and the next ones queue up behind it, coalesced).
+    # Watching a DM until it looks final is no barrier: a hand can look the same at an earlier
+    # position (Art of War: "S W", then "S P W", then "S W" again), and a DM that already looked
+    # final was then edited to the in-between hand.  Wait until the bot has shown this version —
+    # its board and every DM sent; nothing older can come after it — then the DMs must be final.
+    await twin.wait_for(lambda: bot.shown(match_id) >= rec.version,
+                        what=f"the bot to show version {rec.version} of match #{match_id}", timeout=30)
     only = private_lines(game, final, names)
     problems = []
     for seat, user in enumerate(users):
+        assert pixels(twin.picture(view_dm(twin, int(user["id"])), "hand.png")) == render_pixels(
+            game, engine.view(final, seat), names), f"seat {seat}'s DM picture is not their final view"
         block = dm_text_block(view_dm(twin, int(user["id"])))
         assert block, "the DM carries no text view"
         true = {line.strip() for line in render_text(game, engine.view(final, seat), locale="en",

@@ -130,3 +130,39 @@ async def test_both_players_get_their_own_private_view_by_dm(table, twin):
     assert_no_public_secret(twin, [f"gem-{n}" for n in range(10, 99)])
     assert match_id
     assert_every_message_within_limits(twin)
+
+
+async def test_once_the_bot_has_shown_a_version_every_dm_already_shows_it(table, twin, bot):
+    """The barrier of scenarios that play moves without waiting for their updates
+    (``BotProcess.shown``, logged by tests/e2e/shown_log.py): once the bot has shown the version
+    the database holds, every DM already shows that position — with no wait — even when an
+    update was slow (its DM edit behind a 429) and the next one queued up behind it."""
+    from data.store import open_store
+
+    alice, bob = table.alice, table.bob
+    match_id = await table.start(NAME)
+    thread_id = table.thread_of(match_id)
+    await twin.wait_for(lambda: twin.dms(int(alice["id"])) and twin.dms(int(bob["id"])), what="both DMs")
+    alice_gems = await own_gems(twin, alice, thread_id)
+    slow = twin.rate_limit("PATCH", rf"^/channels/{twin.dm_channel_of(int(alice['id']))}/messages/\d+$",
+                           retry_after=1.5)
+    first = sorted(alice_gems)[0]
+    ix = await twin.slash(alice, "move", command=f"play {first}", match=match_id, channel_id=thread_id, quiet=0)
+    assert "You played" in ix.text, ix.text
+    bob_gems = await own_gems(twin, bob, thread_id)
+    second = sorted(bob_gems)[0]
+    ix = await twin.slash(bob, "move", command=f"play {second}", match=match_id, channel_id=thread_id, quiet=0)
+    assert "You played" in ix.text, ix.text
+    store = await open_store(f"sqlite:///{bot.db}")
+    try:
+        version = (await store.get_match(match_id)).version
+    finally:
+        await store.close()
+    await twin.wait_for(lambda: bot.shown(match_id) >= version,
+                        what=f"the bot to show version {version} of match #{match_id}")
+    assert slow["hits"], "Alice's DM edit was not slowed down"
+    hands, played = [sorted(alice_gems), sorted(bob_gems)], [[first], [second]]
+    for seat, user in enumerate((alice, bob)):
+        [dm] = twin.dms(int(user["id"]))
+        assert pixels(twin.picture(dm, "hand.png")) == expected_picture(hands, played, seat), \
+            f"seat {seat}'s DM does not show version {version} yet"
