@@ -13,7 +13,8 @@ Levels:
   whose result the game's evaluation likes best on average is played (ai/evaluate.py).
 - ``hard``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012,
   "single-observer ISMCTS", as in OpenSpiel's ``ismcts``): every iteration samples a state
-  consistent with the view, walks a tree of commands with UCB1 counted by availability, and
+  consistent with the view, walks a tree of commands with UCB1 counted by availability (each
+  node widening progressively over its moves, best first by the one-ply judgement), and
   scores the new leaf with the game's evaluation (a random playout of ROLLOUT_COMMANDS commands
   before it is possible; measured, it only blurs the evaluation).  The root's most visited legal
   move is played.
@@ -47,6 +48,12 @@ HARD_ITERATIONS = 300         # iterations at level hard without a time budget
 # differences (shares of a strength, a few hundredths apart), won 9/10, 8/10, and 8/10 in
 # Project Maken; UCB_C 0.4 fell to 3.5/10 in Art of War
 ROLLOUT_COMMANDS = 0          # random commands played before the leaf is scored
+# progressive widening (Coulom 2007; Chaslot et al. 2008): a node searches only its
+# WIDEN_BASE + sqrt(visits) best moves by the one-ply judgement, best first, so the search goes
+# deep on the moves worth it instead of trying every one once.  Measured against normal (20
+# matches, 300 iterations): SQUARES 20/20 (18/20 without, at 1000 iterations), Art of War
+# 14.5/20 (12/20 without at 1000, 11.5/20 at 300); 0 turns it off
+WIDEN_BASE = 2
 UCB_C = 0.15
 
 
@@ -146,13 +153,29 @@ def _seats(view: dict) -> int:
 # -------------------------------------------------------------------------------- hard
 
 class _Node:
-    __slots__ = ("visits", "value", "avail", "children")
+    __slots__ = ("visits", "value", "avail", "children", "order")
 
     def __init__(self) -> None:
         self.visits = 0
         self.value = 0.0
         self.avail = 0
         self.children: dict[str, _Node] = {}
+        self.order: list[str] | None = None     # the moves, best first by the one-ply judgement
+
+
+def _widened(name: str, game: Any, node: _Node, visits: int, state: Any, mover: int,
+             moves: list[str]) -> list[str]:
+    """Progressive widening: of ``moves``, the WIDEN_BASE + sqrt(visits) best by the one-ply
+    judgement (ranked on the node's first visit; moves another sample brings go last), best first."""
+    if node.order is None:
+        value = {m: _value_after(name, game, state, mover, m) for m in moves}
+        node.order = sorted(moves, key=lambda m: -value[m])
+    else:
+        known = set(node.order)
+        node.order.extend(m for m in moves if m not in known)
+    here = set(moves)
+    ranked = [m for m in node.order if m in here]
+    return ranked[:WIDEN_BASE + int(math.sqrt(visits))]
 
 
 def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
@@ -179,13 +202,16 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             first = False
             if not moves:
                 break
+            if WIDEN_BASE:
+                moves = _widened(name, game, node, iterations if node is root else node.visits,
+                                 state, mover, moves)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
                     child.avail += 1
             untried = [m for m in moves if m not in node.children]
             if untried:
-                m = rng.choice(untried)
+                m = untried[0] if WIDEN_BASE else rng.choice(untried)
                 child = node.children[m] = _Node()
                 child.avail = 1
                 state = _step(game, state, mover, m)
