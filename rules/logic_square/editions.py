@@ -73,7 +73,8 @@ def patched_sources(sources: list[tuple[str, Any]], patches: dict[int, dict], ed
                     hit = [i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == cid]
                     if hit:
                         try:
-                            entries[hit[0]] = merge(entries[hit[0]], fields)
+                            entries[hit[0]] = (merge(entries[hit[0]], fields) if kind == "cards"
+                                               else {**entries[hit[0]], **copy.deepcopy(fields)})
                         except (ValueError, TypeError) as exc:
                             raise fail(f"editions.{ed}.{kind}.{cid}", str(exc)) from None
                         break
