@@ -249,7 +249,7 @@ def test_a_placed_card_loses_durability_and_goes_to_its_owners_trash_at_zero():
 def test_a_card_that_places_names_an_empty_square_in_range_and_stays_on_the_board():
     """GAMES.md: "A card that places needs an empty square in range. The target is chosen when the
     card is declared." 2.③ 設置するカードは、耐久値が記載されています。"""
-    state = pos(hands={0: ["sc03"]}, pos=("c1", "c5"), placed=[("c2", 1, "sc03", 60)])
+    state = pos(hands={0: ["sc03"]}, pos=("c1", "c5"), placed=[("c2", 1, "sc03", 60)], edition=2)
     assert [c for c in game.legal_commands(state, 0) if c.startswith("use")] == ["use sc03 b2", "use sc03 d2"]
     rejected(state, 0, "use sc03", "logic_square.err.square_needed")
     rejected(state, 0, "use sc03 c2", "logic_square.err.bad_square")
