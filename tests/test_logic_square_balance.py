@@ -21,7 +21,6 @@ game = registry.get("logic_square")
 # (AVI, ability index) -> (cost, damage or heal) in editions 1-2 and in edition 3
 OLD = {("av01", 0): (2, 50), ("av02", 0): (1, 40), ("av02", 1): (2, 40), ("av03", 1): (3, 60)}
 NEW = {("av01", 0): (2, 60), ("av02", 0): (2, 40), ("av02", 1): (2, 60), ("av03", 1): (2, 60)}
-DURABILITY = {"sc03": (60, 70), "sc12": (60, 70)}  # Barrier Node, Repair Dock: editions 1-2, edition 3
 # AVI -> (awakening life, its modifier's amount)
 OLD_AW = {"av01": (200, 20), "av02": (250, 20), "av03": (200, 1), "av04": (200, 1)}
 NEW_AW = {"av01": (300, 20), "av02": (250, 10), "av03": (200, 1), "av04": (200, 1)}
@@ -73,7 +72,6 @@ def test_the_shown_cards_and_decks_are_the_current_editions():
     assert cards["av02"]["abilities"][0]["cost"] == 2
     assert "2AP" in cards["av02"]["abilities"][0]["text"]["ja"]
     assert "[2 AP]" in cards["av02"]["abilities"][0]["text"]["en"]
-    assert {c: cards[c]["durability"] for c in DURABILITY} == {c: v[1] for c, v in DURABILITY.items()}
 
 
 def test_a_stored_match_replays_with_its_own_editions_numbers():
@@ -157,21 +155,6 @@ def test_quantum_wall_takes_10_off_each_hit():
         state = game.position(avis=("av01", "av02"), hands={0: ["ac01"]}, pos=("c2", "c4"),
                               placed=[("b3", 1, "it02", 150)], edition=ed)
         assert game.apply(state, 0, "use ac01").life[1] == want
-
-
-@pytest.mark.parametrize("card", sorted(DURABILITY))
-def test_barrier_node_and_repair_dock_have_durability_70(card):
-    """Barrier Node and Repair Dock: durability 70 (was 60). GAMES.md: "A placed card … has
-    durability; hit damage to it lowers durability; at 0 it goes to its owner's trash": a Moth
-    Swarm (60) no longer destroys one at a stroke; under edition 2 it did."""
-    for ed in (2, 3):
-        full = game.cardset_at(ed)[card].action.durability
-        assert full == DURABILITY[card][0 if ed == 2 else 1]
-        state = game.position(avis=("av03", "av02"), pos=("c2", "c5"), placed=[("c4", 1, card, full)],
-                              edition=ed)
-        after = game.apply(state, 0, "avi 2")
-        left = [p[3] for p in after.placed if p[2] == card]
-        assert left == ([] if ed == 2 else [10]) and (card in after.trash[1]) == (ed == 2)
 
 
 def test_blitz_awakening_at_300():
