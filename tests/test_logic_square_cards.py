@@ -89,7 +89,8 @@ def test_at_least_three_ready_made_decks_all_legal():
 
 
 def test_the_game_is_registered_with_the_packaged_card_set():
-    assert isinstance(game, LogicSquareGame) and game.cardset == cs
+    assert isinstance(game, LogicSquareGame) and game.files_cardset == cs
+    assert game.cardset == cs.at(game.editions[-1])        # the current rules edition's cards
 
 
 # ============================================================================ the schema

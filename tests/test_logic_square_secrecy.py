@@ -65,7 +65,7 @@ def test_public_and_opponent_views_never_contain_a_hand_card_deck_order_or_unuse
 
 def test_the_cards_dict_defines_every_card_the_view_mentions():
     state = pos(hands={0: ["ac13", "sc03"], 1: ["ac11"]}, it={0: ["it02"]}, pos=("c3", "c4"),
-                placed=[("a2", 1, "sc06", 50)], trash={1: ["br01"]})
+                placed=[("a2", 1, "sc06", 50)], trash={1: ["br01"]}, edition=2)
     state = act(state, "use ac13", "chain ac11")
     own = game.view(state, 0)
     assert set(own["cards"]) == {"av01", "av02", "ac13", "ac11", "sc03", "it02", "sc06", "br01"}
@@ -177,7 +177,7 @@ def test_the_chain_and_the_last_action_are_public_once_revealed():
 def test_view_format_for_renderers():
     """docs/rules/logic_square.md "View format": the board, players, chain and last action."""
     state = pos(hands={0: ["ac01", "sc03"]}, pos=("c2", "c4"), placed=[("e4", 1, "sc06", 50)],
-                life=(480, 500), avis=("av01", "av02"))
+                life=(480, 500), avis=("av01", "av02"), edition=2)
     state = act(state, "use ac01")
     view = game.view(state, 0)
     assert view["board"] == {

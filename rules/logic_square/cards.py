@@ -531,6 +531,24 @@ class CardSet:
         self.decks = decks or {}
         self.sources = sources or {}
         self._key: str | None = None
+        self.raw_sources: list[tuple[str, Any]] = []     # the files read (for editions)
+        self.patches: dict[int, dict] = {}               # rules edition -> its changes
+        self._at: dict[int, CardSet] = {}
+
+    def at(self, edition: int) -> "CardSet":
+        """The card set as it stands in rules ``edition``: the files' cards with every patch of
+        an edition up to ``edition`` applied (rules/logic_square/editions.py)."""
+        from rules.logic_square.editions import patched_sources
+
+        if not any(ed <= edition for ed in self.patches):
+            return self
+        got = self._at.get(edition)
+        if got is None:
+            def fail(fld, message):
+                return CardDataError("editions", None, fld, message)
+            files = patched_sources(self.raw_sources, self.patches, edition, fail)
+            got = self._at[edition] = CardSet.from_sources(files)
+        return got
 
     def __getitem__(self, cid: str) -> Card:
         return self.cards[cid]
@@ -629,8 +647,8 @@ class CardSet:
             if not isinstance(data, dict):
                 raise ctx.fail(None, "a card file must be a JSON object with \"cards\", \"types\" and/or \"decks\"")
             for key in data:
-                if key not in ("format", "types", "cards", "decks", "comment"):
-                    raise ctx.fail(key, "unknown top-level key; allowed: format, types, cards, decks, comment")
+                if key not in ("format", "types", "cards", "decks", "comment", "editions"):
+                    raise ctx.fail(key, "unknown top-level key; allowed: format, types, cards, decks, comment, editions")
             if data.get("format", FORMAT) != FORMAT:
                 raise ctx.fail("format", f"unsupported format {data.get('format')!r}; this bot reads format {FORMAT}")
             t_in = data.get("types", {})
@@ -684,6 +702,17 @@ class CardSet:
                 decks[deck.id] = deck
                 src[deck.id] = file
         cs.decks = decks
+        from rules.logic_square.editions import read_patches
+        for file, data in sources:
+            if "editions" in data:
+                for ed, patch in read_patches(file, data["editions"], _Ctx(file).fail).items():
+                    if ed in cs.patches:
+                        raise CardDataError(file, None, f"editions.{ed}", "edition changed in two files")
+                    cs.patches[ed] = patch
+        if cs.patches:
+            cs.raw_sources = sources
+            for ed in cs.patches:                  # every edition's cards must be valid too
+                cs.at(ed)
         return cs
 
 

@@ -70,8 +70,13 @@ class LogicSquareGame:
     editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
     def __init__(self, cardset: CardSet) -> None:
-        self.cardset = cardset
-        self.decks = LogicSquareDecks(cardset)          # docs/engine.md "Decks"
+        self.files_cardset = cardset                 # the files' cards, with every edition's patches
+        self.cardset = cardset.at(EDITION)           # the cards and decks of the current edition
+        self.decks = LogicSquareDecks(self.cardset)     # docs/engine.md "Decks"
+
+    def cardset_at(self, edition: int) -> CardSet:
+        """The cards and ready-made decks of rules ``edition`` (a match keeps its edition's)."""
+        return self.files_cardset.at(_edition(edition))
 
     # ----------------------------------------------------------------- options
     def option_schema(self) -> dict[str, dict[str, Any]]:
@@ -83,34 +88,38 @@ class LogicSquareGame:
             "awakening": {"default": True, "choices": [True, False]},
         }
 
-    def deck_spec(self, item: Any) -> dict:
+    def deck_spec(self, item: Any, *, edition: int = EDITION) -> dict:
         """A deck given as a ready-made deck id, a deck code or a spec dict -> a legal spec.
 
-        Raises ValueError listing every broken deck rule."""
+        Raises ValueError listing every broken deck rule.  ``edition``: whose ready-made decks a
+        deck id names."""
+        cs = self.cardset_at(edition)
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in self.cardset.decks:
-                return self.cardset.decks[text.lower()].to_spec()
+            if text.lower() in cs.decks:
+                return cs.decks[text.lower()].to_spec()
             if is_deck_code(text):
                 try:
                     spec = decode_deck(text)
                 except DeckCodeError as exc:
                     raise ValueError(str(exc)) from None
             else:
-                known = ", ".join(self.cardset.decks) or "(none)"
+                known = ", ".join(cs.decks) or "(none)"
                 raise ValueError(f"unknown deck {text!r}; ready-made decks: {known} (or a deck code ls1-…)")
         elif isinstance(item, dict):
             spec = item
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or "
                              f"{{\"avi\", \"resources\", \"it\"}}, not {item!r}")
-        problems = validate_deck(self.cardset, spec)
+        problems = validate_deck(cs, spec)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p.message for p in problems))
         return normalise_deck(spec)
 
-    def validate_options(self, options: dict | None) -> dict:
-        """The normalised options (decks always filled in); ValueError for bad ones."""
+    def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
+        """The normalised options (decks always filled in); ValueError for bad ones.
+        ``edition``: whose ready-made decks the deck ids name."""
+        cs = self.cardset_at(edition)
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -158,20 +167,20 @@ class LogicSquareGame:
                     raise ValueError("Battle Logic Square option 'decks' must name 2 decks (seat 0, seat 1), "
                                      f"e.g. {example}")
                 specs = []
-                ready = list(self.cardset.decks)
+                ready = list(cs.decks)
                 for seat, item in enumerate(items):
                     if item is None and ready:                  # no choice: the seat's default deck
                         item = ready[seat % len(ready)]
                     try:
-                        specs.append(self.deck_spec(item))
+                        specs.append(self.deck_spec(item, edition=edition))
                     except ValueError as exc:
                         raise ValueError(f"Battle Logic Square option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
         if "decks" not in out:
-            ids = list(self.cardset.decks)
+            ids = list(cs.decks)
             if len(ids) < 2:
                 raise ValueError("Battle Logic Square needs 'decks': the card set has fewer than 2 ready-made decks")
-            out["decks"] = [self.cardset.decks[ids[0]].to_spec(), self.cardset.decks[ids[1]].to_spec()]
+            out["decks"] = [cs.decks[ids[0]].to_spec(), cs.decks[ids[1]].to_spec()]
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
@@ -189,10 +198,10 @@ class LogicSquareGame:
             raise ValueError(f"Battle Logic Square is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        opts = self.validate_options(options)
+        opts = self.validate_options(options, edition=edition)
         decks = opts["decks"]
         used = {d["avi"] for d in decks} | {c for d in decks for c in d["resources"] + d["it"]}
-        cards = self.cardset.subset(used)
+        cards = self.cardset_at(edition).subset(used)      # a match keeps its edition's numbers
         rng = rng_seed(seed) if _prng.check(prng) == _prng.LEGACY else _prng.start(seed)
         if "first" in opts:
             first = opts["first"]
@@ -230,13 +239,14 @@ class LogicSquareGame:
         exactly the cards mentioned.
         """
         hands, decks, it, trash = hands or {}, decks or {}, it or {}, trash or {}
-        ids_avi = avis or tuple(self.cardset.decks[d].avi for d in list(self.cardset.decks)[:2])
+        cs = self.cardset_at(edition)
+        ids_avi = avis or tuple(cs.decks[d].avi for d in list(cs.decks)[:2])
         placed = [(SQ_INDEX[sq], o, c, d) for sq, o, c, d in (placed or [])]
         used = set(ids_avi) | {p[2] for p in placed}
         for table in (hands, decks, it, trash):
             for seat in (0, 1):
                 used.update(table.get(seat, []))
-        cards = self.cardset.subset(used)
+        cards = cs.subset(used)
         st = LSState(
             seed=seed, rng=rng_seed(seed), cards=cards, first=player if first is None else first,
             max_turns=max_turns, awakening=awakening, turn=turn, player=player, phase="main", ap=ap,
@@ -707,7 +717,7 @@ class LogicSquareGame:
         import random as _random
 
         rng = rng if rng is not None else _random.Random()
-        pool = self.cardset
+        pool = self.cardset_at(view.get("edition", EDITION))
         resources = [c for c, card in pool.cards.items() if card.category in ("Ac", "Sc", "Br")]
         its = [c for c, card in pool.cards.items() if card.category == "IT"]
         players = {p["seat"]: p for p in view["players"]}

@@ -28,7 +28,9 @@ MASK = (1 << 64) - 1
 # rulings of issue 16; 2: those rulings (a knockout ends the match at once; AP effects on the
 # opponent bank for their next turn; a Br card with CB answers any CB card; an IT card a chain
 # kept from resolving, and any destroyed placed card, goes to the trash).
-EDITIONS = (1, 2)
+# 3: the balance changes of the "editions" key in data/cards/logic_square/05_editions.json (card
+# numbers and ready-made decks; reasons: docs/rules/logic_square.md, "Balance").
+EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
 
 
