@@ -32,3 +32,24 @@ def test_a_tiny_run_has_every_field(tmp_path):
     assert main(["--tiny", "--game", "squares", "--json", str(out), "--png", str(tmp_path / "b.png"), "-q"]) == 0
     data = json.loads(out.read_text())
     assert data["games"]["squares"]["pairings"] == [] and "first_player_win" in data["games"]["squares"]
+
+
+def test_misses_judges_the_content_targets_of_the_card_games_only():
+    """GAMES.md, "Content balance (all card games)": every pairing 40–60 %, the first player
+    42–58 %, at most 5 % of matches on a turn cap, no one-rule bot above 30 % against normal;
+    SQUARES has no content to change, so its first player's share is reported, not judged."""
+    row = {"first_player_win": 0.65, "turn_cap_share": 0.0, "vs_random": 1.0, "vs_greedy": 0.9,
+           "trivial_vs_ai": 0.1, "trivial_best": "first_legal"}
+    result = {"games": {
+        "squares": {**row, "pairings": []},
+        "maken": {**row, "turn_cap_share": 0.08, "trivial_vs_ai": 0.35, "vs_greedy": 0.6,
+                  "pairings": [{"a": "gou", "b": "kotetsu", "a_win": 0.62, "n": 40},
+                               {"a": "gou", "b": "mizuha", "a_win": 0.45, "n": 40}]}}}
+    found = misses(result)
+    assert not [m for m in found if m.startswith("squares")]
+    assert any("gou vs kotetsu 62%" in m for m in found)
+    assert not any("gou vs mizuha" in m for m in found)
+    assert any("maken: first player 65%" in m for m in found)
+    assert any("maken: turn caps 8%" in m for m in found)
+    assert any("maken: hard vs_greedy 60%" in m for m in found)
+    assert any("first_legal scores 35%" in m for m in found)
