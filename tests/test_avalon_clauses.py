@@ -283,7 +283,7 @@ def test_a_match_started_before_the_rulings_keeps_edition_1():
     """A ruling never changes a match under way: a match stored before these rulings (rules
     edition 1) replays as it was played — reflect beat instant death, and a lasting bonus counted
     before Weapon Replace."""
-    assert game.editions == (1, 2) and fresh().edition == 2
+    assert game.editions[:2] == (1, 2) and fresh().edition == game.editions[-1]
     s = fresh()
     s.edition = 1
     s.players[0].lands[0] = [[["c02", ""]], "c12", 2]
