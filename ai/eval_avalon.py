@@ -33,7 +33,7 @@ STRENGTH = 0.08       # per point of attack + durability
 LIFETIME = 0.25       # per mana card under a creature (one turn of life each), up to 3
 LOOSE = 0.8           # loose mana in its owner's set phase (a creature may still hold it), as kept mana
 HAND = 0.12           # a card in hand
-THREAT = 0.5          # an opposing creature that would destroy one of yours in a ranged battle
+THREAT = 1.0          # an opposing creature that would destroy one of yours in a ranged battle
 
 
 def _fight(inv: dict, dfn: dict, cards: dict) -> tuple[bool, bool]:
@@ -210,12 +210,12 @@ def _avalon(view: dict, seats: int) -> list[float]:
         if p["status"] == "out" or pos.life[seat] <= 0:
             out.append(0.0)
             continue
-        # cards in hand are options in their owner's set phase (to forge, summon, use); after it
-        # only the first two are (battle supports), the rest only keep the draw phase from
-        # refilling the hand
+        # cards in hand are options: the first two as battle supports, more a little (the draw
+        # phase refills the hand to 6 anyway); the same in every step, so that ending the set
+        # phase and discarding compare fairly
         hand = p["hand_count"]
         v = 1.0 + LIFE * pos.life[seat] + PROOF * pos.proofs[seat]
-        v += HAND * hand if seat == setting else HAND * min(hand, 2) - 0.02 * max(0, hand - 2)
+        v += HAND * min(hand, 2) + 0.03 * max(0, hand - 2)
         if seat == leader:
             v += LEADER
             if (view.get("sanctuary") and view["leader"] == seat and (seat, -1) not in pos.gone):
