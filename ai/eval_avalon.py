@@ -210,12 +210,12 @@ def _avalon(view: dict, seats: int) -> list[float]:
         if p["status"] == "out" or pos.life[seat] <= 0:
             out.append(0.0)
             continue
-        # cards in hand are options: the first two as battle supports, more a little (the draw
-        # phase refills the hand to 6 anyway); the same in every step, so that ending the set
-        # phase and discarding compare fairly
+        # cards in hand are options: the first two as battle supports; more only keep the draw
+        # phase from refilling the hand (a card left over is one card fewer drawn); the same in
+        # every step, so that ending the set phase and discarding compare fairly
         hand = p["hand_count"]
         v = 1.0 + LIFE * pos.life[seat] + PROOF * pos.proofs[seat]
-        v += HAND * min(hand, 2) + 0.03 * max(0, hand - 2)
+        v += HAND * min(hand, 2) - 0.02 * max(0, hand - 2)
         if seat == leader:
             v += LEADER
             if (view.get("sanctuary") and view["leader"] == seat and (seat, -1) not in pos.gone):
