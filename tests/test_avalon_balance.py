@@ -141,3 +141,62 @@ def test_a_bad_edition_patch_is_refused(tmp_path: Path):
             loaded = load_avalon_from(tmp_path)
             from rules.avalon import make_game
             make_game(loaded["cards"], loaded["decks"], loaded["editions"])
+
+
+def test_edition_3_keeps_the_rulebooks_numbers():
+    """GAMES.md: "Modes exactly as the table (life, target mana, proofs)" — 「ノーマルモード 2～3人
+    人数+2 12 2」, 「手札として6枚カードを引きます」: the balance edition changes cards and decks only,
+    so a new match starts with the printed life, target mana, proofs and hand (no compensation for
+    the seat that leads first: the rulebook has none, see docs/rules/avalon.md, Balance)."""
+    for edition in game.editions:
+        s = game.new_match(players=2, seed=9, edition=edition)
+        assert (s.life0, s.target, s.proofs_needed) == (2 + 2, 12, 2)
+        assert [len(p.hand) for p in s.players] == [6, 6]
+        assert [len(p.life) for p in s.players] == [4, 4]
+        s3 = game.new_match(players=3, seed=9, options={"mode": "veteran"}, edition=edition)
+        assert (s3.life0, s3.target, s3.proofs_needed) == (3 + 1, 12, 2)
+
+
+# --------------------------------------------------------------------------- the AI's evaluation
+
+def _leader_with(hand: list[str]):
+    s = game.new_match(players=2, seed=3, options={"leader": 0, "decks": ["dawn", "ember"]})
+    s.players[0].hand = list(hand)
+    return s
+
+
+def _score(s) -> float:
+    from ai.evaluate import evaluate
+    return evaluate("avalon", game.view(s, None), 2)[0]
+
+
+def _run(s, commands: list[str]):
+    for c in commands:
+        s = game.apply(s, 0, c)
+    return s
+
+
+def test_normal_values_a_creature_on_a_stack_over_loose_mana_and_discards():
+    """「クリーチャーが召喚されていない、魔素だけの土地があった場合…エンドフェイズのタイミングですべて捨て山に
+    送られます」 and 「自身を素成している魔素として素成したカードを、一番下からそれぞれ一枚ずつ捨て山に送ります」:
+    a creature summoned on a stack keeps its mana through the end phase, loose mana is lost, so
+    the evaluation (ai/eval_avalon.py) ranks stacking and summoning above loose forging, and that
+    above throwing the cards away."""
+    hand = ["c02", "c02", "c03"]
+    stacked = _run(_leader_with(hand), ["forge c02 l1", "forge c02 l1", "summon c03 l1", "done"])
+    loose = _run(_leader_with(hand), ["forge c02 l1", "forge c02 l2", "forge c03 l3", "done"])
+    thrown = _run(_leader_with(hand), ["discard c02", "discard c02", "discard c03", "done"])
+    assert _score(stacked) > _score(loose) > _score(thrown)
+
+
+def test_normal_sees_the_likely_result_of_a_declared_battle():
+    """A ranged battle waiting for its supports is scored as it will most likely end: attacking
+    a creature that survives and strikes back is worse than attacking one that falls."""
+    def battle(target: str):
+        s = _leader_with([])
+        s.players[0].lands[0] = [[["c02", ""], ["c02", ""]], "c09", 0]          # 2/2 first strike
+        s.players[1].lands[0] = [[["c08", ""], ["c08", ""]], target, 0]
+        return _run(s, ["done", "ranged l1 p2l1"])
+    weak, strong = battle("c08"), battle("c10")          # Cinder Pup vs Magma Brute (4/3)
+    assert weak.step == strong.step == "support"
+    assert _score(weak) > _score(strong)
