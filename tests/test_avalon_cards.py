@@ -33,7 +33,7 @@ def test_the_set_has_the_content_games_md_asks_for():
     kinds = {c["support"]["kind"] for c in cards.values() if c["category"] == "support"}
     assert {"weapon_replace", "informant", "chaos_panic", "poison_mist", "fingertips"} <= kinds
     assert sum(c["category"] == "magic" for c in cards.values()) >= 8
-    assert sum(c["category"] == "avatar" for c in cards.values()) == 4
+    assert sum(c["category"] == "avatar" for c in cards.values()) >= 4     # one per ready-made deck
     # every ability timing of the rulebook table (クリーチャーカードが持つ能力) has a card
     assert any(c.get("on_summon") for c in creatures)            # 召喚時
     assert any(c.get("target_minus") for c in creatures)         # 配置中

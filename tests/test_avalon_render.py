@@ -75,7 +75,7 @@ def test_dm_text_of_the_own_part_shows_the_hand_and_the_own_support_only():
     s = game.apply(s, 0, "support s06")
     own = own_part(game.view(s, 0), game.view(s, None))
     text = render_text("avalon", own, locale="en", names=["A", "B", "C"])
-    assert "None" not in text and "Sanctuary" not in text
+    assert "None" not in text and "Avalon's Sanctuary" not in text     # no header (a card may be a Sanctuary Hymn)
     assert "Your hand (P1 A):" in text and "support: s06 Battle Hymn" in text
     for cid in s.players[0].hand:
         assert cid in text

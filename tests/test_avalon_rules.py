@@ -16,8 +16,15 @@ from rules.avalon.engine import eff_target, mana_total
 game = registry.get("avalon")
 
 
+# The positions below use the cards as first printed: rules edition 2.  Edition 3 plays the same
+# rules with changed card numbers and decks (docs/rules/avalon.md, "Balance (rules edition 3)";
+# tests/test_avalon_balance.py), so every ruling tested here holds in it too.
+PRINTED = 2
+
+
 def fresh(n: int = 2, leader: int = 0, mode: str = "normal", seed: int = 1):
-    return game.new_match(players=n, seed=seed, options={"leader": leader, "mode": mode})
+    return game.new_match(players=n, seed=seed, options={"leader": leader, "mode": mode},
+                          edition=PRINTED)
 
 
 def land(*mana: str, creature: str | None = None, conv: dict | None = None) -> list:

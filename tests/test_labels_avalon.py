@@ -70,9 +70,9 @@ def test_magic_on_another_players_land_names_the_player_and_the_creature():
     en, ja = _menu(s, 0, "en"), _menu(s, 0, "ja")
     hex_ = en["magic m03 p2l3"]
     assert hex_.label == "Magic: Thorn Hex → Bob's land 3" and hex_.emoji == "🪄"
-    assert hex_.description == "destroys Cinder Pup 2/1 (its mana stays)"
+    assert hex_.description == "destroys Cinder Pup 2/2 (its mana stays)"
     assert ja["magic m03 p2l3"].label == "魔法：茨の呪詛 → Bobの土地3"
-    assert ja["magic m03 p2l3"].description == "燠火の仔犬 2/1を破壊（魔素は残る）"
+    assert ja["magic m03 p2l3"].description == "燠火の仔犬 2/2を破壊（魔素は残る）"
     assert en["magic m01"].label == "Magic: Starfall Insight" and en["magic m01"].description == "draw 2 cards"
 
 
@@ -86,7 +86,7 @@ def test_ranged_battles_name_both_creatures_and_group_by_the_attacker():
     en, ja = _menu(s, 0, "en"), _menu(s, 0, "ja")
     r = en["ranged l1 p2l3"]
     assert r.label == "Ranged: Halo Warden → Bob's Cinder Pup" and r.emoji == "🏹"
-    assert r.description == "land 1 → Bob's land 3 · 3/4 (Reflect) vs 2/1"
+    assert r.description == "land 1 → Bob's land 3 · 3/4 (Reflect) vs 2/2"
     assert r.group == en["ranged l1 p3l2"].group == "Ranged battle with Halo Warden (land 1)"
     assert en["ranged l1 p3l2"].description == "land 1 → Carol's land 2 · 3/4 (Reflect) vs 2/4 (Counter)"
     assert ja["ranged l1 p2l3"].label == "遠距離戦闘：光輪の守人 → Bobの燠火の仔犬"

@@ -63,11 +63,13 @@ def notation() -> set[str]:
             words.update(str(c) for c in spec.get("choices") or [] if isinstance(c, str))
         for verb in getattr(game, "verbs", ()) or ():
             words.add(verb)
-    from rules.avalon.engine import VERBS as AV
+    from rules.avalon.engine import USAGE as AU, VERBS as AV
     from rules.maken.messages import USAGE, VERBS as MV
     words.update(AV)
     words.update(MV)
-    for usage in USAGE.values():         # the notation's own examples (double spd, triple atk …)
+    # the notation's own examples (double spd, triple atk …; Avalon's support avatar, which
+    # random play meets only when it happens to reach a battle)
+    for usage in list(USAGE.values()) + list(AU.values()):
         words.update(TOKEN.findall(usage))
     return words
 

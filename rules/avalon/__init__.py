@@ -9,13 +9,18 @@ from __future__ import annotations
 from rules.avalon.engine import AvalonGame, State
 
 
-def make_game(cards: dict | None = None, ready: dict | None = None) -> AvalonGame:
+def make_game(cards: dict | None = None, ready: dict | None = None,
+              editions: dict | None = None) -> AvalonGame:
+    """``editions``: the card and deck patches of later rules editions (default: the files' when
+    the cards come from the files, none for cards passed in)."""
     if cards is None or ready is None:
         from data.cards.avalon_loader import load_avalon
         loaded = load_avalon()
+        if cards is None and editions is None:
+            editions = loaded["editions"]
         cards = loaded["cards"] if cards is None else cards
         ready = loaded["decks"] if ready is None else ready
-    return AvalonGame(cards, ready)
+    return AvalonGame(cards, ready, editions)
 
 
 __all__ = ["AvalonGame", "State", "make_game"]

@@ -100,8 +100,10 @@ class Player:
 # changed replays exactly as it was played.  1: reflect always beat instant death, and a lasting
 # attack bonus on a land counted before the ability order; 2 (GAMES.md): the printed tie order
 # decides at step 8 too (an invader's instant death resolves before a defender's reflect), and a
-# lasting attack bonus is an attack change of ability order 4.
-EDITIONS = (1, 2)
+# lasting attack bonus is an attack change of ability order 4; 3: edition 2's rules with the
+# balance changes to card numbers and ready-made decks of data/cards/avalon/06_editions.json
+# (rules/avalon/editions.py; docs/rules/avalon.md, "Balance (rules edition 3)").
+EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
 
 
@@ -971,11 +973,21 @@ class AvalonGame:
     max_players = 4
     editions = EDITIONS          # rules editions, oldest first; new matches use the last
 
-    def __init__(self, cards: dict, ready: dict) -> None:
-        from rules.avalon.decks import Decks
-        self.card_defs = cards
-        self.decks = Decks(cards, ready)
+    def __init__(self, cards: dict, ready: dict, editions: dict | None = None) -> None:
+        from rules.avalon.editions import Editions
+        self.files = Editions(cards, ready, editions)   # the cards and decks of every edition
+        self.files.check_decks(EDITIONS)
+        self._decks: dict[int, Any] = {}
+        self.card_defs, ready = self.files.at(EDITION)
+        self.decks = self.decks_at(EDITION)
         self._ready_ids = list(ready)
+
+    def decks_at(self, edition: int) -> Any:
+        """The ``decks`` API with the cards and ready-made decks of rules ``edition``."""
+        from rules.avalon.decks import Decks
+        if edition not in self._decks:
+            self._decks[edition] = Decks(*self.files.at(edition))
+        return self._decks[edition]
 
     # ----------------------------------------------------------------- options
     def option_schema(self) -> dict:
@@ -991,7 +1003,8 @@ class AvalonGame:
         new.pop("leader", None)
         return new
 
-    def validate_options(self, options: dict | None, players: int) -> dict:
+    def validate_options(self, options: dict | None, players: int, edition: int = EDITION) -> dict:
+        """Checked options; ``edition``: whose ready-made decks the deck ids name."""
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -1032,7 +1045,7 @@ class AvalonGame:
                         decks.append(None)
                         continue
                     try:
-                        decks.append(self.decks.resolve(item))
+                        decks.append(self.decks_at(edition).resolve(item))
                     except ValueError as exc:
                         raise ValueError(f"Avalon's Sanctuary option 'decks': seat {seat}'s deck: {exc}") from None
                 out["decks"] = decks
@@ -1042,13 +1055,14 @@ class AvalonGame:
         return out
 
     def _deck_for(self, s: State, seat: int, given: Any = None) -> dict:
+        decks = self.decks_at(s.edition)
         if given is not None:
-            return self.decks.resolve(given)
+            return decks.resolve(given)
         if seat < len(s.decks_opt) and s.decks_opt[seat] is not None:
             return s.decks_opt[seat]
         from rules.avalon.decks import normalise
         rid = self._ready_ids[seat % len(self._ready_ids)]
-        return normalise(self.decks._ready[rid]["spec"])
+        return normalise(decks._ready[rid]["spec"])
 
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
                   prng: int = _prng.CURRENT, edition: int = EDITION) -> State:
@@ -1058,9 +1072,10 @@ class AvalonGame:
             raise ValueError(f"Avalon's Sanctuary is for 2–4 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, not {seed!r}")
-        opts = self.validate_options(options, players)
+        opts = self.validate_options(options, players, edition)
         s = State.__new__(State)
-        s.defs = dict(self.card_defs)      # every card of the set: late joiners and replays need no files
+        s.edition = edition
+        s.defs = dict(self.files.at(edition)[0])   # the edition's cards: late joiners and replays need no files
         s.seed = seed
         s.rng = seed & MASK if _prng.check(prng) == _prng.LEGACY else _prng.start(seed)
         kind, n, target, proofs = MODES[opts["mode"]]
@@ -1488,7 +1503,9 @@ class AvalonGame:
         rng = rng if rng is not None else _random.Random()
         prog = view["progress"]
         s = State.__new__(State)
-        s.defs = dict(self.card_defs)
+        defs, _ready = self.files.at(_edition(prog["edition"]))
+        decks = self.decks_at(_edition(prog["edition"]))
+        s.defs = dict(defs)
         s.seed, s.rng = 0, _prng.start(rng.getrandbits(127))
         s.mode, s.target, s.proofs_needed = view["mode"], view["target"], view["proofs_needed"]
         s.life0, s.max_rounds, s.round = view["life_start"], view["max_rounds"], view["round"]
@@ -1508,12 +1525,12 @@ class AvalonGame:
         def land_from(lv: dict) -> list:
             mana = []
             for m in lv["mana"]:
-                base = dict(self.card_defs[m["card"]].get("mana") or {})
+                base = dict(defs[m["card"]].get("mana") or {})
                 conv = "".join(k * max(0, base.get(k, 0) - m["icons"].get(k, 0)) for k in ("y", "r", "b", "g", "c"))
                 mana.append([m["card"], conv])
             cv = lv.get("creature")
             creature = cv["card"] if cv else None
-            bonus = cv["atk"] - self.card_defs[creature]["atk"] if cv else 0
+            bonus = cv["atk"] - defs[creature]["atk"] if cv else 0
             return [mana, creature, bonus]
 
         s.players = []
@@ -1522,8 +1539,8 @@ class AvalonGame:
             p.status, p.avatar = pv["status"], pv["avatar"]
             p.deck = self._deck_for(s, i)
             ready = [rid for rid in self._ready_ids
-                     if normalise(self.decks._ready[rid]["spec"]).get("avatar") == p.avatar] or list(self._ready_ids)
-            spec = normalise(self.decks._ready[ready[0]]["spec"])
+                     if normalise(decks._ready[rid]["spec"]).get("avatar") == p.avatar] or list(self._ready_ids)
+            spec = normalise(decks._ready[ready[0]]["spec"])
             pool = [cid for cid, n in spec["cards"].items() for _ in range(n)]
 
             def some(n: int, pool: list[str] = pool) -> list[str]:

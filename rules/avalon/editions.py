@@ -1,0 +1,96 @@
+"""Avalon's Sanctuary rules editions as content: the card numbers and ready-made deck lists each
+edition plays with.
+
+The card files hold the cards as first printed (editions 1 and 2 play them unchanged); a later
+edition's balance changes are patches in ``data/cards/avalon/06_editions.json``:
+
+    {"editions": {"3": {"cards": {"c14": {"atk": 5}},
+                        "decks": {"dawn": {"cards": {"c01": 4, ...}}}}}}
+
+A card patch sets numbers of a card (``atk``, ``dur``, ``mana``, ``target_minus``,
+``keywords``, ability effects... — the fields of ``rules/avalon/cards.py``; a value ``null``
+removes a field); a deck patch replaces the deck's ``cards`` and/or ``avatar``.  Edition N
+applies every patch numbered up to N, oldest first.  A match copies its edition's cards into its
+state and replays under its own edition (``meta["edition"]``), so a stored match never changes.
+Reasons and figures: ``docs/rules/avalon.md``, "Balance (rules edition 3)".
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rules.avalon.cards import CardDataError, validate_card
+
+FILE = "data/cards/avalon/06_editions.json"
+FIRST_PATCHED = 3            # editions 1 and 2 changed rulings only, never the cards
+
+
+def check(patches: Any, cards: dict, label: str = FILE) -> dict[int, dict]:
+    """The ``editions`` object of a card file as ``{edition: {"cards": …, "decks": …}}``;
+    CardDataError naming the edition and the card for a bad patch."""
+    if not isinstance(patches, dict):
+        raise CardDataError(label, None, "editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}')
+    out: dict[int, dict] = {}
+    for key, patch in patches.items():
+        where = f"editions.{key}"
+        if not str(key).isdigit() or int(key) < FIRST_PATCHED:
+            raise CardDataError(label, None, where, f"an edition is a whole number ≥ {FIRST_PATCHED}")
+        if not isinstance(patch, dict) or set(patch) - {"cards", "decks", "comment"}:
+            raise CardDataError(label, None, where, "an edition patch has cards, decks (and a comment)")
+        for cid, fields in (patch.get("cards") or {}).items():
+            if cid not in cards or not isinstance(fields, dict) or {"id", "category"} & set(fields):
+                raise CardDataError(label, cid, where, "patches a known card's fields (not id or category)")
+        for did, deck in (patch.get("decks") or {}).items():
+            if not isinstance(deck, dict) or set(deck) - {"cards", "avatar"}:
+                raise CardDataError(label, did, where, "a deck patch sets cards and/or avatar")
+        out[int(key)] = patch
+    return dict(sorted(out.items()))
+
+
+class Editions:
+    """The cards and ready-made decks of every rules edition (cached)."""
+
+    def __init__(self, cards: dict, ready: dict, patches: dict[int, dict] | None = None) -> None:
+        self._cards, self._ready = cards, ready
+        self._patches = patches or {}
+        self._at: dict[int, tuple[dict, dict]] = {}
+
+    def at(self, edition: int) -> tuple[dict, dict]:
+        """``(cards, ready)`` as they stand in rules ``edition``."""
+        got = self._at.get(edition)
+        if got is not None:
+            return got
+        cards, ready = self._cards, self._ready
+        for ed, patch in self._patches.items():
+            if ed > edition:
+                break
+            if patch.get("cards"):
+                cards = dict(cards)
+                for cid, fields in patch["cards"].items():
+                    card = copy.deepcopy(cards[cid])
+                    for k, v in fields.items():
+                        if v is None:
+                            card.pop(k, None)
+                        else:
+                            card[k] = copy.deepcopy(v)
+                    cards[cid] = validate_card(card, f"{FILE} (edition {ed})")
+            if patch.get("decks"):
+                ready = dict(ready)
+                for did, change in patch["decks"].items():
+                    if did not in ready:
+                        raise CardDataError(FILE, did, f"editions.{ed}", "patches a known ready-made deck")
+                    deck = copy.deepcopy(ready[did])
+                    deck["spec"] = dict(deck["spec"], **{k: copy.deepcopy(v) for k, v in change.items()})
+                    ready[did] = deck
+        self._at[edition] = (cards, ready)
+        return cards, ready
+
+    def check_decks(self, editions: tuple[int, ...]) -> None:
+        """Every ready-made deck of every edition is legal with that edition's cards."""
+        from rules.avalon.decks import problems
+        for ed in editions:
+            cards, ready = self.at(ed)
+            for did, deck in ready.items():
+                probs = problems(cards, deck["spec"])
+                if probs:
+                    raise CardDataError(FILE, did, f"edition {ed}", "; ".join(p["text"] for p in probs))
