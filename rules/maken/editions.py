@@ -6,7 +6,7 @@ a match stored before a balance change replays with its old numbers; a new match
   ``docs/rules/maken.md``, "Balance (rules edition 2)").
 
 Edition N applies every patch numbered up to N, oldest first.  A patch (one entry of a card file's
-``"editions"`` key) may change the numbers of known cards (``cards``: speed, reach, attack, guard,
+``"editions"`` key) may change a character's draw limit (``characters``), the numbers of known cards (``cards``: speed, reach, attack, guard,
 cost, gain, and the amounts of the bet / hit / support effects), replace the card counts of a
 ready-made deck (``decks``), and change the opening numbers the rulebook gives (``rules``:
 ``first_draw_limit`` — what the very first TP may draw, printed 2 — and ``second_hand`` — the
@@ -57,12 +57,13 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
         raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})")
     if not isinstance(patch, dict):
         raise CardDataError(file, None, where, 'must be an object with "cards", "decks" and/or "rules"')
-    out: dict[str, dict] = {"cards": {}, "decks": {}, "rules": {}}
+    out: dict[str, dict] = {"characters": {}, "cards": {}, "decks": {}, "rules": {}}
     for part, value in patch.items():
         if part == "comment":
             continue
         if part not in out:
-            raise CardDataError(file, None, f"{where}.{part}", "unknown key; allowed: cards, decks, rules, comment")
+            raise CardDataError(file, None, f"{where}.{part}",
+                                "unknown key; allowed: characters, cards, decks, rules, comment")
         if not isinstance(value, dict):
             raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id")
         for cid, fields in value.items():
@@ -85,6 +86,15 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
                     raise CardDataError(file, cid, f"{where}.decks",
                                         "illegal deck: " + "; ".join(p["text"] for p in problems))
                 out["decks"][cid] = normalise_spec(spec)
+            elif part == "characters":
+                if cid not in cs.characters:
+                    raise CardDataError(file, cid, where, "no such character")
+                if not isinstance(fields, dict) or set(fields) != {"draw_limit"}:
+                    raise CardDataError(file, cid, where, 'a character patch is {"draw_limit": 1–5}')
+                n = fields["draw_limit"]
+                if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
+                    raise CardDataError(file, cid, f"{where}.draw_limit", f"must be a whole number from 1 to 5, not {n!r}")
+                out["characters"][cid] = {**cs.characters[cid], "draw_limit": n}
             else:
                 if cid not in cs.cards:
                     raise CardDataError(file, cid, where, "no such card")
@@ -109,6 +119,7 @@ def at(cs: Any, edition: int) -> Any:
     """``cs`` (the files' cards, with ``patches``) as it stands in rules ``edition``."""
     from rules.maken.cards import CardSet
 
+    characters = dict(cs.characters)
     cards = dict(cs.cards)
     decks = dict(cs.decks)
     rules = dict(PRINTED)
@@ -116,11 +127,12 @@ def at(cs: Any, edition: int) -> Any:
         if ed > edition:
             break
         patch = cs.patches[ed]
+        characters.update(patch["characters"])
         cards.update(patch["cards"])
         for did, spec in patch["decks"].items():
             decks[did] = {"name": decks[did]["name"], "spec": json.loads(json.dumps(spec))}
         rules.update(patch["rules"])
-    out = CardSet(cs.characters, cards, decks)
+    out = CardSet(characters, cards, decks)
     out.rules = rules
     return out
 
