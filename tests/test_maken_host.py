@@ -35,11 +35,16 @@ def scripted_match(seed: int, options: dict) -> tuple[list[str], dict, set]:
 
 
 def test_local_console_plays_a_full_match_driven_through_stdin():
-    commands, outcome, judged = scripted_match(1, {"first": 0})
+    # the first seed whose match sees every judge but a trade (matches are shorter from rules
+    # edition 2 on, so not every seed's does)
+    for seed in range(1, 40):
+        commands, outcome, judged = scripted_match(seed, {"first": 0})
+        if {"clean_hit", "guard_break", "guard_cancel", "guard_holds"} <= judged:
+            break
     assert {"clean_hit", "guard_break", "guard_cancel", "guard_holds"} <= judged
     script = "\n".join(["help", "attack zz99", *commands]) + "\n"
     out = io.StringIO()
-    code = console_main(["--game", "maken", "--seed", "1", "--options", "first=0", "--no-pictures"],
+    code = console_main(["--game", "maken", "--seed", str(seed), "--options", "first=0", "--no-pictures"],
                         stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert code == 0

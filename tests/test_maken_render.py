@@ -9,7 +9,8 @@ from PIL import Image
 from render import has_renderer, render_png
 from rules import registry
 
-game = registry.get("maken")
+# a long random match of rules edition 1 (edition 2's matches are shorter)
+game = registry.get("maken").for_edition(1)
 
 
 def states():

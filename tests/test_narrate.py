@@ -103,7 +103,7 @@ def test_logic_square_damage_and_a_card_that_did_not_resolve_are_told():
 
 # ------------------------------------------------------------------------ Project Maken
 
-maken = registry.get("maken")
+maken = registry.get("maken").for_edition(1)     # the numbers of rules edition 1 (as printed)
 
 
 def mk_pos(**kw):

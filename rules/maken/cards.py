@@ -224,10 +224,21 @@ def normalise_card(ctx: _Ctx, raw: Any, characters: dict) -> dict:
 class CardSet:
     """Validated characters, cards and ready-made decks (plain dicts, read-only by convention)."""
 
-    def __init__(self, characters: dict, cards: dict, decks: dict) -> None:
+    def __init__(self, characters: dict, cards: dict, decks: dict, patches: dict | None = None) -> None:
         self.characters = characters
         self.cards = cards
         self.decks = decks
+        self.patches = patches or {}      # rules edition -> its changes (rules/maken/editions.py)
+        self._at: dict = {}
+
+    def at(self, edition: int) -> "CardSet":
+        """The card set as it stands in rules ``edition``: the files' cards with every patch of an
+        edition up to ``edition`` applied, oldest first (a match keeps its edition's numbers)."""
+        from rules.maken.editions import at
+
+        if edition not in self._at:
+            self._at[edition] = at(self, edition)
+        return self._at[edition]
 
     def __repr__(self) -> str:
         return f"<maken CardSet {len(self.characters)} characters, {len(self.cards)} cards, {len(self.decks)} decks>"
@@ -244,13 +255,15 @@ class CardSet:
         cards: dict = {}
         decks: dict = {}
         raw_decks = []
+        raw_patches = []
         for file, data in sources:
             ctx = _Ctx(file)
             if not isinstance(data, dict):
                 raise ctx.fail(None, None, "a card file must be a JSON object")
-            extra = set(data) - {"format", "characters", "cards", "decks", "comment"}
+            extra = set(data) - {"format", "characters", "cards", "decks", "editions", "comment"}
             if extra:
-                raise ctx.fail(None, sorted(extra)[0], "unknown top-level key; allowed: format, characters, cards, decks, comment")
+                raise ctx.fail(None, sorted(extra)[0],
+                               "unknown top-level key; allowed: format, characters, cards, decks, editions, comment")
             if data.get("format", 1) != 1:
                 raise ctx.fail(None, "format", "only format 1 is known")
             for raw in data.get("characters", []):
@@ -274,6 +287,10 @@ class CardSet:
                 cards[card["id"]] = card
             for raw in data.get("decks", []):
                 raw_decks.append((ctx, raw))
+            eds = data.get("editions", {})
+            if not isinstance(eds, dict):
+                raise ctx.fail(None, "editions", 'must be {"<edition>": {"cards", "decks", "rules"}}')
+            raw_patches += [(file, k, v) for k, v in eds.items()]
         cs = cls(characters, cards, {})
         for ctx, raw in raw_decks:
             if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not _ID_RE.match(raw["id"]):
@@ -285,7 +302,15 @@ class CardSet:
                 raise ctx.fail(did, "cards", "illegal ready-made deck: " + "; ".join(p["text"] for p in problems))
             decks[did] = {"name": _names(ctx, did, raw.get("name")),
                           "spec": {"character": spec["character"], "cards": dict(sorted(spec["cards"].items()))}}
-        return cls(characters, cards, decks)
+        out = cls(characters, cards, decks)
+        from rules.maken.editions import parse_patch
+
+        for file, key, patch in raw_patches:
+            ed, changes = parse_patch(out, file, key, patch)
+            if ed in out.patches:
+                raise CardDataError(file, None, f"editions.{key}", "edition patched twice")
+            out.patches[ed] = changes
+        return out
 
 
 __all__ = ["CardSet", "CardDataError", "card_text", "POSTURES", "ICONS"]

@@ -22,20 +22,20 @@ from __future__ import annotations
 
 from rules.common import int_option, loser_first
 import json
+import random as _random
 import re
 from typing import Any
 
 from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
+from rules.maken.editions import EditionsMixin, edition_key, edition_of, first_draw_limit, hand_start, stamp
 from rules.maken.messages import EN, USAGE, VERBS
 
 GAME = "maken"
 GAUGE_CAP = 10          # 注1, 注19
 DAMAGE_DOWN = 10        # 注18
 LP_CARDS = 3
-HAND_START = 5
 SUPPORT_MAX = 6
-FIRST_DRAW_LIMIT = 2
 DEFAULT_MAX_TURNS = 60
 GUARD_TYPES = ("stand", "crouch", "air")
 BONUSES = ("atk", "spd", "grd")
@@ -308,18 +308,18 @@ def _int_option(name: str, value: Any) -> int:
     return int_option("Project Maken", name, value)
 
 
-class MakenGame:
-    """Project Maken behind the engine contract (``ENGINE.md``)."""
+class MakenGame(EditionsMixin):
+    """Project Maken behind the engine contract (``ENGINE.md``); rules editions: ``editions.py``."""
 
     name = GAME
     min_players = 2
     max_players = 2
 
-    def __init__(self, cardset: Any) -> None:
+    def __init__(self, cardset: Any, edition: int | None = None) -> None:
         from rules.maken.decks import MakenDecks
 
-        self.cardset = cardset
-        self.decks = MakenDecks(cardset)
+        self._init_editions(cardset, edition)          # self.cardset: the cards of that edition
+        self.decks = MakenDecks(self.cardset)
 
     # ----------------------------------------------------------------- options
     def option_schema(self) -> dict:
@@ -415,7 +415,9 @@ class MakenGame:
 
     # ----------------------------------------------------------------- setup
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
-                  prng: int = _prng.CURRENT) -> MakenState:
+                  prng: int = _prng.CURRENT, edition: int | None = None) -> MakenState:
+        if edition is not None and edition_of(edition) != self.edition:   # a stored match: its own
+            return self.for_edition(edition).new_match(players, seed, options, prng=prng, edition=edition)
         if players != 2:
             raise ValueError(f"Project Maken is for exactly 2 players, not {players!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -423,11 +425,10 @@ class MakenGame:
         opts = self.validate_options(options)
         decks = opts["decks"]
         used = {d["character"] for d in decks} | {c for d in decks for c in d["cards"]}
-        cards = {}
-        for cid in sorted(used):
-            src = self.cardset.characters.get(cid) or self.cardset.cards[cid]
-            cards[cid] = json.loads(json.dumps(src))
+        cards = {cid: json.loads(json.dumps(self.cardset.characters.get(cid) or self.cardset.cards[cid]))
+                 for cid in sorted(used)}
         d = self._blank(seed, cards, opts.get("max_turns", DEFAULT_MAX_TURNS))
+        stamp(d, self.edition, self.cardset)
         if _prng.check(prng) == _prng.LEGACY:
             d["rng"] = (seed * 0x2545F4914F6CDD1D + 0x1234567) & _MASK
         else:
@@ -446,7 +447,7 @@ class MakenGame:
             d["lp"][s] = pile[:LP_CARDS]
             d["stamina"][s] = pile[LP_CARDS:]
         for s in (0, 1):
-            _draw(d, s, HAND_START)
+            _draw(d, s, hand_start(d, s))
         d["step"] = "mulligan"
         d["mull"] = first
         d["events"] = []
@@ -474,10 +475,9 @@ class MakenGame:
         is a card id or ``[card, bonuses, twin]``.  Card ids must exist in the card set."""
         ready = list(self.cardset.decks.values())
         chars = chars or (ready[0]["spec"]["character"], ready[1]["spec"]["character"])
-        cards = {}
-        for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items()):
-            cards[cid] = json.loads(json.dumps(c))
+        cards = self._all_cards()
         d = self._blank(seed, cards, max_turns)
+        stamp(d, self.edition, self.cardset)
         d["rng"] = seed & _MASK
         d.update(first=tp, tp=tp, step=step, turn=turn, chars=list(chars), situation=situation,
                  guarder=guarder, after_fb=after_fb, mull=None, mulled=[True, True])
@@ -564,7 +564,7 @@ class MakenGame:
         tp = d["tp"]
         limit = d["cards"][d["chars"][tp]].get("draw_limit", 3)
         if d["turn"] == 1:
-            limit = min(limit, FIRST_DRAW_LIMIT)
+            limit = min(limit, first_draw_limit(d))
         return max(1, min(limit, len(d["stamina"][tp])))
 
     def _usable(self, d: dict, s: int, timing: str) -> list[str]:
@@ -755,7 +755,7 @@ class MakenGame:
         d["stamina"][s].extend(d["hand"][s])
         d["hand"][s] = []
         _shuffle(d, d["stamina"][s])
-        _draw(d, s, HAND_START)
+        _draw(d, s, hand_start(d, s))
         _event(d, t="mulligan", seat=s)
         self._after_mulligan(d, s)
 
@@ -1165,7 +1165,7 @@ class MakenGame:
             if isinstance(ev.get("card"), str):
                 mentioned.add(ev["card"])
         out: dict[str, Any] = {
-            "game": GAME, "seat": seat, "turn": d["turn"], "max_turns": d["max_turns"],
+            "game": GAME, "seat": seat, "turn": d["turn"], "max_turns": d["max_turns"], **edition_key(d),
             "first": d["first"], "tp": d["tp"], "step": d["step"], "to_act": self.public_to_act(state),
             "situation": situation, "guarder": d["guarder"], "after_fb": d["after_fb"],
             "players": players, "judge": judge,
@@ -1192,13 +1192,12 @@ class MakenGame:
         character's cards: every face-down pile (stamina, LP, gauge, damage — face down to their
         owner too), the opponent's hand, face-down guard and set support cards; the random
         stream.  Everything face up (fields, dust, an opened guard-cancel card) is as shown."""
-        import random as _random
-
+        if edition_of(view.get("edition", 1)) != self.edition:    # sampled under the match's edition
+            return self.for_edition(view.get("edition", 1)).determinize(view, seat, rng)
         rng = rng if rng is not None else _random.Random()
-        cards = {}
-        for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items()):
-            cards[cid] = json.loads(json.dumps(c))
+        cards = self._all_cards()
         d = self._blank(0, cards, view["max_turns"])
+        stamp(d, self.edition, self.cardset)
         d["rng"] = _prng.start(rng.getrandbits(127))
         players = {p["seat"]: p for p in view["players"]}
         d.update(first=view["first"], turn=view["turn"], tp=view["tp"], step=view["step"],
@@ -1258,6 +1257,7 @@ class MakenGame:
         missing = set(self._blank(0, {}, 10)) - set(data)
         if missing:
             raise ValueError(f"Project Maken state lacks {sorted(missing)[0]!r}")
+        data.setdefault("edition", 1)             # a state stored before rules editions
         return MakenState(data)
 
 

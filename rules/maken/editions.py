@@ -1,0 +1,199 @@
+"""Project Maken rules editions (as Art of War's): a match keeps the edition it started under, so
+a match stored before a balance change replays with its old numbers; a new match uses the newest.
+
+- edition 1: the cards and ready-made decks of ``data/cards/maken/0*.json`` as they are;
+- edition 2: the balance changes of ``data/cards/maken/editions.json`` (reasons and figures:
+  ``docs/rules/maken.md``, "Balance (rules edition 2)").
+
+Edition N applies every patch numbered up to N, oldest first.  A patch (one entry of a card file's
+``"editions"`` key) may change a character's draw limit (``characters``), the numbers of known cards (``cards``: speed, reach, attack, guard,
+cost, gain, and the amounts of the bet / hit / support effects), replace the card counts of a
+ready-made deck (``decks``), and change the opening numbers the rulebook gives (``rules``:
+``first_draw_limit`` — what the very first TP may draw, printed 2 — and ``second_hand`` — the
+second player's opening hand, printed 5).  Every patch is validated like the files' cards; errors
+name the file, the card (or deck) and the field.
+
+The state records its edition (``d["edition"]``; a state stored before editions has none and is
+edition 1) and, from edition 2 on, the opening numbers it plays with (``d["rules"]``), so ``apply``
+needs no card set; ``view`` shows the edition and ``determinize`` samples under it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+EDITIONS = (1, 2)
+EDITION = EDITIONS[-1]
+CARD_FIELDS = ("speed", "reach", "attack", "guard", "cost", "gain", "bet", "hit", "effect")
+RULES = {"first_draw_limit": (1, 3), "second_hand": (3, 8)}
+PRINTED = {"first_draw_limit": 2, "second_hand": 5}
+
+
+def edition_of(value: object) -> int:
+    """A known rules edition, or ValueError."""
+    if isinstance(value, bool) or value not in EDITIONS:
+        raise ValueError(f"unknown Project Maken rules edition {value!r} (known: {EDITIONS})")
+    return int(value)  # type: ignore[arg-type]
+
+
+def _raw(card: dict) -> dict:
+    """A normalised card back in its file form (so a patched card is validated as a file card)."""
+    out = {k: json.loads(json.dumps(v)) for k, v in card.items() if k not in ("front", "back", "text")}
+    if card["kind"] == "attack":
+        out["reach"] = card["front"] if card["front"] == card["back"] else [card["front"], card["back"]]
+    return out
+
+
+def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
+    """Validate one edition's changes (``"editions": {"2": {...}}``) against the files' cards."""
+    from rules.maken.cards import CardDataError, _Ctx, normalise_card
+    from rules.maken.decks import deck_problems, normalise_spec
+
+    where = f"editions.{key}"
+    if not re.fullmatch(r"[1-9][0-9]*", str(key)) or int(key) < 2:
+        raise CardDataError(file, None, where, "an edition is a whole number ≥ 2 (edition 1 is the files' cards)")
+    if int(key) not in EDITIONS:
+        raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})")
+    if not isinstance(patch, dict):
+        raise CardDataError(file, None, where, 'must be an object with "cards", "decks" and/or "rules"')
+    out: dict[str, dict] = {"characters": {}, "cards": {}, "decks": {}, "rules": {}}
+    for part, value in patch.items():
+        if part == "comment":
+            continue
+        if part not in out:
+            raise CardDataError(file, None, f"{where}.{part}",
+                                "unknown key; allowed: characters, cards, decks, rules, comment")
+        if not isinstance(value, dict):
+            raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id")
+        for cid, fields in value.items():
+            if part == "rules":
+                lo, hi = RULES.get(cid, (None, None))
+                if lo is None:
+                    raise CardDataError(file, None, f"{where}.rules.{cid}",
+                                        f"not a rules number; allowed: {', '.join(RULES)}")
+                if isinstance(fields, bool) or not isinstance(fields, int) or not lo <= fields <= hi:
+                    raise CardDataError(file, None, f"{where}.rules.{cid}",
+                                        f"must be a whole number from {lo} to {hi}, not {fields!r}")
+                out["rules"][cid] = fields
+            elif part == "decks":
+                if cid not in cs.decks:
+                    raise CardDataError(file, cid, where, "no such ready-made deck")
+                spec = {"character": cs.decks[cid]["spec"]["character"], "cards": fields}
+                problems = deck_problems(cs, spec) if isinstance(fields, dict) else \
+                    [{"text": 'a deck patch is {"<card id>": copies, ...} (the whole deck)'}]
+                if problems:
+                    raise CardDataError(file, cid, f"{where}.decks",
+                                        "illegal deck: " + "; ".join(p["text"] for p in problems))
+                out["decks"][cid] = normalise_spec(spec)
+            elif part == "characters":
+                if cid not in cs.characters:
+                    raise CardDataError(file, cid, where, "no such character")
+                if not isinstance(fields, dict) or set(fields) != {"draw_limit"}:
+                    raise CardDataError(file, cid, where, 'a character patch is {"draw_limit": 1–5}')
+                n = fields["draw_limit"]
+                if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
+                    raise CardDataError(file, cid, f"{where}.draw_limit", f"must be a whole number from 1 to 5, not {n!r}")
+                out["characters"][cid] = {**cs.characters[cid], "draw_limit": n}
+            else:
+                if cid not in cs.cards:
+                    raise CardDataError(file, cid, where, "no such card")
+                if not isinstance(fields, dict) or not fields:
+                    raise CardDataError(file, cid, where, f"must be an object with some of: {', '.join(CARD_FIELDS)}")
+                for f in fields:
+                    if f not in CARD_FIELDS:
+                        raise CardDataError(file, cid, f"{where}.{f}",
+                                            f"cannot be patched; allowed: {', '.join(CARD_FIELDS)}")
+                    old = cs.cards[cid].get(f)
+                    if f in ("bet", "hit", "effect") and (
+                            not isinstance(fields[f], list) or len(fields[f]) != len(old or [])
+                            or any(not isinstance(e, dict) or e.get("do") != o["do"] for e, o in zip(fields[f], old))):
+                        raise CardDataError(file, cid, f"{where}.{f}",
+                                            "an edition changes effect amounts only: the same effects in the same order")
+                card = normalise_card(_Ctx(file), {**_raw(cs.cards[cid]), **fields}, cs.characters)
+                out["cards"][cid] = card
+    return int(key), out
+
+
+def at(cs: Any, edition: int) -> Any:
+    """``cs`` (the files' cards, with ``patches``) as it stands in rules ``edition``."""
+    from rules.maken.cards import CardSet
+
+    characters = dict(cs.characters)
+    cards = dict(cs.cards)
+    decks = dict(cs.decks)
+    rules = dict(PRINTED)
+    for ed in sorted(cs.patches):
+        if ed > edition:
+            break
+        patch = cs.patches[ed]
+        characters.update(patch["characters"])
+        cards.update(patch["cards"])
+        for did, spec in patch["decks"].items():
+            decks[did] = {"name": decks[did]["name"], "spec": json.loads(json.dumps(spec))}
+        rules.update(patch["rules"])
+    out = CardSet(characters, cards, decks)
+    out.rules = rules
+    return out
+
+
+# ------------------------------------------------------------------ the state's opening numbers
+def stamp(d: dict, edition: int, cs: Any) -> None:
+    """Record the edition (and, when they differ from the printed ones, its opening numbers)."""
+    d["edition"] = edition
+    rules = {k: v for k, v in getattr(cs, "rules", PRINTED).items() if v != PRINTED[k]}
+    if rules:
+        d["rules"] = rules
+
+
+def edition_key(d: dict) -> dict:
+    """The view's ``edition`` (absent for edition 1, so edition 1's views are as before editions;
+    ``determinize`` reads a view without one as edition 1)."""
+    ed = d.get("edition", 1)
+    return {} if ed == 1 else {"edition": ed}
+
+
+def first_draw_limit(d: dict) -> int:
+    return d.get("rules", {}).get("first_draw_limit", PRINTED["first_draw_limit"])
+
+
+def hand_start(d: dict, s: int) -> int:
+    return d.get("rules", {}).get("second_hand", PRINTED["second_hand"]) if s != d["first"] else PRINTED["second_hand"]
+
+
+class EditionsMixin:
+    """The editions surface of :class:`rules.maken.engine.MakenGame` (as Art of War's engine)."""
+
+    editions = EDITIONS
+    files_cardset: Any
+    cardset: Any
+    edition: int
+
+    def _init_editions(self, cardset: Any, edition: int | None) -> None:
+        self.files_cardset = cardset                      # the files' cards with every patch
+        self.edition = EDITION if edition is None else edition_of(edition)   # new matches: the newest
+        self.cardset = cardset.at(self.edition) if hasattr(cardset, "at") else cardset
+        self._other_editions: dict[int, Any] = {}
+
+    def _all_cards(self) -> dict:
+        """A copy of every character and card of this edition (a state holds its cards)."""
+        return {cid: json.loads(json.dumps(c))
+                for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items())}
+
+    def cardset_at(self, edition: int) -> Any:
+        """The cards and ready-made decks of rules ``edition`` (a match keeps its edition's)."""
+        return self.for_edition(edition).cardset
+
+    def for_edition(self, edition: Any) -> Any:
+        """This game under rules ``edition`` (ValueError for an unknown one)."""
+        ed = edition_of(edition)
+        if ed == self.edition:
+            return self
+        got = self._other_editions.get(ed)
+        if got is None:
+            got = self._other_editions[ed] = type(self)(self.files_cardset, edition=ed)
+        return got
+
+
+__all__ = ["EDITIONS", "EDITION", "EditionsMixin", "edition_of", "parse_patch", "at", "stamp",
+           "first_draw_limit", "hand_start", "edition_key"]

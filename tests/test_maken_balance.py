@@ -1,0 +1,162 @@
+"""Project Maken rules edition 2: the balance changes (docs/rules/maken.md, "Balance (rules
+edition 2)") and their edition gating.  A stored match is rebuilt by replaying its commands from
+``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match started under edition 1
+(or stored before editions) must keep exactly its old numbers and decks; a new match uses edition 2."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from data.cards.maken_loader import MAKEN_DIR, read_maken
+from data.store import MatchRecord
+from host.replay import _initial_state, start_edition
+from rules import registry
+from rules.maken import MakenGame
+from rules.maken.cards import CardDataError, CardSet
+
+game = registry.get("maken")
+PATCH = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))["editions"]["2"]
+FILES = sorted(MAKEN_DIR.glob("0*.json"))          # the characters' files: rules edition 1
+printed = MakenGame(read_maken(FILES))              # the files alone, as before editions
+
+
+def _ready(state, n=2):
+    return game.apply(game.apply(state, state.d["first"], "ready"), 1 - state.d["first"], "ready")
+
+
+def test_edition_2_is_the_current_edition():
+    assert game.editions == (1, 2) and game.edition == 2
+    assert game.new_match(seed=1).d["edition"] == 2
+    assert start_edition(game) == {"edition": 2}
+    assert game.for_edition(1).edition == 1 and game.for_edition(2) is game
+    with pytest.raises(ValueError, match="unknown Project Maken rules edition 3"):
+        game.new_match(seed=1, edition=3)
+
+
+def test_every_patched_number_applies_to_edition_2_only():
+    new, old = game.cardset_at(2), game.cardset_at(1)
+    assert old.cards == printed.cardset.cards and old.characters == printed.cardset.characters
+    assert {d: v["spec"] for d, v in old.decks.items()} == {d: v["spec"] for d, v in printed.cardset.decks.items()}
+    for cid, fields in PATCH["cards"].items():
+        for field, value in fields.items():
+            if field == "reach":
+                front, back = value if isinstance(value, list) else (value, value)
+                assert (new.cards[cid]["front"], new.cards[cid]["back"]) == (front, back), cid
+            else:
+                assert new.cards[cid][field] == value, (cid, field)
+        # the generated card text says the new numbers' effects, never the old
+        assert new.cards[cid]["text"]["ja"] and set(new.cards[cid]) == set(old.cards[cid])
+    for ch, fields in PATCH.get("characters", {}).items():
+        assert new.characters[ch]["draw_limit"] == fields["draw_limit"]
+        assert old.characters[ch]["draw_limit"] == 3
+    for did, cards in PATCH["decks"].items():
+        assert new.decks[did]["spec"]["cards"] == dict(sorted(cards.items())) and sum(cards.values()) == 30
+    assert game.decks.ready() == {d: {"name": v["name"], "spec": v["spec"]} for d, v in new.decks.items()}
+
+
+@pytest.mark.parametrize("decks", [["tsubaki_basic", "gou_basic"], ["mizuha_basic", "kotetsu_basic"]])
+def test_a_new_match_uses_edition_2_and_an_edition_1_match_keeps_the_old_numbers(decks):
+    new = game.new_match(seed=7, options={"decks": decks, "first": 0})
+    old = game.new_match(seed=7, options={"decks": decks, "first": 0}, edition=1)
+    for cid, card in new.d["cards"].items():
+        assert card == game.cardset_at(2).characters.get(cid, game.cardset_at(2).cards.get(cid))
+    for cid, card in old.d["cards"].items():
+        assert card == printed.cardset.characters.get(cid, printed.cardset.cards.get(cid))
+    # the opening numbers: the very first TP draws at most rules.first_draw_limit, later TPs the
+    # character's draw limit (the rulebook's numbers, edition 1: 2 and 3)
+    first = PATCH.get("rules", {}).get("first_draw_limit", 2)
+    assert game.legal_commands(_ready(new), 0) == [f"draw {n}" for n in range(1, first + 1)]
+    assert game.legal_commands(_ready(old), 0) == ["draw 1", "draw 2"]
+    assert game.load(game.dump(old)).d["cards"] == old.d["cards"] and game.load(game.dump(old)).d["edition"] == 1
+
+
+def _random_match(g, seed, edition=None):
+    rng = random.Random(seed)
+    kw = {} if edition is None else {"edition": edition}
+    state = g.new_match(seed=seed, options={"decks": ["gou_basic", "kotetsu_basic"]}, **kw)
+    states = [state]
+    while g.outcome(state) is None and len(states) < 250:
+        seat = g.to_act(state)[0]
+        state = g.apply(state, seat, rng.choice(g.legal_commands(state, seat)))
+        states.append(state)
+    return states
+
+
+def test_an_edition_1_match_replays_exactly_as_before_editions():
+    """The same seed and commands under edition 1 give the very states and views the files alone
+    gave before rules editions existed (only the state's own ``edition`` mark is new)."""
+    for seed in (1, 2):
+        now, before = _random_match(game, seed, edition=1), _random_match(printed.for_edition(1), seed)
+        assert len(now) == len(before)
+        for a, b in zip(now, before):
+            assert {k: v for k, v in a.d.items() if k != "edition"} == {k: v for k, v in b.d.items() if k != "edition"}
+            for seat in (None, 0, 1):
+                assert game.view(a, seat) == printed.view(b, seat)
+
+
+def test_a_state_stored_before_editions_loads_and_replays_as_edition_1():
+    state = game.new_match(seed=4, options={"decks": ["tsubaki_basic", "mizuha_basic"]}, edition=1)
+    stored = {k: v for k, v in state.d.items() if k != "edition"}      # as dumped before editions
+    loaded = game.load(json.dumps(stored))
+    assert loaded.d["edition"] == 1 and "rules" not in loaded.d
+    assert "edition" not in game.view(loaded, 0)                          # edition 1's views as before
+    assert game.determinize(game.view(loaded, 0), 0, random.Random(1)).d["cards"]["ts01"] == \
+        printed.cardset.cards["ts01"]
+
+
+def test_a_stored_match_replays_with_its_own_editions_numbers():
+    """host/replay.py rebuilds a match from its record: meta["edition"], or edition 1 when the
+    record predates editions."""
+    opts = {"decks": ["tsubaki_basic", "gou_basic"], "first": 0}
+    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2)):
+        rec = MatchRecord(game="maken", seed=3, seats=[1, 2], names=["A", "B"], creator=1, options=opts, meta=meta)
+        state = _initial_state(game, rec)
+        assert state.d["edition"] == want
+        assert state.d["cards"]["ts01"] == game.cardset_at(want).cards["ts01"]
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_the_ai_samples_a_match_under_its_own_edition(edition):
+    for state in _random_match(game, 5, edition=edition)[::20]:
+        for seat in (0, 1):
+            view = game.view(state, seat)
+            assert view.get("edition", 1) == edition
+            sample = game.determinize(view, seat, random.Random(2))
+            assert sample.d["edition"] == edition
+            assert sample.d["cards"]["gu01"] == game.cardset_at(edition).cards["gu01"]
+            assert game.view(sample, seat) == view                   # the determinize law
+
+
+# ----------------------------------------------------------------- bad edition data is refused
+
+def _sources(editions):
+    files = [(p.name, json.loads(p.read_text(encoding="utf-8"))) for p in FILES]
+    return files + [("editions.json", {"format": 1, "editions": editions})]
+
+
+@pytest.mark.parametrize("editions, where, says", [
+    ({"1": {}}, "field 'editions.1'", "edition 1 is the files' cards"),
+    ({"3": {}}, "field 'editions.3'", "unknown rules edition"),
+    ({"2": {"units": {}}}, "field 'editions.2.units'", "unknown key"),
+    ({"2": {"cards": {"zz01": {"attack": 2}}}}, "card 'zz01'", "no such card"),
+    ({"2": {"cards": {"ts01": {"posture": "air"}}}}, "card 'ts01', field 'editions.2.posture'", "cannot be patched"),
+    ({"2": {"cards": {"ts01": {"speed": 12}}}}, "card 'ts01', field 'speed'", "from 0 to 9"),
+    ({"2": {"cards": {"ts05": {"hit": [{"do": "power", "n": 1}]}}}}, "card 'ts05', field 'editions.2.hit'",
+     "effect amounts only"),
+    ({"2": {"decks": {"gou_basic": {"gu01": 3}}}}, "card 'gou_basic', field 'editions.2.decks'", "illegal deck"),
+    ({"2": {"decks": {"nope": {}}}}, "card 'nope'", "no such ready-made deck"),
+    ({"2": {"rules": {"lp_cards": 2}}}, "field 'editions.2.rules.lp_cards'", "not a rules number"),
+    ({"2": {"rules": {"first_draw_limit": 0}}}, "field 'editions.2.rules.first_draw_limit'", "from 1 to 3"),
+    ({"2": {"characters": {"gou": {"draw_limit": 9}}}}, "card 'gou', field 'editions.2.draw_limit'", "from 1 to 5"),
+])
+def test_bad_edition_data_is_refused_naming_file_card_and_field(editions, where, says):
+    with pytest.raises(CardDataError) as err:
+        CardSet.from_sources(_sources(editions))
+    assert str(err.value).startswith("editions.json") and where in str(err.value) and says in str(err.value)
+
+
+def test_the_shipped_editions_file_is_valid_and_read_with_the_cards():
+    cs = CardSet.from_sources(_sources(json.loads((MAKEN_DIR / "editions.json").read_text("utf-8"))["editions"]))
+    assert sorted(cs.patches) == [2] and cs.at(2).cards == game.cardset.cards
