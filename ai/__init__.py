@@ -19,6 +19,9 @@ Levels:
   before it is possible; measured, it only blurs the evaluation).  The root's most visited legal
   move is played.
 
+In a game named in HARD_BY_SAMPLES (where the search was measured weaker than ``normal``),
+``hard`` is ``normal``'s judgement over more samples.
+
 With ``budget_s=None`` every level does a fixed amount of work and the choice is deterministic
 for a seed; a time budget trades that for a wall-clock limit.
 """
@@ -47,6 +50,12 @@ HARD_ITERATIONS = 300         # iterations at level hard without a time budget
 # with the evaluation at once, with an exploration constant that fits the evaluation's small
 # differences (shares of a strength, a few hundredths apart), won 9/10, 8/10, and 8/10 in
 # Project Maken; UCB_C 0.4 fell to 3.5/10 in Art of War
+# Where the search is measured weaker than normal's one-ply judgement, hard is that judgement
+# over more samples instead (game -> determinizations per move).  Battle Logic Square: a turn is
+# several commands of one player and a discard, and the search, comparing positions scored in
+# the middle of a turn with positions after it, won 8/20 and 6/20 against normal (without and with
+# normal's ranking at the root) once its evaluation had learnt the board
+HARD_BY_SAMPLES = {"logic_square": 12}
 ROLLOUT_COMMANDS = 0          # random commands played before the leaf is scored
 # progressive widening (Coulom 2007; Chaslot et al. 2008): a node searches only its
 # WIDEN_BASE + sqrt(visits) best moves by the one-ply judgement, best first, so the search goes
@@ -74,14 +83,16 @@ def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: st
         return rng.choice(legal)
     if level == "normal":
         return _one_ply(game_name, game, view, legal, seat, rng, budget_s)
+    if game_name in HARD_BY_SAMPLES:
+        return _one_ply(game_name, game, view, legal, seat, rng, budget_s, HARD_BY_SAMPLES[game_name])
     return _ismcts(game_name, game, view, legal, seat, rng, budget_s)
 
 
 # ------------------------------------------------------------------------------ normal
 
 def _one_ply(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
-             budget_s: float | None) -> str:
-    states = [game.determinize(view, seat, rng) for _ in range(NORMAL_SAMPLES)]
+             budget_s: float | None, samples: int = NORMAL_SAMPLES) -> str:
+    states = [game.determinize(view, seat, rng) for _ in range(samples)]
     deadline = None if budget_s is None else time.perf_counter() + budget_s
     best, best_value = legal[0], -1.0
     order = list(legal)

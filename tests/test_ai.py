@@ -103,3 +103,24 @@ def test_normal_judges_a_move_by_the_answers_it_draws_up_to_its_next_decision():
             assert game.outcome(after) is not None or seat in game.to_act(after)
             short = ai._until_mine(game, game.apply(state, seat, command), seat, rng, 0)
             assert game.view(short, None) == game.view(game.apply(state, seat, command), None), "horizon 0: the instant after"
+
+
+def test_hard_is_normals_judgement_over_more_samples_where_the_search_was_measured_weaker(monkeypatch):
+    """Battle Logic Square: the search lost to normal (ai.HARD_BY_SAMPLES), so hard there ranks
+    every move by normal's one-ply judgement over more samples and never searches a tree."""
+    import ai
+
+    assert ai.HARD_BY_SAMPLES.get("logic_square", 0) > ai.NORMAL_SAMPLES
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched a tree")
+
+    monkeypatch.setattr(ai, "_ismcts", no_search)
+    game = registry.get("logic_square")
+    for state, seat in positions("logic_square", 3):
+        legal = game.legal_commands(state, seat)
+        assert choose("logic_square", game.view(state, seat), legal, seat, level="hard", seed=1) in legal
+    state, seat = positions("squares", 1)[0]
+    legal = registry.get("squares").legal_commands(state, seat)
+    with pytest.raises(AssertionError, match="searched a tree"):
+        choose("squares", registry.get("squares").view(state, seat), legal, seat, level="hard")
