@@ -30,40 +30,13 @@ from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
 from rules.maken.editions import EditionsMixin, edition_key, edition_of, first_draw_limit, hand_start, stamp
 from rules.maken.messages import EN, USAGE, VERBS
-from rules.maken.mechanics import (_rng_next,
-    _shuffle,
-    MakenState,
-    _copy,
-    _speed,
-    _attack,
-    _difficulty,
-    _top,
-    _top_speed,
-    _top_back,
-    _counts,
-    _face_down_sets,
-    _event,
-    _draw,
-    _pay,
-    _send,
-    _apply_effects,
-    _bet,
-    _down,
-    _damage,
-    _game_over,
-    _can_bet_face_up,
-    GAME,
-    GAUGE_CAP,
-    DAMAGE_DOWN,
-    LP_CARDS,
-    SUPPORT_MAX,
-    DEFAULT_MAX_TURNS,
-    GUARD_TYPES,
-    BONUSES,
-    TRIPLE_BONUSES,
-    STEP_VERBS,
-    _MASK,
-    _PAIRS)
+from rules.maken.mechanics import (
+    _rng_next, _shuffle, MakenState, _copy, _speed, _attack, _difficulty, _top, _top_speed,
+    _top_back, _counts, _face_down_sets, _event, _draw, _pay, _send, _apply_effects, _bet,
+    _down, _damage, _game_over, _can_bet_face_up, GAME, GAUGE_CAP, DAMAGE_DOWN, LP_CARDS,
+    SUPPORT_MAX, DEFAULT_MAX_TURNS, GUARD_TYPES, BONUSES, TRIPLE_BONUSES, STEP_VERBS, _MASK,
+    _PAIRS
+)
 
 # --------------------------------------------------------------------------- options
 def _int_option(name: str, value: Any) -> int:
