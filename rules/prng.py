@@ -45,6 +45,7 @@ VERSIONS = (LEGACY, KEYED)
 SEED_BITS = 128   # the host's seeds (secrets.randbits)
 
 _PREFIX = "k2:"
+_M64 = (1 << 64) - 1
 _PERSON = b"doujin-prng-v2"
 
 
@@ -79,6 +80,18 @@ def draw(state: str) -> tuple[str, int]:
     h = _mac(key).copy()
     h.update(i.to_bytes(16, "little"))
     return f"{_PREFIX}{key}:{i + 1}", int.from_bytes(h.digest(), "little")
+
+
+def step(state: int | str) -> tuple[int | str, int]:
+    """(next state, a 64-bit output) of an engine's stream: :func:`draw` for a keyed state, else
+    the engines' original splitmix64 (an ``int`` state: matches stored with prng version 1)."""
+    if type(state) is str:
+        return draw(state)
+    state = (state + 0x9E3779B97F4A7C15) & _M64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return state, z ^ (z >> 31)
 
 
 def is_keyed(state: object) -> bool:

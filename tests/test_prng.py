@@ -262,3 +262,13 @@ async def test_the_seed_is_never_shown_while_the_match_runs_and_the_record_repla
         assert (await store.get_match(mid)).status == FINISHED
     finally:
         await store.close()
+
+
+def test_step_is_the_keyed_stream_or_the_engines_original_splitmix64():
+    """One stream step for every engine: a keyed state draws from BLAKE2b, an int state (prng
+    version 1) is splitmix64 (Vigna's reference: from 0, 0xe220a8397b1dcdaf then
+    0x6e789e6aa1b965f4)."""
+    s, a = prng.step(0)
+    _, b = prng.step(s)
+    assert (a, b) == (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4)
+    assert prng.step(prng.start(7)) == prng.draw(prng.start(7))

@@ -71,15 +71,8 @@ def reach(seat: int, sq: int, rng: tuple) -> tuple[int, ...]:
 
 
 def _rng_next(x: int | str) -> tuple[int | str, int]:
-    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
-    original splitmix64 of matches stored before it (prng version 1)."""
-    if type(x) is str:
-        return _prng.draw(x)
-    x = (x + 0x9E3779B97F4A7C15) & M64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return x, z ^ (z >> 31)
+    """(new state, 64-bit output) of the match\'s stream (:func:`rules.prng.step`)."""
+    return _prng.step(x)
 
 
 def _tables(cards: dict) -> dict:

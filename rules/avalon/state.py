@@ -36,16 +36,9 @@ VERBS = ("forge", "summon", "magic", "discard", "use", "done", "advance", "range
 # --------------------------------------------------------------------------- PRNG (splitmix64)
 
 def _next(s: "State") -> int:
-    """A 64-bit output: the keyed stream (rules.prng) for a str state, else the original
-    splitmix64 of matches stored before it (prng version 1)."""
-    if type(s.rng) is str:
-        s.rng, out = _prng.draw(s.rng)
-        return out
-    s.rng = (s.rng + 0x9E3779B97F4A7C15) & MASK
-    z = s.rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
+    """The next 64-bit output of the match's stream (:func:`rules.prng.step`)."""
+    s.rng, out = _prng.step(s.rng)
+    return out
 
 
 def _shuffle(s: "State", items: list) -> None:

@@ -41,15 +41,8 @@ def rng_seed(seed: int) -> int:
 
 
 def rng_next(state: int | str) -> tuple[int | str, int]:
-    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
-    original splitmix64 of matches stored before it (prng version 1)."""
-    if type(state) is str:
-        return _prng.draw(state)
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+    """(new state, 64-bit output) of the match\'s stream (:func:`rules.prng.step`)."""
+    return _prng.step(state)
 
 
 # --------------------------------------------------------------------------- state

@@ -27,15 +27,8 @@ _MASK = (1 << 64) - 1
 
 # --------------------------------------------------------------------------- PRNG (in the state)
 def _rng_next(x: int | str) -> tuple[int | str, int]:
-    """(new state, 64-bit output): the keyed stream (rules.prng) for a str state, else the
-    original splitmix64 of matches stored before it (prng version 1)."""
-    if type(x) is str:
-        return _prng.draw(x)
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x, z ^ (z >> 31)
+    """(new state, 64-bit output) of the match\'s stream (:func:`rules.prng.step`)."""
+    return _prng.step(x)
 
 
 def _shuffle(d: dict, pile: list) -> None:
