@@ -45,25 +45,25 @@ NORMAL_SAMPLES = 3            # determinizations per move at level normal
 # War and Avalon's Sanctuary)
 NORMAL_HORIZON = {"maken": 8}
 HARD_ITERATIONS = 300         # iterations at level hard without a time budget
-# Measured against level normal (10 matches each, seats alternating, 300 iterations): random
-# playouts of 40 commands and UCB_C 0.7 won 2/4 (SQUARES) and 1/4 (Art of War); scoring the leaf
-# with the evaluation at once, with an exploration constant that fits the evaluation's small
-# differences (shares of a strength, a few hundredths apart), won 9/10, 8/10, and 8/10 in
-# Project Maken; UCB_C 0.4 fell to 3.5/10 in Art of War
 # Where the search is measured weaker than normal's one-ply judgement, hard is that judgement
 # over more samples instead (game -> determinizations per move).  Battle Logic Square: a turn is
 # several commands of one player and a discard, and the search, comparing positions scored in
 # the middle of a turn with positions after it, won 8/20 and 6/20 against normal (without and with
 # normal's ranking at the root) once its evaluation had learnt the board; 12 samples won 13/20
 HARD_BY_SAMPLES = {"logic_square": 12}
+# Measured against level normal (10 matches each, seats alternating, 300 iterations): random
+# playouts of 40 commands and UCB_C 0.7 won 2/4 (SQUARES) and 1/4 (Art of War); scoring the leaf
+# with the evaluation at once, with an exploration constant that fits the evaluation's small
+# differences (shares of a strength, a few hundredths apart), won 9/10, 8/10, and 8/10 in
+# Project Maken; UCB_C 0.4 fell to 3.5/10 in Art of War
 ROLLOUT_COMMANDS = 0          # random commands played before the leaf is scored
+UCB_C = 0.15
 # progressive widening (Coulom 2007; Chaslot et al. 2008): a node searches only its
 # WIDEN_BASE + sqrt(visits) best moves by the one-ply judgement, best first, so the search goes
 # deep on the moves worth it instead of trying every one once.  Measured against normal (20
 # matches, 300 iterations): SQUARES 20/20 (18/20 without, at 1000 iterations), Art of War
 # 14.5/20 (12/20 without at 1000, 11.5/20 at 300); 0 turns it off
 WIDEN_BASE = 2
-UCB_C = 0.15
 
 
 def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: str = "normal",
