@@ -22,19 +22,19 @@ from __future__ import annotations
 
 from rules.common import int_option, loser_first
 import json
-import random as _random
 import re
 from typing import Any
 
-from rules import IllegalCommand, Ref, english
 from rules import prng as _prng
-from rules.maken.editions import EditionsMixin, edition_key, edition_of, first_draw_limit, hand_start, stamp
-from rules.maken.messages import EN, USAGE, VERBS
+from rules.maken.diagnosis import DiagnosisMixin
+from rules.maken.editions import EditionsMixin, edition_of, first_draw_limit, hand_start, stamp
+from rules.maken.messages import USAGE, VERBS
+from rules.maken.views import ViewMixin
 from rules.maken.mechanics import (
-    _rng_next, _shuffle, MakenState, _copy, _speed, _attack, _difficulty, _top, _top_speed,
-    _top_back, _counts, _face_down_sets, _event, _draw, _pay, _send, _apply_effects, _bet,
+    _rng_next, _shuffle, MakenState, _copy, _attack, _difficulty, _top, _top_speed,
+    _top_back, _face_down_sets, _event, _draw, _pay, _send, _apply_effects, _bet,
     _down, _damage, _game_over, _can_bet_face_up, GAME, GAUGE_CAP, DAMAGE_DOWN, LP_CARDS,
-    SUPPORT_MAX, DEFAULT_MAX_TURNS, GUARD_TYPES, BONUSES, TRIPLE_BONUSES, STEP_VERBS, _MASK,
+    SUPPORT_MAX, DEFAULT_MAX_TURNS, GUARD_TYPES, BONUSES, TRIPLE_BONUSES, _MASK,
     _PAIRS
 )
 
@@ -43,8 +43,9 @@ def _int_option(name: str, value: Any) -> int:
     return int_option("Project Maken", name, value)
 
 
-class MakenGame(EditionsMixin):
-    """Project Maken behind the engine contract (``ENGINE.md``); rules editions: ``editions.py``."""
+class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
+    """Project Maken behind the engine contract (``ENGINE.md``); rules editions: ``editions.py``,
+    errors and public text: ``diagnosis.py``, view and determinize: ``views.py``."""
 
     name = GAME
     min_players = 2
@@ -405,22 +406,6 @@ class MakenGame(EditionsMixin):
         out.append("break")
         return out
 
-    # ----------------------------------------------------------------- errors
-    def _hint(self, d: dict, verb: str | None = None, limit: int = 6) -> str:
-        legal = self._legal(d)
-        if verb:
-            pref = [c for c in legal if c.split()[0] == verb]
-            legal = pref + [c for c in legal if c.split()[0] != verb]
-        shown = ", ".join(legal[:limit])
-        if len(legal) > limit:
-            shown += f", … (+{len(legal) - limit})"
-        return shown
-
-    def _fail(self, key: str, d: dict | None = None, prefer: str | None = None, **params: Any) -> IllegalCommand:
-        if "{legal}" in EN[key]:
-            params["legal"] = self._hint(d, prefer) if d is not None else ""
-        return IllegalCommand(english(EN[key], EN, params), key=key, **params)
-
     # ----------------------------------------------------------------- parsing
     def _canonical(self, d: dict, command: Any) -> tuple[str, list[str]]:
         if not isinstance(command, str):
@@ -728,258 +713,6 @@ class MakenGame(EditionsMixin):
             if d["step"] == "draw" or d["hand"][tp] or any(t < d["turn"] for _, t in d["support"][tp]):
                 return
             _event(d, t="skip", seat=tp)
-
-    # ----------------------------------------------------------------- diagnosis
-    def _diagnose(self, d: dict, s: int, verb: str, args: list[str], text: str, legal: list[str]) -> IllegalCommand:
-        step = d["step"]
-        verbs_now = {c.split()[0] for c in legal}
-        if verb not in STEP_VERBS.get(step, ()):
-            return self._fail("maken.err.wrong_step", d, verb=verb, step=Ref(f"maken.step.{step}"))
-        if verb not in verbs_now:
-            if verb == "call" and step == "attack" and d["guarder"] == s:
-                return self._fail("maken.err.no_call_guarding", d)
-            if verb == "attack" and step == "attack" and d["guarder"] == s:
-                return self._fail("maken.err.no_attack_guarding", d)
-            if verb == "break" and step == "attack":
-                return self._fail("maken.err.cannot_break", d)
-            if verb == "guard" and step == "attack":
-                why = "maken.why.guarding" if d["guarder"] == s else "maken.why.guarded" if d["guarder"] is not None else "maken.why.unguardable"
-                if d["guarder"] is None and len(d["hand"][s]) < _difficulty(d, _top(d, 1 - s)):
-                    return self._fail("maken.err.hand_short", d, "guard", need=_difficulty(d, _top(d, 1 - s)), have=len(d["hand"][s]))
-                return self._fail("maken.err.cannot_guard", d, why=Ref(why))
-            if verb == "keep" and step == "attack":
-                why = "maken.why.not_guarding" if d["guarder"] != s else "maken.why.hand"
-                return self._fail("maken.err.cannot_keep", d, why=Ref(why))
-            if verb == "gc" and step == "attack":
-                why = self._gc_ok(d, s) if d["guarder"] == s else "maken.why.not_guarding"
-                return self._fail("maken.err.cannot_gc", d, why=Ref(why or "maken.why.not_guarding"))
-            if verb == "set" and step == "before" and len(d["support"][s]) >= SUPPORT_MAX:
-                return self._fail("maken.err.support_full", d, max=SUPPORT_MAX)
-            if verb == "skip" and step == "before":
-                return self._fail("maken.err.must_fb", d, "fb")
-        if verb in ("ready", "mulligan", "skip", "gc", "call", "break", "pass", "end"):
-            return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
-        if verb == "draw":
-            return self._fail("maken.err.draw_count", d, "draw", max=self._draw_limit(d))
-        if not args:
-            return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
-        cards = d["cards"]
-        if verb in ("set", "use", "fb", "attack", "bonus"):
-            cid = args[0]
-            if cid not in cards or cards[cid]["kind"] == "character":
-                return self._fail("maken.err.unknown_card", d, verb, token=cid[:30])
-            card = cards[cid]
-            if verb in ("set", "use") and card["kind"] != "support":
-                return self._fail("maken.err.not_support", d, verb, card=cid)
-            if verb == "use":
-                return self._fail("maken.err.support_not_ready", d, verb, card=cid,
-                                  timing=Ref(f"maken.step.{step}"))
-            mult = 1
-            if len(args) >= 2:
-                if args[1] not in ("double", "triple") or verb not in ("fb", "attack"):
-                    return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
-                mult = 2 if args[1] == "double" else 3
-                want = 1 if mult == 2 else 2
-                bonus = args[2:]
-                bad = [b for b in bonus if b not in BONUSES]
-                if bad:
-                    return self._fail("maken.err.bad_bonus", d, verb, token=bad[0][:20])
-                if len(bonus) != want or (mult == 3 and bonus[0] == bonus[1]):
-                    return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
-            have = d["hand"][s].count(cid)
-            if have < mult:
-                return self._fail("maken.err.not_in_hand", d, verb, card=cid, count=mult)
-            if verb == "set":
-                return self._fail("maken.err.not_legal", d, verb, command=text[:60])
-            if card["kind"] != "attack":
-                return self._fail("maken.err.not_attack", d, verb, card=cid)
-            if card["gc"] == "only":
-                return self._fail("maken.err.gc_only", d, verb, card=cid)
-            if card["cost"] * mult > len(d["gauge"][s]):
-                return self._fail("maken.err.gauge_short", d, verb, card=cid, cost=card["cost"] * mult,
-                                  gauge=len(d["gauge"][s]))
-            if verb == "fb" and card["front"] == 0:
-                return self._fail("maken.err.fb_reach_zero", d, verb, card=cid)
-            if verb == "attack" and d["situation"] == "even":
-                o = 1 - s
-                if card["speed"] < _top_speed(d, o):
-                    return self._fail("maken.err.too_slow", d, verb, card=cid, speed=card["speed"], need=_top_speed(d, o))
-                if card["front"] < _top_back(d, o):
-                    return self._fail("maken.err.too_short", d, verb, card=cid, reach=card["front"], need=_top_back(d, o))
-            return self._fail("maken.err.not_legal", d, verb, command=text[:60])
-        # guard / keep
-        o = 1 - s
-        if verb == "guard":
-            kind, chosen = args[0], args[1:]
-            allowed = self._guard_types(d, s)
-            if kind not in GUARD_TYPES or not chosen:
-                return self._fail("maken.err.syntax", d, verb, command=text[:60], usage=USAGE[verb])
-            if kind not in allowed:
-                return self._fail("maken.err.guard_type", d, verb, kind=Ref(f"maken.posture.{kind}"),
-                                  allowed=", ".join(allowed) or "-")
-            need = _difficulty(d, _top(d, o))
-        else:
-            flushed, types, need = self._keep_plan(d, s)
-            chosen = args
-            if flushed:
-                if not args or args[0] not in GUARD_TYPES:
-                    return self._fail("maken.err.keep_type", d, verb, allowed=", ".join(types) or "-")
-                if args[0] not in types:
-                    return self._fail("maken.err.guard_type", d, verb, kind=Ref(f"maken.posture.{args[0]}"), allowed=", ".join(types) or "-")
-                chosen = args[1:]
-            elif args and args[0] in GUARD_TYPES:
-                return self._fail("maken.err.keep_no_type", d, verb,
-                                  kind=Ref(f"maken.posture.{d['gtype'][s]}") if d["gtype"][s] else "-")
-        for c in chosen:
-            if c not in cards or cards[c]["kind"] == "character":
-                return self._fail("maken.err.unknown_card", d, verb, token=c[:30])
-        if len(chosen) != need:
-            return self._fail("maken.err.guard_count", d, verb, need=need, given=len(chosen))
-        counts = _counts(d["hand"][s])
-        for c, n in _counts(chosen).items():
-            if counts.get(c, 0) < n:
-                return self._fail("maken.err.not_in_hand", d, verb, card=c, count=n)
-        return self._fail("maken.err.not_legal", d, verb, command=text[:60])
-
-    # ----------------------------------------------------------------- public text
-    def _public_text(self, d: dict, seat: int, verb: str, args: list[str]) -> str:
-        if verb == "guard":
-            return " ".join(["guard", args[0]] + ["?"] * (len(args) - 1))
-        if verb == "keep":
-            head = [args[0]] if args and args[0] in GUARD_TYPES else []
-            return " ".join(["keep"] + head + ["?"] * (len(args) - len(head)))
-        if verb == "set":
-            return "set ?"
-        return " ".join([verb, *args])
-
-    def public_command(self, state_before: MakenState, seat: int, command: str) -> str | None:
-        """The command as everyone may see it: face-down cards (guard, keep, set) become ``?``."""
-        try:
-            verb, args = self._canonical(state_before.d, command)
-        except IllegalCommand:
-            return " ".join(str(command).split())
-        return self._public_text(state_before.d, seat, verb, args)
-
-    # ----------------------------------------------------------------- view
-    def view(self, state: MakenState, seat: int | None) -> dict:
-        d = state.d
-        cards = d["cards"]
-        mentioned: set[str] = set(d["chars"])
-        players = []
-        for s in (0, 1):
-            field = [{"card": e[0], "bonuses": list(e[1]), "twin": bool(e[2])} for e in d["field"][s]]
-            mentioned.update(e[0] for e in d["field"][s])
-            mentioned.update(d["dust"][s])
-            if d["gc_open"][s]:
-                mentioned.add(d["gc_open"][s])
-            players.append({
-                "seat": s, "character": d["chars"][s], "upright": s == d["tp"] and d["turn"] > 0,
-                "hand_count": len(d["hand"][s]), "stamina_count": len(d["stamina"][s]),
-                "gauge_count": len(d["gauge"][s]), "damage_count": len(d["damage"][s]),
-                "lp_count": len(d["lp"][s]), "dust": list(d["dust"][s]),
-                "dust_top": d["dust"][s][-1] if d["dust"][s] else None,
-                "field": field,
-                "top": ({"card": field[-1]["card"], "speed": _speed(d, d["field"][s][-1]),
-                         "front": cards[field[-1]["card"]]["front"], "back": cards[field[-1]["card"]]["back"],
-                         "attack": _attack(d, d["field"][s][-1]), "guard": _difficulty(d, d["field"][s][-1])}
-                        if field else None),
-                "guard": {"type": d["gtype"][s], "count": len(d["guard"][s]), "open": d["gc_open"][s]},
-                "support": [{"turn_set": t} for _, t in d["support"][s]],
-            })
-        situation = None
-        if d["situation"] == "even":
-            situation = "even"
-        elif d["situation"] == "guard":
-            situation = "guard"
-        judge = json.loads(json.dumps(d["judge"])) if d["judge"] else None
-        if judge:
-            mentioned.update(judge.get("hits", []))
-        last = json.loads(json.dumps(d["last"])) if d["last"] else None
-        log = json.loads(json.dumps(d["log"]))
-        for ev in log + (last or {}).get("events", []):
-            if isinstance(ev.get("card"), str):
-                mentioned.add(ev["card"])
-        out: dict[str, Any] = {
-            "game": GAME, "seat": seat, "turn": d["turn"], "max_turns": d["max_turns"], **edition_key(d),
-            "first": d["first"], "tp": d["tp"], "step": d["step"], "to_act": self.public_to_act(state),
-            "situation": situation, "guarder": d["guarder"], "after_fb": d["after_fb"],
-            "players": players, "judge": judge,
-            "pending": ({"kind": d["pending"]["kind"], "seat": d["pending"]["seat"]} if d["pending"] else None),
-            "last": last, "log": log, "outcome": self.outcome(state),
-            # what the rules need to go on from here (determinize): who has mulliganed, and the
-            # judge being settled (its winner and caller are public, as is a bonus bet)
-            "mulled": list(d["mulled"]),
-            "pending_detail": ({k: d["pending"].get(k) for k in ("winner", "caller", "bonus")}
-                               if d["pending"] else None),
-        }
-        if seat in (0, 1):
-            out["hand"] = sorted(d["hand"][seat])
-            out["guard_cards"] = list(d["guard"][seat])
-            out["support_cards"] = [{"card": c, "turn_set": t} for c, t in d["support"][seat]]
-            mentioned.update(d["hand"][seat], d["guard"][seat], (c for c, _ in d["support"][seat]))
-            out["legal"] = self._legal(d) if seat in self.to_act(state) else []
-        out["cards"] = {cid: json.loads(json.dumps(cards[cid])) for cid in sorted(mentioned) if cid in cards}
-        return out
-
-    # ----------------------------------------------------------------- determinize
-    def determinize(self, view: dict, seat: int | None, rng: Any) -> MakenState:
-        """A full state consistent with ``view`` (ENGINE.md).  Sampled from each player's
-        character's cards: every face-down pile (stamina, LP, gauge, damage — face down to their
-        owner too), the opponent's hand, face-down guard and set support cards; the random
-        stream.  Everything face up (fields, dust, an opened guard-cancel card) is as shown."""
-        if edition_of(view.get("edition", 1)) != self.edition:    # sampled under the match's edition
-            return self.for_edition(view.get("edition", 1)).determinize(view, seat, rng)
-        rng = rng if rng is not None else _random.Random()
-        cards = self._all_cards()
-        d = self._blank(0, cards, view["max_turns"])
-        stamp(d, self.edition, self.cardset)
-        d["rng"] = _prng.start(rng.getrandbits(127))
-        players = {p["seat"]: p for p in view["players"]}
-        d.update(first=view["first"], turn=view["turn"], tp=view["tp"], step=view["step"],
-                 situation=view["situation"], guarder=view["guarder"], after_fb=view["after_fb"],
-                 mulled=list(view["mulled"]))
-        d["chars"] = [players[0]["character"], players[1]["character"]]
-        for s in (0, 1):
-            p = players[s]
-            pool = [cid for cid, c in self.cardset.cards.items() if c.get("character") == p["character"]]
-
-            def some(n: int, pool: list[str] = pool) -> list[str]:
-                return [rng.choice(pool) for _ in range(n)]
-
-            d["stamina"][s] = some(p["stamina_count"])
-            d["lp"][s] = some(p["lp_count"])
-            d["gauge"][s] = some(p["gauge_count"])
-            d["damage"][s] = some(p["damage_count"])
-            d["dust"][s] = list(p["dust"])
-            d["field"][s] = [[e["card"], list(e["bonuses"]), 1 if e["twin"] else 0] for e in p["field"]]
-            d["gtype"][s] = p["guard"]["type"]
-            d["gc_open"][s] = p["guard"]["open"]
-            if s == seat:
-                d["hand"][s] = list(view["hand"])
-                d["guard"][s] = list(view["guard_cards"])
-                d["support"][s] = [[x["card"], x["turn_set"]] for x in view["support_cards"]]
-            else:
-                d["hand"][s] = some(p["hand_count"])
-                d["guard"][s] = some(p["guard"]["count"])
-                supports = [cid for cid in pool if self.cardset.cards[cid].get("kind") == "support"] or pool
-                d["support"][s] = [[rng.choice(supports), x["turn_set"]] for x in p["support"]]
-        if view.get("step") == "mulligan":
-            d["mull"] = (view.get("to_act") or [None])[0]
-        if view.get("pending"):
-            d["pending"] = {"kind": view["pending"]["kind"], "seat": view["pending"]["seat"],
-                            **(view.get("pending_detail") or {})}
-        d["actor"] = self._actor_from(view)
-        d["judge"] = json.loads(json.dumps(view["judge"])) if view.get("judge") else None
-        d["last"] = json.loads(json.dumps(view["last"])) if view.get("last") else None
-        d["log"] = json.loads(json.dumps(view.get("log") or []))
-        d["result"] = json.loads(json.dumps(view["outcome"])) if view.get("outcome") else None
-        return MakenState(d)
-
-    @staticmethod
-    def _actor_from(view: dict) -> int | None:
-        """Who acts in the attack step (the state's ``actor``), as the view shows it."""
-        to_act = view.get("to_act") or []
-        return to_act[0] if view.get("step") == "attack" and to_act else None
 
     # ----------------------------------------------------------------- persistence
     def dump(self, state: MakenState) -> str:
