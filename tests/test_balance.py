@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from balance import heatmap, misses, run, wilson
+from balance import heatmap, misses, rule_bot_deals, run, wilson
 from balance.__main__ import main
 
 
@@ -26,6 +26,7 @@ def test_a_tiny_run_has_every_field(tmp_path):
     for key in ("first_player_win", "turn_cap_share", "vs_random", "vs_greedy", "trivial_vs_ai"):
         assert 0 <= row[key] <= 1
     assert row["trivial_best"] in ("first_legal", "last_legal", "always_attack_or_support")
+    assert row["trivial_n"] == 2 and set(row["trivial_all"]) == {"first_legal", "last_legal", "always_attack_or_support"}
     assert isinstance(misses(result), list)
     assert heatmap(result)[:8] == b"\x89PNG\r\n\x1a\n"
     out = tmp_path / "b.json"
@@ -53,3 +54,18 @@ def test_misses_judges_the_content_targets_of_the_card_games_only():
     assert any("maken: turn caps 8%" in m for m in found)
     assert any("maken: hard vs_greedy 60%" in m for m in found)
     assert any("first_legal scores 35%" in m for m in found)
+
+
+def test_one_rule_bots_play_every_deck_against_every_deck_in_both_seats():
+    """GAMES.md: "no trivial one-rule strategy ... beats the normal AI" — with any deck: the
+    full plan's one-rule bots hold each ready-made deck against each of normal's, in each seat."""
+    deals = rule_bot_deals("avalon", 72)
+    decks = ["dawn", "ember", "tide", "grove", "sunfire", "mistwood"]
+    seen = {(d["bot_seat"], d["decks"][d["bot_seat"]], d["decks"][1 - d["bot_seat"]]) for d in deals}
+    assert seen == {(seat, mine, theirs) for seat in (0, 1) for mine in decks for theirs in decks}
+    assert len(rule_bot_deals("art_of_war", 72)) == 72           # 3 KINGs: 18 deals, four times
+    squares = rule_bot_deals("squares", 10)
+    assert len(squares) == 10 and {d["bot_seat"] for d in squares} == {0, 1}
+    assert all("decks" not in d for d in squares)
+    small = rule_bot_deals("art_of_war", 4)                       # a small plan: spread, not the first four
+    assert len(small) == 4 and len({d["decks"][d["bot_seat"]] for d in small}) > 1
