@@ -18,6 +18,8 @@ import json
 import re
 from typing import Any, Iterable
 
+from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
+
 BASIC_IDS = ("soldier", "archer", "priest", "guardian", "wizard")
 CODES = ("s", "a", "p", "g", "w")
 CODE_OF = dict(zip(BASIC_IDS, CODES))
@@ -101,28 +103,23 @@ class CardSet:
         # rules edition -> the changes it makes: {"units"/"kings": {id: {field: value}},
         # "decks": {id: {"king", "units"}}} (the "editions" key of a card file)
         self.patches = patches or {}
-        self._at: dict[int, CardSet] = {}
+        self.at = PerEdition(self._at)
 
-    def at(self, edition: int) -> "CardSet":
-        """The card set as it stands in rules ``edition``: the files' cards with every patch of
-        an edition up to ``edition`` applied, oldest first (a match keeps its edition's numbers)."""
-        got = self._at.get(edition)
-        if got is not None:
-            return got
-        units = json.loads(json.dumps(self.units))
-        kings = json.loads(json.dumps(self.kings))
-        decks = json.loads(json.dumps(self.decks))
-        for ed in sorted(self.patches):
-            if ed > edition:
-                break
-            patch = self.patches[ed]
+    def _at(self, edition: int) -> "CardSet":
+        """The card set as it stands in rules ``edition`` (``at``, kept per edition): the files'
+        cards with every patch of an edition up to ``edition`` applied, oldest first (a match
+        keeps its edition's numbers; ``rules/editions.py``)."""
+        def step(sets: tuple[dict, dict, dict], _ed: int, patch: dict) -> tuple[dict, dict, dict]:
+            units, kings, decks = sets
             for key, table in (("units", units), ("kings", kings)):
                 for cid, fields in patch.get(key, {}).items():
                     table[cid].update(json.loads(json.dumps(fields)))
             for did, spec in patch.get("decks", {}).items():
                 decks[did]["spec"] = json.loads(json.dumps(spec))
-        got = self._at[edition] = CardSet(units, kings, decks)
-        return got
+            return sets
+
+        fresh = json.loads(json.dumps([self.units, self.kings, self.decks]))
+        return CardSet(*upto(tuple(fresh), self.patches, edition, step))
 
     def card(self, cid: str) -> dict:
         return self.units.get(cid) or self.kings[cid]
@@ -200,11 +197,9 @@ def _patch(cs: CardSet, file: str, key: str, patch: Any) -> None:
     """Validate one edition's changes (``"editions": {"3": {...}}`` in a card file) into
     ``cs.patches``: card fields (range, attack, defence, text) of known cards, and whole decks."""
     where = f"editions.{key}"
-    if not re.fullmatch(r"[1-9][0-9]*", str(key)) or int(key) < 2:
-        raise CardDataError(file, None, where, "an edition is a whole number ≥ 2 (edition 1 is the files' cards)")
-    ed = int(key)
-    if ed in cs.patches:
-        raise CardDataError(file, None, where, "edition patched twice")
+    ed = edition_number(key, 2)
+    if ed is None:
+        raise CardDataError(file, None, where, number_error(2))
     if not isinstance(patch, dict):
         raise CardDataError(file, None, where, 'must be an object with "units", "kings" and/or "decks"')
     out: dict[str, dict] = {}
@@ -241,7 +236,7 @@ def _patch(cs: CardSet, file: str, key: str, patch: Any) -> None:
                 entry["code"], entry["support"] = base["code"], base["support"]
             card = _card(entry, file, part == "kings")
             out[part][cid] = {f: card[f] for f in fields}
-    cs.patches[ed] = out
+    add_patch(cs.patches, ed, out, lambda why: CardDataError(file, None, where, why))
 
 
 # --------------------------------------------------------------------------- deck rules

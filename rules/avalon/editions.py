@@ -20,6 +20,7 @@ import copy
 from typing import Any
 
 from rules.avalon.cards import CardDataError, validate_card
+from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
 
 FILE = "data/cards/avalon/06_editions.json"
 FIRST_PATCHED = 3            # editions 1 and 2 changed rulings only, never the cards
@@ -33,8 +34,9 @@ def check(patches: Any, cards: dict, label: str = FILE) -> dict[int, dict]:
     out: dict[int, dict] = {}
     for key, patch in patches.items():
         where = f"editions.{key}"
-        if not str(key).isdigit() or int(key) < FIRST_PATCHED:
-            raise CardDataError(label, None, where, f"an edition is a whole number ≥ {FIRST_PATCHED}")
+        ed = edition_number(key, FIRST_PATCHED)
+        if ed is None:
+            raise CardDataError(label, None, where, number_error(FIRST_PATCHED))
         if not isinstance(patch, dict) or set(patch) - {"cards", "decks", "comment"}:
             raise CardDataError(label, None, where, "an edition patch has cards, decks (and a comment)")
         for cid, fields in (patch.get("cards") or {}).items():
@@ -43,7 +45,7 @@ def check(patches: Any, cards: dict, label: str = FILE) -> dict[int, dict]:
         for did, deck in (patch.get("decks") or {}).items():
             if not isinstance(deck, dict) or set(deck) - {"cards", "avatar"}:
                 raise CardDataError(label, did, where, "a deck patch sets cards and/or avatar")
-        out[int(key)] = patch
+        add_patch(out, ed, patch, lambda why, where=where: CardDataError(label, None, where, why))
     return dict(sorted(out.items()))
 
 
@@ -53,17 +55,12 @@ class Editions:
     def __init__(self, cards: dict, ready: dict, patches: dict[int, dict] | None = None) -> None:
         self._cards, self._ready = cards, ready
         self._patches = patches or {}
-        self._at: dict[int, tuple[dict, dict]] = {}
+        self.at = PerEdition(self._build_at)
 
-    def at(self, edition: int) -> tuple[dict, dict]:
-        """``(cards, ready)`` as they stand in rules ``edition``."""
-        got = self._at.get(edition)
-        if got is not None:
-            return got
-        cards, ready = self._cards, self._ready
-        for ed, patch in self._patches.items():
-            if ed > edition:
-                break
+    def _build_at(self, edition: int) -> tuple[dict, dict]:
+        """``(cards, ready)`` as they stand in rules ``edition`` (``at``, kept per edition)."""
+        def step(got: tuple[dict, dict], ed: int, patch: dict) -> tuple[dict, dict]:
+            cards, ready = got
             if patch.get("cards"):
                 cards = dict(cards)
                 for cid, fields in patch["cards"].items():
@@ -82,8 +79,9 @@ class Editions:
                     deck = copy.deepcopy(ready[did])
                     deck["spec"] = dict(deck["spec"], **{k: copy.deepcopy(v) for k, v in change.items()})
                     ready[did] = deck
-        self._at[edition] = (cards, ready)
-        return cards, ready
+            return cards, ready
+
+        return upto((self._cards, self._ready), self._patches, edition, step)
 
     def check_decks(self, editions: tuple[int, ...]) -> None:
         """Every ready-made deck of every edition is legal with that edition's cards."""

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from rules.editions import PerEdition, add_patch
+
 CATEGORIES = ("AVI", "Ac", "Sc", "Br", "IT")
 RESOURCE_CATEGORIES = ("Ac", "Sc", "Br")
 COLOURS = ("white", "green", "blue", "red")
@@ -533,22 +535,21 @@ class CardSet:
         self._key: str | None = None
         self.raw_sources: list[tuple[str, Any]] = []     # the files read (for editions)
         self.patches: dict[int, dict] = {}               # rules edition -> its changes
-        self._at: dict[int, CardSet] = {}
+        self._at = PerEdition(self._build_at)
 
     def at(self, edition: int) -> "CardSet":
         """The card set as it stands in rules ``edition``: the files' cards with every patch of
-        an edition up to ``edition`` applied (rules/logic_square/editions.py)."""
-        from rules.logic_square.editions import patched_sources
-
+        an edition up to ``edition`` applied (rules/logic_square/editions.py), kept per edition."""
         if not any(ed <= edition for ed in self.patches):
             return self
-        got = self._at.get(edition)
-        if got is None:
-            def fail(fld, message):
-                return CardDataError("editions", None, fld, message)
-            files = patched_sources(self.raw_sources, self.patches, edition, fail)
-            got = self._at[edition] = CardSet.from_sources(files)
-        return got
+        return self._at(edition)
+
+    def _build_at(self, edition: int) -> "CardSet":
+        from rules.logic_square.editions import patched_sources
+
+        def fail(fld, message):
+            return CardDataError("editions", None, fld, message)
+        return CardSet.from_sources(patched_sources(self.raw_sources, self.patches, edition, fail))
 
     def __getitem__(self, cid: str) -> Card:
         return self.cards[cid]
@@ -706,9 +707,7 @@ class CardSet:
         for file, data in sources:
             if "editions" in data:
                 for ed, patch in read_patches(file, data["editions"], _Ctx(file).fail).items():
-                    if ed in cs.patches:
-                        raise CardDataError(file, None, f"editions.{ed}", "edition changed in two files")
-                    cs.patches[ed] = patch
+                    add_patch(cs.patches, ed, patch, lambda why, ed=ed, file=file: CardDataError(file, None, f"editions.{ed}", why))
         if cs.patches:
             cs.raw_sources = sources
             for ed in cs.patches:                  # every edition's cards must be valid too

@@ -16,6 +16,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from rules.editions import edition_number, number_error, upto
+
 DECK_FIELDS = ("name", "avi", "resources", "it")
 
 
@@ -44,8 +46,9 @@ def read_patches(file: str, data: Any, fail) -> dict[int, dict]:
         raise fail("editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}')
     for key, patch in data.items():
         where = f"editions.{key}"
-        if not (isinstance(key, str) and key.isdigit() and int(key) >= 3):
-            raise fail(where, "an edition is a whole number ≥ 3 (editions 1 and 2 are the files' cards)")
+        ed = edition_number(key, 3)
+        if ed is None:
+            raise fail(where, number_error(3))
         if not isinstance(patch, dict) or set(patch) - {"cards", "decks"}:
             raise fail(where, 'must be {"cards": {id: changes}, "decks": {id: changes}}')
         for part in ("cards", "decks"):
@@ -54,19 +57,15 @@ def read_patches(file: str, data: Any, fail) -> dict[int, dict]:
         for did, fields in patch.get("decks", {}).items():
             if not isinstance(fields, dict) or set(fields) - set(DECK_FIELDS):
                 raise fail(f"{where}.decks.{did}", "may change only " + ", ".join(DECK_FIELDS))
-        out[int(key)] = patch
+        out[ed] = patch
     return out
 
 
 def patched_sources(sources: list[tuple[str, Any]], patches: dict[int, dict], edition: int,
                     fail) -> list[tuple[str, Any]]:
     """The card files as they stand in ``edition`` (``editions`` keys removed)."""
-    files = [(name, {k: copy.deepcopy(v) for k, v in data.items() if k != "editions"})
-             for name, data in sources]
-    for ed in sorted(patches):
-        if ed > edition:
-            break
-        for kind, table in (("cards", patches[ed].get("cards", {})), ("decks", patches[ed].get("decks", {}))):
+    def step(files: list[tuple[str, Any]], ed: int, patch: dict) -> list[tuple[str, Any]]:
+        for kind, table in (("cards", patch.get("cards", {})), ("decks", patch.get("decks", {}))):
             for cid, fields in table.items():
                 for _name, data in files:
                     entries = data.get(kind) or []
@@ -80,7 +79,11 @@ def patched_sources(sources: list[tuple[str, Any]], patches: dict[int, dict], ed
                         break
                 else:
                     raise fail(f"editions.{ed}.{kind}.{cid}", f"no {kind[:-1]} {cid!r} to change")
-    return files
+        return files
+
+    files = [(name, {k: copy.deepcopy(v) for k, v in data.items() if k != "editions"})
+             for name, data in sources]
+    return upto(files, patches, edition, step)
 
 
 __all__ = ["merge", "read_patches", "patched_sources", "DECK_FIELDS"]

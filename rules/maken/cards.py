@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from rules.editions import PerEdition, add_patch
+
 POSTURES = ("stand", "crouch", "air")
 ICONS = ("dust", "gauge", "hand", "stamina")
 GC_KINDS = (None, "only", "able")
@@ -229,16 +231,18 @@ class CardSet:
         self.cards = cards
         self.decks = decks
         self.patches = patches or {}      # rules edition -> its changes (rules/maken/editions.py)
-        self._at: dict = {}
+        self._at = PerEdition(self._build_at)
 
     def at(self, edition: int) -> "CardSet":
-        """The card set as it stands in rules ``edition``: the files' cards with every patch of an
-        edition up to ``edition`` applied, oldest first (a match keeps its edition's numbers)."""
+        """The card set as it stands in rules ``edition`` (kept per edition): the files' cards with
+        every patch of an edition up to ``edition`` applied, oldest first (a match keeps its
+        edition's numbers)."""
+        return self._at(edition)
+
+    def _build_at(self, edition: int) -> "CardSet":
         from rules.maken.editions import at
 
-        if edition not in self._at:
-            self._at[edition] = at(self, edition)
-        return self._at[edition]
+        return at(self, edition)
 
     def __repr__(self) -> str:
         return f"<maken CardSet {len(self.characters)} characters, {len(self.cards)} cards, {len(self.decks)} decks>"
@@ -307,9 +311,7 @@ class CardSet:
 
         for file, key, patch in raw_patches:
             ed, changes = parse_patch(out, file, key, patch)
-            if ed in out.patches:
-                raise CardDataError(file, None, f"editions.{key}", "edition patched twice")
-            out.patches[ed] = changes
+            add_patch(out.patches, ed, changes, lambda why, file=file, key=key: CardDataError(file, None, f"editions.{key}", why))
         return out
 
 

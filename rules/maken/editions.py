@@ -20,8 +20,9 @@ needs no card set; ``view`` shows the edition and ``determinize`` samples under 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
+
+from rules.editions import edition_number, number_error, upto
 
 EDITIONS = (1, 2)
 EDITION = EDITIONS[-1]
@@ -51,8 +52,8 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
     from rules.maken.decks import deck_problems, normalise_spec
 
     where = f"editions.{key}"
-    if not re.fullmatch(r"[1-9][0-9]*", str(key)) or int(key) < 2:
-        raise CardDataError(file, None, where, "an edition is a whole number ≥ 2 (edition 1 is the files' cards)")
+    if edition_number(key, 2) is None:
+        raise CardDataError(file, None, where, number_error(2))
     if int(key) not in EDITIONS:
         raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})")
     if not isinstance(patch, dict):
@@ -119,19 +120,17 @@ def at(cs: Any, edition: int) -> Any:
     """``cs`` (the files' cards, with ``patches``) as it stands in rules ``edition``."""
     from rules.maken.cards import CardSet
 
-    characters = dict(cs.characters)
-    cards = dict(cs.cards)
-    decks = dict(cs.decks)
-    rules = dict(PRINTED)
-    for ed in sorted(cs.patches):
-        if ed > edition:
-            break
-        patch = cs.patches[ed]
+    def step(sets: tuple[dict, dict, dict, dict], _ed: int, patch: dict) -> tuple[dict, dict, dict, dict]:
+        characters, cards, decks, rules = sets
         characters.update(patch["characters"])
         cards.update(patch["cards"])
         for did, spec in patch["decks"].items():
             decks[did] = {"name": decks[did]["name"], "spec": json.loads(json.dumps(spec))}
         rules.update(patch["rules"])
+        return sets
+
+    characters, cards, decks, rules = upto((dict(cs.characters), dict(cs.cards), dict(cs.decks), dict(PRINTED)),
+                                           cs.patches, edition, step)
     out = CardSet(characters, cards, decks)
     out.rules = rules
     return out
