@@ -506,16 +506,27 @@ class Delivery(commands.Cog):
             log.exception("publishing match %s failed", getattr(rec, "id", "?"))
         if stale:
             return board_message
-        # Private views last, each on its own: a closed DM never blocks anything else.
-        for pu in getattr(result, "private", []) or []:
-            try:
-                await self.deliver_private(rec, pu, active=rec.status == ACTIVE)
-            except Exception:
-                log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
+        await self._deliver_privates(result, rec)
         for p in getattr(result, "prompts", []) or []:
             if getattr(p, "secret", False) and p.user_id and p.user_id != actor:
                 await self.secret_prompt(rec, p.user_id, list(p.legal))
         return board_message
+
+    async def _deliver_privates(self, result: Any, rec: MatchRecord) -> None:
+        """Private views last, each on its own: a closed DM never blocks anything else.  A
+        player whose newer view is already queued behind this update (it came in while this
+        one's board slept out a rate limit) is skipped: the newer one follows at once, so the
+        DM is edited once instead of showing an in-between hand at the cost of a rate-limited
+        call."""
+        queued = self._queued.get(rec.id)
+        newer = {pu.user_id for pu in (getattr(queued[0], "private", None) or [])} if queued else set()
+        for pu in getattr(result, "private", []) or []:
+            if pu.user_id in newer:
+                continue
+            try:
+                await self.deliver_private(rec, pu, active=rec.status == ACTIVE)
+            except Exception:
+                log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
 
     async def secret_prompt(self, rec: MatchRecord, user_id: int, legal: list[str] | None = None) -> None:
         """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their

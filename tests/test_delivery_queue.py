@@ -47,3 +47,29 @@ async def test_updates_behind_a_slow_publish_are_coalesced_and_shown_once_after_
     release.set()
     assert await first == "board 3"
     assert shown == [(1, ["one"]), (3, ["two", "three"])]               # one coalesced update after
+
+
+async def test_a_dm_whose_newer_view_is_queued_is_edited_once_with_the_newer():
+    """A hand shown by DM is edited once per burst: when a newer update of the match is queued
+    behind the one being shown, the older update's DMs to the same players are skipped (the
+    newer follows at once) — no in-between hand, no wasted rate-limited edit; a player the
+    newer update has no DM for still gets the older one's."""
+    delivery = Delivery.__new__(Delivery)
+    Delivery.__init__(delivery, SimpleNamespace(host=None, store=None))
+    sent: list[tuple[int, int]] = []
+
+    async def deliver_private(rec, pu, *, active=False):
+        sent.append((rec.version, pu.user_id))
+
+    delivery.deliver_private = deliver_private
+    older, newer = _result(4, "four"), _result(5, "five")
+    older.private = [SimpleNamespace(seat=0, user_id=10), SimpleNamespace(seat=1, user_id=11)]
+    newer.private = [SimpleNamespace(seat=0, user_id=10)]
+    delivery._queued[7] = (newer, 1)
+    await delivery._deliver_privates(older, older.match)
+    assert sent == [(4, 11)]                       # player 10's in-between hand is not sent
+    delivery._queued.pop(7)
+    await delivery._deliver_privates(newer, newer.match)
+    assert sent == [(4, 11), (5, 10)]
+    await delivery._deliver_privates(older, older.match)     # nothing queued: every DM goes out
+    assert sent[-2:] == [(4, 10), (4, 11)]
