@@ -1,7 +1,8 @@
-"""Project Maken rules edition 2: the balance changes (docs/rules/maken.md, "Balance (rules
-edition 2)") and their edition gating.  A stored match is rebuilt by replaying its commands from
-``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match started under edition 1
-(or stored before editions) must keep exactly its old numbers and decks; a new match uses edition 2."""
+"""Project Maken rules editions 2 and 3: the balance changes (docs/rules/maken.md, "Balance (rules
+edition 2)" and "(rules edition 3)") and their edition gating.  A stored match is rebuilt by
+replaying its commands from ``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match
+started under edition 1 or 2 (or stored before editions) must keep exactly its old numbers and
+decks; a new match uses the newest edition, 3."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,9 @@ from rules.maken import MakenGame
 from rules.maken.cards import CardDataError, CardSet
 
 game = registry.get("maken")
-PATCH = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))["editions"]["2"]
+PATCHES = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))["editions"]
+PATCH = PATCHES["2"]
+NEWEST = 3
 FILES = sorted(MAKEN_DIR.glob("0*.json"))          # the characters' files: rules edition 1
 printed = MakenGame(read_maken(FILES))              # the files alone, as before editions
 
@@ -26,16 +29,42 @@ def _ready(state, n=2):
     return game.apply(game.apply(state, state.d["first"], "ready"), 1 - state.d["first"], "ready")
 
 
-def test_edition_2_is_the_current_edition():
-    assert game.editions == (1, 2) and game.edition == 2
-    assert game.new_match(seed=1).d["edition"] == 2
-    assert start_edition(game) == {"edition": 2}
-    assert game.for_edition(1).edition == 1 and game.for_edition(2) is game
-    with pytest.raises(ValueError, match="unknown Project Maken rules edition 3"):
-        game.new_match(seed=1, edition=3)
+def test_edition_3_is_the_current_edition():
+    assert game.editions == (1, 2, 3) and game.edition == NEWEST
+    assert sorted(map(int, PATCHES)) == [2, 3]
+    assert game.new_match(seed=1).d["edition"] == NEWEST
+    assert start_edition(game) == {"edition": NEWEST}
+    assert game.for_edition(1).edition == 1 and game.for_edition(2).edition == 2
+    assert game.for_edition(NEWEST) is game
+    with pytest.raises(ValueError, match="unknown Project Maken rules edition 4"):
+        game.new_match(seed=1, edition=4)
 
 
-def test_every_patched_number_applies_to_edition_2_only():
+# edition 3's changes (docs/rules/maken.md, "Balance (rules edition 3)"): card -> {field: (2, 3)}
+EDITION_3 = {"ts10": {"gain": (1, 0)}, "gu10": {"gain": (1, 0)}, "ms10": {"gain": (1, 0)},
+             "kt10": {"gain": (1, 0), "guard": (1, 2)}, "gu02": {"speed": (3, 4)}, "kt05": {"speed": (5, 4)}}
+
+
+def test_edition_3_changes_exactly_its_numbers_and_keeps_edition_2s_others():
+    """A card patched in editions 2 and 3 keeps edition 2's numbers for the fields edition 3 does not
+    name (the 10s keep reach 1/0 and attack 2); edition 2 itself stays as it was."""
+    two, three = game.cardset_at(2), game.cardset_at(3)
+    assert {cid: set(f) for cid, f in PATCHES["3"]["cards"].items()} == {c: set(f) for c, f in EDITION_3.items()}
+    for cid in two.cards:
+        want = dict(two.cards[cid])
+        for field, (before, after) in EDITION_3.get(cid, {}).items():
+            assert two.cards[cid][field] == before, (cid, field)
+            want[field] = after
+        got = {k: v for k, v in three.cards[cid].items() if k != "text"}
+        assert got == {k: v for k, v in want.items() if k != "text"}, cid
+    for cid in ("ts10", "gu10", "ms10", "kt10"):
+        assert (three.cards[cid]["front"], three.cards[cid]["back"], three.cards[cid]["attack"]) == (1, 0, 2)
+    assert "ゲージ増加" not in three.cards["ts10"]["text"]["ja"] and "ゲージ増加1" in two.cards["ts10"]["text"]["ja"]
+    assert three.characters == two.characters and three.rules == two.rules
+    assert {d: v["spec"] for d, v in three.decks.items()} == {d: v["spec"] for d, v in two.decks.items()}
+
+
+def test_every_patched_number_of_edition_2_applies_from_edition_2_on():
     new, old = game.cardset_at(2), game.cardset_at(1)
     assert old.cards == printed.cardset.cards and old.characters == printed.cardset.characters
     assert {d: v["spec"] for d, v in old.decks.items()} == {d: v["spec"] for d, v in printed.cardset.decks.items()}
@@ -57,11 +86,15 @@ def test_every_patched_number_applies_to_edition_2_only():
 
 
 @pytest.mark.parametrize("decks", [["tsubaki_basic", "gou_basic"], ["mizuha_basic", "kotetsu_basic"]])
-def test_a_new_match_uses_edition_2_and_an_edition_1_match_keeps_the_old_numbers(decks):
+def test_a_new_match_uses_the_newest_edition_and_an_edition_1_match_keeps_the_old_numbers(decks):
     new = game.new_match(seed=7, options={"decks": decks, "first": 0})
     old = game.new_match(seed=7, options={"decks": decks, "first": 0}, edition=1)
+    two = game.new_match(seed=7, options={"decks": decks, "first": 0}, edition=2)
     for cid, card in new.d["cards"].items():
+        assert card == game.cardset_at(NEWEST).characters.get(cid, game.cardset_at(NEWEST).cards.get(cid))
+    for cid, card in two.d["cards"].items():
         assert card == game.cardset_at(2).characters.get(cid, game.cardset_at(2).cards.get(cid))
+    assert two.d["edition"] == 2 and game.load(game.dump(two)).d["cards"] == two.d["cards"]
     for cid, card in old.d["cards"].items():
         assert card == printed.cardset.characters.get(cid, printed.cardset.cards.get(cid))
     # the opening numbers: the very first TP draws at most rules.first_draw_limit, later TPs the
@@ -110,14 +143,15 @@ def test_a_stored_match_replays_with_its_own_editions_numbers():
     """host/replay.py rebuilds a match from its record: meta["edition"], or edition 1 when the
     record predates editions."""
     opts = {"decks": ["tsubaki_basic", "gou_basic"], "first": 0}
-    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2)):
+    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2), ({"edition": 3}, 3)):
         rec = MatchRecord(game="maken", seed=3, seats=[1, 2], names=["A", "B"], creator=1, options=opts, meta=meta)
         state = _initial_state(game, rec)
         assert state.d["edition"] == want
         assert state.d["cards"]["ts01"] == game.cardset_at(want).cards["ts01"]
+        assert state.d["cards"]["ts10"] == game.cardset_at(want).cards["ts10"]
 
 
-@pytest.mark.parametrize("edition", [1, 2])
+@pytest.mark.parametrize("edition", [1, 2, 3])
 def test_the_ai_samples_a_match_under_its_own_edition(edition):
     for state in _random_match(game, 5, edition=edition)[::20]:
         for seat in (0, 1):
@@ -126,6 +160,7 @@ def test_the_ai_samples_a_match_under_its_own_edition(edition):
             sample = game.determinize(view, seat, random.Random(2))
             assert sample.d["edition"] == edition
             assert sample.d["cards"]["gu01"] == game.cardset_at(edition).cards["gu01"]
+            assert sample.d["cards"]["kt10"] == game.cardset_at(edition).cards["kt10"]
             assert game.view(sample, seat) == view                   # the determinize law
 
 
@@ -138,7 +173,7 @@ def _sources(editions):
 
 @pytest.mark.parametrize("editions, where, says", [
     ({"1": {}}, "field 'editions.1'", "edition 1 is the files' cards"),
-    ({"3": {}}, "field 'editions.3'", "unknown rules edition"),
+    ({"4": {}}, "field 'editions.4'", "unknown rules edition"),
     ({"2": {"units": {}}}, "field 'editions.2.units'", "unknown key"),
     ({"2": {"cards": {"zz01": {"attack": 2}}}}, "card 'zz01'", "no such card"),
     ({"2": {"cards": {"ts01": {"posture": "air"}}}}, "card 'ts01', field 'editions.2.posture'", "cannot be patched"),
@@ -159,4 +194,14 @@ def test_bad_edition_data_is_refused_naming_file_card_and_field(editions, where,
 
 def test_the_shipped_editions_file_is_valid_and_read_with_the_cards():
     cs = CardSet.from_sources(_sources(json.loads((MAKEN_DIR / "editions.json").read_text("utf-8"))["editions"]))
-    assert sorted(cs.patches) == [2] and cs.at(2).cards == game.cardset.cards
+    assert sorted(cs.patches) == [2, 3] and cs.at(3).cards == game.cardset.cards
+    assert cs.at(2).cards == game.cardset_at(2).cards
+
+
+def test_a_later_patch_builds_on_the_earlier_editions_in_any_file_order():
+    """Edition 3 patches a card as edition 2 left it, even when "3" comes first in the file."""
+    eds = {"3": {"cards": {"ts10": {"gain": 0}}}, "2": {"cards": {"ts10": {"reach": [1, 0], "attack": 2}}}}
+    cs = CardSet.from_sources(_sources(eds))
+    ts10 = cs.at(3).cards["ts10"]
+    assert (ts10["front"], ts10["back"], ts10["attack"], ts10["gain"]) == (1, 0, 2, 0)
+    assert cs.at(2).cards["ts10"]["gain"] == 1 and cs.at(1).cards["ts10"]["front"] == 0

@@ -309,6 +309,8 @@ class CardSet:
         out = cls(characters, cards, decks)
         from rules.maken.editions import parse_patch
 
+        # oldest first: a patch builds on the cards as the editions before it left them
+        raw_patches.sort(key=lambda p: int(p[1]) if str(p[1]).isdigit() else 0)
         for file, key, patch in raw_patches:
             ed, changes = parse_patch(out, file, key, patch)
             add_patch(out.patches, ed, changes, lambda why, file=file, key=key: CardDataError(file, None, f"editions.{key}", why))

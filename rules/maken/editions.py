@@ -3,7 +3,8 @@ a match stored before a balance change replays with its old numbers; a new match
 
 - edition 1: the cards and ready-made decks of ``data/cards/maken/0*.json`` as they are;
 - edition 2: the balance changes of ``data/cards/maken/editions.json`` (reasons and figures:
-  ``docs/rules/maken.md``, "Balance (rules edition 2)").
+  ``docs/rules/maken.md``, "Balance (rules edition 2)");
+- edition 3: the second round of balance changes there ("Balance (rules edition 3)").
 
 Edition N applies every patch numbered up to N, oldest first.  A patch (one entry of a card file's
 ``"editions"`` key) may change a character's draw limit (``characters``), the numbers of known cards (``cards``: speed, reach, attack, guard,
@@ -24,7 +25,7 @@ from typing import Any
 
 from rules.editions import edition_number, number_error, upto
 
-EDITIONS = (1, 2)
+EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
 CARD_FIELDS = ("speed", "reach", "attack", "guard", "cost", "gain", "bet", "hit", "effect")
 RULES = {"first_draw_limit": (1, 3), "second_hand": (3, 8)}
@@ -47,7 +48,8 @@ def _raw(card: dict) -> dict:
 
 
 def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
-    """Validate one edition's changes (``"editions": {"2": {...}}``) against the files' cards."""
+    """Validate one edition's changes (``"editions": {"2": {...}}``) against the cards as they stand
+    in the edition before (``cs.patches`` must hold every earlier edition's changes)."""
     from rules.maken.cards import CardDataError, _Ctx, normalise_card
     from rules.maken.decks import deck_problems, normalise_spec
 
@@ -56,6 +58,9 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
         raise CardDataError(file, None, where, number_error(2))
     if int(key) not in EDITIONS:
         raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})")
+    # a card or character is patched as it stands in the edition before (the patches are read
+    # oldest first), so a later patch changes only the fields it names and keeps the earlier ones
+    cs = at(cs, int(key) - 1)
     if not isinstance(patch, dict):
         raise CardDataError(file, None, where, 'must be an object with "cards", "decks" and/or "rules"')
     out: dict[str, dict] = {"characters": {}, "cards": {}, "decks": {}, "rules": {}}
