@@ -1,7 +1,8 @@
 """Battle Logic Square rules edition 3: the balance changes (docs/rules/logic_square.md, "Balance
 (rules edition 3)") and their edition gating.  A stored match is rebuilt by replaying its commands
 from ``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match started under
-edition 1 or 2 must keep exactly its old numbers and decks; a new match uses edition 3.  Each
+edition 1 or 2 must keep exactly its old numbers and decks (edition 4, the current one, keeps
+edition 3's numbers but these: test_logic_square_edition4.py).  Each
 changed card has a test quoting the clause it applies."""
 from __future__ import annotations
 
@@ -44,15 +45,16 @@ def _want(table: dict, cards: CardSet) -> dict:
     return {**{k: v for k, v in table.items() if k[0] in cards}, **{a: v for a, v in aw.items() if a in cards}}
 
 
-def test_edition_3_is_the_current_edition():
-    assert game.editions == (1, 2, 3)
-    assert game.new_match(seed=1).edition == 3
-    assert start_edition(game) == {"edition": 3}
+def test_edition_3_follows_editions_1_and_2():
+    """Edition 4 (test_logic_square_edition4.py) is the current one; edition 3 stays playable."""
+    assert game.editions[:3] == (1, 2, 3)
+    assert game.new_match(seed=1, edition=3).edition == 3
+    assert start_edition(game) == {"edition": game.editions[-1]}
 
 
 @pytest.mark.parametrize("decks", [["blitz", "aegis"], ["cipher", "fox"], ["aegis", "cipher"]])
 def test_a_new_match_uses_the_new_numbers_and_an_old_edition_keeps_the_old(decks):
-    new = game.new_match(seed=7, options={"decks": decks})
+    new = game.new_match(seed=7, options={"decks": decks}, edition=3)
     assert _numbers(new.cards) == _want(NEW, new.cards)
     for ed in (1, 2):
         old = game.new_match(seed=7, options={"decks": decks}, edition=ed)
@@ -61,10 +63,11 @@ def test_a_new_match_uses_the_new_numbers_and_an_old_edition_keeps_the_old(decks
         assert old.hand == new.hand and old.deck == new.deck      # the same deal: only numbers differ
 
 
-def test_the_ready_made_decks_are_the_same_in_every_edition():
-    for ed in (1, 2, 3):
+def test_the_ready_made_decks_are_the_same_in_editions_1_to_3():
+    """Edition 4 changes two decks (test_logic_square_edition4.py)."""
+    for ed in (2, 3):
         assert {d: deck.to_spec() for d, deck in game.cardset_at(ed).decks.items()} == \
-            {d: deck.to_spec() for d, deck in game.cardset.decks.items()}
+            {d: deck.to_spec() for d, deck in game.cardset_at(1).decks.items()}
 
 
 def test_the_shown_cards_and_decks_are_the_current_editions():

@@ -128,7 +128,8 @@ async def test_the_window_has_a_time_limit_and_running_out_is_a_silent_pass(host
     # only the declaration shows, as if no window had been offered; nothing says "pass" or "time"
     lines = [m.render("en") for m in res.public.text]
     card = registry.get("logic_square").view(state, None)["cards"][cmd.split()[1]]["name"]["en"]
-    assert lines and lines[0].startswith(f"{'Alice' if seat == 0 else 'Bob'}: Use {card}")   # in words
+    verb = "Use" if cmd.startswith("use ") else "IT"      # a card from hand or an IT card
+    assert lines and lines[0].startswith(f"{'Alice' if seat == 0 else 'Bob'}: {verb} {card}")   # in words
     assert not any("pass" in line or "time" in line for line in lines)
     log = [e["command"] for e in (await host.log(mid)).data["log"]]
     assert log[n_logged:] == [cmd]

@@ -30,7 +30,9 @@ MASK = (1 << 64) - 1
 # kept from resolving, and any destroyed placed card, goes to the trash).
 # 3: the balance changes of the "editions" key in data/cards/logic_square/05_editions.json (card
 # numbers and ready-made decks; reasons: docs/rules/logic_square.md, "Balance").
-EDITIONS = (1, 2, 3)
+# 4: the second balance step, in the same file (Shield Bash's reach, Aegis Loop's awakening, the
+# Aegis and Cipher decks; docs/rules/logic_square.md, "Balance (rules edition 4)").
+EDITIONS = (1, 2, 3, 4)
 EDITION = EDITIONS[-1]
 
 
