@@ -82,7 +82,7 @@ class Player:
 # lasting attack bonus is an attack change of ability order 4; 3: edition 2's rules with the
 # balance changes to card numbers and ready-made decks of data/cards/avalon/06_editions.json
 # (rules/avalon/editions.py; docs/rules/avalon.md, "Balance (rules edition 3)").
-EDITIONS = (1, 2, 3)
+EDITIONS = (1, 2, 3, 4)
 EDITION = EDITIONS[-1]
 
 
