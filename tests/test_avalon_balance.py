@@ -95,6 +95,20 @@ def test_a_new_match_plays_edition_4s_cards_and_decks():
     assert game.load(game.dump(s)).defs == s.defs
 
 
+@pytest.mark.parametrize("edition,destroyed", [(3, [False, True]), (4, [True, False])])
+def test_edition_4_gives_the_defender_its_battle_bonus(edition, destroyed):
+    """Edition 4: Lantern Squire 2/2 (c02) battles as the defender with +1 attack and +2
+    durability (戦闘時, ability order 4), so Thicket Stalker 2/2 (c23) no longer destroys it and is
+    destroyed by its strike back; under edition 3 the same battle goes the other way."""
+    s = game.new_match(players=2, seed=3, options={"leader": 0, "decks": ["grove", "dawn"]}, edition=edition)
+    s.players[0].lands[0] = [[["c29", ""], ["c29", ""]], "c23", 0]
+    s.players[1].lands[0] = [[["c29", ""], ["c29", ""]], "c02", 0]
+    for seat, cmd in ((0, "done"), (0, "ranged l1 p2l1"), (0, "support avatar"), (1, "support avatar")):
+        s = game.apply(s, seat, cmd)
+    assert s.last_battle["atk"] == ([2, 3] if edition == 4 else [2, 2])
+    assert s.last_battle["destroyed"] == destroyed
+
+
 def test_a_stored_match_replays_with_its_own_editions_cards():
     """host/replay.py rebuilds a match from its record: meta["edition"], or edition 1 when the
     record predates editions."""
