@@ -1,9 +1,10 @@
-"""Avalon's Sanctuary rules edition 3: the balance changes (docs/rules/avalon.md, "Balance (rules
-edition 3)"), their edition gating, and the two-colour ready-made decks of issue 17.
+"""Avalon's Sanctuary rules editions 3 and 4: the balance changes (docs/rules/avalon.md, "Balance
+(rules edition 3)" and "Balance (rules edition 4)"), their edition gating, and the two-colour
+ready-made decks of issue 17.
 
 A stored match is rebuilt by replaying its commands from ``new_match(..., edition=meta["edition"])``
-(host/replay.py), so a match started under edition 1 or 2 keeps exactly the cards and decks it
-had; a new match uses edition 3."""
+(host/replay.py), so a match started under edition 1, 2 or 3 keeps exactly the cards and decks it
+had; a new match uses edition 4."""
 from __future__ import annotations
 
 import json
@@ -22,7 +23,8 @@ from rules.avalon.decks import normalise
 
 game = registry.get("avalon")
 FILES = load_avalon()
-PATCH = json.loads((AVALON_DIR / "06_editions.json").read_text(encoding="utf-8"))["editions"]["3"]
+PATCHES = json.loads((AVALON_DIR / "06_editions.json").read_text(encoding="utf-8"))["editions"]
+PATCH, PATCH4 = PATCHES["3"], PATCHES["4"]
 TWO_COLOUR = ("sunfire", "mistwood")
 
 
@@ -30,18 +32,23 @@ def _attrs(spec: dict, cards: dict) -> set[str]:
     return {cards[c]["attr"] for c in spec["cards"] if cards[c]["category"] == "creature"} - {"none"}
 
 
-def test_edition_3_is_the_current_edition():
-    assert game.editions == (1, 2, 3)
-    assert game.new_match(seed=1).edition == 3
-    assert start_edition(game) == {"edition": 3}
+def test_edition_4_is_the_current_edition():
+    assert game.editions == (1, 2, 3, 4)
+    assert game.new_match(seed=1).edition == 4
+    assert start_edition(game) == {"edition": 4}
 
 
 def test_the_patches_change_numbers_only():
     """GAMES.md, Content balance: "Change card numbers, texts or decks to get there, keep the
     rulebook's mechanics": a patch never changes a card's category, attribute or originality
     (the deck rules and summoning read them), nor adds a mechanic no card had."""
-    for cid, fields in PATCH["cards"].items():
-        assert not {"category", "attr", "orig", "id", "name"} & set(fields), cid
+    for patch in (PATCH, PATCH4):
+        for cid, fields in patch["cards"].items():
+            assert not {"category", "attr", "orig", "id", "name"} & set(fields), cid
+    # edition 4 gives battle abilities (戦闘時, as Cinder Pup and Elderbark Keeper have) and target
+    # cuts (配置中, as the yellow creatures have): kinds of ability the cards had already
+    for cid, fields in PATCH4["cards"].items():
+        assert set(fields) <= {"battle", "target_minus"}, cid
 
 
 @pytest.mark.parametrize("edition", [1, 2])
@@ -55,17 +62,51 @@ def test_old_editions_keep_the_files_cards_and_decks(edition):
     assert s.players[0].deck == normalise(FILES["decks"]["dawn"]["spec"])
 
 
-def test_a_new_match_plays_edition_3s_cards_and_decks():
-    s = game.new_match(seed=4, options={"decks": ["dawn", "ember"]})
+def test_edition_3_keeps_its_cards_and_decks():
+    """A match started under edition 3 replays with edition 3's numbers and lists."""
+    cards, ready = game.files.at(3)
     for cid, fields in PATCH["cards"].items():
+        for k, v in fields.items():
+            assert cards[cid].get(k) == v, (cid, k)
+    for cid in PATCH4["cards"]:                             # none of edition 4's changes
+        assert cards[cid] == FILES["cards"][cid] or cid in PATCH["cards"], cid
+        assert "battle" not in cards[cid] or cid in ("c08", "c26"), cid
+    for did, change in PATCH["decks"].items():
+        assert ready[did]["spec"]["cards"] == normalise({"cards": change["cards"]})["cards"]
+    s = game.new_match(seed=4, options={"decks": ["tide", "ember"]}, edition=3)
+    assert s.defs == cards
+    assert s.players[0].deck == normalise({"avatar": "a2", "cards": PATCH["decks"]["tide"]["cards"]})
+
+
+def test_a_new_match_plays_edition_4s_cards_and_decks():
+    s = game.new_match(seed=4, options={"decks": ["dawn", "ember"]})
+    assert s.edition == 4
+    for cid, fields in PATCH4["cards"].items():
         for k, v in fields.items():
             assert s.defs[cid].get(k) == v, (cid, k)
             assert game.card_defs[cid].get(k) == v          # what /deck and the card list show
-    for did, change in PATCH["decks"].items():
+    for did, change in PATCH4["decks"].items():
         assert game.decks.ready()[did]["spec"]["cards"] == normalise({"cards": change["cards"]})["cards"]
+    for cid, fields in PATCH["cards"].items():             # edition 3's numbers stay
+        for k, v in fields.items():
+            assert s.defs[cid].get(k) == v, (cid, k)
     assert s.players[0].deck == game.decks.ready()["dawn"]["spec"]
     # and it stays so through a dump and a load
     assert game.load(game.dump(s)).defs == s.defs
+
+
+@pytest.mark.parametrize("edition,destroyed", [(3, [False, True]), (4, [True, False])])
+def test_edition_4_gives_the_defender_its_battle_bonus(edition, destroyed):
+    """Edition 4: Lantern Squire 2/2 (c02) battles as the defender with +1 attack and +2
+    durability (戦闘時, ability order 4), so Thicket Stalker 2/2 (c23) no longer destroys it and is
+    destroyed by its strike back; under edition 3 the same battle goes the other way."""
+    s = game.new_match(players=2, seed=3, options={"leader": 0, "decks": ["grove", "dawn"]}, edition=edition)
+    s.players[0].lands[0] = [[["c29", ""], ["c29", ""]], "c23", 0]
+    s.players[1].lands[0] = [[["c29", ""], ["c29", ""]], "c02", 0]
+    for seat, cmd in ((0, "done"), (0, "ranged l1 p2l1"), (0, "support avatar"), (1, "support avatar")):
+        s = game.apply(s, seat, cmd)
+    assert s.last_battle["atk"] == ([2, 3] if edition == 4 else [2, 2])
+    assert s.last_battle["destroyed"] == destroyed
 
 
 def test_a_stored_match_replays_with_its_own_editions_cards():
@@ -73,13 +114,13 @@ def test_a_stored_match_replays_with_its_own_editions_cards():
     record predates editions."""
     opts = {"decks": ["dawn", "grove"]}
     for meta, want in (({"edition": 2}, FILES["cards"]), ({}, FILES["cards"]),
-                       ({"edition": 3}, game.files.at(3)[0])):
+                       ({"edition": 3}, game.files.at(3)[0]), ({"edition": 4}, game.files.at(4)[0])):
         rec = MatchRecord(game="avalon", seed=3, seats=[1, 2], names=["A", "B"], creator=1,
                           options=opts, meta=meta)
         assert _initial_state(game, rec).defs == want
 
 
-@pytest.mark.parametrize("edition", [2, 3])
+@pytest.mark.parametrize("edition", [2, 3, 4])
 def test_the_ai_samples_a_match_under_its_own_edition(edition):
     state = game.new_match(seed=5, options={"decks": ["ember", "tide"]}, edition=edition)
     rng = random.Random(2)
@@ -95,7 +136,7 @@ def test_the_ai_samples_a_match_under_its_own_edition(edition):
                                                seed=rng.randrange(99)))
 
 
-@pytest.mark.parametrize("edition", [1, 2, 3])
+@pytest.mark.parametrize("edition", [1, 2, 3, 4])
 def test_every_ready_made_deck_is_legal_in_every_edition(edition):
     """「40枚のカードの山を創りましょう」 and the copy limits of デッキの組み方, with the edition's cards."""
     decks = game.decks_at(edition)
@@ -143,7 +184,7 @@ def test_a_bad_edition_patch_is_refused(tmp_path: Path):
             make_game(loaded["cards"], loaded["decks"], loaded["editions"])
 
 
-def test_edition_3_keeps_the_rulebooks_numbers():
+def test_the_balance_editions_keep_the_rulebooks_numbers():
     """GAMES.md: "Modes exactly as the table (life, target mana, proofs)" — 「ノーマルモード 2～3人
     人数+2 12 2」, 「手札として6枚カードを引きます」: the balance edition changes cards and decks only,
     so a new match starts with the printed life, target mana, proofs and hand (no compensation for

@@ -16,9 +16,9 @@ from rules import IllegalCommand, registry
 game = registry.get("avalon")
 
 
-# The positions below use the cards as first printed: rules edition 2.  Edition 3 plays the same
-# rules with changed card numbers and decks (docs/rules/avalon.md, "Balance (rules edition 3)";
-# tests/test_avalon_balance.py), so every ruling tested here holds in it too.
+# The positions below use the cards as first printed: rules edition 2.  Editions 3 and 4 play the same
+# rules with changed card numbers and decks (docs/rules/avalon.md, "Balance (rules edition 3/4)";
+# tests/test_avalon_balance.py), so every ruling tested here holds in them too.
 PRINTED = 2
 
 
@@ -290,8 +290,8 @@ def test_a_match_started_before_the_rulings_keeps_edition_1():
     """A ruling never changes a match under way: a match stored before these rulings (rules
     edition 1) replays as it was played — reflect beat instant death, and a lasting bonus counted
     before Weapon Replace."""
-    assert game.editions == (1, 2, 3) and fresh().edition == PRINTED == 2
-    assert game.new_match(players=2, seed=1).edition == 3
+    assert game.editions == (1, 2, 3, 4) and fresh().edition == PRINTED == 2
+    assert game.new_match(players=2, seed=1).edition == 4
     s = fresh()
     s.edition = 1
     s.players[0].lands[0] = [[["c02", ""]], "c12", 2]

@@ -16,9 +16,9 @@ from rules.avalon.engine import eff_target, mana_total
 game = registry.get("avalon")
 
 
-# The positions below use the cards as first printed: rules edition 2.  Edition 3 plays the same
-# rules with changed card numbers and decks (docs/rules/avalon.md, "Balance (rules edition 3)";
-# tests/test_avalon_balance.py), so every ruling tested here holds in it too.
+# The positions below use the cards as first printed: rules edition 2.  Editions 3 and 4 play the same
+# rules with changed card numbers and decks (docs/rules/avalon.md, "Balance (rules edition 3/4)";
+# tests/test_avalon_balance.py), so every ruling tested here holds in them too.
 PRINTED = 2
 
 

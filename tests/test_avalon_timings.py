@@ -100,7 +100,8 @@ def test_on_battle_loss_triggers_when_it_itself_is_destroyed():
     assert "avalon.ev.ab_on_loss" not in keys(s)
 
 
-@pytest.mark.parametrize("foe,destroyed", [("c29", False), ("c35", True)])
+# Prism Wisp 0/1 (edition 4: 1/3 as the defender) strikes back too weakly, Stone Colossus too hard
+@pytest.mark.parametrize("foe,destroyed", [("c31", False), ("c35", True)])
 def test_at_battle_end_triggers_when_the_battle_ends(foe, destroyed):
     """「戦闘終了時・・・戦闘フェイズが終わったら発動。」
     Tidelog Scribe (c41): when a battle it fought ends, draw 1 — whether it survived or not."""

@@ -81,8 +81,10 @@ class Player:
 # decides at step 8 too (an invader's instant death resolves before a defender's reflect), and a
 # lasting attack bonus is an attack change of ability order 4; 3: edition 2's rules with the
 # balance changes to card numbers and ready-made decks of data/cards/avalon/06_editions.json
-# (rules/avalon/editions.py; docs/rules/avalon.md, "Balance (rules edition 3)").
-EDITIONS = (1, 2, 3)
+# (rules/avalon/editions.py; docs/rules/avalon.md, "Balance (rules edition 3)"); 4: edition 3 with
+# the further balance changes of the same file (defender bonuses, target cuts, deck lists; "Balance
+# (rules edition 4)").
+EDITIONS = (1, 2, 3, 4)
 EDITION = EDITIONS[-1]
 
 
