@@ -64,6 +64,15 @@ UCB_C = 0.15
 # matches, 300 iterations): SQUARES 20/20 (18/20 without, at 1000 iterations), Art of War
 # 14.5/20 (12/20 without at 1000, 11.5/20 at 300); 0 turns it off
 WIDEN_BASE = 2
+# game -> the command that ends the turn player's turn at once, in the games where a turn is
+# several commands of one player: there the search scores a position only at the end of a turn —
+# a leaf reached in the middle of one is played on (that command by the turn player, the others'
+# answers and end-of-turn choices by the one-ply judgement) until the turn has passed on — and,
+# with TURN_TREE, its tree ends with the turn it starts in
+TURN_END = {"logic_square": "end"}
+TURN_TREE = True
+FINISH_BY_DEFAULT = True
+FINISH_COMMANDS = 40          # at most this many commands finish a turn
 
 
 def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: str = "normal",
@@ -179,7 +188,12 @@ def _widened(name: str, game: Any, node: _Node, visits: int, state: Any, mover: 
     """Progressive widening: of ``moves``, the WIDEN_BASE + sqrt(visits) best by the one-ply
     judgement (ranked on the node's first visit; moves another sample brings go last), best first."""
     if node.order is None:
-        value = {m: _value_after(name, game, state, mover, m) for m in moves}
+        turn_end = TURN_END.get(name)
+        if turn_end:                     # each move judged once the turn it is made in is over
+            turn = _turn(game, state)
+            value = {m: _value_finished(name, game, state, mover, m, turn, turn_end) for m in moves}
+        else:
+            value = {m: _value_after(name, game, state, mover, m) for m in moves}
         node.order = sorted(moves, key=lambda m: -value[m])
     else:
         known = set(node.order)
@@ -192,6 +206,7 @@ def _widened(name: str, game: Any, node: _Node, visits: int, state: Any, mover: 
 def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
             budget_s: float | None) -> str:
     root = _Node()
+    turn_end = TURN_END.get(name)
     deadline = None if budget_s is None else time.perf_counter() + max(0.01, budget_s * 0.9)
     iterations = 0
     while True:
@@ -204,10 +219,13 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
         state = game.determinize(view, seat, rng)
         node, path = root, []            # path: (node, mover) pairs to score
         first = True
+        root_turn = _turn(game, state) if turn_end else None
         while game.outcome(state) is None:
             to_act = game.to_act(state)
             if not to_act:
                 break
+            if turn_end and TURN_TREE and _turn(game, state) != root_turn:
+                break                    # the tree ends with the turn it starts in
             mover = seat if first and seat in to_act else rng.choice(to_act)
             moves = legal if first and mover == seat else game.legal_commands(state, mover)
             first = False
@@ -225,7 +243,10 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
                 m = untried[0] if WIDEN_BASE else rng.choice(untried)
                 child = node.children[m] = _Node()
                 child.avail = 1
+                turn = _turn(game, state) if turn_end else None
                 state = _step(game, state, mover, m)
+                if turn_end and state is not None:
+                    state = _finish_turn(name, game, state, turn, turn_end)
                 path.append((child, mover))
                 break
             m = max(moves, key=lambda c: _ucb(node.children[c]))
@@ -257,6 +278,47 @@ def _step(game: Any, state: Any, seat: int, command: str) -> Any:
         return game.apply(state, seat, command)
     except Exception:
         return None
+
+
+def _turn(game: Any, state: Any) -> tuple:
+    """Whose turn it is, as everyone sees it (a secret answer in the middle of it is not a turn)."""
+    return tuple(game.public_to_act(state) if hasattr(game, "public_to_act") else game.to_act(state))
+
+
+def _value_finished(name: str, game: Any, state: Any, seat: int, command: str, turn: tuple,
+                    turn_end: str) -> float:
+    after = _step(game, state, seat, command)
+    if after is None:
+        return 0.0
+    return _scores(name, game, _finish_turn(name, game, after, turn, turn_end))[seat]
+
+
+def _finish_turn(name: str, game: Any, state: Any, turn: tuple, turn_end: str) -> Any:
+    """``state`` played on until ``turn`` has passed on: the turn player ends it at once with
+    ``turn_end``; whatever else is asked on the way (an answer in a chain, the end-of-turn
+    discards) the one asked decides by the one-ply judgement."""
+    for _ in range(FINISH_COMMANDS):
+        if game.outcome(state) is not None or _turn(game, state) != turn:
+            break
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        mover = to_act[0]
+        moves = game.legal_commands(state, mover)
+        if not moves:
+            break
+        default = game.timeout_command(state, mover) if hasattr(game, "timeout_command") else None
+        if turn_end in moves:
+            command = turn_end
+        elif default in moves and FINISH_BY_DEFAULT:
+            command = default
+        else:
+            command = max(moves, key=lambda c: _value_after(name, game, state, mover, c))
+        nxt = _step(game, state, mover, command)
+        if nxt is None:
+            break
+        state = nxt
+    return state
 
 
 def _playout(game: Any, state: Any, rng: random.Random) -> Any:
