@@ -76,9 +76,11 @@ WIDEN_BASE = 2
 # else is asked on the way (a chain answer, an end-of-turn discard) gets the engine's
 # ``timeout_command``, else the one-ply judgement — and so are the moves it ranks for widening;
 # with TURN_TREE the tree ends with the turn it starts in (the search plans the seat's turn).
-# Measured against normal (20 matches, seats alternating, 300 iterations): 17/20 (vs random:
-# see below); 12/20 when only the leaves were played on (by the one-ply judgement) and the moves
-# still ranked by the position mid-turn; the plain search won 8/20.  TURN_TREE off is not measured
+# Measured (seats alternating, 300 iterations): 32.5/40 against normal (17/20, then 15.5/20),
+# 20/20 against random, 16/20 against normal at budget_s=1.0 (a decision 0.65-0.82 s median,
+# 2.2-3.2 s at the 99th percentile at 300 iterations; 0.90 / 0.94 s with the budget); 12/20
+# against normal when only the leaves were played on (by the one-ply judgement) and the moves
+# still ranked mid-turn; the plain search won 8/20.  TURN_TREE off is not measured
 TURN_END = {"logic_square": "end"}
 TURN_TREE = True
 FINISH_COMMANDS = 40          # at most this many commands finish a turn
