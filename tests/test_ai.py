@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 
 import pytest
 
@@ -105,17 +106,59 @@ def test_normal_judges_a_move_by_the_answers_it_draws_up_to_its_next_decision():
             assert game.view(short, None) == game.view(game.apply(state, seat, command), None), "horizon 0: the instant after"
 
 
-def test_hard_is_normals_judgement_over_more_samples_where_the_search_was_measured_weaker(monkeypatch):
-    """Battle Logic Square: the search lost to normal (ai.HARD_BY_SAMPLES), so hard there ranks
-    every move by normal's one-ply judgement over more samples and never searches a tree."""
+def test_the_search_scores_a_logic_square_leaf_only_once_the_turn_has_passed_on(monkeypatch):
+    """Battle Logic Square (ai.TURN_END): a turn is several commands of one player, so the search
+    scores no position in the middle of one.  A leaf reached mid-turn is played on — the turn
+    player ends the turn, an answer in a chain or an end-of-turn discard is decided on the way —
+    and, the tree ending with the root's turn, every position scored is the next turn's (or the
+    end of the match), and so is every position the widening ranks moves by.  Without the
+    setting the same search scores positions mid-turn."""
     import ai
 
-    assert ai.HARD_BY_SAMPLES.get("logic_square", 0) > ai.NORMAL_SAMPLES
+    game = registry.get("logic_square")
+    assert ai.TURN_END.get("logic_square") == "end" and ai.TURN_TREE
+    scored: list = []
+    real = ai._scores
+
+    def spy(name, game_, state):
+        caller = sys._getframe(1).f_code.co_name
+        if caller in ("_ismcts", "_value_finished"):
+            scored.append((caller, state))
+        return real(name, game_, state)
+
+    monkeypatch.setattr(ai, "_scores", spy)
+    monkeypatch.setattr(ai, "HARD_ITERATIONS", 40)
+    cases = [(state, seat) for state, seat in positions("logic_square", 4)
+             if game.view(state, seat)["pending"]["kind"] == "main"]
+    assert cases
+    for state, seat in cases:
+        view, legal = game.view(state, seat), game.legal_commands(state, seat)
+        turn = game.public_to_act(state)
+        scored.clear()
+        assert choose("logic_square", view, legal, seat, level="hard", seed=2) in legal
+        assert [c for c, _ in scored].count("_ismcts") == 40, "every iteration scores one leaf"
+        assert [c for c, _ in scored].count("_value_finished") >= len(legal), "the root's moves ranked"
+        for _, leaf in scored:
+            assert game.outcome(leaf) is not None or game.public_to_act(leaf) != turn
+            assert leaf.window is None, "no chain left open: its answers are decided"
+        monkeypatch.setattr(ai, "TURN_END", {})
+        scored.clear()
+        choose("logic_square", view, legal, seat, level="hard", seed=2)
+        assert any(game.outcome(leaf) is None and game.public_to_act(leaf) == turn for _, leaf in scored)
+        monkeypatch.setattr(ai, "TURN_END", {"logic_square": "end"})
+
+
+def test_hard_is_normals_judgement_over_more_samples_in_a_game_named_for_it(monkeypatch):
+    """Where the search is measured weaker than normal (a game in ai.HARD_BY_SAMPLES; none
+    today), hard ranks every move by normal's one-ply judgement over more samples and never
+    searches a tree."""
+    import ai
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched a tree")
 
     monkeypatch.setattr(ai, "_ismcts", no_search)
+    monkeypatch.setattr(ai, "HARD_BY_SAMPLES", {"logic_square": 12})
     game = registry.get("logic_square")
     for state, seat in positions("logic_square", 3):
         legal = game.legal_commands(state, seat)
