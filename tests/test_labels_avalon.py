@@ -43,9 +43,10 @@ def test_forge_and_summon_name_the_card_and_the_land():
     assert ja["forge c02 l2"].description == "魔素+黄2（土地：黄3）"
     summon = en["summon c05 l2"]
     assert summon.label == "Summon Halo Warden on land 2" and summon.group == "Halo Warden"
-    assert summon.description == "3/4 ★★★ · on 2 mana cards · Reflect"
+    # rules edition 4: every creature but two has "防衛側で戦闘する時 +1 attack / +2 durability"
+    assert summon.description == "3/4 ★★★ · on 2 mana cards · Reflect · +1 attack, +2 durability when defending"
     assert ja["summon c05 l2"].label == "光輪の守人を土地2に召喚"
-    assert ja["summon c05 l2"].description == "3/4 ★★★、魔素カード2枚の上、反射"
+    assert ja["summon c05 l2"].description == "3/4 ★★★、魔素カード2枚の上、反射、防衛側で攻撃値+1・耐久値+2"
     assert en["discard c05"].label == "Discard Halo Warden" and en["discard c05"].group == "Discard a card"
     assert en["done"].label == "Done" and ja["done"].label == "セット終了"
 
