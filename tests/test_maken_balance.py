@@ -42,7 +42,8 @@ def test_edition_3_is_the_current_edition():
 
 # edition 3's changes (docs/rules/maken.md, "Balance (rules edition 3)"): card -> {field: (2, 3)}
 EDITION_3 = {"ts10": {"gain": (1, 0)}, "gu10": {"gain": (1, 0)}, "ms10": {"gain": (1, 0)},
-             "kt10": {"gain": (1, 0), "guard": (1, 2)}, "gu02": {"speed": (3, 4)}, "kt05": {"speed": (5, 4)}}
+             "kt10": {"gain": (1, 0), "guard": (1, 2)}, "gu02": {"speed": (3, 4)}, "kt05": {"speed": (5, 4)},
+             "ms05": {"speed": (4, 5)}}
 
 
 def test_edition_3_changes_exactly_its_numbers_and_keeps_edition_2s_others():
