@@ -95,6 +95,14 @@ def test_a_new_match_plays_edition_4s_cards_and_decks():
     assert game.load(game.dump(s)).defs == s.defs
 
 
+def test_edition_4_sunfire_plays_without_sanctuary_hymn():
+    """docs/rules/avalon.md, Balance (rules edition 4): tide vs sunfire stayed below one half, so
+    sunfire's Sanctuary Hymn (m09) went out for a third Lantern Squire (c02); edition 3 keeps both."""
+    assert "m09" not in game.decks.ready()["sunfire"]["spec"]["cards"]
+    assert game.decks.ready()["sunfire"]["spec"]["cards"]["c02"] == 3
+    assert game.files.at(3)[1]["sunfire"]["spec"]["cards"]["m09"] == 1
+
+
 @pytest.mark.parametrize("edition,destroyed", [(3, [False, True]), (4, [True, False])])
 def test_edition_4_gives_the_defender_its_battle_bonus(edition, destroyed):
     """Edition 4: Lantern Squire 2/2 (c02) battles as the defender with +1 attack and +2
