@@ -26,6 +26,13 @@ def edition_number(key: Any, first: int) -> int | None:
     return int(key) if int(key) >= first else None
 
 
+def known(value: object, editions: tuple[int, ...], game: str) -> int:
+    """``value`` as one of a game's known ``editions`` (a match's or a record's), or ValueError."""
+    if isinstance(value, bool) or value not in editions:
+        raise ValueError(f"unknown {game} rules edition {value!r} (known: {editions})")
+    return int(value)  # type: ignore[call-overload]
+
+
 def number_error(first: int) -> str:
     """What a bad ``editions`` key is told (card data errors name the file and the key)."""
     earlier = "edition 1 is" if first == 2 else f"editions 1–{first - 1} are"
@@ -61,4 +68,4 @@ class PerEdition(Generic[T]):
         return self._got[edition]
 
 
-__all__ = ["edition_number", "number_error", "add_patch", "upto", "PerEdition"]
+__all__ = ["edition_number", "known", "number_error", "add_patch", "upto", "PerEdition"]

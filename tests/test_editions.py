@@ -12,7 +12,7 @@ from data.cards import LOGIC_SQUARE_DIR
 from data.cards.art_of_war_loader import ART_OF_WAR_DIR
 from data.cards.maken_loader import MAKEN_DIR
 from rules.art_of_war.cards import CardDataError as AowError, build_cardset
-from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
+from rules.editions import PerEdition, add_patch, edition_number, known, number_error, upto
 from rules.logic_square.cards import CardDataError as LsError, CardSet as LsCards
 from rules.maken.cards import CardDataError as MakenError, CardSet as MakenCards
 
@@ -22,6 +22,13 @@ from rules.maken.cards import CardDataError as MakenError, CardSet as MakenCards
     ("", 2, None), (True, 1, None), (None, 2, None), ("3.0", 2, None), (" 3", 2, None)])
 def test_an_edition_is_a_whole_number_from_the_first_patched_one(key, first, want):
     assert edition_number(key, first) == want
+
+
+def test_a_match_names_one_of_its_games_known_editions():
+    assert known(2, (1, 2, 3), "Art of War") == 2
+    for bad in (4, 0, True, "2", None):
+        with pytest.raises(ValueError, match="unknown Art of War rules edition"):
+            known(bad, (1, 2, 3), "Art of War")
 
 
 def test_the_error_says_which_editions_are_the_files():

@@ -14,6 +14,7 @@ from typing import Any
 from rules import prng as _prng
 from rules.common import int_option
 from rules.art_of_war.cards import CODES
+from rules.editions import known
 
 GAME = "art_of_war"
 FILES = "abc"
@@ -115,9 +116,7 @@ EDITION = EDITIONS[-1]
 
 
 def _edition(value: object) -> int:
-    if isinstance(value, bool) or value not in EDITIONS:
-        raise ValueError(f"unknown Art of War rules edition {value!r} (known: {EDITIONS})")
-    return int(value)  # type: ignore[call-overload]
+    return known(value, EDITIONS, "Art of War")
 
 
 class AowState:

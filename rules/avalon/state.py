@@ -8,6 +8,7 @@ from typing import Any
 from rules import IllegalCommand, english
 from rules import prng as _prng
 from rules.avalon.cards import ATTR_LETTER
+from rules.editions import known
 from rules.avalon.messages import EN
 
 
@@ -89,9 +90,7 @@ EDITION = EDITIONS[-1]
 
 
 def _edition(value: object) -> int:
-    if isinstance(value, bool) or value not in EDITIONS:
-        raise ValueError(f"unknown Avalon's Sanctuary rules edition {value!r} (known: {EDITIONS})")
-    return int(value)  # type: ignore[call-overload]
+    return known(value, EDITIONS, "Avalon's Sanctuary")
 
 
 class State:

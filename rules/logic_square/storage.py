@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 
 from rules.logic_square.cards import CardSet
+from rules.editions import known
 from rules.logic_square.match import EDITIONS, Decl, LSState
 
 
@@ -52,6 +53,4 @@ def _state_from_json(data: dict, cards: CardSet, base: LSState | None) -> LSStat
 
 
 def _edition(value: object) -> int:
-    if isinstance(value, bool) or value not in EDITIONS:
-        raise ValueError(f"Battle Logic Square state has an unknown rules edition {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return known(value, EDITIONS, "Battle Logic Square")

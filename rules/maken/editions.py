@@ -24,6 +24,7 @@ import json
 from typing import Any
 
 from rules.editions import edition_number, number_error, upto
+from rules.editions import known
 
 EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
@@ -33,10 +34,8 @@ PRINTED = {"first_draw_limit": 2, "second_hand": 5}
 
 
 def edition_of(value: object) -> int:
-    """A known rules edition, or ValueError."""
-    if isinstance(value, bool) or value not in EDITIONS:
-        raise ValueError(f"unknown Project Maken rules edition {value!r} (known: {EDITIONS})")
-    return int(value)  # type: ignore[arg-type]
+    """A known rules edition of this game, or ValueError."""
+    return known(value, EDITIONS, "Project Maken")
 
 
 def _raw(card: dict) -> dict:
