@@ -109,15 +109,11 @@ def one_against(name: str, player: Player, others: Player, rounds: int, players:
                 seed: int) -> tuple[float | None, int]:
     """``player`` in each seat in turn against ``others`` in the rest, ``rounds`` times: its
     score share (draws half), and the last seed used (each match takes the next one)."""
-    score, n = 0.0, 0
-    for _ in range(rounds):
-        for seat in range(players):
-            seed += 1
-            seats = [others] * players
-            seats[seat] = player
-            score += _score(play_match(name, {}, seats, seed), seat)
-            n += 1
-    return (round(score / n, 3) if n else None), seed
+    deals = [{"bot_seat": seat} for _ in range(rounds) for seat in range(players)]
+    if not deals:
+        return None, seed
+    share, _n, seed = rule_bot_share(name, player, others, deals, seed, players)
+    return round(share, 3), seed
 
 
 def rule_bot_deals(name: str, minimum: int) -> list[dict]:
@@ -138,14 +134,15 @@ def rule_bot_deals(name: str, minimum: int) -> list[dict]:
     return cycle * -(-minimum // len(cycle))
 
 
-def rule_bot_share(name: str, bot: Player, normal: Player, deals: list[dict], seed: int) -> tuple[float, int, int]:
-    """The bot's score share against ``normal`` over ``deals`` (draws half), the number of
-    matches and the last seed used."""
+def rule_bot_share(name: str, bot: Player, normal: Player, deals: list[dict], seed: int,
+                   players: int = 2) -> tuple[float, int, int]:
+    """The bot's score share against ``normal`` in the other seats over ``deals`` (draws half;
+    each match takes the next seed), the number of matches and the last seed used."""
     score = 0.0
     for deal in deals:
         seed += 1
         seat = deal["bot_seat"]
-        seats = [normal, normal]
+        seats = [normal] * players
         seats[seat] = bot
         opts = {"decks": deal["decks"]} if "decks" in deal else {}
         score += _score(play_match(name, opts, seats, seed), seat)
