@@ -146,17 +146,25 @@ def _value_after(name: str, game: Any, state: Any, seat: int, command: str,
 
 
 def _until_mine(game: Any, state: Any, seat: int, rng: random.Random, horizon: int) -> Any:
-    for _ in range(horizon):
+    return _play_on(game, state, horizon, rng.choice, lambda _s, _m, moves: rng.choice(moves),
+                    stop=lambda _s, to_act: seat in to_act)
+
+
+def _play_on(game: Any, state: Any, limit: int, mover_of: Any, command_of: Any, stop: Any = None) -> Any:
+    """``state`` played on for at most ``limit`` commands, until the match is over, nobody is to
+    act or ``stop(state, to_act)``: ``mover_of(to_act)`` acts with ``command_of(state, mover,
+    legal)`` (the playouts, the answers of normal's horizon, the rest of a turn)."""
+    for _ in range(limit):
         if game.outcome(state) is not None:
             break
         to_act = game.to_act(state)
-        if not to_act or seat in to_act:
+        if not to_act or (stop is not None and stop(state, to_act)):
             break
-        mover = rng.choice(to_act)
+        mover = mover_of(to_act)
         moves = game.legal_commands(state, mover)
         if not moves:
             break
-        nxt = _step(game, state, mover, rng.choice(moves))
+        nxt = _step(game, state, mover, command_of(state, mover, moves))
         if nxt is None:
             break
         state = nxt
@@ -312,47 +320,21 @@ def _finish_turn(name: str, game: Any, state: Any, turn: tuple, turn_end: str) -
     ends it at once with ``turn_end``; whatever else is asked on the way (an answer in a chain,
     the end-of-turn discards) gets the engine's ``timeout_command`` (pass, the newest card), else
     the one asking decides by the one-ply judgement."""
-    for _ in range(FINISH_COMMANDS):
-        if game.outcome(state) is not None or _turn(game, state) != turn:
-            break
-        to_act = game.to_act(state)
-        if not to_act:
-            break
-        mover = to_act[0]
-        moves = game.legal_commands(state, mover)
-        if not moves:
-            break
-        default = game.timeout_command(state, mover) if hasattr(game, "timeout_command") else None
+    def command_of(state: Any, mover: int, moves: list[str]) -> str:
         if turn_end in moves:
-            command = turn_end
-        elif default in moves:
-            command = default
-        else:
-            command = max(moves, key=lambda c: _value_after(name, game, state, mover, c))
-        nxt = _step(game, state, mover, command)
-        if nxt is None:
-            break
-        state = nxt
-    return state
+            return turn_end
+        default = game.timeout_command(state, mover) if hasattr(game, "timeout_command") else None
+        if default in moves:
+            return default
+        return max(moves, key=lambda c: _value_after(name, game, state, mover, c))
+
+    return _play_on(game, state, FINISH_COMMANDS, lambda to_act: to_act[0], command_of,
+                    stop=lambda st, _to_act: _turn(game, st) != turn)
 
 
 def _playout(game: Any, state: Any, rng: random.Random) -> Any:
     """A cheap policy to the end or for ROLLOUT_COMMANDS commands: random legal commands."""
-    for _ in range(ROLLOUT_COMMANDS):
-        if game.outcome(state) is not None:
-            break
-        to_act = game.to_act(state)
-        if not to_act:
-            break
-        mover = rng.choice(to_act)
-        moves = game.legal_commands(state, mover)
-        if not moves:
-            break
-        nxt = _step(game, state, mover, rng.choice(moves))
-        if nxt is None:
-            break
-        state = nxt
-    return state
+    return _play_on(game, state, ROLLOUT_COMMANDS, rng.choice, lambda _s, _m, moves: rng.choice(moves))
 
 
 __all__ = ["choose", "LEVELS"]
