@@ -1,10 +1,10 @@
-"""Avalon's Sanctuary rules editions 3 and 4: the balance changes (docs/rules/avalon.md, "Balance
-(rules edition 3)" and "Balance (rules edition 4)"), their edition gating, and the two-colour
-ready-made decks of issue 17.
+"""Avalon's Sanctuary rules editions 3, 4 and 5: the balance changes (docs/rules/avalon.md,
+"Balance (rules edition 3)", "(rules edition 4)" and "(rules edition 5)"), their edition gating,
+and the two-colour ready-made decks of issue 17.
 
 A stored match is rebuilt by replaying its commands from ``new_match(..., edition=meta["edition"])``
-(host/replay.py), so a match started under edition 1, 2 or 3 keeps exactly the cards and decks it
-had; a new match uses edition 4."""
+(host/replay.py), so a match started under edition 1, 2, 3 or 4 keeps exactly the cards and decks
+it had; a new match uses edition 5."""
 from __future__ import annotations
 
 import json
@@ -24,7 +24,7 @@ from rules.avalon.decks import normalise
 game = registry.get("avalon")
 FILES = load_avalon()
 PATCHES = json.loads((AVALON_DIR / "06_editions.json").read_text(encoding="utf-8"))["editions"]
-PATCH, PATCH4 = PATCHES["3"], PATCHES["4"]
+PATCH, PATCH4, PATCH5 = PATCHES["3"], PATCHES["4"], PATCHES["5"]
 TWO_COLOUR = ("sunfire", "mistwood")
 
 
@@ -32,10 +32,10 @@ def _attrs(spec: dict, cards: dict) -> set[str]:
     return {cards[c]["attr"] for c in spec["cards"] if cards[c]["category"] == "creature"} - {"none"}
 
 
-def test_edition_4_is_the_current_edition():
-    assert game.editions == (1, 2, 3, 4)
-    assert game.new_match(seed=1).edition == 4
-    assert start_edition(game) == {"edition": 4}
+def test_edition_5_is_the_current_edition():
+    assert game.editions == (1, 2, 3, 4, 5)
+    assert game.new_match(seed=1).edition == 5
+    assert start_edition(game) == {"edition": 5}
 
 
 def test_the_patches_change_numbers_only():
@@ -78,14 +78,14 @@ def test_edition_3_keeps_its_cards_and_decks():
     assert s.players[0].deck == normalise({"avatar": "a2", "cards": PATCH["decks"]["tide"]["cards"]})
 
 
-def test_a_new_match_plays_edition_4s_cards_and_decks():
+def test_a_new_match_plays_edition_4s_cards_and_edition_5s_decks():
     s = game.new_match(seed=4, options={"decks": ["dawn", "ember"]})
-    assert s.edition == 4
+    assert s.edition == 5
     for cid, fields in PATCH4["cards"].items():
         for k, v in fields.items():
             assert s.defs[cid].get(k) == v, (cid, k)
             assert game.card_defs[cid].get(k) == v          # what /deck and the card list show
-    for did, change in PATCH4["decks"].items():
+    for did, change in {**PATCH4["decks"], **PATCH5["decks"]}.items():
         assert game.decks.ready()[did]["spec"]["cards"] == normalise({"cards": change["cards"]})["cards"]
     for cid, fields in PATCH["cards"].items():             # edition 3's numbers stay
         for k, v in fields.items():
@@ -103,7 +103,28 @@ def test_edition_4_sunfire_plays_without_sanctuary_hymn():
     assert game.files.at(3)[1]["sunfire"]["spec"]["cards"]["m09"] == 1
 
 
-@pytest.mark.parametrize("edition,destroyed", [(3, [False, True]), (4, [True, False])])
+def test_edition_5_dawn_plays_one_sanctuary_hymn_and_two_sidestep_cloaks():
+    """docs/rules/avalon.md, Balance (rules edition 5): dawn beat ember 0.62 and lost to sunfire
+    0.60, so dawn's second Sanctuary Hymn (m09, target −3 for the turn: early advances and proofs)
+    went out for a second Sidestep Cloak (s09, a battle support granting evade); edition 5 changes
+    nothing else, and edition 4 keeps dawn's list as it was."""
+    now, before = game.decks.ready(), game.files.at(4)[1]
+    assert (now["dawn"]["spec"]["cards"]["m09"], now["dawn"]["spec"]["cards"]["s09"]) == (1, 2)
+    assert (before["dawn"]["spec"]["cards"]["m09"], before["dawn"]["spec"]["cards"]["s09"]) == (2, 1)
+    changed = {c for c in {**now["dawn"]["spec"]["cards"], **before["dawn"]["spec"]["cards"]}
+               if now["dawn"]["spec"]["cards"].get(c) != before["dawn"]["spec"]["cards"].get(c)}
+    assert changed == {"m09", "s09"}
+    assert set(PATCH5) - {"comment"} == {"decks"} and set(PATCH5["decks"]) == {"dawn"}
+    assert game.files.at(5)[0] == game.files.at(4)[0]
+    assert {d: v["spec"] for d, v in now.items() if d != "dawn"} == \
+        {d: v["spec"] for d, v in before.items() if d != "dawn"}
+    s = game.new_match(seed=4, options={"decks": ["dawn", "ember"]})
+    assert s.players[0].deck == now["dawn"]["spec"]
+    assert game.new_match(seed=4, options={"decks": ["dawn", "ember"]}, edition=4).players[0].deck == \
+        before["dawn"]["spec"]
+
+
+@pytest.mark.parametrize("edition,destroyed", [(3, [False, True]), (4, [True, False]), (5, [True, False])])
 def test_edition_4_gives_the_defender_its_battle_bonus(edition, destroyed):
     """Edition 4: Lantern Squire 2/2 (c02) battles as the defender with +1 attack and +2
     durability (戦闘時, ability order 4), so Thicket Stalker 2/2 (c23) no longer destroys it and is
@@ -113,7 +134,7 @@ def test_edition_4_gives_the_defender_its_battle_bonus(edition, destroyed):
     s.players[1].lands[0] = [[["c29", ""], ["c29", ""]], "c02", 0]
     for seat, cmd in ((0, "done"), (0, "ranged l1 p2l1"), (0, "support avatar"), (1, "support avatar")):
         s = game.apply(s, seat, cmd)
-    assert s.last_battle["atk"] == ([2, 3] if edition == 4 else [2, 2])
+    assert s.last_battle["atk"] == ([2, 3] if edition >= 4 else [2, 2])
     assert s.last_battle["destroyed"] == destroyed
 
 
@@ -122,13 +143,14 @@ def test_a_stored_match_replays_with_its_own_editions_cards():
     record predates editions."""
     opts = {"decks": ["dawn", "grove"]}
     for meta, want in (({"edition": 2}, FILES["cards"]), ({}, FILES["cards"]),
-                       ({"edition": 3}, game.files.at(3)[0]), ({"edition": 4}, game.files.at(4)[0])):
+                       ({"edition": 3}, game.files.at(3)[0]), ({"edition": 4}, game.files.at(4)[0]),
+                       ({"edition": 5}, game.files.at(5)[0])):
         rec = MatchRecord(game="avalon", seed=3, seats=[1, 2], names=["A", "B"], creator=1,
                           options=opts, meta=meta)
         assert _initial_state(game, rec).defs == want
 
 
-@pytest.mark.parametrize("edition", [2, 3, 4])
+@pytest.mark.parametrize("edition", [2, 3, 4, 5])
 def test_the_ai_samples_a_match_under_its_own_edition(edition):
     state = game.new_match(seed=5, options={"decks": ["ember", "tide"]}, edition=edition)
     rng = random.Random(2)
@@ -144,7 +166,7 @@ def test_the_ai_samples_a_match_under_its_own_edition(edition):
                                                seed=rng.randrange(99)))
 
 
-@pytest.mark.parametrize("edition", [1, 2, 3, 4])
+@pytest.mark.parametrize("edition", [1, 2, 3, 4, 5])
 def test_every_ready_made_deck_is_legal_in_every_edition(edition):
     """「40枚のカードの山を創りましょう」 and the copy limits of デッキの組み方, with the edition's cards."""
     decks = game.decks_at(edition)

@@ -290,8 +290,8 @@ def test_a_match_started_before_the_rulings_keeps_edition_1():
     """A ruling never changes a match under way: a match stored before these rulings (rules
     edition 1) replays as it was played — reflect beat instant death, and a lasting bonus counted
     before Weapon Replace."""
-    assert game.editions == (1, 2, 3, 4) and fresh().edition == PRINTED == 2
-    assert game.new_match(players=2, seed=1).edition == 4
+    assert game.editions == (1, 2, 3, 4, 5) and fresh().edition == PRINTED == 2
+    assert game.new_match(players=2, seed=1).edition == 5
     s = fresh()
     s.edition = 1
     s.players[0].lands[0] = [[["c02", ""]], "c12", 2]

@@ -12,7 +12,8 @@ A card patch sets numbers of a card (``atk``, ``dur``, ``mana``, ``target_minus`
 removes a field); a deck patch replaces the deck's ``cards`` and/or ``avatar``.  Edition N
 applies every patch numbered up to N, oldest first.  A match copies its edition's cards into its
 state and replays under its own edition (``meta["edition"]``), so a stored match never changes.
-Reasons and figures: ``docs/rules/avalon.md``, "Balance (rules edition 3)" and "(rules edition 4)".
+Reasons and figures: ``docs/rules/avalon.md``, "Balance (rules edition 3)", "(rules edition 4)"
+and "(rules edition 5)".
 """
 from __future__ import annotations
 

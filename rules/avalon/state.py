@@ -84,8 +84,8 @@ class Player:
 # balance changes to card numbers and ready-made decks of data/cards/avalon/06_editions.json
 # (rules/avalon/editions.py; docs/rules/avalon.md, "Balance (rules edition 3)"); 4: edition 3 with
 # the further balance changes of the same file (defender bonuses, target cuts, deck lists; "Balance
-# (rules edition 4)").
-EDITIONS = (1, 2, 3, 4)
+# (rules edition 4)"); 5: edition 4 with dawn's deck list changed ("Balance (rules edition 5)").
+EDITIONS = (1, 2, 3, 4, 5)
 EDITION = EDITIONS[-1]
 
 
