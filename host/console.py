@@ -1,8 +1,9 @@
 """``python bot.py --local``: a terminal table on the same host, for hot-seat play of any game.
 
 Public text is printed as it would be posted in the channel; each seat's private view is
-printed under its own heading; board pictures are written to a folder; commands are typed in
-the game's notation.  Typing ``help`` lists the legal commands of the seat to act.
+printed under its own heading when it changed (the computer's never, while a person plays —
+``--ai``); board pictures are written to a folder; commands are typed in the game's notation.
+Typing ``help`` lists the legal commands of the seat to act.
 
 When several seats must act at once, prefix the command with the seat number: ``2: pass``.
 
@@ -64,6 +65,10 @@ class Console:
         self.host, self.lang, self.out = host, lang, out
         self.stdin, self.stdout = stdin, stdout
         self.frame = 0
+        # seats whose private views are never printed: the computer's, when a person plays too
+        # (practice against a computer that shows its hand would be no practice)
+        self.hidden: set[int] = set()
+        self._said_private: dict[int, str] = {}     # seat -> the private text printed last
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -71,7 +76,10 @@ class Console:
     def t(self, key: str, **params) -> str:
         return i18n.t(key, self.lang, **params)
 
-    def show(self, res: Result) -> None:
+    def show(self, res: Result, fresh: bool = False) -> None:
+        """Print a result.  A seat's private view is printed when it changed since it was last
+        printed (every move would otherwise repeat the same hand), or always with ``fresh``
+        (the ``hand`` command)."""
         if not res.ok:
             self.say("! " + res.error.render(self.lang))
             return
@@ -94,10 +102,16 @@ class Console:
         for upd in res.private:
             from render.text import render_text
 
-            self.say(self.t("console.private", name=res.match.names[upd.seat]))
+            if upd.seat in self.hidden:
+                continue
             # only what this seat alone sees (the public part was just printed)
             own = upd.own if res.public is not None and res.public.view else upd.view
-            self.say(render_text(res.match.game, own, locale=self.lang, names=res.match.names))
+            text = render_text(res.match.game, own, locale=self.lang, names=res.match.names)
+            if not fresh and self._said_private.get(upd.seat) == text:
+                continue
+            self._said_private[upd.seat] = text
+            self.say(self.t("console.private", name=res.match.names[upd.seat]))
+            self.say(text)
             self._save(upd.picture, f"seat{upd.seat + 1}")
 
     def _save(self, png: bytes | None, who: str) -> None:
@@ -171,6 +185,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             con.show(res)
             return 2
         match_id = res.match.id
+        if len(robots) < n:                  # a person plays: the computer's hand stays hidden
+            con.hidden = set(robots)
         for uid in range(2, n + 1):
             res = await host.accept(match_id, uid, deck=decks.get(uid))
         con.say(con.t("console.welcome"))
@@ -198,6 +214,9 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                     continue
                 seat = int(head) - 1
                 line = line.strip()
+                if seat in con.hidden:
+                    con.say("! " + con.t("console.ai_seat", n=seat + 1))
+                    continue
             uid = rec.seats[seat]
             word = line.lower()
             if word in ("help", "?", ""):
@@ -212,7 +231,7 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             elif word == "board":
                 con.show(await host.status(match_id))
             elif word == "hand":
-                con.show(await host.hand(match_id, uid))
+                con.show(await host.hand(match_id, uid), fresh=True)
             elif word == "log":
                 res = await host.log(match_id)
                 for e in res.data["log"]:

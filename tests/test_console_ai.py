@@ -35,3 +35,22 @@ def test_a_bad_ai_seat_or_level_is_refused_with_what_is_allowed():
     assert "easy, normal, hard" in out.getvalue()
     out = io.StringIO()
     assert main(["--game", "squares", "--ai", "2=godlike", "--no-pictures"], stdin=io.StringIO(""), stdout=out) == 2
+
+
+def test_the_computers_hand_stays_hidden_and_its_seat_takes_no_typed_commands():
+    """Practising against the computer in the terminal: its private view (its hand) is never
+    printed, ``2: …`` cannot act for it or show its hand, and the player's own hand is printed
+    when it changes (not again after every one of the computer's moves) or when asked."""
+    text = run(["--game", "avalon", "--ai", "2=normal", "--deck", "1=dawn", "--deck", "2=ember", "--no-pictures",
+                "--options", "leader=1", "--seed", "3"], "2: hand\n2: done\nhand\nquit\n")
+    assert "=== Computer 2 (normal) (private) ===" not in text
+    assert text.count("! Seat 2 is played by the computer") == 2, text[-800:]
+    moves = [line for line in text.splitlines() if line.startswith("Computer 2 (normal): ")]
+    assert len(moves) >= 3                           # its whole leader turn, before the player acts
+    assert text.count("=== Player 1 (private) ===") == 2        # at the start, and for 'hand'
+
+
+def test_a_match_of_computers_only_shows_every_hand_to_the_watcher():
+    text = run(["--game", "avalon", "--ai", "1=easy", "--ai", "2=easy", "--no-pictures", "--seed", "2",
+                "--options", "max_rounds=5"])
+    assert "=== Computer 1 (easy) (private) ===" in text and "=== Computer 2 (easy) (private) ===" in text
