@@ -508,9 +508,15 @@ class Delivery(commands.Cog):
             return board_message
         await self._deliver_privates(result, rec)
         for p in getattr(result, "prompts", []) or []:
-            if getattr(p, "secret", False) and p.user_id and p.user_id != actor:
+            if getattr(p, "secret", False) and p.user_id and p.user_id != actor and not self._is_me(p.user_id):
                 await self.secret_prompt(rec, p.user_id, list(p.legal))
         return board_message
+
+    def _is_me(self, user_id: Any) -> bool:
+        """The bot's own user: the computer's seat of a practice match (cogs/practice.py). It
+        gets no DM — Discord refuses a DM to oneself, a wasted rate-limited call."""
+        me = getattr(getattr(self.bot, "user", None), "id", None)
+        return me is not None and str(user_id) == str(me)
 
     async def _deliver_privates(self, result: Any, rec: MatchRecord) -> None:
         """Private views last, each on its own: a closed DM never blocks anything else.  A
@@ -521,7 +527,7 @@ class Delivery(commands.Cog):
         queued = self._queued.get(rec.id)
         newer = {pu.user_id for pu in (getattr(queued[0], "private", None) or [])} if queued else set()
         for pu in getattr(result, "private", []) or []:
-            if pu.user_id in newer:
+            if pu.user_id in newer or self._is_me(pu.user_id):
                 continue
             try:
                 await self.deliver_private(rec, pu, active=rec.status == ACTIVE)

@@ -73,3 +73,21 @@ async def test_a_dm_whose_newer_view_is_queued_is_edited_once_with_the_newer():
     assert sent == [(4, 11), (5, 10)]
     await delivery._deliver_privates(older, older.match)     # nothing queued: every DM goes out
     assert sent[-2:] == [(4, 10), (4, 11)]
+
+
+async def test_the_computers_seat_gets_no_dm_to_the_bot_itself():
+    """A practice match seats the bot's own user as the computer (cogs/practice.py): its private
+    view is never sent as a DM (Discord refuses a DM to oneself, a wasted rate-limited call);
+    the person's DM still goes out."""
+    delivery = Delivery.__new__(Delivery)
+    Delivery.__init__(delivery, SimpleNamespace(host=None, store=None, user=SimpleNamespace(id=99)))
+    sent: list[int] = []
+
+    async def deliver_private(rec, pu, *, active=False):
+        sent.append(pu.user_id)
+
+    delivery.deliver_private = deliver_private
+    res = _result(6, "six")
+    res.private = [SimpleNamespace(seat=0, user_id=10), SimpleNamespace(seat=1, user_id=99)]
+    await delivery._deliver_privates(res, res.match)
+    assert sent == [10]

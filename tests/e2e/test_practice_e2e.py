@@ -95,3 +95,16 @@ async def test_fill_ai_the_computer_takes_the_seat_of_a_player_who_resigns(table
             await asyncio.sleep(0.5)    # the computer's turn for Bob's seat
     assert table.board_message(match_id) is not None, "the match goes on"
     assert not bot.errors(), bot.errors()
+
+
+async def test_a_card_game_practice_sends_the_hand_to_the_player_only(table, twin, bot):
+    """/practice of a game with hidden hands: Alice gets her hand by DM; the computer's seat is
+    the bot's own user, and its hand is never sent anywhere (no DM to the bot itself)."""
+    ix = await twin.slash(table.alice, "practice", game="avalon", level="easy")
+    assert ix.ephemeral and "#" in ix.text, ix.text
+    match_id = int(re.search(r"#(\d+)", ix.text).group(1))
+    await twin.wait_for(lambda: table.board_message(match_id), what="the practice board")
+    await twin.wait_for(lambda: twin.dms(int(table.alice["id"])) or None, what="Alice's hand by DM", timeout=30)
+    await asyncio.sleep(1.0)                 # the computer's own moves and their updates
+    assert twin.dm_channel_of(int(twin.bot_user["id"])) is None
+    assert not bot.errors(), bot.errors()
