@@ -23,8 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules.editions import edition_number, number_error, upto
-from rules.editions import known
+from rules.editions import edition_number, known, number_error, upto
 
 EDITIONS = (1, 2, 3)
 EDITION = EDITIONS[-1]
