@@ -1,4 +1,4 @@
-"""``python -m balance [--quick] [--game G ...] [--json FILE] [--png FILE]`` (see :mod:`balance`)."""
+"""``python -m balance [--quick] [--game G ...] [--seed-set K] [--json FILE] [--png FILE]`` (see :mod:`balance`)."""
 from __future__ import annotations
 
 import argparse
@@ -15,14 +15,19 @@ def main(argv: list[str] | None = None) -> int:
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--per-order", type=int, metavar="N", help="matches per pairing and seat order (overrides the plan)")
+    p.add_argument("--seed-set", type=int, default=0, metavar="K",
+                   help="play other matches: every seed K × 10 000 000 higher (default 0, the tool's own)")
     p.add_argument("--no-hard", action="store_true", help="leave out the slow checks of level hard")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--png", metavar="FILE", default="balance.png", help="the win-rate heatmap (default balance.png)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     args = p.parse_args(argv)
+    if args.seed_set < 0:
+        p.error("--seed-set is a whole number from 0")
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
-    result = run(plan, args.game, log=log, per_order=args.per_order, strength=not args.no_hard)
+    result = run(plan, args.game, log=log, per_order=args.per_order, strength=not args.no_hard,
+                 seed_set=args.seed_set)
     print(format_table(result))
     for miss in misses(result):
         print(f"target missed: {miss}")

@@ -69,3 +69,38 @@ def test_one_rule_bots_play_every_deck_against_every_deck_in_both_seats():
     assert all("decks" not in d for d in squares)
     small = rule_bot_deals("art_of_war", 4)                       # a small plan: spread, not the first four
     assert len(small) == 4 and len({d["decks"][d["bot_seat"]] for d in small}) > 1
+
+
+def test_each_stage_plays_its_own_seeds_whatever_the_plan_does_before_it(monkeypatch):
+    """A larger --per-order or --no-hard changes the pairings' matches only: the strength checks
+    and the one-rule bots play the same seeds (SEED_BASE), so their figures compare across runs."""
+    import balance
+
+    def seeds_of(**kw):
+        seen = []
+
+        def fake(name, options, players, seed):
+            seen.append((seed, options.get("decks")))
+            return {"winners": [0], "reason": "done", "first": 0}
+        monkeypatch.setattr(balance, "play_match", fake)
+        run("tiny", ["art_of_war"], **kw)
+        return seen
+    small, large, no_hard = seeds_of(per_order=1), seeds_of(per_order=3), seeds_of(per_order=1, strength=False)
+    assert [s for s, _ in small[:6]] == [1, 2, 3, 4, 5, 6] and len(large) - len(small) == 12
+    assert small[6:] == large[18:]                      # strength and one-rule bots: the same matches
+    assert small[6:8] == [(1_000_001, None), (1_000_002, None)]
+    bots = [x for x in small if x[0] >= balance.SEED_BASE["rule_bots"]]
+    assert bots == no_hard[6:] and len(bots) == 6       # three bots, two matches each
+    assert {s // balance.RULE_BOT_STRIDE for s, _ in bots} == {30, 31, 32}
+    other = seeds_of(per_order=1, seed_set=2)                # --seed-set 2: every seed 20 000 000 higher
+    assert [x for x, _ in other] == [x + 2 * balance.SEED_SET_STRIDE for x, _ in small]
+
+
+def test_a_bad_seed_set_is_refused_and_plays_nothing(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["--tiny", "--game", "squares", "--seed-set", "-1", "-q"])
+    assert "--seed-set is a whole number from 0" in capsys.readouterr().err
+    with pytest.raises(ValueError):
+        run("tiny", ["squares"], seed_set=-3)
