@@ -31,9 +31,9 @@ CAP_REASONS = {"turn_limit", "round_limit"}
 # at least this many matches for each one-rule bot, over every deck it may hold against every
 # deck of normal, in both seats (Avalon's Sanctuary's one-rule figure moved between 0.15 and 0.35
 # with the seeds at 20 matches with the default decks alone)
-# (strength 20 gives n = 40: at 10 rounds, n = 20, Avalon's Sanctuary's hard, about 0.74 against
-# greedy over 80 matches, measured 0.60 on the tool's seeds and 0.80 on others — too few to judge
-# a 70 % line)
+# (strength 20 gives n = 40: at 10 rounds, n = 20, Avalon's Sanctuary's hard, about 0.72 against
+# greedy over 120 matches, measured 0.60 on the tool's old seeds and 0.80 on others — too few to
+# judge a 70 % line)
 PLANS = {"full": {"per_order": 20, "strength": 20, "budget": None, "rule_bots": 72},
          "quick": {"per_order": 2, "strength": 2, "budget": 0.05, "rule_bots": 4},
          "tiny": {"per_order": 1, "strength": 1, "budget": 0.01, "rule_bots": 2}}
@@ -118,14 +118,14 @@ def first_seat_options(name: str) -> dict:
 
 
 def one_against(name: str, player: Player, others: Player, rounds: int, players: int,
-                seed: int) -> tuple[float | None, int]:
+                seed: int) -> float | None:
     """``player`` in each seat in turn against ``others`` in the rest, ``rounds`` times: its
-    score share (draws half), and the last seed used (each match takes the next one)."""
+    score share (draws half; the matches take the seeds after ``seed``)."""
     deals = [{"bot_seat": seat} for _ in range(rounds) for seat in range(players)]
     if not deals:
-        return None, seed
-    share, _n, seed = rule_bot_share(name, player, others, deals, seed, players)
-    return round(share, 3), seed
+        return None
+    share, _n = rule_bot_share(name, player, others, deals, seed, players)
+    return round(share, 3)
 
 
 def rule_bot_deals(name: str, minimum: int) -> list[dict]:
@@ -147,9 +147,9 @@ def rule_bot_deals(name: str, minimum: int) -> list[dict]:
 
 
 def rule_bot_share(name: str, bot: Player, normal: Player, deals: list[dict], seed: int,
-                   players: int = 2) -> tuple[float, int, int]:
+                   players: int = 2) -> tuple[float, int]:
     """The bot's score share against ``normal`` in the other seats over ``deals`` (draws half;
-    each match takes the next seed), the number of matches and the last seed used."""
+    the matches take the seeds after ``seed``) and the number of matches."""
     score = 0.0
     for deal in deals:
         seed += 1
@@ -158,7 +158,7 @@ def rule_bot_share(name: str, bot: Player, normal: Player, deals: list[dict], se
         seats[seat] = bot
         opts = {"decks": deal["decks"]} if "decks" in deal else {}
         score += _score(play_match(name, opts, seats, seed), seat)
-    return score / len(deals), len(deals), seed
+    return score / len(deals), len(deals)
 
 
 def _score(result: dict, seat: int) -> float:
@@ -229,14 +229,14 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
             if not strength:
                 row[key] = None
                 continue
-            row[key], _ = one_against(name, hard, other, cfg["strength"], players, base + SEED_BASE[key])
+            row[key] = one_against(name, hard, other, cfg["strength"], players, base + SEED_BASE[key])
             log(f"{name}: hard {key}: {row[key]}")
         best, best_name, best_n = -1.0, None, 0
         deals = rule_bot_deals(name, cfg["rule_bots"])
         row["trivial_all"] = {}
         for k, (bot_name, bot) in enumerate(one_rule_bots(name).items()):
-            share, n, _ = rule_bot_share(name, bot, normal, deals,
-                                           base + SEED_BASE["rule_bots"] + k * RULE_BOT_STRIDE)
+            share, n = rule_bot_share(name, bot, normal, deals,
+                                      base + SEED_BASE["rule_bots"] + k * RULE_BOT_STRIDE)
             row["trivial_all"][bot_name] = round(share, 3)
             log(f"{name}: one-rule bot {bot_name} vs normal: {share:.3f} (n = {n})")
             if share > best:
