@@ -26,7 +26,14 @@ answered); there the search scores a position only once the turn it was reached 
 ends with the root's turn: it plans the seat's whole turn.
 
 In a game named in HARD_BY_SAMPLES (where the search was measured weaker than ``normal``),
-``hard`` is ``normal``'s judgement over more samples.
+``hard`` is ``normal``'s judgement over more samples.  In a game named in HARD_BY_ROLLOUTS,
+``hard`` is a rollout over ``normal`` (Tesauro & Galperin 1996; Bertsekas' "rollout algorithm"):
+each legal move is played on a few determinized states and each of those is played on by
+``normal``'s one-ply judgement for every seat until the turn has passed on a few times; the move
+whose playouts end best on average is played.  In a game named in GREEDY_PLAYOUTS the search
+plays each new leaf on the same way before scoring it.  No game is named in either today: both
+were measured in Avalon's Sanctuary and traded strength against ``normal`` for losses to a random
+player (the comment at HARD_BY_ROLLOUTS).
 
 With ``budget_s=None`` every level does a fixed amount of work and the choice is deterministic
 for a seed; a time budget trades that for a wall-clock limit.
@@ -56,6 +63,22 @@ HARD_ITERATIONS = 300         # iterations at level hard without a time budget
 # Square's was (12 samples won 13/20 against normal, the search 8/20 and 6/20) until its search
 # scored positions only at the end of a turn (TURN_END below)
 HARD_BY_SAMPLES: dict[str, int] = {}
+# game -> (determinizations, turns, the view's steps it is used in or None for all): hard is a
+# rollout over normal there (module docstring); game -> (iterations, turns): the search plays each
+# new leaf on by the one-ply judgement until the turn has passed on that often (GREEDY_PLAYOUTS).
+# None today.  Tried in Avalon's Sanctuary (2026-11-26; hard against normal and against random on
+# python -m balance's seeds, 40 matches each, 2 turns; the search as it is: 27/40 and 38/40):
+#   rollouts, 3 samples: 32/40 against normal (35/40 on seeds 5000-, against 31/40), 37/40
+#   against random; 4 samples: 31/40 and 32/40; 3 samples in the main phase, declarations and
+#   supports only (the set phase searched): 25/40 and 40/40; the search with greedy playouts,
+#   30 iterations (about 1 s): 30/40 and 36/40.
+# Playing on greedily judges a move by what a greedy answer makes of it, which is what beats
+# normal; but it misses the set phase's combos that the tree finds (forge, forge, then summon on
+# that land: a rollout's first move discarded a card the combo needed), and the three losses to
+# random traced were as the first leader, who then built nothing and lost the life race
+HARD_BY_ROLLOUTS: dict[str, tuple[int, int, tuple | None]] = {}
+GREEDY_PLAYOUTS: dict[str, tuple[int, int]] = {}
+ROLLOUT_LIMIT = 40            # commands at most in one of those playouts
 # Measured against level normal (10 matches each, seats alternating, 300 iterations): random
 # playouts of 40 commands and UCB_C 0.7 won 2/4 (SQUARES) and 1/4 (Art of War); scoring the leaf
 # with the evaluation at once, with an exploration constant that fits the evaluation's small
@@ -112,6 +135,10 @@ def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: st
         return _one_ply(game_name, game, view, legal, seat, rng, budget_s)
     if game_name in HARD_BY_SAMPLES:
         return _one_ply(game_name, game, view, legal, seat, rng, budget_s, HARD_BY_SAMPLES[game_name])
+    if game_name in HARD_BY_ROLLOUTS:
+        samples, turns, steps = HARD_BY_ROLLOUTS[game_name]
+        if steps is None or view.get("step") in steps:
+            return _rollouts(game_name, game, view, legal, seat, rng, budget_s, samples, turns)
     return _ismcts(game_name, game, view, legal, seat, rng, budget_s)
 
 
@@ -196,6 +223,56 @@ def _seats(view: dict) -> int:
     return len(players) if isinstance(players, list) and players else 2
 
 
+# ------------------------------------------------------------------ hard, by rollouts
+
+def _rollouts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
+              budget_s: float | None, samples: int, turns: int) -> str:
+    """The legal move whose greedy playouts (``_greedy_on``) from ``samples`` determinized states
+    score best for ``seat`` on average.  The moves are tried best first by the one-ply judgement,
+    one sample after another, so a time budget that runs out leaves the likeliest moves judged
+    on the most samples; a move never played on is not chosen."""
+    deadline = None if budget_s is None else time.perf_counter() + max(0.01, budget_s * 0.9)
+    states = [game.determinize(view, seat, rng) for _ in range(samples)]
+    order = list(legal)
+    rng.shuffle(order)                   # ties are broken at random, not by notation order
+    first = {m: _value_after(name, game, states[0], seat, m) for m in order}
+    order.sort(key=lambda m: -first[m])
+    total = dict.fromkeys(order, 0.0)
+    count = dict.fromkeys(order, 0)
+    for state in states:
+        for m in order:
+            after = _step(game, state, seat, m)
+            end = _greedy_on(name, game, after, turns) if after is not None else None
+            total[m] += 0.0 if end is None else _scores(name, game, end)[seat]
+            count[m] += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        else:
+            continue
+        break
+    return max((m for m in order if count[m]), key=lambda m: total[m] / count[m])
+
+
+def _greedy_on(name: str, game: Any, state: Any, turns: int) -> Any:
+    """``state`` played on by the one-ply judgement for every seat (each on the sampled state)
+    until the turn has passed on ``turns`` times, the match is over or ROLLOUT_LIMIT commands."""
+    seen = {"turn": _turn(game, state), "changes": 0}
+
+    def stop(st: Any, _to_act: list[int]) -> bool:
+        turn = _turn(game, st)
+        if turn != seen["turn"]:
+            seen["turn"] = turn
+            seen["changes"] += 1
+        return seen["changes"] >= turns
+
+    def greedy(st: Any, mover: int, moves: list[str]) -> str:
+        if len(moves) == 1:
+            return moves[0]
+        return max(moves, key=lambda c: _value_after(name, game, st, mover, c))
+
+    return _play_on(game, state, ROLLOUT_LIMIT, lambda to_act: to_act[0], greedy, stop=stop)
+
+
 # -------------------------------------------------------------------------------- hard
 
 class _Node:
@@ -238,7 +315,7 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
     iterations = 0
     while True:
         if deadline is None:
-            if iterations >= HARD_ITERATIONS:
+            if iterations >= GREEDY_PLAYOUTS.get(name, (HARD_ITERATIONS, 0))[0]:
                 break
         elif time.perf_counter() >= deadline and iterations >= 1:
             break
@@ -283,7 +360,10 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             if state is None:
                 break
         if state is not None:
-            state = _playout(game, state, rng)
+            if name in GREEDY_PLAYOUTS:
+                state = _greedy_on(name, game, state, GREEDY_PLAYOUTS[name][1])
+            else:
+                state = _playout(game, state, rng)
         scores = _scores(name, game, state) if state is not None else None
         for node_, mover in path:
             node_.visits += 1

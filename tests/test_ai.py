@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 
 import pytest
 
@@ -167,3 +168,123 @@ def test_hard_is_normals_judgement_over_more_samples_in_a_game_named_for_it(monk
     legal = registry.get("squares").legal_commands(state, seat)
     with pytest.raises(AssertionError, match="searched a tree"):
         choose("squares", registry.get("squares").view(state, seat), legal, seat, level="hard")
+
+
+def _avalon_position(step_ok, first_seed=0):
+    """(state, seat) of a two-player Avalon's Sanctuary match in random play, at a decision with a
+    choice whose step passes ``step_ok``."""
+    game = registry.get("avalon")
+    for seed in range(first_seed, first_seed + 200):
+        state = game.new_match(players=2, seed=seed, options={})
+        rng = random.Random(seed)
+        for _ in range(300):
+            if game.outcome(state) is not None or not game.to_act(state):
+                break
+            seat = game.to_act(state)[0]
+            legal = game.legal_commands(state, seat)
+            if len(legal) > 1 and step_ok(game.view(state, seat).get("step")) and rng.random() < 0.3:
+                return state, seat
+            state = game.apply(state, seat, rng.choice(legal))
+    raise AssertionError("no such position")
+
+
+def test_hard_in_a_rollout_game_plays_every_move_on_by_normals_judgement(monkeypatch):
+    """In a game named in ai.HARD_BY_ROLLOUTS (for the steps named there; none today — tried in
+    Avalon's Sanctuary), hard searches no tree: it plays every legal move on each of its
+    determinized states and each of those on by the one-ply judgement until the turn has passed
+    on the given number of times, and picks the best on average; a time budget that runs out
+    leaves only the moves played on as candidates.  In the other steps it searches."""
+    import ai
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched a tree")
+
+    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {"avalon": (2, 2, ("main", "declare", "support"))})
+    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
+    samples, turns, steps = ai.HARD_BY_ROLLOUTS["avalon"]
+    game = registry.get("avalon")
+    played: list[tuple] = []
+    greedy_on = ai._greedy_on
+
+    def spy(name, game_, state, turns_, *args):
+        assert turns_ == turns
+        end = greedy_on(name, game_, state, turns_, *args)
+        played.append((state, end))
+        return end
+
+    monkeypatch.setattr(ai, "_greedy_on", spy)
+    state, seat = _avalon_position(lambda step: step not in steps)
+    legal = game.legal_commands(state, seat)
+    assert choose("avalon", game.view(state, seat), legal, seat, level="hard", seed=4) in legal
+    assert not played, "a set phase decision is searched, not rolled out"
+
+    monkeypatch.setattr(ai, "_ismcts", no_search)
+    for first_seed in (0, 50, 100):
+        state, seat = _avalon_position(lambda step: step in steps, first_seed)
+        legal = game.legal_commands(state, seat)
+        view = game.view(state, seat)
+        played.clear()
+        choice = choose("avalon", view, legal, seat, level="hard", seed=4)
+        assert choice in legal
+        assert len(played) == samples * len(legal), "every move on every sample"
+        played.clear()
+        assert choose("avalon", view, legal, seat, level="hard", seed=4) == choice, "deterministic for a seed"
+        played.clear()
+        clock = iter(range(0, 10**6, 10))          # a clock that moves 10 s a reading: the budget
+        monkeypatch.setattr(ai, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(clock))}))
+        assert choose("avalon", view, legal, seat, level="hard", seed=4, budget_s=1.0) in legal
+        monkeypatch.setattr(ai, "time", time)
+        assert len(played) == 1, "the budget ran out after the first playout: only that move is a candidate"
+        game.apply(state, seat, choice)
+
+
+def test_a_greedy_playout_stops_once_the_turn_has_passed_on_the_given_number_of_times():
+    """The playout of a rollout is the one-ply judgement for whoever is to act, command by command,
+    up to (not past) the second change of whose turn it is."""
+    import ai
+
+    game = registry.get("avalon")
+    for state, _seat in positions("avalon", 3, players=2):
+        end = ai._greedy_on("avalon", game, state, 2)
+        changes, turn, cur = 0, ai._turn(game, state), state
+        for _ in range(ai.ROLLOUT_LIMIT):
+            if game.outcome(cur) is not None or changes == 2:
+                break
+            mover = game.to_act(cur)[0]
+            moves = game.legal_commands(cur, mover)
+            move = moves[0] if len(moves) == 1 else max(
+                moves, key=lambda c: ai._value_after("avalon", game, cur, mover, c))
+            cur = game.apply(cur, mover, move)
+            if ai._turn(game, cur) != turn:
+                changes, turn = changes + 1, ai._turn(game, cur)
+        assert game.outcome(end) is not None or changes == 2, "the turn passed on twice"
+        assert game.dump(cur) == game.dump(end)
+
+
+def test_the_search_scores_a_leaf_after_a_greedy_playout_in_a_game_named_for_it(monkeypatch):
+    """In a game named in ai.GREEDY_PLAYOUTS, each iteration of the search plays its new leaf on by
+    the one-ply judgement until the turn has passed on the given number of times (instead of
+    scoring it as it stands), and does the given number of iterations without a budget."""
+    import ai
+
+    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {"avalon": (5, 2)})
+    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {})
+    game = registry.get("avalon")
+    played = []
+    greedy_on = ai._greedy_on
+
+    def spy(name, game_, state, turns_, *args):
+        played.append(turns_)
+        return greedy_on(name, game_, state, turns_, *args)
+
+    monkeypatch.setattr(ai, "_greedy_on", spy)
+    state, seat = _avalon_position(lambda step: step == "set")
+    legal = game.legal_commands(state, seat)
+    assert choose("avalon", game.view(state, seat), legal, seat, level="hard", seed=2) in legal
+    assert played == [2] * 5, "one greedy playout an iteration, five iterations"
+    played.clear()
+    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
+    state, seat = positions("squares", 1)[0]
+    sq = registry.get("squares")
+    choose("squares", sq.view(state, seat), sq.legal_commands(state, seat), seat, level="hard", seed=2)
+    assert not played, "elsewhere the leaf is scored as it stands"
