@@ -40,6 +40,7 @@ for a seed; a time budget trades that for a wall-clock limit.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -241,17 +242,13 @@ def _rollouts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng
     order.sort(key=lambda m: -first[m])
     total = dict.fromkeys(order, 0.0)
     count = dict.fromkeys(order, 0)
-    for state in states:
-        for m in order:
-            after = _step(game, state, seat, m)
-            end = _greedy_on(name, game, after, turns) if after is not None else None
-            total[m] += 0.0 if end is None else _scores(name, game, end)[seat]
-            count[m] += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        else:
-            continue
-        break
+    for state, m in itertools.product(states, order):     # one sample after another
+        after = _step(game, state, seat, m)
+        end = _greedy_on(name, game, after, turns) if after is not None else None
+        total[m] += 0.0 if end is None else _scores(name, game, end)[seat]
+        count[m] += 1
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
     return max((m for m in order if count[m]), key=lambda m: total[m] / count[m])
 
 
@@ -268,11 +265,14 @@ def _greedy_on(name: str, game: Any, state: Any, turns: int) -> Any:
         return seen["changes"] >= turns
 
     def greedy(st: Any, mover: int, moves: list[str]) -> str:
-        if len(moves) == 1:
-            return moves[0]
-        return max(moves, key=lambda c: _value_after(name, game, st, mover, c))
+        return moves[0] if len(moves) == 1 else _judged_best(name, game, st, mover, moves)
 
     return _play_on(game, state, ROLLOUT_LIMIT, lambda to_act: to_act[0], greedy, stop=stop)
+
+
+def _judged_best(name: str, game: Any, state: Any, mover: int, moves: list[str]) -> str:
+    """The first of ``moves`` that the one-ply judgement likes best for ``mover``."""
+    return max(moves, key=lambda c: _value_after(name, game, state, mover, c))
 
 
 # -------------------------------------------------------------------------------- hard
@@ -315,9 +315,10 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
     turn_end = TURN_END.get(name)
     deadline = None if budget_s is None else time.perf_counter() + max(0.01, budget_s * 0.9)
     iterations = 0
+    fixed_iterations, greedy_turns = GREEDY_PLAYOUTS.get(name, (HARD_ITERATIONS, 0))
     while True:
         if deadline is None:
-            if iterations >= GREEDY_PLAYOUTS.get(name, (HARD_ITERATIONS, 0))[0]:
+            if iterations >= fixed_iterations:
                 break
         elif time.perf_counter() >= deadline and iterations >= 1:
             break
@@ -362,8 +363,8 @@ def _ismcts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             if state is None:
                 break
         if state is not None:
-            if name in GREEDY_PLAYOUTS:
-                state = _greedy_on(name, game, state, GREEDY_PLAYOUTS[name][1])
+            if greedy_turns:
+                state = _greedy_on(name, game, state, greedy_turns)
             else:
                 state = _playout(game, state, rng)
         scores = _scores(name, game, state) if state is not None else None
@@ -414,7 +415,7 @@ def _finish_turn(name: str, game: Any, state: Any, turn: tuple, turn_end: str) -
         default = game.timeout_command(state, mover) if hasattr(game, "timeout_command") else None
         if default in moves:
             return default
-        return max(moves, key=lambda c: _value_after(name, game, state, mover, c))
+        return _judged_best(name, game, state, mover, moves)
 
     return _play_on(game, state, FINISH_COMMANDS, lambda to_act: to_act[0], command_of,
                     stop=lambda st, _to_act: _turn(game, st) != turn)
