@@ -123,7 +123,7 @@ def test_the_search_scores_a_logic_square_leaf_only_once_the_turn_has_passed_on(
 
     def spy(name, game_, state):
         caller = sys._getframe(1).f_code.co_name
-        if caller in ("_ismcts", "_value_finished"):
+        if caller in ("_search", "_value_finished"):
             scored.append((caller, state))
         return real(name, game_, state)
 
@@ -137,7 +137,7 @@ def test_the_search_scores_a_logic_square_leaf_only_once_the_turn_has_passed_on(
         turn = game.public_to_act(state)
         scored.clear()
         assert choose("logic_square", view, legal, seat, level="hard", seed=2) in legal
-        assert [c for c, _ in scored].count("_ismcts") == 40, "every iteration scores one leaf"
+        assert [c for c, _ in scored].count("_search") == 40, "every iteration scores one leaf"
         assert [c for c, _ in scored].count("_value_finished") >= len(legal), "the root's moves ranked"
         for _, leaf in scored:
             assert game.outcome(leaf) is not None or game.public_to_act(leaf) != turn
@@ -201,6 +201,7 @@ def test_hard_in_a_rollout_game_plays_every_move_on_by_normals_judgement(monkeyp
 
     monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {"avalon": (2, 2, ("main", "declare", "support"))})
     monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
+    monkeypatch.setattr(ai, "HARD_SHORTLIST", {})
     samples, turns, steps = ai.HARD_BY_ROLLOUTS["avalon"]
     game = registry.get("avalon")
     played: list[tuple] = []
@@ -269,6 +270,7 @@ def test_the_search_scores_a_leaf_after_a_greedy_playout_in_a_game_named_for_it(
 
     monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {"avalon": (5, 2)})
     monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {})
+    monkeypatch.setattr(ai, "HARD_SHORTLIST", {})
     game = registry.get("avalon")
     played = []
     greedy_on = ai._greedy_on
@@ -288,3 +290,51 @@ def test_the_search_scores_a_leaf_after_a_greedy_playout_in_a_game_named_for_it(
     sq = registry.get("squares")
     choose("squares", sq.view(state, seat), sq.legal_commands(state, seat), seat, level="hard", seed=2)
     assert not played, "elsewhere the leaf is scored as it stands"
+
+
+def test_hard_in_a_shortlist_game_lets_rollouts_choose_among_the_searchs_most_visited_moves(monkeypatch):
+    """In a game named in ai.HARD_SHORTLIST (game -> k, samples, turns; Avalon's Sanctuary: 3, 3,
+    1), hard first searches the tree, then plays only its k most visited root moves on by normal's judgement (every one on
+    every sample, until the turn has passed on ``turns`` times) and picks the best of those on
+    average — a move the search did not rank among its k best is never chosen."""
+    import ai
+
+    assert ai.HARD_SHORTLIST == {"avalon": (3, 3, 1)}
+    monkeypatch.setattr(ai, "HARD_SHORTLIST", {"avalon": (2, 2, 1)})
+    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {})
+    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
+    monkeypatch.setattr(ai, "HARD_ITERATIONS", 30)
+    game = registry.get("avalon")
+    ranked_by_search: list[list[str]] = []
+    rolled: list[str] = []
+    real_ranked = ai._ranked
+
+    def ranked(root, legal):
+        out = real_ranked(root, legal)
+        ranked_by_search.append(out)
+        return out
+
+    def rollouts(name, game_, view, legal, seat, rng, budget_s, samples, turns):
+        rolled.extend(legal)
+        assert (samples, turns) == (2, 1)
+        return real_rollouts(name, game_, view, legal, seat, rng, budget_s, samples, turns)
+
+    real_rollouts = ai._rollouts
+    monkeypatch.setattr(ai, "_ranked", ranked)
+    monkeypatch.setattr(ai, "_rollouts", rollouts)
+    checked = 0
+    for state, seat in positions("avalon", 6, players=2):
+        legal = game.legal_commands(state, seat)
+        if len(legal) < 3:
+            continue
+        view = game.view(state, seat)
+        ranked_by_search.clear()
+        rolled.clear()
+        choice = choose("avalon", view, legal, seat, level="hard", seed=3)
+        top = ranked_by_search[0][:2]
+        assert sorted(rolled) == sorted(top), "only the search's k best are played on"
+        assert choice in top
+        ranked_by_search.clear()
+        assert choose("avalon", view, legal, seat, level="hard", seed=3) == choice, "deterministic for a seed"
+        checked += 1
+    assert checked >= 2
