@@ -90,7 +90,7 @@ GREEDY_PLAYOUTS: dict[str, tuple[int, int]] = {}
 # phase's combos, the rollouts judge what a greedy answer makes of them.  Avalon's Sanctuary
 # (2026-11-27, python -m balance's seeds, 40 matches each): against normal 29/40 and 32/40 on
 # --seed-set 1, 36/40 on --seed-set 2 (the search alone: 27/40 on the plan's seeds), against
-# random 38/40 and 40/40 (the search: 38/40, 40/40)
+# random 38/40, 40/40 and 38/40 (the search: 38/40, 40/40)
 HARD_SHORTLIST: dict[str, tuple[int, int, int]] = {"avalon": (3, 3, 1)}
 ROLLOUT_LIMIT = 40            # commands at most in one of those playouts
 # Measured against level normal (10 matches each, seats alternating, 300 iterations): random
