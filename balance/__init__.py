@@ -37,6 +37,11 @@ CAP_REASONS = {"turn_limit", "round_limit"}
 PLANS = {"full": {"per_order": 20, "strength": 20, "budget": None, "rule_bots": 72},
          "quick": {"per_order": 2, "strength": 2, "budget": 0.05, "rule_bots": 4},
          "tiny": {"per_order": 1, "strength": 1, "budget": 0.01, "rule_bots": 2}}
+# The full plan's matches per pairing and seat order where 20 cannot tell: Project Maken has six
+# pairings close to one another, and at n = 40 six pairings that are each truly 0.50 all land
+# inside 40–60 % only about one run in three (a 95 % interval of ±15 points each); at n = 100
+# four runs in five.  Its matches take about a second, so the 600 take minutes.
+FULL_PER_ORDER = {"maken": 50}
 # Each stage of a game's run draws its matches' seeds from its own range, so a stage plays the
 # same matches whatever the plan does before it: a larger --per-order, --no-hard or a game with
 # more content leaves the strength checks and the one-rule bots as they were.  The pairings (and
@@ -191,12 +196,13 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
         results: list[tuple[dict, int]] = []          # (result, seat of the first-named content)
         pairings = []
         decks = content(name)
+        per = cfg["per_order"] if per_order is not None or plan != "full" else FULL_PER_ORDER.get(name, cfg["per_order"])
         seed = base
         for i, a in enumerate(decks):
             for b in decks[i + 1:]:
                 score, n = 0.0, 0
                 for a_seat in (0, 1):
-                    for _ in range(cfg["per_order"]):
+                    for _ in range(per):
                         seed += 1
                         order = [a, b] if a_seat == 0 else [b, a]
                         res = play_match(name, {"decks": order, **first_seat_options(name)}, [normal, normal], seed)
@@ -208,7 +214,7 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
                                  "ci95": [round(low, 3), round(high, 3)]})
                 log(f"{name}: {a} vs {b}: {score}/{n}")
         if not pairings:                               # SQUARES: self-play with the defaults
-            for _ in range(2 * cfg["per_order"]):
+            for _ in range(2 * per):
                 seed += 1
                 res = play_match(name, first_seat_options(name), [normal, normal], seed)
                 results.append((res, 0))
@@ -222,6 +228,7 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
             "first_player_win": round(first_wins / len(results), 3) if results else None,
             "turn_cap_share": round(caps / len(results), 3) if results else None,
             "matches": len(results),
+            "per_order": per,
         }
         out["games"][name] = row
         hard = ai_player("hard", cfg["budget"])
@@ -318,9 +325,11 @@ def heatmap(result: dict) -> bytes:
         fonts.text(d, (pad, y + 42), f"the row's win rate against the column (draws half, n = {n} a cell)",
                    11, (90, 90, 90), anchor="lm")
         for j, b in enumerate(ids):
-            fonts.text(d, (label + j * cell + cell // 2, y + top - 10), b[:12], 11, (20, 20, 20), anchor="mm")
+            fonts.text(d, (label + j * cell + cell // 2, y + top - 10), fonts.fit(b, 11, cell - 6), 11, (20, 20, 20),
+                       anchor="mm")
         for i, a in enumerate(ids):
-            fonts.text(d, (pad, y + top + i * cell + cell // 2), a[:14], 12, (20, 20, 20), anchor="lm")
+            fonts.text(d, (pad, y + top + i * cell + cell // 2), fonts.fit(a, 12, label - pad - 6), 12, (20, 20, 20),
+                       anchor="lm")
             for j, b in enumerate(ids):
                 x0, y0 = label + j * cell, y + top + i * cell
                 if a == b:

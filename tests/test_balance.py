@@ -104,3 +104,28 @@ def test_a_bad_seed_set_is_refused_and_plays_nothing(capsys):
     assert "--seed-set is a whole number from 0" in capsys.readouterr().err
     with pytest.raises(ValueError):
         run("tiny", ["squares"], seed_set=-3)
+
+
+def test_the_full_plan_plays_project_maken_50_a_pairing_and_order_and_per_order_overrides(monkeypatch):
+    """Project Maken's six pairings are measured at n = 100 in the full plan (FULL_PER_ORDER: at
+    n = 40 six pairings all truly 0.50 would all land inside 40–60 % only about one run in three);
+    every other game plays the plan's 20, and --per-order sets every game's."""
+    import balance
+
+    def pairing_matches(plan, game, **kw):
+        seen = []
+
+        def fake(name, options, players, seed):
+            seen.append(seed)
+            return {"winners": [0], "reason": "done", "first": 0}
+        monkeypatch.setattr(balance, "play_match", fake)
+        monkeypatch.setattr(balance, "one_rule_bots", lambda name: {})
+        row = run(plan, [game], strength=False, **kw)["games"][game]
+        assert row["matches"] == sum(p["n"] for p in row["pairings"]) == len(seen)
+        return row
+    maken = pairing_matches("full", "maken")
+    assert maken["per_order"] == 50 and {p["n"] for p in maken["pairings"]} == {100} and maken["matches"] == 600
+    aow = pairing_matches("full", "art_of_war")
+    assert aow["per_order"] == 20 and {p["n"] for p in aow["pairings"]} == {40}
+    assert pairing_matches("full", "maken", per_order=3)["matches"] == 6 * 6
+    assert pairing_matches("quick", "maken")["per_order"] == 2

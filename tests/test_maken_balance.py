@@ -1,8 +1,8 @@
-"""Project Maken rules editions 2 and 3: the balance changes (docs/rules/maken.md, "Balance (rules
-edition 2)" and "(rules edition 3)") and their edition gating.  A stored match is rebuilt by
+"""Project Maken rules editions 2, 3 and 4: the balance changes (docs/rules/maken.md, "Balance (rules
+edition 2)", "(rules edition 3)" and "(rules edition 4)") and their edition gating.  A stored match is rebuilt by
 replaying its commands from ``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match
 started under edition 1 or 2 (or stored before editions) must keep exactly its old numbers and
-decks; a new match uses the newest edition, 3."""
+decks; a new match uses the newest edition, 4."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,7 @@ from rules.maken.cards import CardDataError, CardSet
 game = registry.get("maken")
 PATCHES = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))["editions"]
 PATCH = PATCHES["2"]
-NEWEST = 3
+NEWEST = 4
 FILES = sorted(MAKEN_DIR.glob("0*.json"))          # the characters' files: rules edition 1
 printed = MakenGame(read_maken(FILES))              # the files alone, as before editions
 
@@ -29,15 +29,30 @@ def _ready(state, n=2):
     return game.apply(game.apply(state, state.d["first"], "ready"), 1 - state.d["first"], "ready")
 
 
-def test_edition_3_is_the_current_edition():
-    assert game.editions == (1, 2, 3) and game.edition == NEWEST
-    assert sorted(map(int, PATCHES)) == [2, 3]
+def test_edition_4_is_the_current_edition():
+    assert game.editions == (1, 2, 3, 4) and game.edition == NEWEST
+    assert sorted(map(int, PATCHES)) == [2, 3, 4]
     assert game.new_match(seed=1).d["edition"] == NEWEST
     assert start_edition(game) == {"edition": NEWEST}
     assert game.for_edition(1).edition == 1 and game.for_edition(2).edition == 2
-    assert game.for_edition(NEWEST) is game
-    with pytest.raises(ValueError, match="unknown Project Maken rules edition 4"):
-        game.new_match(seed=1, edition=4)
+    assert game.for_edition(3).edition == 3 and game.for_edition(NEWEST) is game
+    with pytest.raises(ValueError, match="unknown Project Maken rules edition 5"):
+        game.new_match(seed=1, edition=5)
+
+
+def _changes_exactly(edition: int, changes: dict) -> tuple:
+    """Edition ``edition``'s patch names exactly ``changes`` (card -> {field: (before, after)}),
+    each card's other fields are the edition before's; returns (before, after) card sets."""
+    old, new = game.cardset_at(edition - 1), game.cardset_at(edition)
+    assert {cid: set(f) for cid, f in PATCHES[str(edition)]["cards"].items()} == {c: set(f) for c, f in changes.items()}
+    for cid in old.cards:
+        want = dict(old.cards[cid])
+        for field, (before, after) in changes.get(cid, {}).items():
+            assert old.cards[cid][field] == before, (cid, field)
+            want[field] = after
+        assert {k: v for k, v in new.cards[cid].items() if k != "text"} == \
+            {k: v for k, v in want.items() if k != "text"}, cid
+    return old, new
 
 
 # edition 3's changes (docs/rules/maken.md, "Balance (rules edition 3)"): card -> {field: (2, 3)}
@@ -49,20 +64,42 @@ EDITION_3 = {"ts10": {"gain": (1, 0)}, "gu10": {"gain": (1, 0)}, "ms10": {"gain"
 def test_edition_3_changes_exactly_its_numbers_and_keeps_edition_2s_others():
     """A card patched in editions 2 and 3 keeps edition 2's numbers for the fields edition 3 does not
     name (the 10s keep reach 1/0 and attack 2); edition 2 itself stays as it was."""
-    two, three = game.cardset_at(2), game.cardset_at(3)
-    assert {cid: set(f) for cid, f in PATCHES["3"]["cards"].items()} == {c: set(f) for c, f in EDITION_3.items()}
-    for cid in two.cards:
-        want = dict(two.cards[cid])
-        for field, (before, after) in EDITION_3.get(cid, {}).items():
-            assert two.cards[cid][field] == before, (cid, field)
-            want[field] = after
-        got = {k: v for k, v in three.cards[cid].items() if k != "text"}
-        assert got == {k: v for k, v in want.items() if k != "text"}, cid
+    two, three = _changes_exactly(3, EDITION_3)
     for cid in ("ts10", "gu10", "ms10", "kt10"):
         assert (three.cards[cid]["front"], three.cards[cid]["back"], three.cards[cid]["attack"]) == (1, 0, 2)
     assert "ゲージ増加" not in three.cards["ts10"]["text"]["ja"] and "ゲージ増加1" in two.cards["ts10"]["text"]["ja"]
     assert three.characters == two.characters and three.rules == two.rules
     assert {d: v["spec"] for d, v in three.decks.items()} == {d: v["spec"] for d, v in two.decks.items()}
+
+
+# edition 4's changes (docs/rules/maken.md, "Balance (rules edition 4)"): card -> {field: (3, 4)}
+EDITION_4 = {"ts01": {"speed": (5, 6)}, "ts07": {"speed": (5, 6)}, "gu01": {"speed": (4, 5)},
+             "gu06": {"speed": (5, 4)}, "ms01": {"attack": (2, 3)},
+             **{cid: {"icon": ("dust", "stamina")} for cid in ("ts02", "gu02", "ms02", "kt02")}}
+
+
+def test_edition_4_changes_exactly_its_cards_and_keeps_edition_3s_others():
+    three, four = _changes_exactly(4, EDITION_4)
+    assert "スタミナ" in four.cards["ts02"]["text"]["ja"] and "stamina" in four.cards["ts02"]["text"]["en"]
+    assert "ダスト" in three.cards["ts02"]["text"]["ja"]
+    assert four.characters == three.characters and four.rules == three.rules
+    assert {d: v["spec"] for d, v in four.decks.items()} == {d: v["spec"] for d, v in three.decks.items()}
+
+
+@pytest.mark.parametrize("edition, goes_to", [(3, "dust"), (4, "stamina")])
+def test_edition_4s_02s_go_under_the_stamina_after_the_attack_phase(edition, goes_to):
+    """F: 表向きの「アタックフィールド」のカードは「どこいくのアイコン」の示す場所に移動 — from rules
+    edition 4 the 02s' icon is the bottom of the stamina (edition 3: the dust)."""
+    g = game.for_edition(edition)
+    fill = ["gu01"] * 20
+    s = g.position(field0=["ts02"], actor=1, hand1=["gu05"], chars=("tsubaki", "gou"),
+                   stamina0=list(fill), stamina1=list(fill), lp0=["ts01"] * 3, lp1=["gu01"] * 3)
+    s = g.apply(s, 1, "call")                                  # speed 4 against none: a clean hit
+    assert s.d["judge"]["kind"] == "clean_hit" and not s.d["field"][0]
+    if goes_to == "stamina":
+        assert s.d["stamina"][0][-1] == "ts02" and "ts02" not in s.d["dust"][0]
+    else:
+        assert s.d["dust"][0][-1] == "ts02" and "ts02" not in s.d["stamina"][0]
 
 
 def test_every_patched_number_of_edition_2_applies_from_edition_2_on():
@@ -144,15 +181,16 @@ def test_a_stored_match_replays_with_its_own_editions_numbers():
     """host/replay.py rebuilds a match from its record: meta["edition"], or edition 1 when the
     record predates editions."""
     opts = {"decks": ["tsubaki_basic", "gou_basic"], "first": 0}
-    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2), ({"edition": 3}, 3)):
+    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2), ({"edition": 3}, 3), ({"edition": 4}, 4)):
         rec = MatchRecord(game="maken", seed=3, seats=[1, 2], names=["A", "B"], creator=1, options=opts, meta=meta)
         state = _initial_state(game, rec)
         assert state.d["edition"] == want
         assert state.d["cards"]["ts01"] == game.cardset_at(want).cards["ts01"]
         assert state.d["cards"]["ts10"] == game.cardset_at(want).cards["ts10"]
+        assert state.d["cards"]["ts02"] == game.cardset_at(want).cards["ts02"]
 
 
-@pytest.mark.parametrize("edition", [1, 2, 3])
+@pytest.mark.parametrize("edition", [1, 2, 3, 4])
 def test_the_ai_samples_a_match_under_its_own_edition(edition):
     for state in _random_match(game, 5, edition=edition)[::20]:
         for seat in (0, 1):
@@ -162,6 +200,7 @@ def test_the_ai_samples_a_match_under_its_own_edition(edition):
             assert sample.d["edition"] == edition
             assert sample.d["cards"]["gu01"] == game.cardset_at(edition).cards["gu01"]
             assert sample.d["cards"]["kt10"] == game.cardset_at(edition).cards["kt10"]
+            assert sample.d["cards"]["kt02"] == game.cardset_at(edition).cards["kt02"]
             assert game.view(sample, seat) == view                   # the determinize law
 
 
@@ -174,7 +213,7 @@ def _sources(editions):
 
 @pytest.mark.parametrize("editions, where, says", [
     ({"1": {}}, "field 'editions.1'", "edition 1 is the files' cards"),
-    ({"4": {}}, "field 'editions.4'", "unknown rules edition"),
+    ({"5": {}}, "field 'editions.5'", "unknown rules edition"),
     ({"2": {"units": {}}}, "field 'editions.2.units'", "unknown key"),
     ({"2": {"cards": {"zz01": {"attack": 2}}}}, "card 'zz01'", "no such card"),
     ({"2": {"cards": {"ts01": {"posture": "air"}}}}, "card 'ts01', field 'editions.2.posture'", "cannot be patched"),
@@ -185,6 +224,7 @@ def _sources(editions):
     ({"2": {"decks": {"nope": {}}}}, "card 'nope'", "no such ready-made deck"),
     ({"2": {"rules": {"lp_cards": 2}}}, "field 'editions.2.rules.lp_cards'", "not a rules number"),
     ({"2": {"rules": {"first_draw_limit": 0}}}, "field 'editions.2.rules.first_draw_limit'", "from 1 to 3"),
+    ({"2": {"cards": {"ts01": {"icon": "moon"}}}}, "card 'ts01', field 'icon'", "must be one of dust"),
     ({"2": {"characters": {"gou": {"draw_limit": 9}}}}, "card 'gou', field 'editions.2.draw_limit'", "from 1 to 5"),
 ])
 def test_bad_edition_data_is_refused_naming_file_card_and_field(editions, where, says):
@@ -195,7 +235,8 @@ def test_bad_edition_data_is_refused_naming_file_card_and_field(editions, where,
 
 def test_the_shipped_editions_file_is_valid_and_read_with_the_cards():
     cs = CardSet.from_sources(_sources(json.loads((MAKEN_DIR / "editions.json").read_text("utf-8"))["editions"]))
-    assert sorted(cs.patches) == [2, 3] and cs.at(3).cards == game.cardset.cards
+    assert sorted(cs.patches) == [2, 3, 4] and cs.at(4).cards == game.cardset.cards
+    assert cs.at(3).cards == game.cardset_at(3).cards
     assert cs.at(2).cards == game.cardset_at(2).cards
 
 

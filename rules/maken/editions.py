@@ -4,11 +4,12 @@ a match stored before a balance change replays with its old numbers; a new match
 - edition 1: the cards and ready-made decks of ``data/cards/maken/0*.json`` as they are;
 - edition 2: the balance changes of ``data/cards/maken/editions.json`` (reasons and figures:
   ``docs/rules/maken.md``, "Balance (rules edition 2)");
-- edition 3: the second round of balance changes there ("Balance (rules edition 3)").
+- edition 3: the second round of balance changes there ("Balance (rules edition 3)");
+- edition 4: the third ("Balance (rules edition 4)").
 
 Edition N applies every patch numbered up to N, oldest first.  A patch (one entry of a card file's
 ``"editions"`` key) may change a character's draw limit (``characters``), the numbers of known cards (``cards``: speed, reach, attack, guard,
-cost, gain, and the amounts of the bet / hit / support effects), replace the card counts of a
+cost, gain, the amounts of the bet / hit / support effects, and the destination icon), replace the card counts of a
 ready-made deck (``decks``), and change the opening numbers the rulebook gives (``rules``:
 ``first_draw_limit`` — what the very first TP may draw, printed 2 — and ``second_hand`` — the
 second player's opening hand, printed 5).  Every patch is validated like the files' cards; errors
@@ -25,9 +26,9 @@ from typing import Any
 
 from rules.editions import edition_number, known, number_error, upto
 
-EDITIONS = (1, 2, 3)
+EDITIONS = (1, 2, 3, 4)
 EDITION = EDITIONS[-1]
-CARD_FIELDS = ("speed", "reach", "attack", "guard", "cost", "gain", "bet", "hit", "effect")
+CARD_FIELDS = ("speed", "reach", "attack", "guard", "cost", "gain", "bet", "hit", "effect", "icon")
 RULES = {"first_draw_limit": (1, 3), "second_hand": (3, 8)}
 PRINTED = {"first_draw_limit": 2, "second_hand": 5}
 
