@@ -5,6 +5,7 @@
     python bot.py --local [--game squares] [--out DIR]   # play in the terminal, no Discord
 
     python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs
+    python bot.py --recheck-quarantine   # release quarantined matches that read and replay again
 
 Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
 (default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, SHARD_IDS, DEV_GUILD_ID,
@@ -316,6 +317,42 @@ def run_backup(args: list[str]) -> int:
     return 0
 
 
+def run_recheck(args: list[str]) -> int:
+    """``--recheck-quarantine``: read every quarantined match of DATABASE_URL again through
+    every check, replay its log, and release the ones that pass (host/resilient.py)."""
+    from data.store import StoreError, open_store
+    from host import Host
+
+    lang = i18n.terminal_locale()
+    if args:
+        print(i18n.t("bot.unknown_args", lang, args=" ".join(args)), file=sys.stderr)
+        return 2
+    try:
+        from dotenv import load_dotenv
+
+        load_dotenv()
+    except ImportError:  # pragma: no cover - declared dependency
+        pass
+
+    async def run() -> list[tuple[int, str, str]]:
+        store = await open_store(Config.from_env().database_url)
+        try:
+            return await Host(store, render=False).recheck_all()
+        finally:
+            await store.close()
+
+    try:
+        found = asyncio.run(run())
+    except StoreError as e:
+        print(i18n.t("bot.recheck_failed", lang, detail=str(e)), file=sys.stderr)
+        return 1
+    for match_id, what, why in found:
+        print(i18n.t(f"bot.recheck.{what}", lang, match_id=match_id, why=why))
+    print(i18n.t("bot.recheck_done", lang, released=sum(1 for f in found if f[1] == "released"),
+                 total=len(found)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not load_games(i18n.terminal_locale()):
@@ -326,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         return console_main(argv[1:])
     if argv and argv[0] == "--backup":
         return run_backup(argv[1:])
+    if argv and argv[0] == "--recheck-quarantine":
+        return run_recheck(argv[1:])
     if "--dump-commands" in argv:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))

@@ -167,6 +167,20 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
             log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
 
+def transient(error: BaseException) -> bool:
+    """Is this (or what it wraps: app_commands.CommandInvokeError) the database failing for a
+    moment (data.store.TransientStoreError)?  Then the answer is "try again", not "error"."""
+    from data.store import TransientStoreError
+
+    seen = 0
+    while error is not None and seen < 4:
+        if isinstance(error, TransientStoreError):
+            return True
+        error = getattr(error, "original", None) or error.__cause__
+        seen += 1
+    return False
+
+
 async def reply_error(interaction: discord.Interaction, text: str) -> None:
     await reply(interaction, "⚠️ " + text)
 
@@ -186,6 +200,8 @@ class GameTree(app_commands.CommandTree):
                 text = tr("cogs.err.no_permission", locale)
         elif isinstance(error, app_commands.TransformerError):
             text = tr("cogs.err.bad_value", locale, value=clip(str(error.value), 50))
+        elif transient(error):
+            text = tr("cogs.err.transient", locale)
         else:
             cmd = interaction.command.qualified_name if interaction.command else "?"
             log.error("command %s failed", cmd, exc_info=error)

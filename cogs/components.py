@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.common import LABEL_MAX, SELECT_MAX, clip, expired, log_expired, reply_error, tr, user_locale
+from cogs.common import LABEL_MAX, SELECT_MAX, clip, expired, log_expired, reply_error, tr, transient, user_locale
 from render.labels import Choice
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -143,6 +143,9 @@ async def _run(interaction: discord.Interaction, coro_factory) -> None:
     except Exception as exc:
         if expired(exc):
             log_expired(interaction, str((interaction.data or {}).get("custom_id")))
+            return
+        if transient(exc):   # the database failed for a moment (logged by the store)
+            await reply_error(interaction, tr("cogs.err.transient", user_locale(interaction)))
             return
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
         await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))

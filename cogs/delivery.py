@@ -168,9 +168,11 @@ class Delivery(commands.Cog):
             if rec.status == ACTIVE and rec.deadline:
                 clock += f"\n<t:{int(rec.deadline)}:R>"
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
-        # options as players read them: never a deck's contents or a raw id (host.options_text)
+        # options as players read them: never a deck's contents or a raw id (host.options_text);
+        # until the first move everyone sees (``shown``: a secret decision is no move, host._apply)
         opts = public_options(registry.get(rec.game), rec.options, list(rec.names), locale) \
-            if rec.options and rec.game in registry and (rec.status != ACTIVE or not rec.n_commands) else ""
+            if rec.options and rec.game in registry and (
+                rec.status != ACTIVE or not (rec.meta or {}).get("shown", rec.n_commands)) else ""
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
         file = picture_file(public.picture if public is not None else None, "board.png")

@@ -27,7 +27,7 @@ from discord.ext import commands, tasks
 
 from cogs.common import (
     CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, render_lines, reply,
-    reply_error, too_old_to_edit, tr, user_locale,
+    reply_error, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
 from data.store import LeagueRecord
@@ -414,7 +414,9 @@ class Leagues(commands.Cog):
     async def deadlines(self) -> None:
         try:
             await self.tick_once()
-        except Exception:
+        except Exception as e:
+            if transient(e):    # the database failed for a moment (the store logged it once)
+                return
             log.exception("league deadlines failed")
 
     @deadlines.before_loop

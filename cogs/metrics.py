@@ -7,9 +7,10 @@ A small aiohttp server (aiohttp comes with discord.py) on ``METRICS_HOST:METRICS
     The Prometheus text format of :class:`host.metrics.Metrics`; the store's gauges (active
     matches, quarantined rows) and each shard's gateway latency are read at each scrape.
 ``GET /healthz``
-    200 ``{"ok": true, "shards": {"0": 0.041}, "db": true}`` when the gateway is connected
-    (every shard of this process) and the store answers a trivial query in time; otherwise
-    503 with the same body and ``"ok": false``.
+    200 ``{"ok": true, "shards": {"0": 0.041}, "db": true, "db_seconds": 0.002, "db_slow": false}``
+    when the gateway is connected (every shard of this process) and the store answers a trivial
+    query within :data:`DB_TIMEOUT`; otherwise 503 with the same body and ``"ok": false``.
+    ``db_slow`` is true when that query took over :data:`DB_SLOW` (still 200: slow, not down).
 
 The cog is added by :func:`cogs.setup_all` only when the bot's config has a ``metrics_port``;
 its server starts in ``cog_load`` and stops in ``cog_unload`` (``bot.close()`` removes the cogs).
@@ -20,16 +21,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from typing import Any
 
 from aiohttp import web
 from discord.ext import commands
 
+from data import deadline
 from host.metrics import Metrics, count_rate_limits
 
 log = logging.getLogger("cogs.metrics")
 
 DB_TIMEOUT = 5.0   # seconds the store has to answer /healthz's query
+DB_SLOW = 1.0      # a trivial query slower than this: the database is reported slow
 
 
 class MetricsServer(commands.Cog):
@@ -51,6 +55,9 @@ class MetricsServer(commands.Cog):
         config = self.bot.config  # type: ignore[attr-defined]
         self.bot.host.metrics = self.metrics  # type: ignore[attr-defined]
         self._undo_429 = count_rate_limits(self.metrics)
+        notes = getattr(self.bot.store, "notes", None)  # type: ignore[attr-defined]
+        if notes is not None:
+            notes.listeners.append(self.metrics.store_error)
         app = web.Application()
         app.router.add_get("/metrics", self.serve_metrics)
         app.router.add_get("/healthz", self.serve_health)
@@ -76,6 +83,9 @@ class MetricsServer(commands.Cog):
             self._undo_429 = None
         if getattr(self.bot.host, "metrics", None) is self.metrics:  # type: ignore[attr-defined]
             self.bot.host.metrics = None  # type: ignore[attr-defined]
+        notes = getattr(self.bot.store, "notes", None)  # type: ignore[attr-defined]
+        if notes is not None and self.metrics.store_error in notes.listeners:
+            notes.listeners.remove(self.metrics.store_error)
 
     # ------------------------------------------------------------------ answers
     def latencies(self) -> dict[int, float | None]:
@@ -102,17 +112,26 @@ class MetricsServer(commands.Cog):
             log.warning("metrics: the store did not answer: %r", e)
         return web.Response(body=self.metrics.exposition(), headers={"Content-Type": self.metrics.content_type})
 
-    async def db_ok(self) -> bool:
+    async def db_check(self) -> tuple[bool, float]:
+        """(did the store answer a trivial query within DB_TIMEOUT, how long it took)."""
+        started = time.perf_counter()
         try:
-            await asyncio.wait_for(self.bot.store.count_matches(), DB_TIMEOUT)  # type: ignore[attr-defined]
+            with deadline.within(DB_TIMEOUT):
+                await asyncio.wait_for(self.bot.store.count_matches(), DB_TIMEOUT)  # type: ignore[attr-defined]
         except Exception as e:
             log.warning("health: the store did not answer: %r", e)
-            return False
-        return True
+            return False, time.perf_counter() - started
+        return True, time.perf_counter() - started
+
+    async def db_ok(self) -> bool:
+        return (await self.db_check())[0]
 
     async def serve_health(self, request: web.Request) -> web.Response:
         gateway = self.gateway_up()
-        db = await self.db_ok()
+        db, seconds = await self.db_check()
+        if db and seconds > DB_SLOW:
+            log.warning("health: the database is slow: a trivial query took %.2f s", seconds)
         body = {"ok": gateway and db, "gateway": gateway,
-                "shards": {str(k): v for k, v in sorted(self.latencies().items())}, "db": db}
+                "shards": {str(k): v for k, v in sorted(self.latencies().items())}, "db": db,
+                "db_seconds": round(seconds, 4), "db_slow": seconds > DB_SLOW}
         return web.json_response(body, status=200 if body["ok"] else 503)

@@ -19,15 +19,18 @@ from cogs.common import (L, N, game_name, missing_permissions, permission_names,
                          tr, user_locale)
 from cogs.decks import any_deck_autocomplete
 from cogs.game import GAME_CHOICES
-from data.store import ACTIVE
+from data.store import ACTIVE, TransientStoreError
 from host.shards import owns
 from host.decks import DeckBook
 from host.practice import ai_name_msg
+from host.types import Result
 from rules import registry
 
 log = logging.getLogger("cogs.practice")
 
 THINK_S = 1.2        # the computer's pause before it moves, so its moves read as moves
+# the database failed for a moment: the computer tries its move again after these pauses
+RETRY_S = (2.0, 5.0, 10.0, 20.0, 30.0)
 
 
 def _level_choices() -> list[Choice[str]]:
@@ -87,12 +90,27 @@ class Practice(commands.Cog):
 
     async def _turn(self, match_id: int) -> None:
         """The computer's moves while it is to act (several in a row when the game says so)."""
+        retries = iter(RETRY_S)
         try:
-            while await self.host.ai_to_act(match_id):
-                await asyncio.sleep(THINK_S)
-                result = await self.host.ai_move(match_id)
+            while True:
+                try:
+                    if not await self.host.ai_to_act(match_id):
+                        break
+                    await asyncio.sleep(THINK_S)
+                    result = await self.host.ai_move(match_id)
+                except TransientStoreError:
+                    result = Result.fail("host.err.transient")
+                if result is not None and not result.ok and result.error.key == "host.err.transient":
+                    pause = next(retries, None)      # the database failed for a moment: again
+                    if pause is None:
+                        log.warning("match %s: the computer could not move (the database did not "
+                                    "answer); it tries again at the next update of the match or restart", match_id)
+                        break
+                    await asyncio.sleep(pause)
+                    continue
                 if result is None or not result.ok:
                     break
+                retries = iter(RETRY_S)
                 if self.delivery is not None:
                     await self.delivery.publish(result, actor=getattr(self.bot.user, "id", None))
         except asyncio.CancelledError:

@@ -38,11 +38,12 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
+from data import deadline
 from data.migrate import Migration
 from data.pg_migrate import apply_pg_migrations, current_pg_version
 from data.rows import I
 from data.sql_store import _HISTORY_COLS, _RATING_COLS, _RESULT_COLS, Conn, SqlStore
-from data.store import StoreError
+from data.store import OutcomeUnknown, StoreError
 
 log = logging.getLogger("data.store")
 
@@ -133,6 +134,35 @@ def _quoted_mark(sql: str) -> bool:
     return False
 
 
+_t = deadline.statement_timeout
+
+# asyncpg's errors that say nothing about the stored data (issue 31), by kind.  Checked in
+# order: QueryCanceledError (a statement timeout, a cancelled query) and CannotConnectNowError
+# ("the database system is starting up") are OperatorInterventionErrors too.
+_TRANSIENT: tuple[tuple[Any, str], ...] = (
+    (asyncpg.exceptions.QueryCanceledError, "timeout"),
+    (asyncpg.exceptions.CannotConnectNowError, "starting"),
+    (asyncpg.exceptions.OperatorInterventionError, "connection"),   # admin / crash shutdown
+    (asyncpg.exceptions.PostgresConnectionError, "connection"),     # lost, refused, protocol
+    (asyncpg.exceptions.DiskFullError, "full"),
+    (asyncpg.exceptions.OutOfMemoryError, "full"),
+    (asyncpg.exceptions.InsufficientResourcesError, "busy"),        # too many connections
+    (asyncpg.exceptions.TransactionRollbackError, "locked"),        # deadlock, serialization
+    (asyncpg.exceptions.LockNotAvailableError, "locked"),
+    (asyncpg.exceptions.PostgresSystemError, "io"),                 # the server's I/O failed
+    (asyncpg.InterfaceError, "connection"),                         # closed, pool closing
+)
+
+
+def _kill(conn: Any) -> None:
+    """Close a pooled connection at once, without a word to the server (which may not answer).
+    A connection the pool already took back (it noticed the loss first) is left to the pool."""
+    try:
+        conn.terminate()
+    except asyncpg.InterfaceError:
+        pass
+
+
 class PgConn(Conn):
     """The :class:`data.sql_store.Conn` adapter on a pooled asyncpg connection."""
 
@@ -141,23 +171,25 @@ class PgConn(Conn):
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
 
+    # Each statement waits at most the statement timeout, or what is left of the call's
+    # deadline (data/deadline.py); asyncpg raises TimeoutError and cancels it on the server.
     async def execute(self, sql: str, *args: Any) -> int:
-        return _rowcount(await self.conn.execute(pg_sql(sql), *args))
+        return _rowcount(await self.conn.execute(pg_sql(sql), *args, timeout=_t()))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self.conn.executemany(pg_sql(sql), rows)
+        await self.conn.executemany(pg_sql(sql), rows, timeout=_t())
 
     async def fetchall(self, sql: str, *args: Any) -> list:
-        return await self.conn.fetch(pg_sql(sql), *args)
+        return await self.conn.fetch(pg_sql(sql), *args, timeout=_t())
 
     async def fetchone(self, sql: str, *args: Any) -> Any:
-        return await self.conn.fetchrow(pg_sql(sql), *args)
+        return await self.conn.fetchrow(pg_sql(sql), *args, timeout=_t())
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        return await self.conn.fetchval(pg_sql(sql), *args)
+        return await self.conn.fetchval(pg_sql(sql), *args, timeout=_t())
 
     async def insert(self, sql: str, *args: Any) -> int:
-        return await self.conn.fetchval(pg_sql(sql + " RETURNING id"), *args)
+        return await self.conn.fetchval(pg_sql(sql + " RETURNING id"), *args, timeout=_t())
 
     def transaction(self) -> Any:
         return self.conn.transaction()
@@ -189,8 +221,10 @@ class PostgresStore(SqlStore):
             if self._pool is not None:
                 return
             try:
-                pool = await asyncpg.create_pool(self._url.dsn, min_size=self._url.pool_min,
-                                                 max_size=self._url.pool_max)
+                pool = await asyncpg.create_pool(
+                    self._url.dsn, min_size=self._url.pool_min, max_size=self._url.pool_max,
+                    # no statement, and no connection attempt, waits longer than this
+                    command_timeout=deadline.STATEMENT_SECONDS, timeout=deadline.STATEMENT_SECONDS)
             except (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
                     asyncpg.InterfaceError, ValueError) as e:
                 raise StoreError(f"cannot connect to PostgreSQL {self._url.safe}: "
@@ -249,22 +283,80 @@ class PostgresStore(SqlStore):
         # exist yet cannot be row-locked, and two matches must not both create it.
         await c.execute("SELECT pg_advisory_xact_lock(?)", RATINGS_LOCK)
 
+    def _transient_kind(self, e: BaseException) -> str | None:
+        for cls, kind in _TRANSIENT:
+            if isinstance(e, cls):
+                return kind
+        return super()._transient_kind(e)
+
+    def _scrub(self, text: str) -> str:
+        return self._url.scrub(text)
+
+    def _translate(self, e: BaseException, what: str = "") -> StoreError:
+        return super()._translate(e, what or f"PostgreSQL {self._url.safe}")
+
     # plumbing ----------------------------------------------------------------------------
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[PgConn]:
+        """A pooled connection, taken within the statement timeout.  A driver error leaves as
+        the store's own (:meth:`_translate`); after a transient one the connection is closed
+        rather than put back (it may be half way through a cancelled query, and putting it
+        back would wait for the cancellation on a server that may not answer)."""
         pool = self._pool
         if pool is None:
             raise StoreError("the store is not open")
+        if deadline.expired():
+            raise self._translate(TimeoutError("no time left for the database"))
         try:
-            async with pool.acquire() as conn:
-                yield PgConn(conn)
-        except (OSError, asyncpg.InterfaceError, asyncpg.exceptions.PostgresConnectionError) as e:
-            raise StoreError(f"PostgreSQL {self._url.safe}: "
-                             + self._url.scrub(f"{type(e).__name__}: {e}")) from e
+            conn = await pool.acquire(timeout=_t())
+        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._translate(e) from e
+        broken = False
+        try:
+            yield PgConn(conn)
+        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            broken = self._transient_kind(e) is not None
+            raise self._translate(e) from e
+        except StoreError as e:
+            broken = e.transient
+            raise
+        except BaseException:
+            broken = True   # cancelled mid-way: do not wait on this connection again
+            raise
+        finally:
+            await self._put_back(pool, conn, broken)
+
+    async def _put_back(self, pool: asyncpg.Pool, conn: Any, broken: bool) -> None:
+        if broken:
+            _kill(conn)
+        try:
+            await pool.release(conn, timeout=deadline.STATEMENT_SECONDS)
+        except Exception as e:  # the pool closes a connection it cannot reset; nothing lost
+            log.debug("PostgreSQL: a connection could not be put back: %r", e)
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[PgConn]:
-        """One transaction, committed on success, rolled back on error."""
+        """One transaction, committed on success, rolled back on error.  A ``COMMIT`` that the
+        server does not confirm (the connection lost or timed out around it) may have been
+        carried out: that raises :class:`OutcomeUnknown`, which the write methods settle by
+        reading back what they wrote.  Any earlier failure committed nothing."""
         async with self._read() as c:
-            async with c.conn.transaction():
+            await c.conn.execute("BEGIN", timeout=_t())
+            try:
                 yield c
+            except BaseException:
+                if not c.conn.is_closed():
+                    try:
+                        await c.conn.execute("ROLLBACK", timeout=_t())
+                    except Exception:  # the connection is closed on its way out (_read)
+                        _kill(c.conn)
+                raise
+            try:
+                await c.conn.execute("COMMIT", timeout=_t())
+            except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+                kind = self._transient_kind(e)
+                if kind in ("timeout", "connection", "starting", "io"):
+                    _kill(c.conn)
+                    raise OutcomeUnknown(self._url.scrub(
+                        f"PostgreSQL {self._url.safe}: COMMIT not confirmed ({type(e).__name__}: {e})")) from e
+                raise

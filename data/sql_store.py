@@ -17,7 +17,17 @@ supplies only what truly differs:
   classes).
 
 SQL is written once with ``?`` placeholders, which the PostgreSQL adapter rewrites to
-``$1``...``$n``.  The record codec is :mod:`data.rows`.
+``$1``...``$n``.  The record codec is :mod:`data.rows`.  The methods are in three parts: the
+matches here, the quarantine in :mod:`data.sql_quarantine`, records, ratings, leagues and decks
+in :mod:`data.sql_records`.
+
+Failures (issue 31, :mod:`data.resilience`): a driver error leaves a backend's ``_read()`` /
+``_write()`` as a :class:`data.store.StoreError` — a :class:`data.store.TransientStoreError` for
+a failure that says nothing about the data (``_transient_kind``) — and every public method tries
+a transient failure again (:func:`data.resilience.retry_all`, at the end of this module).  Only
+proof that the data is wrong quarantines a row.  A ``COMMIT`` never confirmed
+(:class:`data.store.OutcomeUnknown`) is settled by the write methods themselves: they read back
+what they wrote (:meth:`SqlStore._settled`) before answering.
 """
 from __future__ import annotations
 
@@ -25,15 +35,16 @@ import abc
 import asyncio
 import json
 import logging
-import math
 import time
 from contextlib import AbstractAsyncContextManager
-from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
+from data import deadline
+from data.resilience import PAUSES, ErrorNotes, retry_all
 from data.rows import (
     DECODE_SLICE,
     INSERT,
+    SELECT,
     I,
     I_SEATS,
     SELECT_CHECKED,
@@ -42,8 +53,7 @@ from data.rows import (
     UPDATE_IDX,
     Bad,
     check_row,
-    decode_deck,
-    decode_league,
+    decode,
     dumps,
     players,
     prepare,
@@ -58,16 +68,18 @@ from data.store import (
     UNFINISHED,
     CommandRecord,
     CorruptRow,
-    LeagueRecord,
     MatchRecord,
-    RatingChange,
-    RatingRow,
     ResultRow,
     Store,
+    OutcomeUnknown,
     StoreError,
+    TransientStoreError,
     VersionConflict,
+    looks_transient,
     valid_id,
 )
+from data.sql_quarantine import QuarantineSql
+from data.sql_records import RecordsSql
 
 log = logging.getLogger("data.store")
 
@@ -111,7 +123,7 @@ _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, si
 _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
 
 
-class SqlStore(Store):
+class SqlStore(QuarantineSql, RecordsSql, Store):
     """The SQL of every store method, once; see the module docstring for what a backend adds."""
 
     # -- dialect (the SQLite spelling; PostgresStore overrides) ----------------------------
@@ -145,6 +157,55 @@ class SqlStore(Store):
     async def _lock_ratings(self, c: Conn) -> None:
         """Inside _write(): serialise rating writers, if _write() alone does not."""
 
+    # -- failures (issue 31; data/resilience.py) -------------------------------------------
+    @property
+    def notes(self) -> ErrorNotes:
+        """Failures seen by this store (made on first use: a backend's __init__ need not)."""
+        notes = self.__dict__.get("_notes")
+        if notes is None:
+            notes = self.__dict__["_notes"] = ErrorNotes()
+        return notes
+
+    def _transient_kind(self, e: BaseException) -> str | None:
+        """The kind of a driver error that says nothing about the stored data (a timeout, a
+        lost connection, …), else None.  Each backend names its own."""
+        if isinstance(e, (TimeoutError, asyncio.TimeoutError)):
+            return "timeout"
+        if isinstance(e, (ConnectionError, OSError)):
+            return "connection"
+        return None
+
+    def _translate(self, e: BaseException, what: str = "") -> StoreError:
+        """A driver error as the store's own: transient (see :meth:`_transient_kind`) or not."""
+        if isinstance(e, StoreError):
+            return e
+        text = f"{what + ': ' if what else ''}{type(e).__name__}: {self._scrub(str(e))[:300]}"
+        kind = self._transient_kind(e)
+        if kind is not None:
+            return TransientStoreError(text, kind=kind)
+        return StoreError(text)
+
+    def _scrub(self, text: str) -> str:
+        return text
+
+    async def _settled(self, check: Any) -> bool:
+        """After :class:`OutcomeUnknown`: did the write commit?  ``check(c)`` answers inside a
+        transaction that first waits for the row lock the lost write held (so its transaction
+        is over, committed or not, when ``check`` reads).  Tried until the deadline; raises
+        :class:`OutcomeUnknown` if the database never answered."""
+        for pause in (0.0, *PAUSES, *PAUSES[-1:] * 6):
+            if deadline.expired():
+                break
+            if pause:
+                await asyncio.sleep(pause)
+            try:
+                async with self._write() as c:
+                    return bool(await check(c))
+            except TransientStoreError as e:
+                self.notes.failed("settle", None, e)
+                continue
+        raise OutcomeUnknown("the database did not confirm the write, and reading it back failed")
+
     async def __aenter__(self) -> SqlStore:
         await self.open()
         return self
@@ -169,6 +230,8 @@ class SqlStore(Store):
         try:
             rows = await c.fetchall(SELECT_LISTED + " " + where, *params)
         except self._DB_ERROR as e:
+            if self._transient_kind(e):  # the database, not a row: nothing to quarantine
+                raise self._translate(e) from e
             # the driver could not read a value (SQLite: text that is not UTF-8): read the rows
             # one by one, so only the ones it cannot read are left out (and quarantined)
             rows = await self._fetch_each(c, where, params, bad, e)
@@ -182,7 +245,8 @@ class SqlStore(Store):
                 bad.append((row[0], str(e), row[I["status"]]))
         written = 0
         for match_id, reason, prev in bad:
-            written += await self._quarantine(c, match_id, reason, prev, strict=False)
+            written += await self._quarantine(c, match_id, reason, prev, strict=False,
+                                              kind=_bad_kind(reason))
         return out, written
 
     async def _fetch_each(self, c: Conn, where: str, params: Iterable[Any],
@@ -192,13 +256,15 @@ class SqlStore(Store):
         database itself is failing, not one row)."""
         try:
             ids = [r[0] for r in await c.fetchall("SELECT id FROM matches " + where, *params)]
-        except self._DB_ERROR:
-            raise first from None
+        except self._DB_ERROR as e:
+            raise self._translate(first if not self._transient_kind(e) else e) from None
         rows = []
         for match_id in ids:
             try:
                 row = await c.fetchone(SELECT_LISTED + " WHERE id = ?", match_id)
             except self._DB_ERROR as e:
+                if self._transient_kind(e):
+                    raise self._translate(e) from e
                 status = await c.fetchval("SELECT status FROM matches WHERE id = ?", match_id)
                 bad.append((match_id, f"unreadable ({type(e).__name__}: {str(e)[:200]})",
                             status))
@@ -207,51 +273,36 @@ class SqlStore(Store):
                 rows.append(row)
         return rows
 
-    async def _quarantine(self, c: Conn, match_id: int, reason: str,
-                          prev_status: Any = None, strict: bool = True) -> bool:
-        """Quarantine in its own transaction.  Inside _read(), outside a transaction.  With
-        ``strict=False`` a failure to write (e.g. the SQLite file is locked for longer than the
-        busy timeout) is logged, not raised; returns whether it was written."""
-        log.warning("quarantining match %s: %s", match_id, reason)
-        try:
-            async with c.transaction():
-                await self._quarantine_in_tx(c, match_id, reason, prev_status)
-        except self._DB_ERROR as e:
-            if strict:
-                raise StoreError(f"cannot quarantine match {match_id}: {e}") from e
-            log.error("could not quarantine match %s: %s", match_id, e)
-            return False
-        return True
-
-    async def _quarantine_in_tx(self, c: Conn, match_id: int, reason: str,
-                                prev_status: Any = None) -> None:
-        if prev_status is None:
-            prev_status = await c.fetchval(
-                "SELECT status FROM matches WHERE id = ?" + self._FOR_UPDATE, match_id)
-        if prev_status == QUARANTINED:
-            prev_status = None  # keep the earliest known one
-        await c.execute("UPDATE matches SET status = ?, version = version + 1 WHERE id = ?",
-                        QUARANTINED, match_id)
-        await c.execute(
-            "INSERT INTO quarantine (match_id, reason, prev_status, at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (match_id) DO UPDATE SET reason = excluded.reason, at = excluded.at, "
-            "prev_status = COALESCE(quarantine.prev_status, excluded.prev_status)",
-            match_id, reason, None if prev_status is None else str(prev_status), time.time())
-
     # -- matches -------------------------------------------------------------------------------
     async def create_match(self, rec: MatchRecord) -> MatchRecord:
         row, out = prepare(rec, id=None, version=1)
         if out.n_commands:  # the log is written by append_command, one entry at a time
             raise ValueError(f"a new match has no commands yet, not n_commands={out.n_commands}")
-        async with self._write() as c:
-            match_id = await c.insert(INSERT, *self._row_args(row)[1:])
-            out.id = match_id
-            seated = players(match_id, out.seats)
-            if seated:
-                await c.executemany(
-                    "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)", seated)
-            if out.status == FINISHED and out.result is not None:
-                await self._write_results(c, out)
+        try:
+            async with self._write() as c:
+                match_id = await c.insert(INSERT, *self._row_args(row)[1:])
+                out.id = match_id
+                seated = players(match_id, out.seats)
+                if seated:
+                    await c.executemany(
+                        "INSERT INTO match_players (match_id, seat, user_id) VALUES (?, ?, ?)", seated)
+                if out.status == FINISHED and out.result is not None:
+                    await self._write_results(c, out)
+        except OutcomeUnknown:
+            # a new match's seed is 128 random bits: the row with this creator, creation time
+            # and seed is the one this call wrote, if any
+            found: list[int] = []
+
+            async def check(c: Conn) -> bool:
+                found[:] = [r[0] for r in await c.fetchall(
+                    "SELECT id FROM matches WHERE creator = ? AND created_at = ? AND seed = ? "
+                    "AND COALESCE(seed_text, '') = ?", row[I["creator"]],
+                    self._row_args(row)[I["created_at"]], row[I["seed"]], row[I["seed_text"]] or "")]
+                return bool(found)
+
+            if not await self._settled(check):
+                raise TransientStoreError("the new match was not stored", kind="connection") from None
+            out.id = found[0]
         return out
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
@@ -265,6 +316,8 @@ class SqlStore(Store):
             try:
                 row = await c.fetchone(SELECT_CHECKED + " WHERE id = ?", match_id)
             except self._DB_ERROR as e:  # the driver cannot read a value (SQLite: not UTF-8)
+                if self._transient_kind(e):  # … or the database cannot answer: not the row's fault
+                    raise self._translate(e) from e
                 status = await c.fetchval("SELECT status FROM matches WHERE id = ?", match_id)
                 if status is None:
                     raise
@@ -276,14 +329,15 @@ class SqlStore(Store):
             if row is None:
                 return None
             if row[I["status"]] == QUARANTINED:
-                reason = await c.fetchval("SELECT reason FROM quarantine WHERE match_id = ?",
-                                          match_id)
+                reason, kind = await self._quarantine_note(c, match_id)
                 raise CorruptRow(f"match {match_id} is quarantined"
-                                 + (f": {reason}" if reason is not None else ""))
+                                 + (f": {reason}" if reason is not None else ""),
+                                 recheck=kind is None and looks_transient(reason))
             try:
                 return check_row(row)
             except Bad as e:
-                await self._quarantine(c, match_id, str(e), row[I["status"]], strict=False)
+                await self._quarantine(c, match_id, str(e), row[I["status"]], strict=False,
+                                       kind=_bad_kind(str(e)))
                 raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") \
                     from None
 
@@ -337,10 +391,40 @@ class SqlStore(Store):
     async def update_match(self, rec: MatchRecord, expected_version: int) -> MatchRecord:
         self._check_id(rec)
         row, out = prepare(rec, version=expected_version + 1)
-        async with self._write() as c:
-            _, old_seats = await self._check_version(c, rec.id, expected_version)
-            await self._write_row(c, row, out, expected_version, old_seats)
+        try:
+            async with self._write() as c:
+                _, old_seats = await self._check_version(c, rec.id, expected_version)
+                await self._write_row(c, row, out, expected_version, old_seats)
+        except OutcomeUnknown:
+            await self._settle_row(out)
         return out
+
+    async def _settle_row(self, out: MatchRecord) -> None:
+        """After :class:`OutcomeUnknown` writing ``out``: return if the row is exactly ``out``
+        now (the write committed); raise :class:`VersionConflict` if another write got there
+        first, :class:`TransientStoreError` if nothing was written."""
+        state: list[str] = []
+
+        async def check(c: Conn) -> bool:
+            got = await c.fetchone(SELECT + " WHERE id = ?" + self._FOR_UPDATE, out.id)
+            if got is None:
+                state.append("gone")
+                return False
+            try:
+                now = decode(tuple(got))
+            except Bad:
+                now = None
+            if now == out:
+                return True
+            if got[I["version"]] >= out.version:
+                state.append("moved")
+            return False
+
+        if await self._settled(check):
+            return
+        if state and state[-1] == "moved":
+            raise VersionConflict(f"match {out.id} was written by another call meanwhile")
+        raise TransientStoreError(f"match {out.id} was not written", kind="connection")
 
     async def append_command(self, rec: MatchRecord, expected_version: int, seat: int,
                              command: str) -> MatchRecord:
@@ -369,8 +453,31 @@ class SqlStore(Store):
                 await self._write_row(c, row, out, expected_version, old_seats)
         except _Damaged as e:  # rolled back: nothing written; now quarantine it
             async with self._read() as c:
-                await self._quarantine(c, match_id, str(e), strict=False)
+                await self._quarantine(c, match_id, str(e), strict=False, kind="log")
             raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") from None
+        except OutcomeUnknown:
+            # the command and the row were written in one transaction: the log entry says
+            # whether it committed (its time is this call's own)
+            state: list[str] = []
+
+            async def check(c: Conn) -> bool:
+                await c.fetchval("SELECT version FROM matches WHERE id = ?" + self._FOR_UPDATE,
+                                 match_id)
+                got = await c.fetchone("SELECT seat, command, at FROM commands "
+                                       "WHERE match_id = ? AND seq = ?", match_id, seq)
+                if got is None:
+                    return False
+                if (got[0], got[1], float(got[2])) == (seat, command, float(now)):
+                    return True
+                state.append("moved")
+                return False
+
+            if not await self._settled(check):
+                if state:
+                    raise VersionConflict(f"match {match_id}: entry {seq} of its log is another "
+                                          "command") from None
+                raise TransientStoreError(f"the command was not stored in match {match_id}",
+                                          kind="connection") from None
         return out
 
     async def commands(self, match_id: int) -> list[CommandRecord]:
@@ -438,21 +545,6 @@ class SqlStore(Store):
             "(SELECT match_id FROM match_players WHERE user_id = ?) "
             "ORDER BY created_at DESC, id DESC LIMIT ?", (int(user_id), int(limit)), statuses,
             limited=True)
-
-    async def quarantine(self, match_id: int, reason: str) -> None:
-        if valid_id(match_id) is None:
-            return  # no such row
-        async with self._read() as c:
-            await self._quarantine(c, int(match_id), reason)
-
-    async def quarantined(self) -> list[tuple[int, str, float]]:
-        """(match_id, reason, at) of every match that is quarantined now, oldest first."""
-        async with self._read() as c:
-            rows = await c.fetchall(
-                "SELECT q.match_id, q.reason, q.at FROM quarantine q "
-                "LEFT JOIN matches m ON m.id = q.match_id "
-                "WHERE m.id IS NULL OR m.status = ? ORDER BY q.at, q.match_id", QUARANTINED)
-        return [(r[0], r[1], r[2]) for r in rows]
 
     # -- front-end references ------------------------------------------------------------------
     async def set_ref(self, match_id: int, key: str, value: str | None) -> None:
@@ -525,266 +617,23 @@ class SqlStore(Store):
                 "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
                 int(guild_id), key, text)
 
-    # ==========================================================================================
-    # records, ratings and leagues
-    # ==========================================================================================
-    async def is_processed(self, match_id: int) -> bool:
-        if valid_id(match_id) is None:
-            return False
-        async with self._read() as c:
-            row = await c.fetchone("SELECT 1 FROM processed_matches WHERE match_id = ?",
-                                   int(match_id))
-        return row is not None
-
-    async def record_processed(self, match_id: int, rated: bool, ratings: list[RatingRow],
-                               history: list[RatingChange], at: float) -> bool:
-        for r in ratings:
-            if not (math.isfinite(r.mu) and math.isfinite(r.sigma) and r.sigma > 0):
-                raise ValueError(f"rating of user {r.user_id} is not finite: {r.mu}, {r.sigma}")
-        async with self._write() as c:
-            await self._lock_ratings(c)
-            if await c.execute(self._SQL_PROCESSED, int(match_id), bool(rated), float(at)) != 1:
-                return False
-            before = {(h.scope, h.game, int(h.user_id)): (h.mu_before, h.sigma_before)
-                      for h in history}
-            for r in ratings:
-                now_row = await c.fetchone(
-                    "SELECT mu, sigma FROM ratings WHERE scope = ? AND game = ? AND user_id = ?",
-                    r.scope, r.game, int(r.user_id))
-                expected = before.get((r.scope, r.game, int(r.user_id))) if r.games > 1 else None
-                current = (now_row[0], now_row[1]) if now_row is not None else None
-                if current != expected:
-                    raise VersionConflict(f"the {r.game} rating of user {r.user_id} in {r.scope} "
-                                          "changed since it was read")
-            if ratings:
-                await c.executemany(
-                    self._SQL_RATINGS,
-                    [(r.scope, r.game, int(r.user_id), float(r.mu), float(r.sigma), int(r.games),
-                      int(r.wins), int(r.losses), int(r.draws), float(r.updated_at))
-                     for r in ratings])
-            if history:
-                await c.executemany(
-                    self._SQL_HISTORY,
-                    [(int(h.match_id), h.scope, h.game, int(h.user_id), float(h.mu_before),
-                      float(h.sigma_before), float(h.mu), float(h.sigma), float(h.at))
-                     for h in history])
-        return True
-
-    async def unprocessed_finished(self, limit: int = 100) -> list[MatchRecord]:
-        return await self._list(
-            "WHERE {statuses} AND id NOT IN (SELECT match_id FROM processed_matches) "
-            "ORDER BY updated_at, id LIMIT ?", (int(limit),), (FINISHED,), limited=True)
-
-    async def get_ratings(self, scope: str, game: str, user_ids: list[int]) -> dict[int, RatingRow]:
-        ids = [int(u) for u in user_ids]
-        if not ids:
-            return {}
-        cond, args = self._in("user_id", ids, "bigint")
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._RATING_COLS} FROM ratings WHERE scope = ? AND game = ? AND "
-                + cond, scope, game, *args)
-        return {r[2]: RatingRow(*r) for r in rows}
-
-    async def ratings_for_user(self, user_id: int, scopes: list[str]) -> list[RatingRow]:
-        if not scopes:
-            return []
-        cond, args = self._in("scope", list(scopes))
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._RATING_COLS} FROM ratings WHERE user_id = ? AND {cond} "
-                f"ORDER BY game{self._C}, scope{self._C}", int(user_id), *args)
-        return [RatingRow(*r) for r in rows]
-
-    async def leaderboard(self, scope: str, game: str, offset: int = 0, limit: int = 10
-                          ) -> tuple[list[RatingRow], int]:
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._RATING_COLS} FROM ratings WHERE scope = ? AND game = ? "
-                "ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ? OFFSET ?",
-                scope, game, int(limit), max(0, int(offset)))
-            total = await c.fetchval(
-                "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", scope, game)
-        return [RatingRow(*r) for r in rows], int(total)
-
-    async def rating_history(self, user_id: int, game: str, scope: str,
-                             limit: int = 200) -> list[RatingChange]:
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._HISTORY_COLS} FROM rating_history WHERE user_id = ? AND game = ? "
-                "AND scope = ? ORDER BY at DESC, match_id DESC LIMIT ?",
-                int(user_id), game, scope, int(limit))
-        return [RatingChange(*r) for r in reversed(rows)]
-
-    @staticmethod
-    def _game_guild(prefix: str, game: str | None, guild_id: int | None) -> tuple[str, list[Any]]:
-        """The optional ``AND game = ? AND guild_id = ?`` of the results queries (columns of the
-        table named by ``prefix``) and their parameters."""
-        sql, params = "", []
-        if game is not None:
-            sql += f" AND {prefix}game = ?"
-            params.append(game)
-        if guild_id is not None:
-            sql += f" AND {prefix}guild_id = ?"
-            params.append(int(guild_id))
-        return sql, params
-
-    async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
-                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
-        more, params = self._game_guild("", game, guild_id)
-        where = " WHERE user_id = ?" + more
-        params.insert(0, int(user_id))
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._RESULT_COLS} FROM results" + where
-                + " ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
-                *params, int(limit), max(0, int(offset)))
-            total = await c.fetchval("SELECT COUNT(*) FROM results" + where, *params)
-        return [ResultRow(*r) for r in rows], int(total)
-
-    async def result_counts(self, user_id: int) -> dict[str, dict[str, int]]:
-        async with self._read() as c:
-            rows = await c.fetchall(
-                "SELECT game, outcome, COUNT(*) FROM results WHERE user_id = ? "
-                "GROUP BY game, outcome", int(user_id))
-        out: dict[str, dict[str, int]] = {}
-        for game, outcome, n in rows:
-            out.setdefault(game, {"win": 0, "loss": 0, "draw": 0})[outcome] = int(n)
-        return out
-
-    async def results_for_match(self, match_id: int) -> list[ResultRow]:
-        if valid_id(match_id) is None:
-            return []
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT {self._RESULT_COLS} FROM results WHERE match_id = ? ORDER BY seat",
-                int(match_id))
-        return [ResultRow(*r) for r in rows]
-
-    async def head_to_head(self, a: int, b: int, game: str | None = None,
-                           guild_id: int | None = None) -> list[tuple[ResultRow, ResultRow]]:
-        cols = ", ".join(f"x.{c.strip()}" for c in self._RESULT_COLS.split(",")) + ", " + \
-            ", ".join(f"y.{c.strip()}" for c in self._RESULT_COLS.split(","))
-        sql = (f"SELECT {cols} FROM results x JOIN results y ON x.match_id = y.match_id "
-               "WHERE x.user_id = ? AND y.user_id = ?")
-        more, params = self._game_guild("x.", game, guild_id)
-        sql += more
-        params[:0] = [int(a), int(b)]
-        sql += " ORDER BY x.finished_at DESC, x.match_id DESC"
-        async with self._read() as c:
-            rows = await c.fetchall(sql, *params)
-        return [(ResultRow(*tuple(r)[:8]), ResultRow(*tuple(r)[8:])) for r in rows]
-
-    @staticmethod
-    def _league(row: Any) -> LeagueRecord | None:
-        """The row as a LeagueRecord, or None (logged) if it cannot be read: one bad league
-        never stops the listing, the clock or the other leagues."""
-        try:
-            return decode_league(tuple(row))
-        except Bad as e:
-            log.warning("league %s cannot be read and is skipped: %s", row[0], e)
-            return None
-
-    _LEAGUE_SELECT = "SELECT id, guild_id, status, version, data, created_at, updated_at FROM leagues"
-
-    @staticmethod
-    def _league_text(league: LeagueRecord, what: str) -> str:
-        """The league's data as stored (ValueError naming ``what`` if it cannot be)."""
-        try:
-            return dumps(league.data, "data")
-        except Bad as e:
-            raise ValueError(f"cannot store {what}: {e}") from None
-
-    async def create_league(self, league: LeagueRecord) -> LeagueRecord:
-        text = self._league_text(league, "league")
-        async with self._write() as c:
-            new_id = await c.insert(
-                "INSERT INTO leagues (guild_id, status, version, data, created_at, updated_at) "
-                "VALUES (?, ?, 1, ?, ?, ?)",
-                int(league.guild_id), league.status, text, float(league.created_at),
-                float(league.updated_at))
-        return replace(league, id=new_id, guild_id=int(league.guild_id), version=1, data=json.loads(text))
-
-    async def get_league(self, league_id: int) -> LeagueRecord | None:
-        if valid_id(league_id) is None:
-            return None
-        async with self._read() as c:
-            row = await c.fetchone(self._LEAGUE_SELECT + " WHERE id = ?", int(league_id))
-        return self._league(row) if row is not None else None   # unreadable: as if absent
-
-    async def update_league(self, league: LeagueRecord, expected_version: int) -> LeagueRecord:
-        if league.id is None:
-            raise ValueError("the league has no id; create_league it first")
-        text = self._league_text(league, f"league {league.id}")
-        async with self._write() as c:
-            n = await c.execute(
-                "UPDATE leagues SET status = ?, data = ?, updated_at = ?, version = version + 1 "
-                "WHERE id = ? AND version = ?",
-                league.status, text, float(league.updated_at), int(league.id),
-                int(expected_version))
-            if n != 1:
-                raise VersionConflict(f"league {league.id} is not at version {expected_version}")
-        return replace(league, version=expected_version + 1, data=json.loads(text))
-
-    async def leagues(self, guild_id: int | None = None,
-                      statuses: tuple[str, ...] = ("signup", "running", "finished")) -> list[LeagueRecord]:
-        sts = list(statuses)
-        if not sts:
-            return []
-        cond, params = self._in("status", sts)
-        sql = self._LEAGUE_SELECT + " WHERE " + cond
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            params.append(int(guild_id))
-        async with self._read() as c:
-            rows = await c.fetchall(sql + " ORDER BY id", *params)
-        return [lg for lg in map(self._league, rows) if lg is not None]
-
-    # ==========================================================================================
-    # saved decks (/deck)
-    # ==========================================================================================
-    async def save_deck(self, user_id: int, game: str, name: str, spec: dict[str, Any]) -> None:
-        try:
-            text = dumps(spec, "spec")
-        except Bad as e:
-            raise ValueError(f"deck {e}") from None
-        now = time.time()
-        async with self._write() as c:
-            await c.execute(
-                "INSERT INTO decks (user_id, game, name, spec, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game, name) "
-                "DO UPDATE SET spec = excluded.spec, updated_at = excluded.updated_at",
-                int(user_id), game, name, text, now, now)
-
-    async def get_deck(self, user_id: int, game: str, name: str) -> dict[str, Any] | None:
-        async with self._read() as c:
-            spec = await c.fetchval(
-                "SELECT spec FROM decks WHERE user_id = ? AND game = ? AND name = ?",
-                int(user_id), game, name)
-        return None if spec is None else self._deck(user_id, name, spec)
-
-    async def list_decks(self, user_id: int, game: str) -> list[tuple[str, dict[str, Any]]]:
-        async with self._read() as c:
-            rows = await c.fetchall(
-                f"SELECT name, spec FROM decks WHERE user_id = ? AND game = ? ORDER BY name{self._C}",
-                int(user_id), game)
-        decks = [(name, self._deck(user_id, name, spec)) for name, spec in rows]
-        return [(name, spec) for name, spec in decks if spec is not None]
-
-    @staticmethod
-    def _deck(user_id: int, name: Any, spec: Any) -> dict[str, Any] | None:
-        """A saved deck's spec, or None (logged) if the row cannot be read."""
-        try:
-            return decode_deck(spec)
-        except Bad as e:
-            log.warning("deck %r of user %s cannot be read and is skipped: %s", name, user_id, e)
-            return None
-
-    async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
-        async with self._write() as c:
-            n = await c.execute("DELETE FROM decks WHERE user_id = ? AND game = ? AND name = ?",
-                                int(user_id), game, name)
-        return n > 0
-
 
 _statuses_of = statuses  # count_matches' parameter is called ``statuses``
+
+
+def _bad_kind(reason: str) -> str:
+    """The quarantine kind of a :class:`data.rows.Bad` reason: the log or the row itself."""
+    return "log" if "the command log" in reason else "data"
+
+
+# Every public method tries again on a transient failure (data/resilience.py).
+retry_all(SqlStore, (
+    "create_match", "get_match", "update_match", "append_command", "commands", "unfinished_matches",
+    "count_matches", "matches_due", "matches_in_channel", "matches_for_user",
+    "quarantined", "quarantine_kinds", "recheck", "release", "get_refs",
+    "results_for_user", "get_guild_settings", "is_processed",
+    "unprocessed_finished", "get_ratings", "ratings_for_user", "leaderboard",
+    "rating_history", "results_query", "result_counts", "results_for_match", "head_to_head",
+    "create_league", "get_league", "update_league", "leagues", "get_deck", "list_decks"),
+    idempotent=("quarantine", "set_ref", "set_guild_setting", "record_processed", "save_deck",
+                "delete_deck"))

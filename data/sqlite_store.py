@@ -41,9 +41,11 @@ from typing import Any, AsyncIterator, Iterable, Sequence
 
 import aiosqlite
 
+from data import deadline
 from data.migrate import Migration, apply_migrations, current_version
+from data.resilience import acquire_within
 from data.sql_store import Conn, SqlStore
-from data.store import StoreError
+from data.store import StoreError, TransientStoreError
 
 log = logging.getLogger("data.store")
 
@@ -104,7 +106,7 @@ class SqliteConn(Conn):
 class SqliteStore(SqlStore):
     """:class:`Store` on one SQLite file (or ``":memory:"``) through one aiosqlite connection."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0,
+    def __init__(self, path: str | Path, *, busy_timeout: float = deadline.STATEMENT_SECONDS,
                  synchronous: str = "FULL", migrations: list[Migration] | None = None) -> None:
         """``busy_timeout``: seconds to wait for another process's write lock.
         ``synchronous``: FULL (default: every commit is fsynced) or NORMAL (survives a crash
@@ -120,6 +122,7 @@ class SqliteStore(SqlStore):
         self._conn: SqliteConn | None = None
         self._lock = asyncio.Lock()
         self.journal_mode: str | None = None
+        self._busy_ms: int | None = None     # the busy timeout set on the connection now
 
     # lifecycle ---------------------------------------------------------------------------
     async def open(self) -> None:
@@ -129,7 +132,8 @@ class SqliteStore(SqlStore):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
         try:
-            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            self._busy_ms = int(self.busy_timeout * 1000)
+            await db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
             self.journal_mode = await self._set_wal(db)
             if self.path != ":memory:" and self.journal_mode != "wal":
                 log.warning("SQLite store %s: journal_mode is %s, not WAL", self.path,
@@ -176,29 +180,74 @@ class SqliteStore(SqlStore):
     _DB_ERROR = sqlite3.Error
     _INTEGRITY_ERROR = sqlite3.IntegrityError
 
+    def _transient_kind(self, e: BaseException) -> str | None:
+        """SQLite's failures that say nothing about the stored data: another process holds the
+        lock longer than the busy timeout (SQLITE_BUSY / SQLITE_LOCKED), the disk is full
+        (SQLITE_FULL), the disk failed to read or write (SQLITE_IOERR), an interrupted
+        statement.  A value that does not decode is the row's fault, not one of these."""
+        if isinstance(e, sqlite3.Error):
+            name = str(getattr(e, "sqlite_errorname", "") or "")
+            text = str(e).lower()
+            if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text \
+                    or "table is locked" in text:
+                return "locked"
+            if name == "SQLITE_FULL" or "disk is full" in text:
+                return "full"
+            if name.startswith("SQLITE_IOERR") or "disk i/o error" in text:
+                return "io"
+            if name == "SQLITE_INTERRUPT" or text == "interrupted":
+                return "timeout"
+            return None
+        return super()._transient_kind(e)
+
     # plumbing ----------------------------------------------------------------------------
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[SqliteConn]:
-        async with self._lock:
-            if self._conn is None:
-                raise StoreError("the store is not open")
-            yield self._conn
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[SqliteConn]:
-        """One ``BEGIN IMMEDIATE`` transaction, committed on success, rolled back on error."""
-        async with self._lock:
+    async def _locked(self) -> AsyncIterator[SqliteConn]:
+        """The connection, for this coroutine alone, waiting for it no longer than the call's
+        deadline allows; driver errors leave as the store's own (:meth:`_translate`)."""
+        if not await acquire_within(self._lock, deadline.remaining()):
+            raise TransientStoreError(f"{self.path}: busy with other calls until the deadline",
+                                      kind="busy")
+        try:
             c = self._conn
             if c is None:
                 raise StoreError("the store is not open")
+            try:
+                yield c
+            except (sqlite3.Error, OSError) as e:
+                raise self._translate(e) from e
+        finally:
+            self._lock.release()
+
+    async def _fit_busy_timeout(self, db: aiosqlite.Connection) -> None:
+        """A write waits for another process's lock at most the busy timeout — or what is
+        left of the call's deadline, if that is less (set only when it changes)."""
+        left = deadline.remaining()
+        want = self.busy_timeout if left is None else max(0.0, min(self.busy_timeout, left))
+        ms = int(want * 1000)
+        if ms != self._busy_ms:
+            await db.execute(f"PRAGMA busy_timeout = {ms}")
+            self._busy_ms = ms
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[SqliteConn]:
+        async with self._locked() as c:
+            yield c
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[SqliteConn]:
+        """One ``BEGIN IMMEDIATE`` transaction, committed on success, rolled back on error.  A
+        failed ``COMMIT`` (a full disk, a lock) committed nothing: SQLite's commit is atomic."""
+        async with self._locked() as c:
             db = c.db
             # BEGIN is inside the rollback's reach: if this task is cancelled while waiting for
             # it, the BEGIN still runs on the connection's thread and must be undone.
             try:
+                await self._fit_busy_timeout(db)
                 try:
                     await db.execute("BEGIN IMMEDIATE")
                 except sqlite3.OperationalError as e:
-                    raise StoreError(f"cannot start a write on {self.path}: {e}") from e
+                    raise self._translate(e, f"cannot start a write on {self.path}") from e
                 yield c
                 await db.execute("COMMIT")
             except BaseException:

@@ -10,6 +10,13 @@ Concurrency: every write to a match row names the ``version`` it read.  The writ
 if the row still has that version, and then bumps it by one; otherwise it raises
 :class:`VersionConflict` and changes nothing.  So two processes sharing one database can never
 apply two commands on the same version.
+
+Errors (issue 31): every method raises only :class:`StoreError` and its subclasses, never a
+driver's own error.  :class:`TransientStoreError`: the database could not answer (after a few
+tries) and nothing was changed; :class:`OutcomeUnknown`: a write's ``COMMIT`` was never
+confirmed and could not be read back, so it may or may not be stored; :class:`CorruptRow`: the
+row is wrong (quarantined); :class:`VersionConflict`: another write came first.  Every call waits
+at most the deadlines of :mod:`data.deadline`.
 """
 from __future__ import annotations
 
@@ -54,15 +61,83 @@ def valid_id(value: Any) -> int | None:
 
 
 class StoreError(Exception):
-    pass
+    """Every failure of a store reaches its callers as this class or a subclass, never as a
+    driver's own error.  ``transient``: nothing is wrong with the stored data, the database
+    could not answer now (see :class:`TransientStoreError`).  ``kind`` names the failure for
+    logs and metrics."""
+
+    transient = False
+    kind = "error"
+
+    def __init__(self, message: str = "", *, kind: str | None = None) -> None:
+        super().__init__(message)
+        if kind is not None:
+            self.kind = kind
+
+
+class TransientStoreError(StoreError):
+    """The database could not answer — a timeout, a lost connection, a server starting up or
+    shutting down, a full disk, a lock held too long — and **nothing was changed**: the store
+    tried a bounded number of times and gave up.  Never a reason to quarantine anything; the
+    caller answers "try again in a moment".  ``kind``: ``timeout``, ``connection``,
+    ``starting``, ``full``, ``locked``, ``io`` or ``busy``."""
+
+    transient = True
+    kind = "connection"
+
+
+class OutcomeUnknown(TransientStoreError):
+    """A write was sent but the database never confirmed its ``COMMIT`` (the connection was
+    lost or timed out around it), and reading it back did not settle whether it was stored.
+    It may or may not have been: the caller must not say "nothing was changed"."""
+
+    kind = "unknown"
 
 
 class VersionConflict(StoreError):
     """The match row changed since it was read (another command, another process)."""
 
+    kind = "conflict"
+
+
+# Why a row was quarantined (the ``kind`` column of ``quarantine``).  Only proof that the
+# stored data is wrong quarantines: ``data`` (a value does not decode or fields do not fit
+# together), ``log`` (n_commands does not fit the command log), ``game`` (the engines cannot
+# serve the row: an unknown game, a seat count it does not allow), ``replay`` (the log does not
+# replay, or not to the stored snapshot).  ``None``: quarantined before kinds were recorded.
+QUARANTINE_KINDS = ("data", "log", "game", "replay")
+
 
 class CorruptRow(StoreError):
-    """A row could not be read; it has been quarantined."""
+    """A row could not be read; it has been quarantined.  ``recheck``: it was quarantined
+    before kinds were recorded, for a reason that looks like a failing connection rather than
+    bad data, so it deserves another look (:meth:`Store.recheck`)."""
+
+    kind = "corrupt"
+
+    def __init__(self, message: str = "", *, recheck: bool = False) -> None:
+        super().__init__(message)
+        self.recheck = recheck
+
+
+# How the reason of a quarantine recorded before kinds were (kind NULL) reads when the row was
+# quarantined for a failing connection, not for bad data: the driver's and the store's names of
+# timeouts, lost connections, a server starting or stopping, a locked or full database.  Such a
+# match is re-checked on its next load (issue 31) and released when it reads and replays.
+TRANSIENT_REASONS = (
+    "StoreError", "QueryCanceled", "statement timeout", "canceling statement", "TimeoutError",
+    "ConnectionDoesNotExist", "ConnectionFailure", "CannotConnectNow", "PostgresConnectionError",
+    "InterfaceError", "ConnectionResetError", "ConnectionRefusedError", "BrokenPipeError",
+    "OSError", "AdminShutdown", "CrashShutdown", "TooManyConnections", "DiskFull",
+    "database is locked", "database table is locked", "disk is full", "disk I/O error",
+    "connection was closed", "connection is closed", "the database system is",
+)
+
+
+def looks_transient(reason: str | None) -> bool:
+    """Does a quarantine reason name a failing connection rather than bad data?"""
+    text = str(reason or "").lower()
+    return any(sig.lower() in text for sig in TRANSIENT_REASONS)
 
 
 @dataclass
@@ -187,11 +262,28 @@ class Store(abc.ABC):
         """Matches where the user holds a seat, newest first."""
 
     @abc.abstractmethod
-    async def quarantine(self, match_id: int, reason: str) -> None: ...
+    async def quarantine(self, match_id: int, reason: str, kind: str = "data") -> None:
+        """Quarantine the row for ``reason``; ``kind`` is one of :data:`QUARANTINE_KINDS`."""
 
     @abc.abstractmethod
     async def quarantined(self) -> list[tuple[int, str, float]]:
         """(match_id, reason, at) of every quarantined row."""
+
+    @abc.abstractmethod
+    async def quarantine_kinds(self) -> dict[int, str | None]:
+        """match id -> the kind of its quarantine (None: recorded before kinds were)."""
+
+    @abc.abstractmethod
+    async def recheck(self, match_id: int) -> MatchRecord | None:
+        """A quarantined row read again with its status before the quarantine, through every
+        check :meth:`get_match` makes; raises :class:`CorruptRow` if it still fails them (and
+        records the new reason).  None: no such quarantined row.  Changes nothing else."""
+
+    @abc.abstractmethod
+    async def release(self, match_id: int, version: int) -> MatchRecord | None:
+        """Lift the quarantine of a row still at ``version``: its status before the quarantine
+        comes back, the version moves on by one.  Returns the record as :meth:`get_match` would
+        read it, or None if the row is not quarantined (any more) or moved."""
 
     # front-end references (message ids etc.); not versioned ------------------------------
     @abc.abstractmethod

@@ -7,8 +7,10 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
+from data import deadline
+from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord, TransientStoreError
 from host import integrity
+from host.resilient import HOST_SECONDS
 from host.replay import _hidden
 from host.texts import _duration, _names
 from host.types import PublicUpdate, Result, msg
@@ -32,11 +34,18 @@ class Clock:
         # claimed by a versioned write (``_write``) before it is announced, so it is announced
         # once even if another process looked at the same match.
         # (The listing never raises for a bad row: the store quarantines and skips it.)
-        for rec in await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL, shards=self.shards):
+        try:
+            due = await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL, shards=self.shards)
+        except TransientStoreError:
+            return out      # the database failed for a moment (the store logged it): next tick
+        for rec in due:
             # each match on its own: one that fails is logged (and quarantined if its row is
             # what is wrong), and the others still get their reminders and expiries
             try:
-                res = await self._tick_one(rec, now)
+                with deadline.within(HOST_SECONDS):
+                    res = await self._tick_one(rec, now)
+            except TransientStoreError:
+                continue    # the database, not the match (the store logged it): next tick
             except Exception:
                 log.exception("clock: match %s failed; the other matches carry on", rec.id)
                 await integrity.after_failure(self, rec.id)

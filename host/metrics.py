@@ -24,6 +24,10 @@ What each metric means (README, "Metrics"):
     Matches being played (status ``active``) in the whole database (read when scraped).
 ``quarantined_rows``
     Match rows the store quarantined (unreadable, or not fitting their log; read when scraped).
+``store_errors_total{kind}``
+    Failed database attempts (each retry counts), by kind: ``timeout``, ``connection``,
+    ``starting``, ``full``, ``locked``, ``io``, ``busy`` (transient: the store retried or the
+    caller was told "try again"), ``unknown`` (a commit never confirmed), ``error`` (anything else).
 
 Hooks: ``Host.command`` is wrapped by :func:`measured_command` and ``Host._picture`` by
 :func:`measured_picture`; both do nothing while the host's ``metrics`` is None.
@@ -41,7 +45,8 @@ log = logging.getLogger("host.metrics")
 OK, REFUSED, ERROR = "ok", "refused", "error"
 UNKNOWN_GAME = "unknown"
 # A refusal that is the table's fault, not the player's: counted as an error.
-ERROR_KEYS = frozenset({"host.err.quarantined", "host.err.conflict"})
+ERROR_KEYS = frozenset({"host.err.quarantined", "host.err.conflict", "host.err.transient",
+                        "host.err.unconfirmed"})
 
 COMMAND_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 PICTURE_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.2, 0.35, 0.5, 1.0, 2.0, 5.0)
@@ -89,6 +94,8 @@ class Metrics:
         self.active_matches = Gauge("active_matches", "Matches being played (status active) in the database.",
                                     registry=r)
         self.quarantined_rows = Gauge("quarantined_rows", "Match rows quarantined by the store.", registry=r)
+        self.store_errors = Counter("store_errors", "Failed database attempts, by kind (timeout, connection, "
+                                    "starting, full, locked, io, busy, unknown, error).", ["kind"], registry=r)
         self.rest_429.inc(0)
 
     # ------------------------------------------------------------------ events
@@ -102,6 +109,10 @@ class Metrics:
 
     def rate_limited(self) -> None:
         self.rest_429.inc()
+
+    def store_error(self, kind: str) -> None:
+        """One failed database attempt (a listener of the store's ``notes``)."""
+        self.store_errors.labels(kind=str(kind or "error")).inc()
 
     # ------------------------------------------------------------------ read when scraped
     def set_latencies(self, latencies: Iterable[tuple[int, float]]) -> None:

@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable
 from data import i18n
 from data.store import (
     ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, UNFINISHED, CorruptRow, MatchRecord,
-    Store, VersionConflict, valid_id,
+    Store, StoreError, VersionConflict, valid_id,
 )
 from host import integrity
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
@@ -31,26 +31,29 @@ from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.practice import Practice
 from host.queries import Queries
+from host.resilient import MatchLock, Rechecks, bound_host
+from host.seating import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seating  # noqa: F401  (re-exported)
 from host.shards import Shards
-from host.replay import (
-    JOIN, RESIGN, _with_said, _deck_token, _example, _fill_decks, _final_view, _hidden, _illegal_join, _initial_state,
-    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, _with_deck, own_part, start_edition,
+from host.replay import (  # noqa: F401  (JOIN, _initial_state, own_part: re-exported for tests and tools)
+    JOIN, RESIGN, _with_said, _example, _final_view, _hidden, _initial_state,
+    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, own_part,
 )
-from host.texts import _duration, _names, game_msg, illegal_msg, played_text, reason_msg, told, told_lines
+from host.texts import (
+    _duration, _names, game_msg, illegal_msg, played_text, reason_msg, shown_after, told, told_lines,
+)
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
 from rules import prng as PRNG
 
 log = logging.getLogger("host")
 
-MIN_TURN_SECONDS = 60
-MAX_TURN_SECONDS = 7 * 24 * 3600
 WINDOW_SECONDS = 5 * 60            # a secret response window's limit in a match without a clock
 SNAPSHOT_EVERY = 10                # store an engine dump every N commands (replay is the truth)
 MAX_COMMAND_LEN = 200
 
 
-class Host(Clock, Queries, Practice):
+@bound_host   # every entry point answers within its deadline (host/resilient.py)
+class Host(Seating, Clock, Queries, Practice, Rechecks):
     metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
@@ -82,7 +85,8 @@ class Host(Clock, Queries, Practice):
             return secrets.randbits(PRNG.SEED_BITS)
         return self._rng.getrandbits(PRNG.SEED_BITS)
 
-    def _lock(self, match_id: int) -> asyncio.Lock:
+    def _lock(self, match_id: int) -> MatchLock:
+        """The match's lock, waited for no longer than the call's deadline."""
         # an id no row can have shares one lock; _get answers "no such match" for it
         match_id = valid_id(match_id)
         match_id = -1 if match_id is None else match_id
@@ -90,7 +94,7 @@ class Host(Clock, Queries, Practice):
         if lock is None:
             lock = asyncio.Lock()
             self._locks[match_id] = lock
-        return lock
+        return MatchLock(lock)
 
     async def _get(self, match_id: int) -> tuple[MatchRecord | None, Result | None]:
         """The match, or the Result refusing it: no such match (also for an id no row can
@@ -102,9 +106,12 @@ class Host(Clock, Queries, Practice):
             return None, Result.fail("host.err.no_match", match_id=str(match_id)[:24])
         try:
             rec = await self.store.get_match(mid)
-        except CorruptRow:
+        except CorruptRow as e:
             self._states.pop(mid, None)
-            return None, Result.fail("host.err.quarantined", match_id=mid)
+            # quarantined long ago by what looks like a failing connection: look again
+            if not (e.recheck and (await self.recheck(mid))[0] == "released"):
+                return None, Result.fail("host.err.quarantined", match_id=mid)
+            rec = await self.store.get_match(mid)
         if rec is None:
             return None, Result.fail("host.err.no_match", match_id=mid)
         if not await integrity.admit(self, rec):
@@ -168,8 +175,11 @@ class Host(Clock, Queries, Practice):
                 if done < rec.n_commands:
                     for c in (await self.store.commands(rec.id))[done:rec.n_commands]:
                         state = _step(game, state, c.seat, c.command)
+        except StoreError:  # the database could not answer: nothing is known about the row
+            raise
         except Exception as exc:  # an engine that cannot replay this log: quarantine, never crash
-            await integrity.quarantine(self, rec, f"replay failed: {type(exc).__name__}: {exc}")
+            await integrity.quarantine(self, rec, f"replay failed: {type(exc).__name__}: {exc}",
+                                       kind="replay")
             raise CorruptRow(str(exc)) from exc
         self._remember(rec.id, rec.n_commands, state)
         return state
@@ -331,222 +341,6 @@ class Host(Clock, Queries, Practice):
         log.info("resuming %d unfinished matches", n)
         return n
 
-    # ------------------------------------------------------------------ challenges
-    async def challenge(self, game: str, creator: int, creator_name: str, *,
-                        opponents: list[tuple[int, str]] | tuple = (), open_seats: int = 0,
-                        options: dict | None = None, turn_seconds: int | None = None,
-                        guild_id: int | None = None, channel_id: int | None = None,
-                        seed: int | None = None, locale: str = "en",
-                        rematch_of: int | None = None, meta: dict | None = None,
-                        deck: Any = None) -> Result:
-        if game not in registry:
-            return Result.fail("host.err.unknown_game", game=str(game)[:40],
-                               games=", ".join(registry.names()))
-        eng = registry.get(game)
-        opponents = list(opponents)
-        ids = [creator] + [uid for uid, _ in opponents]
-        if len(set(ids)) != len(ids):
-            return Result.fail("host.err.duplicate_player")
-        n = len(ids) + max(0, int(open_seats))
-        if not eng.min_players <= n <= eng.max_players:
-            return Result.fail("host.err.player_count", game=game_msg(game), n=n,
-                               min=eng.min_players, max=eng.max_players)
-        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
-            return Result.fail("host.err.turn_time", min=MIN_TURN_SECONDS // 60,
-                               max=MAX_TURN_SECONDS // 3600)
-        options = dict(options or {})
-        if deck is not None:
-            options["decks"] = [deck] + [None] * (n - 1)
-        seed = int(seed) if seed is not None else self._new_seed()
-        try:
-            eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n))
-        except ValueError as exc:
-            return Result.fail("host.err.bad_options", detail=option_problem(eng, options, n, exc),
-                               allowed=describe_options(eng))
-        rec = MatchRecord(
-            game=game, seed=seed, seats=ids + [None] * int(open_seats),
-            names=[creator_name] + [name for _, name in opponents] + [""] * int(open_seats),
-            creator=creator, options=options, status=OPEN if open_seats else PENDING,
-            guild_id=guild_id, channel_id=channel_id, turn_seconds=turn_seconds,
-            accepted=[creator], meta={**(meta or {}), "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
-            created_at=self.now(), updated_at=self.now())
-        rec = await self.store.create_match(rec)
-        named = ", ".join(name for _, name in opponents)
-        free = int(open_seats)
-        key = "host.challenge_mixed" if named and free else "host.challenge" if named else "host.challenge_open"
-        text = [msg(key, creator=creator_name, game=game_msg(game), opponents=named, open=free)]
-        return Result(ok=True, match=rec, notify=[uid for uid, _ in opponents],
-                      public=PublicUpdate(text=text, view={}, status_line=self._status_line(rec, None)),
-                      data={"match_id": rec.id})
-
-    async def accept(self, match_id: int, user_id: int, deck: Any = None) -> Result:
-        """``deck``: for card games, a ready-made deck id or a legal spec (see host.decks)."""
-        async with self._lock(int(match_id)):
-            rec, seat, err = await self._challenged(match_id, user_id)
-            if err:
-                return err
-            if user_id in rec.accepted:
-                return Result.fail("host.err.already_accepted", match=rec)
-            new = replace(rec, accepted=rec.accepted + [user_id],
-                          options=_with_deck(rec.options, seat, len(rec.seats), deck))
-            return await self._maybe_start(rec, new, [msg("host.accepted", name=rec.names[seat])])
-
-    async def _maybe_start(self, old: MatchRecord, new: MatchRecord, text: list[Msg],
-                           force: bool = False) -> Result:
-        eng = registry.get(new.game)
-        full = None not in new.seats
-        all_in = all(u in new.accepted for u in new.seats if u is not None)
-        if all_in and (full or force):
-            kept = [i for i, u in enumerate(new.seats) if u is not None]
-            seats = [new.seats[i] for i in kept]
-            names = [new.names[i] for i in kept]
-            options = dict(new.options)
-            if isinstance(options.get("decks"), list):
-                options["decks"] = [options["decks"][i] if i < len(options["decks"]) else None for i in kept]
-            options = _fill_decks(eng, options, len(seats))
-            try:
-                eng.new_match(players=len(seats), seed=new.seed, options=options)
-            except ValueError as exc:
-                return Result.fail("host.err.bad_options", match=old,
-                                   detail=option_problem(eng, options, len(seats), exc),
-                                   allowed=describe_options(eng))
-            new = replace(new, options=options)
-            if len(seats) < eng.min_players:
-                return Result.fail("host.err.player_count", match=old, game=game_msg(new.game),
-                                   n=len(seats), min=eng.min_players, max=eng.max_players)
-            new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
-                          snapshot=None, snapshot_seq=0,
-                          meta={**new.meta, "players0": len(seats), **start_edition(eng)})
-            new.deadline = self._deadline(new)
-            written = await self._write(new, old.version)
-            if written is None:
-                return Result.fail("host.err.conflict", match=old)
-            self._states.pop(written.id, None)
-            return await self._board(written, text + [msg("host.started", game=game_msg(new.game),
-                                                          names=_names(written, list(range(len(seats)))))])
-        written = await self._write(new, old.version)
-        if written is None:
-            return Result.fail("host.err.conflict", match=old)
-        return await self._board(written, text)
-
-    async def decline(self, match_id: int, user_id: int) -> Result:
-        async with self._lock(int(match_id)):
-            rec, seat, err = await self._challenged(match_id, user_id)
-            if err:
-                return err
-            new = replace(rec, status=DECLINED)
-            written = await self._write(new, rec.version)
-            if written is None:
-                return Result.fail("host.err.conflict", match=rec)
-            key = "host.withdrawn" if user_id == rec.creator else "host.declined"
-            return await self._board(written, [msg(key, name=rec.names[seat])])
-
-    async def join(self, match_id: int, user_id: int, name: str, deck: Any = None) -> Result:
-        async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
-            if err:
-                return err
-            if rec.status == ACTIVE:
-                return await self._join_running(rec, user_id, name, deck)
-            if rec.status != OPEN:
-                return Result.fail("host.err.not_open", match=rec)
-            if self._seat_of(rec, user_id) is not None:
-                return Result.fail("host.err.already_seated", match=rec)
-            if None not in rec.seats:
-                return Result.fail("host.err.full", match=rec)
-            i = rec.seats.index(None)
-            seats, names = list(rec.seats), list(rec.names)
-            seats[i], names[i] = user_id, name
-            new = replace(rec, seats=seats, names=names, accepted=rec.accepted + [user_id],
-                          options=_with_deck(rec.options, i, len(rec.seats), deck))
-            return await self._maybe_start(rec, new, [msg("host.joined", name=name)])
-
-    async def join_check(self, match_id: int, user_id: int) -> Result:
-        """Could ``user_id`` join (or, defeated, rejoin) this match right now?  ``ok`` or the
-        refusal ``join`` would give, changing nothing — so a front end can answer before it
-        asks the player for a deck."""
-        rec, err = await self._get(match_id)
-        if err:
-            return err
-        if rec.status == OPEN:
-            if self._seat_of(rec, user_id) is not None:
-                return Result.fail("host.err.already_seated", match=rec)
-            return Result(ok=True, match=rec) if None in rec.seats else Result.fail("host.err.full", match=rec)
-        if rec.status != ACTIVE:
-            return Result.fail("host.err.not_open", match=rec)
-        _, _, refusal = await self._join_refusal(rec, user_id)
-        return refusal or Result(ok=True, match=rec)
-
-    async def _join_refusal(self, rec: MatchRecord, user_id: int
-                            ) -> tuple[Any, int | None, Result | None]:
-        """(state, the caller's seat or None, None) if they may join the running match now,
-        else (…, the refusal)."""
-        game = registry.get(rec.game)
-        if not hasattr(game, "can_join"):
-            return None, None, Result.fail("host.err.not_open", match=rec)
-        if rec.meta.get("league") is not None:
-            return None, None, Result.fail("host.err.league_join", match=rec)
-        try:
-            state = await self._state(rec)
-        except CorruptRow:
-            return None, None, Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-        seat = self._seat_of(rec, user_id)
-        if seat is None and len(rec.seats) >= game.max_players:
-            return state, None, Result.fail("host.err.full_running", match=rec, max=game.max_players)
-        if not game.can_join(state):
-            return state, seat, Result.fail("host.err.join_later", match=rec)
-        if seat is not None:
-            try:
-                game.join(state, seat)
-            except IllegalCommand as exc:
-                return state, seat, _illegal_join(rec, exc)
-        return state, seat, None
-
-    async def _join_running(self, rec: MatchRecord, user_id: int, name: str, deck: Any = None) -> Result:
-        """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
-        game = registry.get(rec.game)
-        state, seat, refusal = await self._join_refusal(rec, user_id)
-        if refusal is not None:
-            return refusal
-        target = len(rec.seats) if seat is None else seat
-        entry = JOIN
-        try:
-            if deck is not None and getattr(game, "decks", None) is not None:
-                entry = f"{JOIN} {_deck_token(game, deck)}"
-                new_state = game.join(state, target, deck=deck)
-            else:
-                new_state = game.join(state, target)
-        except IllegalCommand as exc:
-            return _illegal_join(rec, exc)
-        new = replace(rec, n_commands=rec.n_commands + 1)
-        if seat is None:
-            new.seats, new.names = rec.seats + [user_id], rec.names + [name]
-            new.accepted = rec.accepted + [user_id]
-        new.deadline = self._deadline(new)
-        new.updated_at = self.now()
-        try:
-            written = await self.store.append_command(new, rec.version, target, entry)
-        except VersionConflict:
-            self._states.pop(rec.id, None)
-            return Result.fail("host.err.conflict", match=rec)
-        except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
-            self._states.pop(rec.id, None)
-            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-        self._remember(rec.id, written.n_commands, new_state)
-        key = "host.joined_late" if seat is None else "host.rejoined"
-        return await self._board(written, [msg(key, name=written.names[target])])
-
-    async def start(self, match_id: int, user_id: int) -> Result:
-        async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
-            if err:
-                return err
-            if rec.status != OPEN:
-                return Result.fail("host.err.not_open", match=rec)
-            if user_id != rec.creator:
-                return Result.fail("host.err.only_creator", match=rec, name=rec.names[0])
-            return await self._maybe_start(rec, replace(rec), [], force=True)
-
     # ------------------------------------------------------------------ play
     @measured_command
     async def command(self, match_id: int, user_id: int, text: str) -> Result:
@@ -596,6 +390,8 @@ class Host(Clock, Queries, Practice):
         if public_text is not None:
             shown = played_text(rec.game, game, state, seat, public_text, list(rec.names), public_before)
             released.append([rec.names[seat], shown, public_text, story])
+        elif entry is not None:     # a host entry (a resignation): an entry of the log, no line
+            released.append([rec.names[seat], None, text, []])
         elif story:     # a secret decision's public consequences (e.g. the chain it let resolve)
             released.append([None, None, None, story])
         if outcome is None and _hidden(game, new_state):
@@ -603,7 +399,9 @@ class Host(Clock, Queries, Practice):
         said = [line for line in released if line[1] is not None]
         if said:        # the last public move in words, for the pictures ("Last: …")
             meta["said"] = (list(said[-1]) + [""])[:3]     # (lines held by an older version: no command)
-        meta["shown"] = rec.meta.get("shown", rec.n_commands) + len(released)
+        # "after N moves" counts what /match log numbers (host/queries.py): its entries, as they
+        # are released — never a secret decision, whose consequences join the entry before
+        meta["shown"] = shown_after(rec, released)
         new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
             new.status, new.result, new.deadline = FINISHED, dict(outcome), None
@@ -612,15 +410,9 @@ class Host(Clock, Queries, Practice):
         if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
             new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
         new.updated_at = self.now()
-        try:
-            written = await self.store.append_command(new, rec.version, seat, text)
-        except VersionConflict:
-            self._states.pop(rec.id, None)
-            return Result.fail("host.err.conflict", match=rec)
-        except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
-            self._states.pop(rec.id, None)
-            return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-        self._remember(rec.id, written.n_commands, new_state)
+        written, refusal = await self._append(rec, new, seat, text, new_state)
+        if refusal is not None:
+            return refusal
         lines = told_lines(released)
         if lines and public_text is not None:
             lines = list(lead or []) + lines
@@ -629,6 +421,21 @@ class Host(Clock, Queries, Practice):
             lines.append(self._outcome_msg(written))
             await self._finished(written)
         return await self._board(written, lines, data={"seat": seat, "command": text})
+
+    async def _append(self, rec: MatchRecord, new: MatchRecord, seat: int, entry: str,
+                      new_state: Any) -> tuple[MatchRecord | None, Result | None]:
+        """Commit ``entry`` as the next log entry with the row ``new`` (lock held) and remember
+        ``new_state``: (the written record, None), or (None, the Result refusing it)."""
+        try:
+            written = await self.store.append_command(new, rec.version, seat, entry)
+        except VersionConflict:
+            self._states.pop(rec.id, None)
+            return None, Result.fail("host.err.conflict", match=rec)
+        except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
+            self._states.pop(rec.id, None)
+            return None, Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+        self._remember(rec.id, written.n_commands, new_state)
+        return written, None
 
     async def _finish(self, rec: MatchRecord, result: dict, lines: list[Msg]) -> Result:
         new = replace(rec, status=FINISHED, result=result, deadline=None)

@@ -103,3 +103,11 @@ def told_lines(released: list) -> list[Msg]:
         story = entry[3] if len(entry) > 3 and isinstance(entry[3], list) else []
         lines.extend(msg("host.raw", text=line) for line in story if isinstance(line, (dict, str)))
     return lines
+
+
+def shown_after(rec: Any, released: list) -> int:
+    """The public move count ("after N moves") once ``released`` lines are shown: it counts what
+    ``/match log`` numbers — a line with a move or a host entry (a join, a resignation) — never
+    a secret decision, whose public consequences join the entry before it."""
+    return rec.meta.get("shown", rec.n_commands) + sum(
+        1 for line in released if any(x is not None for x in line[1:3]))

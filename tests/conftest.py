@@ -52,10 +52,13 @@ async def env(tmp_path):
 @pytest.fixture(scope="session")
 def pg_server():
     """The test PostgreSQL server (``TEST_POSTGRES_URL``, or one started in a temporary folder
-    on a Unix socket only).  Skips the test when there are no server binaries."""
+    on a Unix socket only).  Skips the test when there are no server binaries — fails it
+    instead when ``REQUIRE_POSTGRES`` is set (as ``.ci/run`` does)."""
     try:
         server = _pg.start()
     except _pg.Unavailable as e:
+        if os.environ.get("REQUIRE_POSTGRES"):   # .ci/run: these tests must run, not skip
+            pytest.fail(f"REQUIRE_POSTGRES is set but there is no PostgreSQL server: {e}")
         pytest.skip(f"PostgreSQL tests need a server: {e}")
     yield server
     server.stop()

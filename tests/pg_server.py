@@ -83,6 +83,16 @@ def _run(cmd: list[str], folder: Path, run_as: dict, what: str) -> None:
         raise RuntimeError(f"{what} failed ({p.returncode}): {p.stderr.strip() or p.stdout.strip()}")
 
 
+def server_options(folder: Path, durable: bool = False) -> str:
+    """The ``pg_ctl -o`` options :func:`start_local` starts a server in ``folder`` with: a Unix
+    socket in ``folder`` only, and (unless ``durable``) fsync, synchronous commit and full page
+    writes off.  Starting the same data folder again with them (``tests/faults.py``'s
+    ``restart``) keeps the server's URLs valid."""
+    return (f"-c listen_addresses='' -c unix_socket_directories='{folder}' "
+            + ("" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ")
+            + "-c max_connections=200")
+
+
 def start(durable: bool = False) -> PgServer:
     """A server for the tests (see the module docstring).  Raises :class:`Unavailable`.
     ``durable``: keep PostgreSQL's default fsync and synchronous commit (for benchmark figures
@@ -90,6 +100,13 @@ def start(durable: bool = False) -> PgServer:
     url = os.environ.get("TEST_POSTGRES_URL")
     if url:
         return PgServer(base_url=url)
+    return start_local(durable)
+
+
+def start_local(durable: bool = False) -> PgServer:
+    """Like :func:`start` but always a server of its own in a temporary folder, even when
+    ``TEST_POSTGRES_URL`` is set (for tests that stop or freeze the server).  Raises
+    :class:`Unavailable` when there are no server binaries."""
     bin_dir = find_bin_dir()
     if bin_dir is None:
         raise Unavailable("no PostgreSQL server binaries (initdb/pg_ctl not on PATH nor under "
@@ -111,9 +128,7 @@ def start(durable: bool = False) -> PgServer:
         data = folder / "data"
         _run([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
               "-E", "UTF8", "--no-sync"], folder, run_as, "initdb")
-        options = (f"-c listen_addresses='' -c unix_socket_directories='{folder}' "
-                   + ("" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ")
-                   + "-c max_connections=200")
+        options = server_options(folder, durable)
         _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"),
               "-o", options, "-w", "-t", "60", "start"], folder, run_as, "pg_ctl start")
     except Unavailable:

@@ -3,6 +3,8 @@ through the real cogs on the fake Discord, 429s counted from discord.py's log, t
 gauges read at each scrape, and cogs/metrics.py's HTTP server (/metrics, /healthz)."""
 from __future__ import annotations
 
+import asyncio
+
 import json
 import logging
 import re
@@ -190,7 +192,9 @@ async def test_healthz_is_503_until_the_gateway_is_up_and_when_the_store_fails(m
     monkeypatch.setattr(e.cog, "gateway_up", lambda: True)
     monkeypatch.setattr(type(e.bot), "latencies", property(lambda self: [(0, 0.042)]))
     status, _, text = await scrape(e, "/healthz")
-    assert status == 200 and json.loads(text) == {"ok": True, "gateway": True, "shards": {"0": 0.042}, "db": True}
+    body = json.loads(text)
+    assert status == 200 and body.pop("db_seconds") < 1 and body == {
+        "ok": True, "gateway": True, "shards": {"0": 0.042}, "db": True, "db_slow": False}
     _, _, text = await scrape(e, "/metrics")
     assert 'gateway_latency_seconds{shard="0"} 0.042' in text
 
@@ -223,3 +227,32 @@ def test_config_reads_metrics_port_and_host():
     assert (cfg.metrics_port, cfg.metrics_host) == (9108, "0.0.0.0")
     with pytest.raises(SystemExit):
         bot_module.Config.from_env({"METRICS_PORT": "ninety"})
+
+
+async def test_healthz_reports_a_slow_database_and_metrics_count_store_errors_by_kind(menv, monkeypatch):
+    """Issue 31: "keep /healthz answering 503 when the store fails; add a counter of store errors
+    by kind and report the database as slow when a trivial query takes over 1 s"."""
+    from cogs import metrics as cog_metrics
+    from data.store import TransientStoreError
+
+    e = menv
+    monkeypatch.setattr(e.cog, "gateway_up", lambda: True)
+    monkeypatch.setattr(cog_metrics, "DB_SLOW", 0.05)
+    real = e.store.count_matches
+
+    async def slow(*a, **k):
+        await asyncio.sleep(0.1)
+        return await real(*a, **k)
+
+    monkeypatch.setattr(e.store, "count_matches", slow)
+    status, _, text = await scrape(e, "/healthz")
+    body = json.loads(text)
+    assert status == 200 and body["ok"] is True and body["db_slow"] is True and body["db_seconds"] >= 0.05
+
+    # every failed attempt is counted by kind (the store's notes call the listener)
+    e.store.notes.failed("get_match", 7, TransientStoreError("x", kind="timeout"))
+    e.store.notes.failed("get_match", 7, TransientStoreError("x", kind="timeout"))
+    e.store.notes.failed("commands", None, TransientStoreError("y", kind="connection"))
+    _, _, text = await scrape(e, "/metrics")
+    assert 'store_errors_total{kind="timeout"} 2.0' in text
+    assert 'store_errors_total{kind="connection"} 1.0' in text
