@@ -15,9 +15,7 @@ Levels:
   "single-observer ISMCTS", as in OpenSpiel's ``ismcts``): every iteration samples a state
   consistent with the view, walks a tree of commands with UCB1 counted by availability (each
   node widening progressively over its moves, best first by the one-ply judgement), and
-  scores the new leaf with the game's evaluation (a random playout of ROLLOUT_COMMANDS commands
-  before it is possible; measured, it only blurs the evaluation).  The root's most visited legal
-  move is played.
+  scores the new leaf with the game's evaluation.  The root's most visited legal move is played.
 
 In a game named in TURN_END a turn is several commands of one player, and a position in the
 middle of a turn does not compare with one after it (the AP not yet spent, a chain not yet
@@ -25,21 +23,16 @@ answered); there the search scores a position only once the turn it was reached 
 (the turn player ends it at once, the rest is decided by the engine's defaults) and its tree
 ends with the root's turn: it plans the seat's whole turn.
 
-In a game named in HARD_BY_SAMPLES (where the search was measured weaker than ``normal``),
-``hard`` is ``normal``'s judgement over more samples.  In a game named in HARD_BY_ROLLOUTS,
-``hard`` is a rollout over ``normal`` (Tesauro & Galperin 1996; Bertsekas' "rollout algorithm"):
-each legal move is played on a few determinized states and each of those is played on by
-``normal``'s one-ply judgement for every seat until the turn has passed on a few times; the move
-whose playouts end best on average is played.  In a game named in GREEDY_PLAYOUTS the search
-plays each new leaf on the same way before scoring it.  No game is named in either today: both
-were measured in Avalon's Sanctuary and traded strength against ``normal`` for losses to a random
-player (the comment at HARD_BY_ROLLOUTS).  In a game named in HARD_SHORTLIST (Avalon's Sanctuary)
-the two are combined: the search runs for half the budget and the rollouts choose among its few
-most visited root moves in the other half, so the tree's combos are kept and the rollouts judge
-what a greedy answer makes of them.
+In a game named in HARD_SHORTLIST (Avalon's Sanctuary) the search runs for half the budget and
+a rollout over ``normal`` (Tesauro & Galperin 1996; Bertsekas' "rollout algorithm") chooses among
+its few most visited root moves in the other half: each is played on a few determinized states,
+and each of those on by ``normal``'s one-ply judgement for every seat until the turn has passed
+on; the move whose playouts end best on average is played.  The tree finds the combos of moves,
+the rollouts judge what a greedy answer makes of them.
 
 With ``budget_s=None`` every level does a fixed amount of work and the choice is deterministic
-for a seed; a time budget trades that for a wall-clock limit.
+for a seed; a time budget trades that for a wall-clock limit.  Why each setting has the value it
+has — what was measured, and what was tried and left out — is in docs/ai.md.
 """
 from __future__ import annotations
 
@@ -54,57 +47,23 @@ from rules import registry
 
 LEVELS = ("easy", "normal", "hard")
 NORMAL_SAMPLES = 3            # determinizations per move at level normal
-# ... each played on through the others' answers, up to this many commands, in the games where
-# that judges moves better: Project Maken's bets are settled by a judge two or three commands
-# later (this normal beat the one-ply one 20/20, and the always-attack bot fell from 78 % to 8 %);
-# elsewhere the evaluation itself looks ahead (Art of War's threats) and random answers only
-# blur it (measured 40-45 % against the one-ply normal in SQUARES, Battle Logic Square, Art of
-# War and Avalon's Sanctuary)
+# game -> commands: there normal plays each move on through the others' answers (a random policy)
+# up to its next decision, at most this many commands: Project Maken's bets are settled by a judge
+# two or three commands later.  Elsewhere the evaluation itself looks ahead and random answers blur it
 NORMAL_HORIZON = {"maken": 8}
 HARD_ITERATIONS = 300         # iterations at level hard without a time budget
-# Where the search is measured weaker than normal's one-ply judgement, hard is that judgement
-# over more samples instead (game -> determinizations per move).  None today: Battle Logic
-# Square's was (12 samples won 13/20 against normal, the search 8/20 and 6/20) until its search
-# scored positions only at the end of a turn (TURN_END below)
-HARD_BY_SAMPLES: dict[str, int] = {}
-# game -> (determinizations, turns, the view's steps it is used in or None for all): hard is a
-# rollout over normal there (module docstring); game -> (iterations, turns): the search plays each
-# new leaf on by the one-ply judgement until the turn has passed on that often (GREEDY_PLAYOUTS).
-# None today.  Tried in Avalon's Sanctuary (2026-11-26; hard against normal and against random on
-# python -m balance's seeds, 40 matches each, 2 turns; the search as it is: 27/40 and 38/40):
-#   rollouts, 3 samples: 32/40 against normal (35/40 on seeds 5000-, against 31/40), 37/40
-#   against random; 4 samples: 31/40 and 32/40; 3 samples in the main phase, declarations and
-#   supports only (the set phase searched): 25/40 and 40/40; the search with greedy playouts,
-#   30 iterations (about 1 s): 30/40 and 36/40; rollouts only until the seat's own turn is over
-#   (1 turn), 3 samples: 33/40 and 39/40, but on --seed-set 1 32/40 and 34/40 against random
-#   (the search there: 40/40 against random).
-# Playing on greedily judges a move by what a greedy answer makes of it, which is what beats
-# normal; but it misses the set phase's combos that the tree finds (forge, forge, then summon on
-# that land: a rollout's first move discarded a card the combo needed), and the three losses to
-# random traced were as the first leader, who then built nothing and lost the life race
-HARD_BY_ROLLOUTS: dict[str, tuple[int, int, tuple | None]] = {}
-GREEDY_PLAYOUTS: dict[str, tuple[int, int]] = {}
 # game -> (k, determinizations, turns): hard searches the tree (half its budget), then rollouts
-# over normal (the other half; each move played on by the one-ply judgement until the seat's own
-# turn is over, turns=1) choose among the search's k most visited moves.  The tree finds the set
-# phase's combos, the rollouts judge what a greedy answer makes of them.  Avalon's Sanctuary
-# (2026-11-27, python -m balance's seeds, 40 matches each): against normal 29/40 and 32/40 on
-# --seed-set 1, 36/40 on --seed-set 2 (the search alone: 27/40 on the plan's seeds), against
-# random 38/40, 40/40 and 38/40 (the search: 38/40, 40/40)
+# over normal (the other half; each move on each determinization played on by the one-ply
+# judgement until the turn has passed on ``turns`` times) choose among the search's k most visited
 HARD_SHORTLIST: dict[str, tuple[int, int, int]] = {"avalon": (3, 3, 1)}
 ROLLOUT_LIMIT = 40            # commands at most in one of those playouts
-# Measured against level normal (10 matches each, seats alternating, 300 iterations): random
-# playouts of 40 commands and UCB_C 0.7 won 2/4 (SQUARES) and 1/4 (Art of War); scoring the leaf
-# with the evaluation at once, with an exploration constant that fits the evaluation's small
-# differences (shares of a strength, a few hundredths apart), won 9/10, 8/10, and 8/10 in
-# Project Maken; UCB_C 0.4 fell to 3.5/10 in Art of War
-ROLLOUT_COMMANDS = 0          # random commands played before the leaf is scored
+ROLLOUT_COMMANDS = 0          # random commands played before a leaf is scored (0: scored as it stands)
+# UCB1's exploration constant, small to fit the evaluation's differences (shares of a strength,
+# a few hundredths apart)
 UCB_C = 0.15
 # progressive widening (Coulom 2007; Chaslot et al. 2008): a node searches only its
 # WIDEN_BASE + sqrt(visits) best moves by the one-ply judgement, best first, so the search goes
-# deep on the moves worth it instead of trying every one once.  Measured against normal (20
-# matches, 300 iterations): SQUARES 20/20 (18/20 without, at 1000 iterations), Art of War
-# 14.5/20 (12/20 without at 1000, 11.5/20 at 300); 0 turns it off
+# deep on the moves worth it instead of trying every one once; 0 turns it off
 WIDEN_BASE = 2
 # game -> the command that ends the turn player's turn at once, in the games where a turn is
 # several commands of one player (Battle Logic Square: moves, cards, abilities, a CAA, then the
@@ -112,22 +71,10 @@ WIDEN_BASE = 2
 # in the middle of one is played on — the turn player ends the turn with this command, whatever
 # else is asked on the way (a chain answer, an end-of-turn discard) gets the engine's
 # ``timeout_command``, else the one-ply judgement — and so are the moves it ranks for widening;
-# with TURN_TREE the tree ends with the turn it starts in (the search plans the seat's turn).
-# Measured (seats alternating, 300 iterations): 32.5/40 against normal (17/20, then 15.5/20),
-# 20/20 against random, 16/20 against normal at budget_s=1.0 (a decision 0.65-0.82 s median,
-# 2.2-3.2 s at the 99th percentile at 300 iterations; 0.90 / 0.94 s with the budget); 12/20
-# against normal when only the leaves were played on (by the one-ply judgement) and the moves
-# still ranked mid-turn; the plain search won 8/20; with TURN_TREE off (the tree goes on into the
-# next turns) 11.5/20, a decision 1.5 s median
+# with TURN_TREE the tree ends with the turn it starts in (the search plans the seat's turn)
 TURN_END = {"logic_square": "end"}
 TURN_TREE = True
 FINISH_COMMANDS = 40          # at most this many commands finish a turn
-# Avalon's Sanctuary (hard against normal, tried 2026-11-26, seats alternating; the search as it is
-# won 16/20 on seeds 1000-, 31/40 on seeds 5000- and 12/20 and 27/40 in python -m balance's runs:
-# 86/120, about 0.72):
-# TURN_END "done" (score a set phase once it is done) 10/20; one-ply over 12 samples 13/20;
-# 600 iterations 17/20; UCB_C 0.05 and 0.3 28/40 each; WIDEN_BASE 4 29/40; the root's moves
-# ranked over NORMAL_SAMPLES samples (as normal ranks them) 32/40 — none is clearly stronger
 
 
 def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: str = "normal",
@@ -147,23 +94,17 @@ def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: st
         return rng.choice(legal)
     if level == "normal":
         return _one_ply(game_name, game, view, legal, seat, rng, budget_s)
-    if game_name in HARD_BY_SAMPLES:
-        return _one_ply(game_name, game, view, legal, seat, rng, budget_s, HARD_BY_SAMPLES[game_name])
     if game_name in HARD_SHORTLIST:
         k, samples, turns = HARD_SHORTLIST[game_name]
         return _shortlisted(game_name, game, view, legal, seat, rng, budget_s, k, samples, turns)
-    if game_name in HARD_BY_ROLLOUTS:
-        samples, turns, steps = HARD_BY_ROLLOUTS[game_name]
-        if steps is None or view.get("step") in steps:
-            return _rollouts(game_name, game, view, legal, seat, rng, budget_s, samples, turns)
     return _ismcts(game_name, game, view, legal, seat, rng, budget_s)
 
 
 # ------------------------------------------------------------------------------ normal
 
 def _one_ply(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
-             budget_s: float | None, samples: int = NORMAL_SAMPLES) -> str:
-    states = [game.determinize(view, seat, rng) for _ in range(samples)]
+             budget_s: float | None) -> str:
+    states = [game.determinize(view, seat, rng) for _ in range(NORMAL_SAMPLES)]
     deadline = None if budget_s is None else time.perf_counter() + budget_s
     best, best_value = legal[0], -1.0
     order = list(legal)
@@ -240,7 +181,7 @@ def _seats(view: dict) -> int:
     return len(players) if isinstance(players, list) and players else 2
 
 
-# ------------------------------------------------------------------ hard, by rollouts
+# ------------------------------------------------------- hard's shortlist, by rollouts
 
 def _rollouts(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: random.Random,
               budget_s: float | None, samples: int, turns: int) -> str:
@@ -346,10 +287,9 @@ def _search(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
     turn_end = TURN_END.get(name)
     deadline = None if budget_s is None else time.perf_counter() + max(0.01, budget_s * 0.9)
     iterations = 0
-    fixed_iterations, greedy_turns = GREEDY_PLAYOUTS.get(name, (HARD_ITERATIONS, 0))
     while True:
         if deadline is None:
-            if iterations >= fixed_iterations:
+            if iterations >= HARD_ITERATIONS:
                 break
         elif time.perf_counter() >= deadline and iterations >= 1:
             break
@@ -394,10 +334,7 @@ def _search(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             if state is None:
                 break
         if state is not None:
-            if greedy_turns:
-                state = _greedy_on(name, game, state, greedy_turns)
-            else:
-                state = _playout(game, state, rng)
+            state = _playout(game, state, rng)
         scores = _scores(name, game, state) if state is not None else None
         for node_, mover in path:
             node_.visits += 1

@@ -14,15 +14,19 @@ ready-made deck against every deck of ``normal``'s, in both seats (``rule_bot_de
 
 Targets (GAMES.md, "Content balance"): every pairing 40–60 %, first player 42–58 %, turn caps
 ≤ 5 %; ``hard`` wins ≥ 95 % against random and ≥ 70 % against greedy; no one-rule bot above
-30 % against ``normal``.
+30 % against ``normal``.  Every figure is printed with its 95 % interval (issue 32,
+:mod:`balance.judge`); the full plan judges each share against its target, a smaller plan
+(``--quick``) only what its sample decides — met when the whole interval lies inside the target,
+missed when it lies wholly outside, otherwise not enough matches to judge.
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, Callable
 
 from ai import choose
+from balance.judge import TARGETS as TARGETS  # noqa: F401  (re-exported: the targets as bands)
+from balance.judge import MISSED, RULE, UNDECIDED, describe, full_plan, judge_game, outside, tally, wilson
 from rules import registry
 
 CAP_REASONS = {"turn_limit", "round_limit"}
@@ -52,17 +56,6 @@ SEED_BASE = {"vs_random": 1_000_000, "vs_greedy": 2_000_000, "rule_bots": 3_000_
 RULE_BOT_STRIDE = 100_000
 SEED_SET_STRIDE = 10_000_000
 MAX_COMMANDS = 3000          # a guard: every game ends by its own caps long before
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate (draws counted as half a win)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 Player = Callable[[str, dict, list, int, random.Random], str]
@@ -187,7 +180,10 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
     if isinstance(seed_set, bool) or not isinstance(seed_set, int) or seed_set < 0:
         raise ValueError(f"the seed set is a whole number from 0, not {seed_set!r}")
     base = seed_set * SEED_SET_STRIDE
-    out: dict[str, Any] = {"meta": {"plan": plan, **cfg, "seed_set": seed_set}, "games": {}}
+    # the full plan's own sample sizes (or larger): its figures are judged as the targets state them
+    full_sample = per_order is None or per_order >= PLANS[plan]["per_order"]
+    out: dict[str, Any] = {"meta": {"plan": plan, **cfg, "seed_set": seed_set, "full_sample": full_sample},
+                           "games": {}}
     for name in games or registry.names():
         game = registry.get(name)
         if not hasattr(game, "determinize"):
@@ -237,6 +233,7 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
                 row[key] = None
                 continue
             row[key] = one_against(name, hard, other, cfg["strength"], players, base + SEED_BASE[key])
+            row[f"{key}_n"] = cfg["strength"] * players
             log(f"{name}: hard {key}: {row[key]}")
         best, best_name, best_n = -1.0, None, 0
         deals = rule_bot_deals(name, cfg["rule_bots"])
@@ -252,46 +249,107 @@ def run(plan: str = "full", games: list[str] | None = None, log: Callable[[str],
         row["trivial_best"] = best_name
         row["trivial_n"] = best_n
         row["trivial_ci95"] = [round(x, 3) for x in wilson(best * best_n, best_n)] if best_n else None
+        record_verdicts(row, cfg["budget"], full_plan(out["meta"]))
+    out["meta"]["judging"] = RULE
     return out
 
 
-TARGETS = {"pairing": (0.40, 0.60), "first_player_win": (0.42, 0.58), "turn_cap_share": 0.05,
-           "vs_random": 0.95, "vs_greedy": 0.70, "trivial_vs_ai": 0.30}
+def record_verdicts(row: dict, budget: float | None, full: bool = False) -> None:
+    """Writes the verdicts of :func:`balance.judge.judge_game` into a game's row: each pairing's
+    ``target`` and ``verdict``, and ``verdicts`` — per game-wide figure its value, n, 95 % interval,
+    target and verdict (``met``, ``missed`` or ``undecided``)."""
+    pairings, figures = judge_game(row, budget, full)
+    for p, record in zip(row["pairings"], pairings):
+        p["target"], p["verdict"] = record["target"], record["verdict"]
+    row["verdicts"] = figures
+
+
+LABELS = {"first_player_win": ("first player", ""), "turn_cap_share": ("turn caps", ""),
+          "vs_random": ("hard vs_random", ""), "vs_greedy": ("hard vs_greedy", "")}
+
+
+def judged(result: dict) -> list[tuple[str, dict]]:
+    """Every judged figure of a run, in the table's order: (its text, its record) — the text names
+    the game, the figure, its value, 95 % interval, n and target.  Judged from the figures
+    themselves (:mod:`balance.judge`), so a result read back from JSON is judged the same way."""
+    budget = (result.get("meta") or {}).get("budget")
+    out = []
+    for name, row in result["games"].items():
+        pairings, figures = judge_game(row, budget, full_plan(result.get("meta")))
+        named = [(f"{p['a']} vs {p['b']}", "", r) for p, r in zip(row["pairings"], pairings)]
+        for key, record in figures.items():
+            if key == "trivial_vs_ai":
+                named.append((f"the one-rule bot {row.get('trivial_best')} scores", " against normal", record))
+            else:
+                named.append((*LABELS[key], record))
+        for label, suffix, r in named:
+            low, high = r["ci95"]
+            out.append((f"{name}: {label} {r['value']:.0%}{suffix} (95 % interval {low * 100:.0f}–{high * 100:.0f} %, "
+                        f"n = {r['n']}; target {describe(r['target'])})", r))
+    return out
 
 
 def misses(result: dict) -> list[str]:
-    out = []
-    for name, row in result["games"].items():
-        for p in row["pairings"]:
-            if not TARGETS["pairing"][0] <= p["a_win"] <= TARGETS["pairing"][1]:
-                out.append(f"{name}: {p['a']} vs {p['b']} {p['a_win']:.0%} (target 40–60 %)")
-        fp = row["first_player_win"]
-        # GAMES.md's content targets are for the card games ("Content balance (all card games)"):
-        # SQUARES has no content to change, its first player's share is the rulebook's own and is
-        # reported, not judged
-        if row["pairings"] and fp is not None and not TARGETS["first_player_win"][0] <= fp <= TARGETS["first_player_win"][1]:
-            out.append(f"{name}: first player {fp:.0%} (target 42–58 %)")
-        if row["turn_cap_share"] is not None and row["turn_cap_share"] > TARGETS["turn_cap_share"]:
-            out.append(f"{name}: turn caps {row['turn_cap_share']:.0%} (target ≤ 5 %)")
-        for key in ("vs_random", "vs_greedy"):
-            if row.get(key) is not None and row[key] < TARGETS[key]:
-                out.append(f"{name}: hard {key} {row[key]:.0%} (target ≥ {TARGETS[key]:.0%})")
-        if row.get("trivial_vs_ai") is not None and row["trivial_vs_ai"] > TARGETS["trivial_vs_ai"]:
-            out.append(f"{name}: the one-rule bot {row['trivial_best']} scores {row['trivial_vs_ai']:.0%} "
-                       f"against normal over {row.get('trivial_n')} matches (target ≤ 30 %)")
-    return out
+    """The targets the run missed: only figures whose whole 95 % interval lies outside the target
+    (:mod:`balance.judge`); a figure outside it on too few matches is undecided, not a miss."""
+    return [text for text, r in judged(result) if r["verdict"] == MISSED]
+
+
+def verdict_lines(result: dict) -> list[str]:
+    """What ``python -m balance`` prints under the table: each missed target (:mod:`balance.judge`:
+    the full plan's share outside its target, a smaller plan's whole interval outside it); in a
+    smaller full-plan run also each undecided figure whose value lies outside its target, as not
+    enough matches to judge; the count of each verdict; and in the quick plan, instead of that list
+    (the table shows every figure with its interval), one line: it is a smoke test."""
+    meta = result.get("meta") or {}
+    quick = meta.get("plan") in ("quick", "tiny")
+    lines = []
+    for text, r in judged(result):
+        if r["verdict"] == MISSED:
+            lines.append(f"target missed: {text}")
+        elif r["verdict"] == UNDECIDED and outside(r) and not quick:
+            lines.append(f"not judged ({r['why']}): {text}" if r.get("why")
+                         else f"not enough matches to judge (n = {r['n']}): {text}")
+    counts = tally(result)
+    how = ("each share against its target, at the full plan's samples" if full_plan(meta) else
+           "met or missed only when the whole 95 % interval lies inside or outside the target")
+    lines.append(f"verdicts: {counts['met']} met, {counts['missed']} missed, {counts['undecided']} undecided ({how})")
+    if quick:
+        lines.append(f"the {meta['plan']} plan is a smoke test ({meta.get('per_order')} matches a pairing and seat "
+                     f"order, hard at a {meta.get('budget')} s budget): it judges nothing it did not measure enough "
+                     f"to judge; the full plan (no --quick) measures the targets")
+    return lines
 
 
 def format_table(result: dict) -> str:
+    """Every figure with its value, 95 % interval, n, target and verdict (:mod:`balance.judge`)."""
+    budget = (result.get("meta") or {}).get("budget")
     lines = []
+
+    def line(label: str, r: dict, note: str = "") -> str:
+        text = {"met": "met", "missed": "MISSED"}.get(r["verdict"]) or (
+            f"not judged: {r['why']}" if r.get("why") else "not enough matches to judge")
+        return (f"  {label:<30} {r['value']:.2f}  95% [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]  n={r['n']:<4} "
+                f"target {describe(r['target']):<8} {text}{note}")
+
     for name, row in result["games"].items():
-        lines.append(f"{name}: first player {row['first_player_win']} · turn caps {row['turn_cap_share']} · "
-                     f"hard vs random {row.get('vs_random')} · hard vs greedy {row.get('vs_greedy')} · "
-                     f"best one-rule bot vs normal {row.get('trivial_vs_ai')} ({row.get('trivial_best')}, "
-                     f"n={row.get('trivial_n')}) "
-                     f"({row['matches']} self-play matches)")
-        for p in row["pairings"]:
-            lines.append(f"  {p['a']:>14} vs {p['b']:<14} {p['a_win']:.2f}  95% [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}]  n={p['n']}")
+        lines.append(f"{name}: {row['matches']} self-play matches ({row.get('per_order')} a pairing and seat order)")
+        pairings, figures = judge_game(row, budget, full_plan(result.get("meta")))
+        fp, n = row.get("first_player_win"), row.get("matches")
+        if "first_player_win" not in figures and fp is not None and n:
+            low, high = wilson(fp * n, n)
+            lines.append(f"  {'first player':<30} {fp:.2f}  95% [{low:.2f}, {high:.2f}]  n={n:<4} "
+                         f"reported, not judged (no content to tune)")
+        for key, label in (("first_player_win", "first player"), ("turn_cap_share", "turn caps"),
+                           ("vs_random", "hard vs random"), ("vs_greedy", "hard vs greedy"),
+                           ("trivial_vs_ai", "best one-rule bot vs normal")):
+            if key in figures:
+                note = f" ({row.get('trivial_best')})" if key == "trivial_vs_ai" else ""
+                lines.append(line(label, figures[key], note))
+            elif key in ("vs_random", "vs_greedy"):
+                lines.append(f"  {label:<30} not played (--no-hard)")
+        for p, r in zip(row["pairings"], pairings):
+            lines.append(line(f"{p['a']} vs {p['b']}", r))
     return "\n".join(lines)
 
 

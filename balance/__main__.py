@@ -5,13 +5,14 @@ import argparse
 import json
 import sys
 
-from balance import format_table, heatmap, misses, run
+from balance import format_table, heatmap, run, verdict_lines
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m balance", description=__doc__)
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--quick", action="store_true", help="a small sample (minutes, not hours)")
+    size.add_argument("--quick", action="store_true", help="a smoke test: a small sample (minutes, not hours) that judges no "
+                      "target it did not measure enough to judge")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--game", action="append", metavar="NAME", help="only this game (repeatable)")
     p.add_argument("--per-order", type=int, metavar="N", help="matches per pairing and seat order (overrides the plan)")
@@ -29,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     result = run(plan, args.game, log=log, per_order=args.per_order, strength=not args.no_hard,
                  seed_set=args.seed_set)
     print(format_table(result))
-    for miss in misses(result):
-        print(f"target missed: {miss}")
+    for line in verdict_lines(result):
+        print(line)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2, ensure_ascii=False)

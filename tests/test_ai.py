@@ -3,10 +3,12 @@ state, and returns one of the seat's legal commands, at every level and in every
 without a time budget the choice is deterministic for a seed."""
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -16,19 +18,27 @@ from rules import registry
 GAMES = ["squares", "logic_square", "maken", "art_of_war", "avalon"]
 
 
+def _random_play(name: str, players: int, seed: int, commands: int | None = None):
+    """Match ``seed`` after ``commands`` (by default 10 + 13 * ``seed``) random legal commands,
+    fewer if it ends."""
+    game = registry.get(name)
+    state = game.new_match(players=players, seed=seed, options={})
+    rng = random.Random(seed)
+    for _ in range(10 + 13 * seed if commands is None else commands):
+        if game.outcome(state) is not None:
+            break
+        seat = rng.choice(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+    return state
+
+
 def positions(name: str, count: int, players: int | None = None):
     """(state, seat to act) at some positions of random play."""
     game = registry.get(name)
     players = players or (3 if name == "avalon" else game.min_players)
     out = []
     for seed in range(20):
-        state = game.new_match(players=players, seed=seed, options={})
-        rng = random.Random(seed)
-        for _ in range(10 + 13 * seed):
-            if game.outcome(state) is not None:
-                break
-            seat = rng.choice(game.to_act(state))
-            state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+        state = _random_play(name, players, seed)
         if game.outcome(state) is None and game.to_act(state):
             seat = game.to_act(state)[0]
             if len(game.legal_commands(state, seat)) > 1:
@@ -149,96 +159,6 @@ def test_the_search_scores_a_logic_square_leaf_only_once_the_turn_has_passed_on(
         monkeypatch.setattr(ai, "TURN_END", {"logic_square": "end"})
 
 
-def test_hard_is_normals_judgement_over_more_samples_in_a_game_named_for_it(monkeypatch):
-    """Where the search is measured weaker than normal (a game in ai.HARD_BY_SAMPLES; none
-    today), hard ranks every move by normal's one-ply judgement over more samples and never
-    searches a tree."""
-    import ai
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("searched a tree")
-
-    monkeypatch.setattr(ai, "_ismcts", no_search)
-    monkeypatch.setattr(ai, "HARD_BY_SAMPLES", {"logic_square": 12})
-    game = registry.get("logic_square")
-    for state, seat in positions("logic_square", 3):
-        legal = game.legal_commands(state, seat)
-        assert choose("logic_square", game.view(state, seat), legal, seat, level="hard", seed=1) in legal
-    state, seat = positions("squares", 1)[0]
-    legal = registry.get("squares").legal_commands(state, seat)
-    with pytest.raises(AssertionError, match="searched a tree"):
-        choose("squares", registry.get("squares").view(state, seat), legal, seat, level="hard")
-
-
-def _avalon_position(step_ok, first_seed=0):
-    """(state, seat) of a two-player Avalon's Sanctuary match in random play, at a decision with a
-    choice whose step passes ``step_ok``."""
-    game = registry.get("avalon")
-    for seed in range(first_seed, first_seed + 200):
-        state = game.new_match(players=2, seed=seed, options={})
-        rng = random.Random(seed)
-        for _ in range(300):
-            if game.outcome(state) is not None or not game.to_act(state):
-                break
-            seat = game.to_act(state)[0]
-            legal = game.legal_commands(state, seat)
-            if len(legal) > 1 and step_ok(game.view(state, seat).get("step")) and rng.random() < 0.3:
-                return state, seat
-            state = game.apply(state, seat, rng.choice(legal))
-    raise AssertionError("no such position")
-
-
-def test_hard_in_a_rollout_game_plays_every_move_on_by_normals_judgement(monkeypatch):
-    """In a game named in ai.HARD_BY_ROLLOUTS (for the steps named there; none today — tried in
-    Avalon's Sanctuary), hard searches no tree: it plays every legal move on each of its
-    determinized states and each of those on by the one-ply judgement until the turn has passed
-    on the given number of times, and picks the best on average; a time budget that runs out
-    leaves only the moves played on as candidates.  In the other steps it searches."""
-    import ai
-
-    def no_search(*args, **kwargs):
-        raise AssertionError("searched a tree")
-
-    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {"avalon": (2, 2, ("main", "declare", "support"))})
-    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
-    monkeypatch.setattr(ai, "HARD_SHORTLIST", {})
-    samples, turns, steps = ai.HARD_BY_ROLLOUTS["avalon"]
-    game = registry.get("avalon")
-    played: list[tuple] = []
-    greedy_on = ai._greedy_on
-
-    def spy(name, game_, state, turns_, *args):
-        assert turns_ == turns
-        end = greedy_on(name, game_, state, turns_, *args)
-        played.append((state, end))
-        return end
-
-    monkeypatch.setattr(ai, "_greedy_on", spy)
-    state, seat = _avalon_position(lambda step: step not in steps)
-    legal = game.legal_commands(state, seat)
-    assert choose("avalon", game.view(state, seat), legal, seat, level="hard", seed=4) in legal
-    assert not played, "a set phase decision is searched, not rolled out"
-
-    monkeypatch.setattr(ai, "_ismcts", no_search)
-    for first_seed in (0, 50, 100):
-        state, seat = _avalon_position(lambda step: step in steps, first_seed)
-        legal = game.legal_commands(state, seat)
-        view = game.view(state, seat)
-        played.clear()
-        choice = choose("avalon", view, legal, seat, level="hard", seed=4)
-        assert choice in legal
-        assert len(played) == samples * len(legal), "every move on every sample"
-        played.clear()
-        assert choose("avalon", view, legal, seat, level="hard", seed=4) == choice, "deterministic for a seed"
-        played.clear()
-        clock = iter(range(0, 10**6, 10))          # a clock that moves 10 s a reading: the budget
-        monkeypatch.setattr(ai, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(clock))}))
-        assert choose("avalon", view, legal, seat, level="hard", seed=4, budget_s=1.0) in legal
-        monkeypatch.setattr(ai, "time", time)
-        assert len(played) == 1, "the budget ran out after the first playout: only that move is a candidate"
-        game.apply(state, seat, choice)
-
-
 def test_a_greedy_playout_stops_once_the_turn_has_passed_on_the_given_number_of_times():
     """The playout of a rollout is the one-ply judgement for whoever is to act, command by command,
     up to (not past) the second change of whose turn it is."""
@@ -262,36 +182,6 @@ def test_a_greedy_playout_stops_once_the_turn_has_passed_on_the_given_number_of_
         assert game.dump(cur) == game.dump(end)
 
 
-def test_the_search_scores_a_leaf_after_a_greedy_playout_in_a_game_named_for_it(monkeypatch):
-    """In a game named in ai.GREEDY_PLAYOUTS, each iteration of the search plays its new leaf on by
-    the one-ply judgement until the turn has passed on the given number of times (instead of
-    scoring it as it stands), and does the given number of iterations without a budget."""
-    import ai
-
-    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {"avalon": (5, 2)})
-    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {})
-    monkeypatch.setattr(ai, "HARD_SHORTLIST", {})
-    game = registry.get("avalon")
-    played = []
-    greedy_on = ai._greedy_on
-
-    def spy(name, game_, state, turns_, *args):
-        played.append(turns_)
-        return greedy_on(name, game_, state, turns_, *args)
-
-    monkeypatch.setattr(ai, "_greedy_on", spy)
-    state, seat = _avalon_position(lambda step: step == "set")
-    legal = game.legal_commands(state, seat)
-    assert choose("avalon", game.view(state, seat), legal, seat, level="hard", seed=2) in legal
-    assert played == [2] * 5, "one greedy playout an iteration, five iterations"
-    played.clear()
-    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
-    state, seat = positions("squares", 1)[0]
-    sq = registry.get("squares")
-    choose("squares", sq.view(state, seat), sq.legal_commands(state, seat), seat, level="hard", seed=2)
-    assert not played, "elsewhere the leaf is scored as it stands"
-
-
 def test_hard_in_a_shortlist_game_lets_rollouts_choose_among_the_searchs_most_visited_moves(monkeypatch):
     """In a game named in ai.HARD_SHORTLIST (game -> k, samples, turns; Avalon's Sanctuary: 3, 3,
     1), hard first searches the tree, then plays only its k most visited root moves on by normal's judgement (every one on
@@ -301,8 +191,6 @@ def test_hard_in_a_shortlist_game_lets_rollouts_choose_among_the_searchs_most_vi
 
     assert ai.HARD_SHORTLIST == {"avalon": (3, 3, 1)}
     monkeypatch.setattr(ai, "HARD_SHORTLIST", {"avalon": (2, 2, 1)})
-    monkeypatch.setattr(ai, "HARD_BY_ROLLOUTS", {})
-    monkeypatch.setattr(ai, "GREEDY_PLAYOUTS", {})
     monkeypatch.setattr(ai, "HARD_ITERATIONS", 30)
     game = registry.get("avalon")
     ranked_by_search: list[list[str]] = []
@@ -338,3 +226,145 @@ def test_hard_in_a_shortlist_game_lets_rollouts_choose_among_the_searchs_most_vi
         assert choose("avalon", view, legal, seat, level="hard", seed=3) == choice, "deterministic for a seed"
         checked += 1
     assert checked >= 2
+
+
+def test_the_shortlists_rollouts_play_every_move_on_every_sample_and_stop_on_the_budget(monkeypatch):
+    """The rollouts that choose among the shortlist play every move on each determinized state
+    and that on by the one-ply judgement until the turn has passed on the given number of times;
+    a time budget that runs out leaves only the moves played on as candidates."""
+    import ai
+
+    game = registry.get("avalon")
+    played: list[tuple] = []
+    greedy_on = ai._greedy_on
+
+    def spy(name, game_, state, turns_, *args):
+        assert turns_ == 1
+        end = greedy_on(name, game_, state, turns_, *args)
+        played.append((state, end))
+        return end
+
+    monkeypatch.setattr(ai, "_greedy_on", spy)
+    checked = 0
+    for state, seat in positions("avalon", 6, players=2):
+        legal = game.legal_commands(state, seat)[:3]
+        view = game.view(state, seat)
+        played.clear()
+        choice = ai._rollouts("avalon", game, view, legal, seat, random.Random(4), None, 2, 1)
+        assert choice in legal
+        assert len(played) == 2 * len(legal), "every move on every sample"
+        played.clear()
+        clock = iter(range(0, 10**6, 10))          # a clock that moves 10 s a reading: the budget
+        monkeypatch.setattr(ai, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(clock))}))
+        assert ai._rollouts("avalon", game, view, legal, seat, random.Random(4), 1.0, 2, 1) in legal
+        monkeypatch.setattr(ai, "time", time)
+        assert len(played) == 1, "the budget ran out after the first playout: only that move is a candidate"
+        checked += 1
+    assert checked >= 2
+
+
+# ------------------------------------------------------------------ the same moves, pinned
+
+MOVES_FIXTURE = Path(__file__).parent / "data" / "ai_moves.json"
+# (game, players, steps, hard): MOVE_POSITIONS positions, each the one after 10 + 13 * seed random
+# commands (as ``positions``) or, with steps, match seed's first decision with a choice at one of
+# those steps in random play; easy and normal are pinned at each, hard (300 iterations: slow) at
+# the first ``hard`` of them
+MOVE_TABLES = [("squares", 2, None, 2), ("logic_square", 2, None, 2), ("maken", 2, None, 2),
+               ("art_of_war", 2, None, 2), ("avalon", 3, None, 1), ("avalon", 2, None, 1),
+               ("avalon", 2, ("main", "declare", "support"), 2)]
+MOVE_POSITIONS = 5
+MOVE_SEEDS = (0, 1)         # choose()'s seeds for easy and normal; hard uses the first
+
+
+def _digest(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _decision(game, state):
+    """(seat, view, legal) of the first seat to act at ``state``, or None (over, or no choice)."""
+    if game.outcome(state) is not None or not game.to_act(state):
+        return None
+    seat = game.to_act(state)[0]
+    legal = game.legal_commands(state, seat)
+    return (seat, game.view(state, seat), legal) if len(legal) > 1 else None
+
+
+def _table_positions(name: str, players: int, steps: tuple | None):
+    """(seed, commands) of the table's positions, MOVE_POSITIONS at most."""
+    game, out = registry.get(name), []
+    for seed in range(60):
+        if steps is None:
+            if _decision(game, _random_play(name, players, seed)):
+                out.append((seed, 10 + 13 * seed))
+        else:
+            state, rng = game.new_match(players=players, seed=seed, options={}), random.Random(seed)
+            for i in range(300):
+                found = _decision(game, state)
+                if found and found[1].get("step") in steps:
+                    out.append((seed, i))
+                    break
+                if game.outcome(state) is not None or not game.to_act(state):
+                    break
+                seat = rng.choice(game.to_act(state))     # as _random_play
+                state = game.apply(state, seat, rng.choice(game.legal_commands(state, seat)))
+        if len(out) == MOVE_POSITIONS:
+            break
+    return out
+
+
+def write_moves_fixture(path: Path = MOVES_FIXTURE) -> None:
+    """Record what ``choose`` plays today at the pinned positions (tests/data/ai_moves.json).
+
+    Regenerate only when a change is MEANT to change the AI's moves (a rules edition, an
+    evaluation, a search setting), from the repository's root::
+
+        python -m tests.test_ai --write-moves
+
+    and say in the change why the moves changed.  A refactoring of ``ai/`` must pass the test
+    against the committed file as it is."""
+    entries = []
+    for name, players, steps, hard in MOVE_TABLES:
+        game = registry.get(name)
+        for n, (seed, commands) in enumerate(_table_positions(name, players, steps)):
+            seat, view, legal = _decision(game, _random_play(name, players, seed, commands))
+            levels = ("easy", "normal", "hard") if n < hard else ("easy", "normal")
+            moves = {level: {str(s): choose(name, view, legal, seat, level=level, seed=s)
+                             for s in (MOVE_SEEDS[:1] if level == "hard" else MOVE_SEEDS)} for level in levels}
+            entries.append({"game": name, "players": players, "seed": seed, "commands": commands,
+                            "seat": seat, "step": view.get("step"), "view": _digest(view),
+                            "legal": _digest(legal), "moves": moves})
+    text = {"about": "ai.choose's moves at pinned positions of random play; written by "
+                     "tests/test_ai.py's write_moves_fixture (python -m tests.test_ai --write-moves)",
+            "positions": entries}
+    path.write_text(json.dumps(text, indent=1, ensure_ascii=False) + "\n")
+
+
+def test_choose_plays_the_recorded_moves_for_fixed_seeds():
+    """At positions of random play from fixed seeds, every level (hard at its fixed iteration
+    count, no time budget) plays exactly the moves recorded in tests/data/ai_moves.json: a change
+    to ``ai/`` that is not meant to change how it plays keeps them (regenerating the file is
+    ``write_moves_fixture``, for changes meant to play differently)."""
+    recorded = json.loads(MOVES_FIXTURE.read_text())["positions"]
+    assert {e["game"] for e in recorded} == set(GAMES)
+    assert {e["game"] for e in recorded if "hard" in e["moves"]} == set(GAMES)
+    differ = []
+    for e in recorded:
+        name = e["game"]
+        where = f"{name} ({e['players']} players) seed {e['seed']} after {e['commands']} commands"
+        found = _decision(registry.get(name), _random_play(name, e["players"], e["seed"], e["commands"]))
+        assert found is not None, f"{where}: no decision there any more (the rules changed, not ai/)"
+        seat, view, legal = found
+        assert (seat, _digest(view), _digest(legal)) == (e["seat"], e["view"], e["legal"]), \
+            f"{where}: the position itself changed (the rules or random play, not ai/)"
+        for level, by_seed in e["moves"].items():
+            for s, want in by_seed.items():
+                got = choose(name, view, legal, seat, level=level, seed=int(s))
+                if got != want:
+                    differ.append(f"{where}, {level}, seed {s}: {got!r}, recorded {want!r}")
+    assert not differ, "choose() plays other moves than recorded:\n" + "\n".join(differ)
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write-moves"]:
+    write_moves_fixture()
+    print(f"wrote {MOVES_FIXTURE}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from balance import heatmap, misses, rule_bot_deals, run, wilson
+from balance import heatmap, misses, rule_bot_deals, run, verdict_lines, wilson
 from balance.__main__ import main
 
 
@@ -38,22 +38,82 @@ def test_a_tiny_run_has_every_field(tmp_path):
 def test_misses_judges_the_content_targets_of_the_card_games_only():
     """GAMES.md, "Content balance (all card games)": every pairing 40–60 %, the first player
     42–58 %, at most 5 % of matches on a turn cap, no one-rule bot above 30 % against normal;
-    SQUARES has no content to change, so its first player's share is reported, not judged."""
+    SQUARES has no content to change, so its first player's share is reported, not judged.
+    The full plan judges each share as the target states it (a pairing at 0.62 over its 40
+    matches misses 40–60 %), and prints the 95 % interval beside it (issue 32)."""
     row = {"first_player_win": 0.65, "turn_cap_share": 0.0, "vs_random": 1.0, "vs_greedy": 0.9,
-           "trivial_vs_ai": 0.1, "trivial_best": "first_legal"}
+           "trivial_vs_ai": 0.1, "trivial_best": "first_legal", "matches": 600, "vs_random_n": 200,
+           "vs_greedy_n": 200, "trivial_n": 600}
     result = {"games": {
         "squares": {**row, "pairings": []},
         "maken": {**row, "turn_cap_share": 0.08, "trivial_vs_ai": 0.35, "vs_greedy": 0.6,
-                  "pairings": [{"a": "gou", "b": "kotetsu", "a_win": 0.62, "n": 40},
+                  "pairings": [{"a": "tsubaki", "b": "gou", "a_win": 0.80, "n": 40},
+                               {"a": "gou", "b": "kotetsu", "a_win": 0.62, "n": 40},
                                {"a": "gou", "b": "mizuha", "a_win": 0.45, "n": 40}]}}}
     found = misses(result)
     assert not [m for m in found if m.startswith("squares")]
-    assert any("gou vs kotetsu 62%" in m for m in found)
+    assert any("tsubaki vs gou 80%" in m for m in found)
+    assert any("gou vs kotetsu 62% (95 % interval 46–75 %, n = 40; target 40–60 %)" in m for m in found)
     assert not any("gou vs mizuha" in m for m in found)
     assert any("maken: first player 65%" in m for m in found)
     assert any("maken: turn caps 8%" in m for m in found)
     assert any("maken: hard vs_greedy 60%" in m for m in found)
     assert any("first_legal scores 35%" in m for m in found)
+    assert len(found) == 6
+    lines = verdict_lines({**result, "meta": {"plan": "full", "budget": None}})
+    assert lines[-1].startswith("verdicts: 6 met, 6 missed, 0 undecided")
+    # the same figures from a smaller plan: only what the sample decides is judged
+    lines = verdict_lines({**result, "meta": {"plan": "full", "budget": None, "full_sample": False}})
+    assert "not enough matches to judge (n = 40): maken: gou vs kotetsu 62% (95 % interval 46–75 %, n = 40; target 40–60 %)" in lines
+    assert not any("gou vs mizuha" in line for line in lines)       # undecided, but its value is inside
+    assert lines[-1].startswith("verdicts: 5 met, 5 missed, 2 undecided")
+
+
+def _deck_decides(name, options, players, seed):
+    """A fake match: the seat holding iron_wall wins; without it, seat 0."""
+    decks = options.get("decks") or []
+    return {"winners": [decks.index("iron_wall") if "iron_wall" in decks else 0], "reason": "done", "first": 0}
+
+
+def test_the_quick_plan_judges_nothing_it_did_not_measure_enough_to_judge(monkeypatch, tmp_path, capsys):
+    """Issue 32: "python -m balance --quick judges nothing it did not measure enough to judge" —
+    a pairing won 4 of 4 (95 % interval 0.51–1.00) is printed with its interval, never as a missed
+    target, and one line says the quick plan is a smoke test; the JSON carries each figure's verdict
+    with its n and interval.  The full plan judges the share at its own sample size (40 matches: a
+    missed target); run with fewer (--per-order 1: 2 matches) it is not enough matches to judge."""
+    import balance
+
+    monkeypatch.setattr(balance, "play_match", _deck_decides)
+    out = tmp_path / "b.json"
+    assert main(["--quick", "--game", "art_of_war", "--json", str(out), "--png", str(tmp_path / "b.png"), "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "iron_wall vs falcon_raid       1.00  95% [0.51, 1.00]  n=4    target 40–60 %  not enough matches to judge" in printed
+    assert "target missed: art_of_war: iron_wall vs" not in printed
+    assert "not enough matches to judge (n = 4)" not in printed      # the table has them, with their intervals
+    assert "hard vs random" in printed and "not judged: hard at a 0.05 s budget" in printed
+    assert printed.rstrip().splitlines()[-1].startswith(
+        "the quick plan is a smoke test (2 matches a pairing and seat order, hard at a 0.05 s budget): it judges "
+        "nothing it did not measure enough to judge")
+    data = json.loads(out.read_text())
+    row = data["games"]["art_of_war"]
+    first = row["pairings"][0]
+    assert (first["a"], first["b"], first["a_win"], first["n"], first["ci95"]) == ("iron_wall", "falcon_raid", 1.0, 4, [0.51, 1.0])
+    assert (first["target"], first["verdict"]) == ([0.4, 0.6], "undecided")
+    assert set(row["verdicts"]) == {"first_player_win", "turn_cap_share", "vs_random", "vs_greedy", "trivial_vs_ai"}
+    for record in row["verdicts"].values():
+        assert set(record) >= {"value", "n", "ci95", "target", "verdict"} and record["verdict"] in ("met", "missed", "undecided")
+    assert row["verdicts"]["vs_random"]["n"] == 4 and row["verdicts"]["vs_random"]["verdict"] == "undecided"
+    assert "judging" in data["meta"]
+
+    full = run("full", ["art_of_war"], per_order=20)
+    assert full["games"]["art_of_war"]["pairings"][0]["verdict"] == "missed"
+    assert any(m.startswith("art_of_war: iron_wall vs falcon_raid 100% (95 % interval 91–100 %, n = 40;")
+               for m in misses(full))
+    few = run("full", ["art_of_war"], per_order=1)
+    assert few["games"]["art_of_war"]["pairings"][0]["verdict"] == "undecided" and not any(
+        "iron_wall vs falcon_raid" in m for m in misses(few))
+    assert "not enough matches to judge (n = 2): art_of_war: iron_wall vs falcon_raid 100%" in "\n".join(verdict_lines(few))
+    assert not any("smoke test" in line for line in verdict_lines(few))
 
 
 def test_one_rule_bots_play_every_deck_against_every_deck_in_both_seats():
