@@ -60,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         result = run_discord(args.game, log=log)
         _report(format_discord(result), misses(result), result, args.json)
         return 0
-    result = run(plan, games=args.game, log=log, database_url=args.database_url)
+    from bench.workload import SeedingFailed
+
+    try:
+        result = run(plan, games=args.game, log=log, database_url=args.database_url)
+    except SeedingFailed as exc:
+        print(f"bench failed: {exc}", file=sys.stderr)
+        return 1
     _report(format_table(result), [], result, args.json)
     return 1 if result["meta"].get("errors") else 0
 

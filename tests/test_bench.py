@@ -16,7 +16,7 @@ from rules import registry
 ROOT = Path(__file__).resolve().parent.parent
 GAME_KEYS = {"p50_ms": float, "p99_ms": float, "render_ratio": float, "png_bytes": int,
              "rules_commands_per_s": float}
-TOP_KEYS = ("startup_s", "active_matches_rss_mib_per_10k", "loop_lag_p99_ms")
+TOP_KEYS = ("startup_s", "active_matches_rss_mib_per_10k", "loaded_matches_rss_mib", "loop_lag_p99_ms")
 
 
 def _number(v, kind) -> bool:
@@ -48,7 +48,15 @@ def test_bench_cli_writes_every_figure_for_every_game(tmp_path):
         assert _number(data[key], float), (key, data[key])
     assert data["meta"]["loop_lag"]["renders"] > 0
     assert data["meta"]["loop_lag"]["renders_on_loop"] == 0     # pictures never on the loop
-    assert data["meta"]["startup"]["resumed"] == data["meta"]["plan_sizes"]["stored_matches"]
+    sizes = data["meta"]["plan_sizes"]
+    assert data["meta"]["startup"]["resumed"] == sizes["stored_matches"]
+    # every stored match of every game was seeded, loaded and measured (else the run fails)
+    assert data["meta"]["stored_matches"] == {g: sizes["stored_matches"] // len(registry.names())
+                                              for g in registry.names()}
+    memory = data["meta"]["memory"]
+    assert memory["cached"] == memory["matches"] == sizes["active_matches"]
+    assert memory["loaded"] == sizes["loaded_matches"]
+    assert memory["played"] == sizes["active_matches"] + sizes["played_sample"]
     # the table names every game and marks every figure against its target
     for name in registry.names():
         assert name in proc.stdout
@@ -106,27 +114,148 @@ async def test_bench_host_records_a_finished_match_as_the_bot_does(tmp_path):
         await store.close()
 
 
-def test_stored_matches_are_unfinished_positions_cut_anywhere_in_a_random_match(tmp_path):
-    """The start-up and memory benchmarks load matches cut at any point of a whole random
-    match, never a finished one, stored as the host stores them."""
+def test_stored_matches_are_rows_the_host_wrote_copied_as_new_matches(tmp_path):
+    """The start-up and memory benchmarks store matches made by the real host (challenge,
+    accept, commands), cut anywhere before the end, and copy them: a copy is its template's row
+    (rules edition, options, meta, snapshot, log) with its own id, players and channel."""
+    import asyncio
+    import random
     import sqlite3
 
-    from bench.workload import seed_database
+    from bench.workload import copy_templates, play_templates
+    from data.store import ACTIVE, open_store
 
     games = registry.names()
-    per_game = seed_database(str(tmp_path / "s.db"), 4 * len(games), games, distinct=4)
+    templates = asyncio.run(play_templates(games, 2, random.Random(3)))
+    path = str(tmp_path / "s.db")
+
+    async def schema_and_read(ids: list[int]) -> list:
+        store = await open_store(path)
+        try:
+            return [(await store.get_match(i), await store.commands(i)) for i in ids]
+        finally:
+            await store.close()
+
+    asyncio.run(schema_and_read([]))
+    per_game = copy_templates(path, templates, 4 * len(games), games)
     assert per_game == {g: 4 for g in games}
-    db = sqlite3.connect(tmp_path / "s.db")
-    try:
-        rows = db.execute("SELECT id, game, status, snapshot, snapshot_seq, n_commands "
-                          "FROM matches").fetchall()
-        for mid, game, status, snapshot, seq, n in rows:
-            assert status == "active" and seq == n
-            assert registry.get(game).outcome(registry.get(game).load(snapshot)) is None
-            logged = db.execute("SELECT COUNT(*) FROM commands WHERE match_id = ?", (mid,)).fetchone()[0]
-            assert logged == n
-    finally:
+    db = sqlite3.connect(path)
+    ids = [r[0] for r in db.execute("SELECT id FROM matches ORDER BY id")]
+    db.close()
+    players, channels = set(), set()
+    for i, (rec, log) in enumerate(asyncio.run(schema_and_read(ids))):
+        name = games[i % len(games)]
+        t = templates[name][(i // len(games)) % 2]
+        game = registry.get(name)
+        assert rec.game == name and rec.status == ACTIVE and rec.n_commands == len(log) >= 1
+        if getattr(game, "editions", None):
+            assert rec.meta["edition"] == game.editions[-1]      # as the host starts a match
+        same = ("seed", "prng", "options", "names", "meta", "snapshot", "snapshot_seq",
+                "n_commands", "turn_seconds", "deadline", "guild_id", "version")
+        assert {k: getattr(rec, k) for k in same} == {k: getattr(t.record, k) for k in same}
+        assert [(c.seq, c.seat, c.command) for c in log] == [(c.seq, c.seat, c.command) for c in t.commands]
+        assert rec.creator == rec.seats[0] and sorted(rec.accepted) == sorted(rec.seats)
+        assert len(set(rec.seats)) == len(rec.seats) and tuple(rec.seats) not in players
+        players.add(tuple(rec.seats))
+        channels.add(rec.channel_id)
+    assert len(channels) == len(ids)
+
+
+def _break_first_command(db, match_id: int) -> None:
+    """Make the first log entry of a stored match one its engine refuses (the log is
+    append-only: no UPDATE, so delete the entry and write it again)."""
+    seat, at = db.execute("SELECT seat, at FROM commands WHERE match_id = ? AND seq = 1",
+                          (match_id,)).fetchone()
+    db.execute("DELETE FROM commands WHERE match_id = ? AND seq = 1", (match_id,))
+    db.execute("INSERT INTO commands (match_id, seq, seat, command, at) VALUES (?, 1, ?, ?, ?)",
+               (match_id, seat, "no such move", at))
+
+
+def _seeded(tmp_path, n: int) -> tuple[str, dict[str, int]]:
+    from bench.workload import seed_database
+
+    path = str(tmp_path / "stored.db")
+    return path, seed_database(path, n, registry.names(), distinct=2)
+
+
+def test_every_seeded_match_of_every_game_loads_and_plays(tmp_path):
+    """The memory benchmark loads every seeded match into the host's state cache and plays a
+    legal command in each (here all of them), as ``python -m bench`` checks its own."""
+    import sqlite3
+
+    from bench import measure_memory
+
+    games = registry.names()
+    path, per_game = _seeded(tmp_path, 3 * len(games))
+    assert per_game == {g: 3 for g in games}
+    db = sqlite3.connect(path)
+    before = dict(db.execute("SELECT id, n_commands FROM matches"))
+    db.close()
+    mem = measure_memory(path, 2 * len(games), 3 * len(games), sample=len(games))
+    assert mem["matches"] == mem["cached"] == 2 * len(games)
+    assert mem["loaded"] == mem["cached_loaded"] == 3 * len(games)
+    assert mem["played"] == 3 * len(games) and mem["n_quarantined"] == 0
+    assert not mem["not_loaded"] and not mem["not_played"]
+    db = sqlite3.connect(path)
+    after = dict(db.execute("SELECT id, n_commands FROM matches"))
+    db.close()
+    # each one's command was committed: its log is one entry longer
+    assert {i: after[i] - before[i] for i in before} == {i: 1 for i in before}
+
+
+def test_a_seeded_match_the_host_refuses_fails_the_memory_benchmark(tmp_path):
+    """A stored row the host will not serve — a rules edition missing from its meta (what the
+    old seeding wrote), a log entry its engine refuses — fails the benchmark, naming the game."""
+    import sqlite3
+
+    import pytest
+
+    from bench import measure_memory
+    from bench.workload import SeedingFailed
+
+    games = registry.names()
+    path, _ = _seeded(tmp_path, 4 * len(games))
+    db = sqlite3.connect(path, isolation_level=None)
+    # a Project Maken row with a snapshot, without its edition: replays under edition 1
+    maken = db.execute("SELECT id FROM matches WHERE game = 'maken' AND snapshot IS NOT NULL "
+                       "ORDER BY id DESC LIMIT 1").fetchone()
+    assert maken is not None, "the seeding made no Project Maken match with a snapshot"
+    db.execute("UPDATE matches SET meta = json_remove(meta, '$.edition') WHERE id = ?", maken)
+    # an Art of War row whose first log entry is nonsense
+    aow = db.execute("SELECT id FROM matches WHERE game = 'art_of_war' ORDER BY id LIMIT 1").fetchone()
+    _break_first_command(db, aow[0])
+    db.close()
+    with pytest.raises(SeedingFailed) as err:
+        measure_memory(path, len(games), 4 * len(games))
+    message = str(err.value)
+    assert "'maken': 1" in message and "'art_of_war': 1" in message and "2 quarantined" in message
+
+
+def test_the_bench_exits_non_zero_without_figures_when_a_seeded_match_does_not_load(
+        tmp_path, monkeypatch, capsys):
+    """``python -m bench``: a seeded match the host refuses ends the run with exit status 1 and
+    a message saying which, instead of a table measured over fewer matches than it names."""
+    import sqlite3
+
+    import bench.workload
+    from bench.__main__ import main
+
+    seed = bench.workload.seed_database
+
+    def seed_then_break(path, n, games, **kw):
+        per_game = seed(path, n, games, **kw)
+        db = sqlite3.connect(path, isolation_level=None)
+        _break_first_command(db, db.execute("SELECT id FROM matches ORDER BY id LIMIT 1 OFFSET 5")
+                             .fetchone()[0])
         db.close()
+        return per_game
+
+    monkeypatch.setattr(bench.workload, "seed_database", seed_then_break)
+    out = tmp_path / "bench.json"
+    assert main(["--tiny", "--quiet", "--game", "squares", "--json", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "bench failed" in captured.err and "'squares': 1" in captured.err
+    assert "start-up" not in captured.out and not out.exists()
 
 
 def test_bench_runs_the_host_on_a_database_url_without_printing_its_password(tmp_path, pg_url):
