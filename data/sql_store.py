@@ -520,10 +520,20 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
         return int(n)
 
     async def matches_due(self, deadline_before: float, created_before: float,
-                          shards: Any = None) -> list[MatchRecord]:
-        where = ("WHERE (({statuses} AND created_at <= ?) "
-                 "OR (status = 'active' AND deadline IS NOT NULL AND deadline <= ?))")
+                          shards: Any = None, *, now: float | None = None,
+                          lead: tuple[float, float] | None = None) -> list[MatchRecord]:
+        active = "status = 'active' AND deadline IS NOT NULL AND deadline <= ?"
         params: tuple = (float(created_before), float(deadline_before))
+        if now is not None and lead is not None:
+            # only what is due (see Store.matches_due): the deadline passed, or a reminder not
+            # yet sent whose time has come; the deadline index still bounds the scan
+            share, cap = float(lead[0]), float(lead[1])
+            active += (" AND (deadline <= ? OR (turn_seconds IS NOT NULL AND NOT reminded AND "
+                       "deadline - (CASE WHEN turn_seconds * CAST(? AS DOUBLE PRECISION) < CAST(? AS DOUBLE PRECISION) "
+                       "THEN turn_seconds * CAST(? AS DOUBLE PRECISION) ELSE CAST(? AS DOUBLE PRECISION) END) "
+                       "<= ?))")
+            params += (float(now), share, cap, share, cap, float(now))
+        where = "WHERE (({statuses} AND created_at <= ?) OR (" + active + "))"
         if shards is not None:      # this process's guilds: Discord's (guild_id >> 22) % count
             count = int(shards.count)
             cond, args = self._in(f"((guild_id >> 22) % {count})", [int(i) for i in shards.ids], "bigint")

@@ -246,11 +246,17 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def matches_due(self, deadline_before: float, created_before: float,
-                          shards: Any = None) -> list[MatchRecord]:
+                          shards: Any = None, *, now: float | None = None,
+                          lead: tuple[float, float] | None = None) -> list[MatchRecord]:
         """Clock work: active matches whose deadline is at or before ``deadline_before``, and
         pending/open challenges created at or before ``created_before``.  ``shards`` (a
         :class:`host.shards.Shards`): only the matches of guilds on those gateway shards, and
-        the guild-less ones if it holds shard 0 (several processes split the clock's work)."""
+        the guild-less ones if it holds shard 0 (several processes split the clock's work).
+        ``now`` and ``lead`` = (share, cap): of those active matches only the ones with
+        something due — the deadline passed, or a reminder not yet sent whose time
+        ``deadline - min(share × turn_seconds, cap)`` has come (a match without a turn clock
+        gets no reminder) — chosen by the database, so a process with thousands of matches on
+        long clocks decodes only the few that are due."""
 
     @abc.abstractmethod
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED

@@ -19,6 +19,8 @@ from rules import registry
 log = logging.getLogger("host")
 
 CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
+# a reminder comes when this share of the turn clock is left, at most this long before the deadline
+REMIND_SHARE, REMIND_CAP = 0.2, 12 * 3600
 
 
 class Clock:
@@ -35,7 +37,8 @@ class Clock:
         # once even if another process looked at the same match.
         # (The listing never raises for a bad row: the store quarantines and skips it.)
         try:
-            due = await self.store.matches_due(now + 12 * 3600, now - CHALLENGE_TTL, shards=self.shards)
+            due = await self.store.matches_due(now + REMIND_CAP, now - CHALLENGE_TTL, shards=self.shards,
+                                               now=now, lead=(REMIND_SHARE, REMIND_CAP))
         except TransientStoreError:
             return out      # the database failed for a moment (the store logged it): next tick
         for rec in due:
@@ -69,7 +72,7 @@ class Clock:
             return None
         left = rec.deadline - now
         # no reminder for a window's limit in a match without a clock (it is secret)
-        remind_at = min(0.2 * rec.turn_seconds, 12 * 3600) if rec.turn_seconds else 0
+        remind_at = min(REMIND_SHARE * rec.turn_seconds, REMIND_CAP) if rec.turn_seconds else 0
         if left <= 0 and not rec.meta.get("expired"):
             return await self._clock_event(rec, "expired")
         if 0 < left <= remind_at and not rec.reminded:

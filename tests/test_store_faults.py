@@ -404,3 +404,41 @@ async def test_the_computer_tries_its_move_again_when_the_database_fails_for_a_m
 
 async def _note(into: list, item) -> None:
     into.append(item)
+
+
+async def test_the_clock_lists_only_matches_with_something_due(host, store, backend):
+    """The clock's listing is chosen by the database (``matches_due(now=…, lead=…)``): of many
+    matches on long turn clocks, only those whose deadline passed or whose reminder time came
+    are read — the same ones the clock would act on (host/clock.py) — so a tick over 100,000
+    stored matches does not decode them all every 30 s."""
+    from host.clock import REMIND_CAP, REMIND_SHARE
+
+    clock = host.now
+    ids = {}
+    for turn in (3600, 3600, 7 * 24 * 3600, 600):
+        res = await host.challenge("squares", ALICE, "Alice", opponents=[(BOB, "Bob")], options={"first": 0},
+                                   turn_seconds=turn)
+        assert (await host.accept(res.match.id, BOB)).ok
+        ids.setdefault(turn, []).append(res.match.id)
+    hour_a, hour_b = ids[3600]
+    week, ten_min = ids[7 * 24 * 3600][0], ids[600][0]
+    await backend.raw("UPDATE matches SET deadline = ? WHERE id = ?", clock.t + 3000, hour_a)  # reminder in 6 min
+    await backend.raw("UPDATE matches SET deadline = ? WHERE id = ?", clock.t + 600, hour_b)   # reminder due
+    await backend.raw("UPDATE matches SET deadline = ? WHERE id = ?", clock.t + 11 * 3600, week)  # 12 h lead: due
+    await backend.raw("UPDATE matches SET deadline = ? WHERE id = ?", clock.t - 5, ten_min)    # expired
+
+    def listed(recs):
+        return sorted(r.id for r in recs)
+
+    now = clock.t
+    due = await store.matches_due(now + REMIND_CAP, now - 86400, now=now, lead=(REMIND_SHARE, REMIND_CAP))
+    assert listed(due) == sorted([hour_b, week, ten_min])
+    everything = await store.matches_due(now + REMIND_CAP, now - 86400)
+    assert listed(everything) == sorted([hour_a, hour_b, week, ten_min])
+    # a reminder already sent is not due again; the expired match stays listed (the clock decides)
+    await backend.raw("UPDATE matches SET reminded = ? WHERE id = ?", True if backend.name == "postgres" else 1, hour_b)
+    due = await store.matches_due(now + REMIND_CAP, now - 86400, now=now, lead=(REMIND_SHARE, REMIND_CAP))
+    assert listed(due) == sorted([week, ten_min])
+    events = await host.tick()
+    assert sorted((e.match.id, e.data.get("clock")) for e in events) == sorted(
+        [(week, "reminder"), (ten_min, "expired")])
