@@ -1,8 +1,9 @@
 """Project Maken rules editions 2, 3 and 4: the balance changes (docs/rules/maken.md, "Balance (rules
-edition 2)", "(rules edition 3)" and "(rules edition 4)") and their edition gating.  A stored match is rebuilt by
+edition 2)", "(rules edition 3)" and "(rules edition 4)") and their edition gating; edition 5: edition 4's
+cards under the rulebook's opening again ("Rules edition 5").  A stored match is rebuilt by
 replaying its commands from ``new_match(..., edition=meta["edition"])`` (host/replay.py), so a match
 started under edition 1 or 2 (or stored before editions) must keep exactly its old numbers and
-decks; a new match uses the newest edition, 4."""
+decks; a new match uses the newest edition, 5."""
 from __future__ import annotations
 
 import json
@@ -16,11 +17,12 @@ from host.replay import _initial_state, start_edition
 from rules import registry
 from rules.maken import MakenGame
 from rules.maken.cards import CardDataError, CardSet
+from rules.maken.editions import PRINTED, RULES_PATCH_LAST
 
 game = registry.get("maken")
 PATCHES = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))["editions"]
 PATCH = PATCHES["2"]
-NEWEST = 4
+NEWEST = 5
 FILES = sorted(MAKEN_DIR.glob("0*.json"))          # the characters' files: rules edition 1
 printed = MakenGame(read_maken(FILES))              # the files alone, as before editions
 
@@ -29,15 +31,16 @@ def _ready(state, n=2):
     return game.apply(game.apply(state, state.d["first"], "ready"), 1 - state.d["first"], "ready")
 
 
-def test_edition_4_is_the_current_edition():
-    assert game.editions == (1, 2, 3, 4) and game.edition == NEWEST
-    assert sorted(map(int, PATCHES)) == [2, 3, 4]
+def test_edition_5_is_the_current_edition():
+    assert game.editions == (1, 2, 3, 4, 5) and game.edition == NEWEST
+    assert sorted(map(int, PATCHES)) == [2, 3, 4, 5]
     assert game.new_match(seed=1).d["edition"] == NEWEST
     assert start_edition(game) == {"edition": NEWEST}
     assert game.for_edition(1).edition == 1 and game.for_edition(2).edition == 2
-    assert game.for_edition(3).edition == 3 and game.for_edition(NEWEST) is game
-    with pytest.raises(ValueError, match="unknown Project Maken rules edition 5"):
-        game.new_match(seed=1, edition=5)
+    assert game.for_edition(3).edition == 3 and game.for_edition(4).edition == 4
+    assert game.for_edition(NEWEST) is game
+    with pytest.raises(ValueError, match="unknown Project Maken rules edition 6"):
+        game.new_match(seed=1, edition=6)
 
 
 def _changes_exactly(edition: int, changes: dict) -> tuple:
@@ -135,11 +138,12 @@ def test_a_new_match_uses_the_newest_edition_and_an_edition_1_match_keeps_the_ol
     assert two.d["edition"] == 2 and game.load(game.dump(two)).d["cards"] == two.d["cards"]
     for cid, card in old.d["cards"].items():
         assert card == printed.cardset.characters.get(cid, printed.cardset.cards.get(cid))
-    # the opening numbers: the very first TP draws at most rules.first_draw_limit, later TPs the
-    # character's draw limit (the rulebook's numbers, edition 1: 2 and 3)
-    first = PATCH.get("rules", {}).get("first_draw_limit", 2)
-    assert game.legal_commands(_ready(new), 0) == [f"draw {n}" for n in range(1, first + 1)]
+    # the opening numbers: the very first TP draws at most 2 (the rulebook's, edition 1 and from
+    # edition 5 on); editions 2–4 kept their rules.first_draw_limit 1
+    assert game.legal_commands(_ready(new), 0) == ["draw 1", "draw 2"]
     assert game.legal_commands(_ready(old), 0) == ["draw 1", "draw 2"]
+    first = PATCH["rules"]["first_draw_limit"]
+    assert game.legal_commands(_ready(two), 0) == [f"draw {n}" for n in range(1, first + 1)] == ["draw 1"]
     assert game.load(game.dump(old)).d["cards"] == old.d["cards"] and game.load(game.dump(old)).d["edition"] == 1
 
 
@@ -181,7 +185,8 @@ def test_a_stored_match_replays_with_its_own_editions_numbers():
     """host/replay.py rebuilds a match from its record: meta["edition"], or edition 1 when the
     record predates editions."""
     opts = {"decks": ["tsubaki_basic", "gou_basic"], "first": 0}
-    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2), ({"edition": 3}, 3), ({"edition": 4}, 4)):
+    for meta, want in (({}, 1), ({"edition": 1}, 1), ({"edition": 2}, 2), ({"edition": 3}, 3), ({"edition": 4}, 4),
+                       ({"edition": 5}, 5)):
         rec = MatchRecord(game="maken", seed=3, seats=[1, 2], names=["A", "B"], creator=1, options=opts, meta=meta)
         state = _initial_state(game, rec)
         assert state.d["edition"] == want
@@ -190,7 +195,7 @@ def test_a_stored_match_replays_with_its_own_editions_numbers():
         assert state.d["cards"]["ts02"] == game.cardset_at(want).cards["ts02"]
 
 
-@pytest.mark.parametrize("edition", [1, 2, 3, 4])
+@pytest.mark.parametrize("edition", [1, 2, 3, 4, 5])
 def test_the_ai_samples_a_match_under_its_own_edition(edition):
     for state in _random_match(game, 5, edition=edition)[::20]:
         for seat in (0, 1):
@@ -213,7 +218,7 @@ def _sources(editions):
 
 @pytest.mark.parametrize("editions, where, says", [
     ({"1": {}}, "field 'editions.1'", "edition 1 is the files' cards"),
-    ({"5": {}}, "field 'editions.5'", "unknown rules edition"),
+    ({"6": {}}, "field 'editions.6'", "unknown rules edition"),
     ({"2": {"units": {}}}, "field 'editions.2.units'", "unknown key"),
     ({"2": {"cards": {"zz01": {"attack": 2}}}}, "card 'zz01'", "no such card"),
     ({"2": {"cards": {"ts01": {"posture": "air"}}}}, "card 'ts01', field 'editions.2.posture'", "cannot be patched"),
@@ -235,7 +240,8 @@ def test_bad_edition_data_is_refused_naming_file_card_and_field(editions, where,
 
 def test_the_shipped_editions_file_is_valid_and_read_with_the_cards():
     cs = CardSet.from_sources(_sources(json.loads((MAKEN_DIR / "editions.json").read_text("utf-8"))["editions"]))
-    assert sorted(cs.patches) == [2, 3, 4] and cs.at(4).cards == game.cardset.cards
+    assert sorted(cs.patches) == [2, 3, 4, 5] and cs.at(5).cards == game.cardset.cards
+    assert cs.at(4).cards == game.cardset_at(4).cards
     assert cs.at(3).cards == game.cardset_at(3).cards
     assert cs.at(2).cards == game.cardset_at(2).cards
 
@@ -247,3 +253,58 @@ def test_a_later_patch_builds_on_the_earlier_editions_in_any_file_order():
     ts10 = cs.at(3).cards["ts10"]
     assert (ts10["front"], ts10["back"], ts10["attack"], ts10["gain"]) == (1, 0, 2, 0)
     assert cs.at(2).cards["ts10"]["gain"] == 1 and cs.at(1).cards["ts10"]["front"] == 0
+
+
+# ------------------------------------------------- rules edition 5: the rulebook's opening again
+
+def test_edition_5_is_edition_4s_cards_under_the_rulebooks_opening():
+    """GAMES.md: the TP declares 1 to the draw limit, "the very first TP of the game at most 2" — a
+    rule, not a card's number, so edition 5 drops editions 2–4's ``first_draw_limit`` 1 and changes
+    nothing else: the cards, characters and ready-made decks are edition 4's."""
+    four, five = game.cardset_at(4), game.cardset_at(5)
+    assert five.cards == four.cards and five.characters == four.characters
+    assert {d: v["spec"] for d, v in five.decks.items()} == {d: v["spec"] for d, v in four.decks.items()}
+    assert five.rules == PRINTED == {"first_draw_limit": 2, "second_hand": 5}
+    assert set(PATCHES["5"]) == {"comment"}
+    state = game.new_match(players=2, seed=3, options={"first": 0})
+    assert state.d["edition"] == 5 and "rules" not in state.d          # the printed numbers
+    assert game.legal_commands(_ready(state), 0) == ["draw 1", "draw 2"]
+    assert [len(h) for h in state.d["hand"]] == [5, 5]
+
+
+@pytest.mark.parametrize("edition", [2, 3, 4])
+def test_editions_2_to_4_still_load_with_their_rules_patch(edition):
+    """Editions 2–4 carried ``"rules": {"first_draw_limit": 1}`` (edition 2's, inherited); they load
+    unchanged so that their stored matches replay exactly."""
+    assert PATCHES["2"]["rules"] == {"first_draw_limit": 1} and edition <= RULES_PATCH_LAST
+    cs = CardSet.from_sources(_sources(PATCHES))
+    assert cs.at(edition).rules == {"first_draw_limit": 1, "second_hand": 5}
+    assert game.cardset_at(edition).rules == cs.at(edition).rules and cs.at(5).rules == PRINTED
+    state = game.new_match(players=2, seed=3, options={"first": 0}, edition=edition)
+    assert state.d["rules"] == {"first_draw_limit": 1}
+    assert game.legal_commands(_ready(state), 0) == ["draw 1"]
+    assert game.load(game.dump(state)).d["rules"] == {"first_draw_limit": 1}
+    # a rules patch in these editions is still read (a copy of the file, through the loader)
+    for key, value in (("first_draw_limit", 3), ("second_hand", 6)):
+        got = CardSet.from_sources(_sources({**PATCHES, str(edition): {"rules": {key: value}}}))
+        assert got.at(edition).rules[key] == value and got.at(5).rules == PRINTED
+
+
+@pytest.mark.parametrize("key, value", [("first_draw_limit", 1), ("first_draw_limit", 2), ("second_hand", 6)])
+def test_the_loader_refuses_a_rules_patch_after_edition_4_naming_the_file_and_the_key(tmp_path, key, value):
+    """GAMES.md: rules editions change card content only and never a rule of the game, so a
+    ``rules`` patch in an edition after 4 is refused, naming the file and the key."""
+    data = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))
+    data["editions"]["5"]["rules"] = {key: value}
+    path = tmp_path / "editions_zz.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CardDataError) as err:
+        read_maken(FILES + [path])
+    assert err.value.file == str(path) and err.value.field == f"editions.5.rules.{key}"
+    assert str(err.value).startswith(str(path)) and f"editions.5.rules.{key}" in str(err.value)
+    assert "never a rule of the game" in str(err.value)
+    # an empty or malformed rules part is refused the same way
+    for bad in ({}, 2):
+        with pytest.raises(CardDataError) as err:
+            CardSet.from_sources(_sources({"5": {"rules": bad}}))
+        assert err.value.file == "editions.json" and err.value.field == "editions.5.rules"

@@ -535,6 +535,31 @@ def test_declared_draw_one_to_the_limit_first_tp_two():
     assert len(s.d["hand"][0]) == 3 and s.d["step"] == "before"
 
 
+def test_the_newest_edition_lets_the_very_first_tp_draw_two():
+    """GAMES.md: the TP declares how many cards (1 to the draw limit, normally 3; the very first TP
+    of the game at most 2) — a rule of the game, which no rules edition changes (issue 32: editions
+    2–4 let the very first TP draw at most 1; from edition 5 the rule holds again)."""
+    newest = registry.get("maken")
+    assert newest.edition == newest.editions[-1] >= 5
+    for first in (0, 1):
+        s = newest.new_match(players=2, seed=3, options={"first": first})
+        s = newest.apply(newest.apply(s, first, "ready"), 1 - first, "ready")
+        assert s.d["turn"] == 1 and s.d["tp"] == first and "rules" not in s.d
+        assert newest.legal_commands(s, first) == ["draw 1", "draw 2"]
+        s = newest.apply(s, first, "draw 2")
+        assert len(s.d["hand"][first]) == 7
+    # later turns: 1 to the character's draw limit (2 in this edition's character cards) …
+    assert newest.cardset.characters["tsubaki"]["draw_limit"] == 2
+    s = newest.position(step="draw", turn=4, hand0=[], stamina0=list(FILL), chars=("tsubaki", "gou"))
+    assert newest.legal_commands(s, 0) == ["draw 1", "draw 2"]
+    # … and the clause's two numbers apart: a character card printing draw limit 3 lets the very
+    # first TP draw at most 2 and every later TP 3
+    for turn, want in ((1, 2), (2, 3), (7, 3)):
+        s = newest.position(step="draw", turn=turn, hand0=[], stamina0=list(FILL), chars=("tsubaki", "gou"))
+        s.d["cards"]["tsubaki"]["draw_limit"] = 3
+        assert newest.legal_commands(s, 0) == [f"draw {n}" for n in range(1, want + 1)], turn
+
+
 def test_support_cards_max_six_set_and_used_on_a_later_turn():
     """GAMES.md: support cards can be set; at most 6 set at once.  Ruling: a support card is used
     from a later turn on, at its timing (before / after attack)."""

@@ -237,7 +237,10 @@ def test_an_older_snapshot_fails_when_the_replayed_value_is_not_the_default(name
     def elsewhere(d: dict) -> bool:
         return any(x.get(key, default) != default for x in dicts_at(d, place))
 
-    replayed = find(name, elsewhere, players=players, max_commands=2000)
+    # Project Maken's "rules" (an edition's opening numbers) is written only by editions that
+    # patch the opening: 2 to 4 (edition 5 restores the printed opening, so it has none)
+    extra = {"edition": 4} if (name, key) == ("maken", "rules") else {}
+    replayed = find(name, elsewhere, players=players, max_commands=2000, **extra)
     stored = without(replayed, place, key)
     assert not same_state(stored, replayed, name)
     assert not integrity.same_state(stored, replayed, game=name)

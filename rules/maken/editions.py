@@ -5,15 +5,20 @@ a match stored before a balance change replays with its old numbers; a new match
 - edition 2: the balance changes of ``data/cards/maken/editions.json`` (reasons and figures:
   ``docs/rules/maken.md``, "Balance (rules edition 2)");
 - edition 3: the second round of balance changes there ("Balance (rules edition 3)");
-- edition 4: the third ("Balance (rules edition 4)").
+- edition 4: the third ("Balance (rules edition 4)");
+- edition 5: edition 4's cards under the rulebook's own opening — the very first TP of the game
+  draws at most 2 again (``docs/rules/maken.md``, "Rules editions" and "Rules edition 5").
 
 Edition N applies every patch numbered up to N, oldest first.  A patch (one entry of a card file's
 ``"editions"`` key) may change a character's draw limit (``characters``), the numbers of known cards (``cards``: speed, reach, attack, guard,
 cost, gain, the amounts of the bet / hit / support effects, and the destination icon), replace the card counts of a
-ready-made deck (``decks``), and change the opening numbers the rulebook gives (``rules``:
-``first_draw_limit`` — what the very first TP may draw, printed 2 — and ``second_hand`` — the
-second player's opening hand, printed 5).  Every patch is validated like the files' cards; errors
-name the file, the card (or deck) and the field.
+ready-made deck (``decks``).  Editions 2–4 also changed an opening number the rulebook gives
+(``rules``: ``first_draw_limit`` — what the very first TP may draw, printed 2 — and
+``second_hand`` — the second player's opening hand, printed 5); that is a rule of the game, not
+card content, so only those editions may carry a ``rules`` patch (``RULES_PATCH_LAST``; they are
+kept so their matches replay exactly) and every later edition plays the printed numbers.  A
+``rules`` patch in a later edition is refused naming the file and the key.  Every patch is
+validated like the files' cards; errors name the file, the card (or deck) and the field.
 
 The state records its edition (``d["edition"]``; a state stored before editions has none and is
 edition 1) and, from edition 2 on, the opening numbers it plays with (``d["rules"]``), so ``apply``
@@ -26,8 +31,11 @@ from typing import Any
 
 from rules.editions import edition_number, known, number_error, upto
 
-EDITIONS = (1, 2, 3, 4)
+EDITIONS = (1, 2, 3, 4, 5)
 EDITION = EDITIONS[-1]
+# the last edition allowed a ``rules`` patch (an opening number of the rulebook): editions 2–4 did,
+# wrongly, and stay so that their matches replay; from edition 5 the rules are the printed ones
+RULES_PATCH_LAST = 4
 CARD_FIELDS = ("speed", "reach", "attack", "guard", "cost", "gain", "bet", "hit", "effect", "icon")
 RULES = {"first_draw_limit": (1, 3), "second_hand": (3, 8)}
 PRINTED = {"first_draw_limit": 2, "second_hand": 5}
@@ -69,6 +77,13 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
         if part not in out:
             raise CardDataError(file, None, f"{where}.{part}",
                                 "unknown key; allowed: characters, cards, decks, rules, comment")
+        if part == "rules" and int(key) > RULES_PATCH_LAST:
+            # the opening numbers are rules of the game, not printed on a card (GAMES.md: an edition
+            # never changes a rule); editions 2–4 stay only so that their matches replay exactly
+            named = f".{next(iter(value))}" if isinstance(value, dict) and value else ""
+            raise CardDataError(file, None, f"{where}.rules{named}",
+                                "an edition changes card content only, never a rule of the game; "
+                                f"a rules patch is kept only in editions 2–{RULES_PATCH_LAST}")
         if not isinstance(value, dict):
             raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id")
         for cid, fields in value.items():
@@ -135,6 +150,8 @@ def at(cs: Any, edition: int) -> Any:
 
     characters, cards, decks, rules = upto((dict(cs.characters), dict(cs.cards), dict(cs.decks), dict(PRINTED)),
                                            cs.patches, edition, step)
+    if edition > RULES_PATCH_LAST:      # the rulebook's opening, whatever editions 2–4 changed
+        rules = dict(PRINTED)
     out = CardSet(characters, cards, decks)
     out.rules = rules
     return out
@@ -198,5 +215,5 @@ class EditionsMixin:
         return got
 
 
-__all__ = ["EDITIONS", "EDITION", "EditionsMixin", "edition_of", "parse_patch", "at", "stamp",
+__all__ = ["EDITIONS", "EDITION", "RULES_PATCH_LAST", "PRINTED", "EditionsMixin", "edition_of", "parse_patch", "at", "stamp",
            "first_draw_limit", "hand_start", "edition_key"]
