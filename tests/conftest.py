@@ -47,6 +47,33 @@ async def env(tmp_path):
     await e.close()
 
 
+# -- what each test is (pyproject.toml, markers) ----------------------------------------------
+
+# Modules by kind; every test of tests/e2e is ``e2e``.  A module that plays hundreds of random
+# matches is ``fuzz``, one where the computer plays itself or a benchmark runs is ``selfplay``,
+# one that stops, freezes, locks or fills a real database is ``outage``.  Each of them is also
+# ``slow``: ``pytest -m "not slow"`` is the everyday subset (README, "Quick start").
+KINDS = {
+    "outage": {"test_db_outages.py", "test_faults_harness.py"},
+    "fuzz": {"test_squares_random.py", "test_logic_square_random.py", "test_maken_random.py",
+             "test_art_of_war_random.py", "test_avalon_random.py", "test_determinize.py",
+             "test_window_secrecy.py"},
+    "selfplay": {"test_ai.py", "test_balance.py", "test_bench.py"},
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath))
+        kinds = [kind for kind, names in KINDS.items() if path.name in names]
+        if "e2e" in path.parts:
+            kinds.append("e2e")
+        for kind in kinds:
+            item.add_marker(getattr(pytest.mark, kind))
+        if kinds:
+            item.add_marker(pytest.mark.slow)
+
+
 # -- PostgreSQL -------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")

@@ -351,8 +351,15 @@ async def test_sqlite_locked_by_another_process_answers_within_the_deadline(tmp_
     host = await open_sqlite_host(path)
     try:
         async def locked(play):
-            with faults.sqlite_locked(path, timeout=30):
+            # take the write lock while the store's own connection is idle (SQLite's busy handler
+            # is not fair: between the players' short writes it might wait for ever)
+            async with host.store._lock:
+                held = faults.sqlite_locked(path, timeout=30)
+                held.__enter__()
+            try:
                 await felt(play, resilient.HOST_SECONDS + 1)
+            finally:
+                held.__exit__(None, None, None)
 
         play = await play_through(host, locked, after=2.0)
         assert play.felt > 0, "the lock was never felt"
