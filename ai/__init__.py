@@ -57,13 +57,12 @@ HARD_ITERATIONS = 300         # iterations at level hard without a time budget
 # judgement until the turn has passed on ``turns`` times) choose among the search's k most visited
 HARD_SHORTLIST: dict[str, tuple[int, int, int]] = {"avalon": (3, 3, 1)}
 ROLLOUT_LIMIT = 40            # commands at most in one of those playouts
-ROLLOUT_COMMANDS = 0          # random commands played before a leaf is scored (0: scored as it stands)
 # UCB1's exploration constant, small to fit the evaluation's differences (shares of a strength,
 # a few hundredths apart)
 UCB_C = 0.15
 # progressive widening (Coulom 2007; Chaslot et al. 2008): a node searches only its
 # WIDEN_BASE + sqrt(visits) best moves by the one-ply judgement, best first, so the search goes
-# deep on the moves worth it instead of trying every one once; 0 turns it off
+# deep on the moves worth it instead of trying every one once
 WIDEN_BASE = 2
 # game -> the command that ends the turn player's turn at once, in the games where a turn is
 # several commands of one player (Battle Logic Square: moves, cards, abilities, a CAA, then the
@@ -71,9 +70,8 @@ WIDEN_BASE = 2
 # in the middle of one is played on — the turn player ends the turn with this command, whatever
 # else is asked on the way (a chain answer, an end-of-turn discard) gets the engine's
 # ``timeout_command``, else the one-ply judgement — and so are the moves it ranks for widening;
-# with TURN_TREE the tree ends with the turn it starts in (the search plans the seat's turn)
+# the tree ends with the turn it starts in (the search plans the seat's turn)
 TURN_END = {"logic_square": "end"}
-TURN_TREE = True
 FINISH_COMMANDS = 40          # at most this many commands finish a turn
 
 
@@ -302,23 +300,22 @@ def _search(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             to_act = game.to_act(state)
             if not to_act:
                 break
-            if turn_end and TURN_TREE and _turn(game, state) != root_turn:
+            if turn_end and _turn(game, state) != root_turn:
                 break                    # the tree ends with the turn it starts in
             mover = seat if first and seat in to_act else rng.choice(to_act)
             moves = legal if first and mover == seat else game.legal_commands(state, mover)
             first = False
             if not moves:
                 break
-            if WIDEN_BASE:
-                moves = _widened(name, game, node, iterations if node is root else node.visits,
-                                 state, mover, moves)
+            moves = _widened(name, game, node, iterations if node is root else node.visits,
+                             state, mover, moves)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
                     child.avail += 1
             untried = [m for m in moves if m not in node.children]
             if untried:
-                m = untried[0] if WIDEN_BASE else rng.choice(untried)
+                m = untried[0]                 # the best untried by the one-ply judgement
                 child = node.children[m] = _Node()
                 child.avail = 1
                 turn = _turn(game, state) if turn_end else None
@@ -333,8 +330,6 @@ def _search(name: str, game: Any, view: dict, legal: list[str], seat: int, rng: 
             path.append((node, mover))
             if state is None:
                 break
-        if state is not None:
-            state = _playout(game, state, rng)
         scores = _scores(name, game, state) if state is not None else None
         for node_, mover in path:
             node_.visits += 1
@@ -390,11 +385,6 @@ def _finish_turn(name: str, game: Any, state: Any, turn: tuple, turn_end: str) -
 
     return _play_on(game, state, FINISH_COMMANDS, lambda to_act: to_act[0], command_of,
                     stop=lambda st, _to_act: _turn(game, st) != turn)
-
-
-def _playout(game: Any, state: Any, rng: random.Random) -> Any:
-    """A cheap policy to the end or for ROLLOUT_COMMANDS commands: random legal commands."""
-    return _play_on(game, state, ROLLOUT_COMMANDS, rng.choice, lambda _s, _m, moves: rng.choice(moves))
 
 
 __all__ = ["choose", "LEVELS"]
