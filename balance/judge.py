@@ -20,6 +20,7 @@ targets are for the card games).
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -101,26 +102,24 @@ def judge_game(row: dict, budget: float | None = None, full: bool = False
     ``trivial_vs_ai``; a figure the run left out, e.g. under ``--no-hard``, has none).  ``budget``
     is the plan's time budget for ``hard`` (None: its fixed iterations); ``full``: the full plan
     (see the module docstring)."""
-    def judge(*args: Any) -> dict[str, Any]:
-        return _judge(*args, full=full)
-
-    pairings = [judge(p["a_win"], p.get("n"), TARGETS["pairing"], p.get("ci95")) for p in row["pairings"]]
+    rate = functools.partial(judge, full=full)
+    pairings = [rate(p["a_win"], p.get("n"), TARGETS["pairing"], p.get("ci95")) for p in row["pairings"]]
     figures: dict[str, dict] = {}
     # GAMES.md's content targets are for the card games: SQUARES has no content to change, its first
     # player's share is the rulebook's own and is reported, not judged
     if row["pairings"] and row.get("first_player_win") is not None:
-        figures["first_player_win"] = judge(row.get("first_player_win"), row.get("matches"),
+        figures["first_player_win"] = rate(row.get("first_player_win"), row.get("matches"),
                                             TARGETS["first_player_win"])
     if row.get("turn_cap_share") is not None:
-        figures["turn_cap_share"] = judge(row["turn_cap_share"], row.get("matches"), TARGETS["turn_cap_share"])
+        figures["turn_cap_share"] = rate(row["turn_cap_share"], row.get("matches"), TARGETS["turn_cap_share"])
     for key in ("vs_random", "vs_greedy"):
         if row.get(key) is None:
             continue
-        figures[key] = judge(row[key], row.get(f"{key}_n"), TARGETS[key])
+        figures[key] = rate(row[key], row.get(f"{key}_n"), TARGETS[key])
         if budget is not None:
             figures[key].update(verdict=UNDECIDED, why=f"hard at a {budget:g} s budget, not its fixed iterations")
     if row.get("trivial_vs_ai") is not None:
-        figures["trivial_vs_ai"] = judge(row["trivial_vs_ai"], row.get("trivial_n"), TARGETS["trivial_vs_ai"],
+        figures["trivial_vs_ai"] = rate(row["trivial_vs_ai"], row.get("trivial_n"), TARGETS["trivial_vs_ai"],
                                          row.get("trivial_ci95"))
     return pairings, figures
 
@@ -140,6 +139,3 @@ def tally(result: dict) -> dict[str, int]:
         for record in [*pairings, *figures.values()]:
             counts[record["verdict"]] += 1
     return counts
-
-
-_judge = judge

@@ -40,6 +40,7 @@ from cogs.components import act_view, board_view
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.options_text import public_options
+from host.texts import public_moves
 from rules import registry
 
 log = logging.getLogger("cogs.delivery")
@@ -169,10 +170,9 @@ class Delivery(commands.Cog):
                 clock += f"\n<t:{int(rec.deadline)}:R>"
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
         # options as players read them: never a deck's contents or a raw id (host.options_text);
-        # until the first move everyone sees (``shown``: a secret decision is no move, host._apply)
+        # until the first move everyone sees (a secret decision is no move: host.texts.public_moves)
         opts = public_options(registry.get(rec.game), rec.options, list(rec.names), locale) \
-            if rec.options and rec.game in registry and (
-                rec.status != ACTIVE or not (rec.meta or {}).get("shown", rec.n_commands)) else ""
+            if rec.options and rec.game in registry and (rec.status != ACTIVE or not public_moves(rec)) else ""
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
         file = picture_file(public.picture if public is not None else None, "board.png")

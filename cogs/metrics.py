@@ -123,9 +123,6 @@ class MetricsServer(commands.Cog):
             return False, time.perf_counter() - started
         return True, time.perf_counter() - started
 
-    async def db_ok(self) -> bool:
-        return (await self.db_check())[0]
-
     async def serve_health(self, request: web.Request) -> web.Response:
         gateway = self.gateway_up()
         db, seconds = await self.db_check()

@@ -135,6 +135,8 @@ def _quoted_mark(sql: str) -> bool:
 
 
 _t = deadline.statement_timeout
+# what the driver raises when the server, the connection or a statement fails
+_DRIVER_ERRORS = (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 # asyncpg's errors that say nothing about the stored data (issue 31), by kind.  Checked in
 # order: QueryCanceledError (a statement timeout, a cancelled query) and CannotConnectNowError
@@ -225,8 +227,7 @@ class PostgresStore(SqlStore):
                     self._url.dsn, min_size=self._url.pool_min, max_size=self._url.pool_max,
                     # no statement, and no connection attempt, waits longer than this
                     command_timeout=deadline.STATEMENT_SECONDS, timeout=deadline.STATEMENT_SECONDS)
-            except (OSError, asyncio.TimeoutError, asyncpg.PostgresError,
-                    asyncpg.InterfaceError, ValueError) as e:
+            except (*_DRIVER_ERRORS, ValueError) as e:
                 raise StoreError(f"cannot connect to PostgreSQL {self._url.safe}: "
                                  + self._url.scrub(f"{type(e).__name__}: {e}")) from None
             try:
@@ -309,12 +310,12 @@ class PostgresStore(SqlStore):
             raise self._translate(TimeoutError("no time left for the database"))
         try:
             conn = await pool.acquire(timeout=_t())
-        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _DRIVER_ERRORS as e:
             raise self._translate(e) from e
         broken = False
         try:
             yield PgConn(conn)
-        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        except _DRIVER_ERRORS as e:
             broken = self._transient_kind(e) is not None
             raise self._translate(e) from e
         except StoreError as e:
@@ -353,7 +354,7 @@ class PostgresStore(SqlStore):
                 raise
             try:
                 await c.conn.execute("COMMIT", timeout=_t())
-            except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            except _DRIVER_ERRORS as e:
                 kind = self._transient_kind(e)
                 if kind in ("timeout", "connection", "starting", "io"):
                     _kill(c.conn)

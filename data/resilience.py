@@ -10,7 +10,7 @@
   write means it was **not** committed: the one case where that is not known — the connection
   lost or timed out around ``COMMIT`` — raises :class:`data.store.OutcomeUnknown`, which is never
   retried blindly: the write methods settle it by reading back what they wrote (see
-  ``SqlStore._settled``).
+  ``SqlStore._settle``).
 * **Said once.**  :class:`ErrorNotes` logs each (match, kind) of failure once while it lasts, not
   once per attempt, says when the match's calls work again, and tells listeners (the metrics'
   ``store_errors_total{kind}``) about every failed attempt.
@@ -31,6 +31,8 @@ log = logging.getLogger("data.store")
 ATTEMPTS = 4                       # tries of one store call on transient failures
 PAUSES = (0.05, 0.2, 0.5)          # seconds between them (the last one repeats)
 NOTES_KEPT = 4096                  # (match, kind) pairs remembered as failing
+# what reading back a write whose COMMIT was never confirmed found (SqlStore._settle)
+STORED, ABSENT, MOVED = "stored", "absent", "moved"
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 

@@ -43,6 +43,14 @@ DECODE_SLICE = 128
 class Bad(Exception):
     """A row (or a record about to be written) fails validation; the message says why."""
 
+    kind = "data"       # the quarantine kind of a row that fails (data.store.QUARANTINE_KINDS)
+
+
+class BadLog(Bad):
+    """The row reads, but its ``n_commands`` does not fit its command log."""
+
+    kind = "log"
+
 
 # -- decoding ----------------------------------------------------------------------------------
 
@@ -239,9 +247,9 @@ def check_log(rec: MatchRecord, last: Any, count: Any = None) -> None:
     unique and >= 1, so the two together say the log is exactly entries 1..n_commands)."""
     last = 0 if last is None else int(last)
     if last != rec.n_commands:
-        raise Bad(f"n_commands: {rec.n_commands}, but the command log's last entry is {last}")
+        raise BadLog(f"n_commands: {rec.n_commands}, but the command log's last entry is {last}")
     if count is not None and int(count) != rec.n_commands:
-        raise Bad(f"n_commands: {rec.n_commands}, but the command log holds {int(count)} "
+        raise BadLog(f"n_commands: {rec.n_commands}, but the command log holds {int(count)} "
                   "entries (a gap)")
 
 

@@ -116,8 +116,7 @@ class QuarantineSql:
             try:
                 return check_row(fixed)
             except Bad as e:
-                kind = "log" if str(e).startswith("n_commands") else "data"
-                await self._quarantine(c, match_id, str(e), strict=False, kind=kind)
+                await self._quarantine(c, match_id, str(e), strict=False, kind=e.kind)
                 raise CorruptRow(f"match {match_id} is still unreadable: {e}") from None
 
     async def release(self, match_id: int, version: int) -> MatchRecord | None:

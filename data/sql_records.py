@@ -8,16 +8,14 @@ import logging
 import math
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from data.resilience import ABSENT, MOVED, STORED
 from data.rows import Bad, decode_deck, decode_league, dumps
 from data.store import (
     FINISHED, LeagueRecord, MatchRecord, OutcomeUnknown, RatingChange, RatingRow, ResultRow,
-    TransientStoreError, VersionConflict, valid_id,
+    VersionConflict, valid_id,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from data.sql_store import Conn
 
 log = logging.getLogger("data.store")
 
@@ -226,21 +224,14 @@ class RecordsSql:
                 if n != 1:
                     raise VersionConflict(f"league {league.id} is not at version {expected_version}")
         except OutcomeUnknown:
-            moved: list[bool] = []
-
-            async def check(c: Conn) -> bool:
+            async def check(c: Any) -> str:
                 got = await c.fetchone("SELECT version, status, data FROM leagues WHERE id = ?"
                                        + self._FOR_UPDATE, int(league.id))
                 if got is not None and tuple(got) == (expected_version + 1, league.status, text):
-                    return True
-                moved.append(got is not None and got[0] > expected_version)
-                return False
+                    return STORED
+                return MOVED if got is not None and got[0] > expected_version else ABSENT
 
-            if not await self._settled(check):
-                if moved and moved[-1]:
-                    raise VersionConflict(f"league {league.id} was written by another call") from None
-                raise TransientStoreError(f"league {league.id} was not written",
-                                          kind="connection") from None
+            await self._settle(check, f"league {league.id}")
         return replace(league, version=expected_version + 1, data=json.loads(text))
 
     async def leagues(self, guild_id: int | None = None,

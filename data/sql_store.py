@@ -27,7 +27,7 @@ a failure that says nothing about the data (``_transient_kind``) — and every p
 a transient failure again (:func:`data.resilience.retry_all`, at the end of this module).  Only
 proof that the data is wrong quarantines a row.  A ``COMMIT`` never confirmed
 (:class:`data.store.OutcomeUnknown`) is settled by the write methods themselves: they read back
-what they wrote (:meth:`SqlStore._settled`) before answering.
+what they wrote (:meth:`SqlStore._settle`) before answering.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Iterable, Sequence
 
 from data import deadline
-from data.resilience import PAUSES, ErrorNotes, retry_all
+from data.resilience import ABSENT, MOVED, PAUSES, STORED, ErrorNotes, retry_all
 from data.rows import (
     DECODE_SLICE,
     INSERT,
@@ -188,11 +188,14 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
     def _scrub(self, text: str) -> str:
         return text
 
-    async def _settled(self, check: Any) -> bool:
-        """After :class:`OutcomeUnknown`: did the write commit?  ``check(c)`` answers inside a
-        transaction that first waits for the row lock the lost write held (so its transaction
-        is over, committed or not, when ``check`` reads).  Tried until the deadline; raises
-        :class:`OutcomeUnknown` if the database never answered."""
+    async def _settle(self, check: Any, what: str) -> None:
+        """After :class:`OutcomeUnknown` writing ``what``: did the write commit?  ``check(c)``
+        answers :data:`STORED`, :data:`ABSENT` or :data:`MOVED` (another write got there first)
+        inside a transaction whose first statement waits for the row lock the lost write held,
+        so its transaction is over, committed or not, when ``check`` reads.  Returns if it was
+        stored; raises :class:`VersionConflict` if it moved, :class:`TransientStoreError` if
+        nothing was written (so it may be written again), :class:`OutcomeUnknown` if the
+        database never answered before the deadline."""
         for pause in (0.0, *PAUSES, *PAUSES[-1:] * 6):
             if deadline.expired():
                 break
@@ -200,10 +203,15 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
                 await asyncio.sleep(pause)
             try:
                 async with self._write() as c:
-                    return bool(await check(c))
+                    found = await check(c)
             except TransientStoreError as e:
                 self.notes.failed("settle", None, e)
                 continue
+            if found == STORED:
+                return
+            if found == MOVED:
+                raise VersionConflict(f"{what} was written by another call meanwhile")
+            raise TransientStoreError(f"{what} was not written", kind="connection")
         raise OutcomeUnknown("the database did not confirm the write, and reading it back failed")
 
     async def __aenter__(self) -> SqlStore:
@@ -226,7 +234,7 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
         n_commands against the command log's last entry: :func:`data.rows.check_row`);
         quarantine (and skip) the ones that fail.  Returns (records, number newly
         quarantined).  Inside _read(), outside a transaction."""
-        bad: list[tuple[int, str, str]] = []
+        bad: list[tuple[int, str, str, str]] = []
         try:
             rows = await c.fetchall(SELECT_LISTED + " " + where, *params)
         except self._DB_ERROR as e:
@@ -242,15 +250,14 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
             try:
                 out.append(check_row(row))
             except Bad as e:
-                bad.append((row[0], str(e), row[I["status"]]))
+                bad.append((row[0], str(e), row[I["status"]], e.kind))
         written = 0
-        for match_id, reason, prev in bad:
-            written += await self._quarantine(c, match_id, reason, prev, strict=False,
-                                              kind=_bad_kind(reason))
+        for match_id, reason, prev, kind in bad:
+            written += await self._quarantine(c, match_id, reason, prev, strict=False, kind=kind)
         return out, written
 
     async def _fetch_each(self, c: Conn, where: str, params: Iterable[Any],
-                          bad: list[tuple[int, str, str]], first: BaseException) -> list:
+                          bad: list[tuple[int, str, str, str]], first: BaseException) -> list:
         """The rows of ``SELECT_LISTED + where`` read one at a time; a row the driver cannot
         read goes to ``bad``.  Re-raises ``first`` if even the ids cannot be read (the
         database itself is failing, not one row)."""
@@ -267,7 +274,7 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
                     raise self._translate(e) from e
                 status = await c.fetchval("SELECT status FROM matches WHERE id = ?", match_id)
                 bad.append((match_id, f"unreadable ({type(e).__name__}: {str(e)[:200]})",
-                            status))
+                            status, "data"))
                 continue
             if row is not None:
                 rows.append(row)
@@ -291,18 +298,14 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
         except OutcomeUnknown:
             # a new match's seed is 128 random bits: the row with this creator, creation time
             # and seed is the one this call wrote, if any
-            found: list[int] = []
-
-            async def check(c: Conn) -> bool:
-                found[:] = [r[0] for r in await c.fetchall(
+            async def check(c: Conn) -> str:
+                out.id = await c.fetchval(
                     "SELECT id FROM matches WHERE creator = ? AND created_at = ? AND seed = ? "
                     "AND COALESCE(seed_text, '') = ?", row[I["creator"]],
-                    self._row_args(row)[I["created_at"]], row[I["seed"]], row[I["seed_text"]] or "")]
-                return bool(found)
+                    self._row_args(row)[I["created_at"]], row[I["seed"]], row[I["seed_text"]] or "")
+                return ABSENT if out.id is None else STORED
 
-            if not await self._settled(check):
-                raise TransientStoreError("the new match was not stored", kind="connection") from None
-            out.id = found[0]
+            await self._settle(check, "the new match")
         return out
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
@@ -337,7 +340,7 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
                 return check_row(row)
             except Bad as e:
                 await self._quarantine(c, match_id, str(e), row[I["status"]], strict=False,
-                                       kind=_bad_kind(str(e)))
+                                       kind=e.kind)
                 raise CorruptRow(f"match {match_id} is unreadable and was quarantined: {e}") \
                     from None
 
@@ -400,31 +403,20 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
         return out
 
     async def _settle_row(self, out: MatchRecord) -> None:
-        """After :class:`OutcomeUnknown` writing ``out``: return if the row is exactly ``out``
-        now (the write committed); raise :class:`VersionConflict` if another write got there
-        first, :class:`TransientStoreError` if nothing was written."""
-        state: list[str] = []
-
-        async def check(c: Conn) -> bool:
+        """After :class:`OutcomeUnknown` writing ``out``: it was written if the row is exactly
+        ``out`` now (see :meth:`_settle`)."""
+        async def check(c: Conn) -> str:
             got = await c.fetchone(SELECT + " WHERE id = ?" + self._FOR_UPDATE, out.id)
             if got is None:
-                state.append("gone")
-                return False
+                return ABSENT
             try:
-                now = decode(tuple(got))
+                if decode(tuple(got)) == out:
+                    return STORED
             except Bad:
-                now = None
-            if now == out:
-                return True
-            if got[I["version"]] >= out.version:
-                state.append("moved")
-            return False
+                pass
+            return MOVED if got[I["version"]] >= out.version else ABSENT
 
-        if await self._settled(check):
-            return
-        if state and state[-1] == "moved":
-            raise VersionConflict(f"match {out.id} was written by another call meanwhile")
-        raise TransientStoreError(f"match {out.id} was not written", kind="connection")
+        await self._settle(check, f"match {out.id}")
 
     async def append_command(self, rec: MatchRecord, expected_version: int, seat: int,
                              command: str) -> MatchRecord:
@@ -458,26 +450,16 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
         except OutcomeUnknown:
             # the command and the row were written in one transaction: the log entry says
             # whether it committed (its time is this call's own)
-            state: list[str] = []
-
-            async def check(c: Conn) -> bool:
+            async def check(c: Conn) -> str:
                 await c.fetchval("SELECT version FROM matches WHERE id = ?" + self._FOR_UPDATE,
                                  match_id)
                 got = await c.fetchone("SELECT seat, command, at FROM commands "
                                        "WHERE match_id = ? AND seq = ?", match_id, seq)
                 if got is None:
-                    return False
-                if (got[0], got[1], float(got[2])) == (seat, command, float(now)):
-                    return True
-                state.append("moved")
-                return False
+                    return ABSENT
+                return STORED if (got[0], got[1], float(got[2])) == (seat, command, float(now)) else MOVED
 
-            if not await self._settled(check):
-                if state:
-                    raise VersionConflict(f"match {match_id}: entry {seq} of its log is another "
-                                          "command") from None
-                raise TransientStoreError(f"the command was not stored in match {match_id}",
-                                          kind="connection") from None
+            await self._settle(check, f"entry {seq} of match {match_id}'s log")
         return out
 
     async def commands(self, match_id: int) -> list[CommandRecord]:
@@ -629,11 +611,6 @@ class SqlStore(QuarantineSql, RecordsSql, Store):
 
 
 _statuses_of = statuses  # count_matches' parameter is called ``statuses``
-
-
-def _bad_kind(reason: str) -> str:
-    """The quarantine kind of a :class:`data.rows.Bad` reason: the log or the row itself."""
-    return "log" if "the command log" in reason else "data"
 
 
 # Every public method tries again on a transient failure (data/resilience.py).

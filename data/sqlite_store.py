@@ -202,7 +202,7 @@ class SqliteStore(SqlStore):
 
     # plumbing ----------------------------------------------------------------------------
     @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[SqliteConn]:
+    async def _read(self) -> AsyncIterator[SqliteConn]:
         """The connection, for this coroutine alone, waiting for it no longer than the call's
         deadline allows; driver errors leave as the store's own (:meth:`_translate`)."""
         if not await acquire_within(self._lock, deadline.remaining()):
@@ -230,15 +230,10 @@ class SqliteStore(SqlStore):
             self._busy_ms = ms
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[SqliteConn]:
-        async with self._locked() as c:
-            yield c
-
-    @asynccontextmanager
     async def _write(self) -> AsyncIterator[SqliteConn]:
         """One ``BEGIN IMMEDIATE`` transaction, committed on success, rolled back on error.  A
         failed ``COMMIT`` (a full disk, a lock) committed nothing: SQLite's commit is atomic."""
-        async with self._locked() as c:
+        async with self._read() as c:
             db = c.db
             # BEGIN is inside the rollback's reach: if this task is cancelled while waiting for
             # it, the BEGIN still runs on the connection's thread and must be undone.

@@ -107,9 +107,8 @@ def _seqs(commands: Sequence[CommandRecord]) -> str:
 
 
 def _compare(game: Any, state: Any, rec: MatchRecord, seq: int) -> None:
-    replayed = game.dump(state)
-    if not same_state(rec.snapshot or "", replayed, game=rec.game):
-        where = snapshot_check.problem(rec.snapshot or "", replayed, rec.game)
+    where = snapshot_check.problem(rec.snapshot or "", game.dump(state), rec.game)
+    if where is not None:
         raise LogMismatch(f"the log does not replay to the stored snapshot at entry {seq} ({where})")
 
 

@@ -10,7 +10,7 @@ and a failing connection is never mistaken for a damaged match.
   database never confirmed, and which the store could not read back in time
   (:class:`data.store.OutcomeUnknown`), becomes ``host.err.unconfirmed``: the player is told
   that it may have been played and where to look, never that nothing changed.
-* **Re-check and release.**  :func:`recheck` reads a quarantined match again through every
+* **Re-check and release.**  :meth:`Rechecks.recheck` reads a quarantined match again through every
   check, replays its whole log, and lifts the quarantine when all of that passes (a match
   quarantined by a failing connection before kinds were recorded, on its next load; any
   quarantined match, by the operator's ``python bot.py --recheck-quarantine``).
@@ -23,11 +23,9 @@ from typing import Any, Awaitable, Callable
 
 from data import deadline
 from data.resilience import acquire_within
-from data.store import CorruptRow, MatchRecord, OutcomeUnknown, StoreError, TransientStoreError, valid_id
+from data.store import CorruptRow, OutcomeUnknown, TransientStoreError, valid_id
 from host import integrity
-from host.replay import _initial_state, _step
 from host.types import Result
-from rules import registry
 
 log = logging.getLogger("host")
 
@@ -53,9 +51,6 @@ class MatchLock:
 
     def __init__(self, lock: Any) -> None:
         self.lock = lock
-
-    def locked(self) -> bool:
-        return self.lock.locked()
 
     async def __aenter__(self) -> None:
         if not await acquire_within(self.lock, deadline.remaining()):
@@ -109,58 +104,48 @@ def bound_host(cls: type) -> type:
     return cls
 
 
-# What a re-check found (:func:`recheck`): the first word of its answer.
+# What a re-check found (:meth:`Rechecks.recheck`): the first word of its answer.
 RELEASED, NOT_QUARANTINED, STILL_BAD, MOVED, UNANSWERED = (
     "released", "not_quarantined", "still_bad", "moved", "unanswered")
 
 
-async def recheck(host: Any, match_id: int) -> tuple[str, str]:
-    """Read a quarantined match again through every check and replay its whole log; if all of
-    it passes, lift the quarantine.  Returns (what was found: :data:`RELEASED`,
-    :data:`NOT_QUARANTINED`, :data:`STILL_BAD` or :data:`MOVED`; the reason, for an operator).
-    Raises :class:`TransientStoreError` when the database cannot answer (nothing changed)."""
-    mid = valid_id(match_id)
-    if mid is None:
-        return NOT_QUARANTINED, ""
-    try:
-        rec = await host.store.recheck(mid)
-    except CorruptRow as e:
-        return STILL_BAD, str(e)
-    if rec is None:
-        return NOT_QUARANTINED, ""
-    problem = integrity.row_problem(rec)
-    if problem is not None:
-        await integrity.quarantine(host, rec, problem, kind="game")
-        return STILL_BAD, problem
-    if integrity.needs_replay(rec):
-        try:
-            commands = await host.store.commands(mid) if rec.n_commands else []
-            state = integrity.replay(registry.get(rec.game), rec, commands, _initial_state, _step)
-        except StoreError:
-            raise
-        except Exception as exc:  # the log does not replay: proof that the data is wrong
-            reason = f"replay failed: {type(exc).__name__}: {exc}"
-            await integrity.quarantine(host, rec, reason, kind="replay")
-            return STILL_BAD, reason
-    else:
-        state = None
-    released: MatchRecord | None = await host.store.release(mid, rec.version)
-    if released is None:
-        return MOVED, ""
-    host._verified.add(mid)
-    if state is not None:
-        host._remember(mid, released.n_commands, state)
-    log.warning("match %s: re-checked, reads and replays cleanly; released from quarantine", mid)
-    return RELEASED, ""
-
-
 class Rechecks:
-    """The host's re-check of quarantined matches (needs ``store``, ``_verified``,
-    ``_remember`` and ``_states``)."""
+    """The host's re-check of quarantined matches (a mixin of :class:`host.table.Host`; needs
+    ``store``, ``_state``, ``_states`` and ``_verified``)."""
 
     async def recheck(self, match_id: int) -> tuple[str, str]:
-        """See :func:`recheck`."""
-        return await recheck(self, match_id)
+        """Read a quarantined match again through every check and replay its whole log; if all
+        of it passes, lift the quarantine.  Returns (what was found: :data:`RELEASED`,
+        :data:`NOT_QUARANTINED`, :data:`STILL_BAD` or :data:`MOVED`; the reason, for an
+        operator).  Raises :class:`TransientStoreError` when the database cannot answer (nothing
+        changed)."""
+        mid = valid_id(match_id)
+        if mid is None:
+            return NOT_QUARANTINED, ""
+        store = self.store  # type: ignore[attr-defined]
+        try:
+            rec = await store.recheck(mid)
+        except CorruptRow as e:
+            return STILL_BAD, str(e)
+        if rec is None:
+            return NOT_QUARANTINED, ""
+        problem = integrity.row_problem(rec)
+        if problem is not None:
+            await integrity.quarantine(self, rec, problem, kind="game")
+            return STILL_BAD, problem
+        if integrity.needs_replay(rec):
+            self._states.pop(mid, None)  # type: ignore[attr-defined]  # nothing cached: replay
+            self._verified.discard(mid)  # type: ignore[attr-defined]
+            try:
+                # the whole log from the seed, checked against the snapshot; a log that does not
+                # replay is quarantined again (kind "replay") by Host._state
+                await self._state(rec)  # type: ignore[attr-defined]
+            except CorruptRow as e:
+                return STILL_BAD, f"replay failed: {e}"
+        if await store.release(mid, rec.version) is None:
+            return MOVED, ""
+        log.warning("match %s: re-checked, reads and replays cleanly; released from quarantine", mid)
+        return RELEASED, ""
 
     async def recheck_all(self) -> list[tuple[int, str, str]]:
         """Every quarantined match re-checked (no deadline for the whole run: each match has

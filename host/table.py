@@ -39,7 +39,8 @@ from host.replay import (  # noqa: F401  (JOIN, _initial_state, own_part: re-exp
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, own_part,
 )
 from host.texts import (
-    _duration, _names, game_msg, illegal_msg, played_text, reason_msg, shown_after, told, told_lines,
+    _duration, _names, game_msg, illegal_msg, played_text, public_moves, reason_msg, shown_after, told,
+    told_lines,
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from rules import IllegalCommand, registry
@@ -237,7 +238,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
                 return msg("host.status.waiting", names=_names(rec, waiting))
             return msg("host.status.open", open=free)
         return msg("host.status.to_act", names=_names(rec, _public_to_act(registry.get(rec.game), state)),
-                   n=rec.meta.get("shown", rec.n_commands))
+                   n=public_moves(rec))
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:
         res = rec.result or {}

@@ -105,9 +105,15 @@ def told_lines(released: list) -> list[Msg]:
     return lines
 
 
+def public_moves(rec: Any) -> int:
+    """How many entries ``/match log`` shows for the match now ("after N moves"): never a secret
+    decision.  A match stored before the count was kept counts its whole log."""
+    return (rec.meta or {}).get("shown", rec.n_commands)
+
+
 def shown_after(rec: Any, released: list) -> int:
     """The public move count ("after N moves") once ``released`` lines are shown: it counts what
     ``/match log`` numbers — a line with a move or a host entry (a join, a resignation) — never
     a secret decision, whose public consequences join the entry before it."""
-    return rec.meta.get("shown", rec.n_commands) + sum(
+    return public_moves(rec) + sum(
         1 for line in released if any(x is not None for x in line[1:3]))

@@ -201,7 +201,8 @@ def own_pg():
 
 @pytest.fixture
 def own_url(own_pg):
-    faults.start(own_pg) if faults.postmaster_pid(own_pg) is None else None
+    if faults.postmaster_pid(own_pg) is None:     # an earlier test's outage left it stopped
+        faults.start(own_pg)
     return faults.create_database_sync(own_pg)
 
 

@@ -229,6 +229,29 @@ async def test_an_accept_whose_commit_was_not_confirmed_is_read_back(host, store
     assert res.ok and rec.status == ACTIVE and rec.version == 2
 
 
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_new_match_and_a_league_whose_commit_was_not_confirmed_are_read_back(
+        host, store, backend, committed):
+    """The same read-back for a new match (found by its 128-bit seed: stored once, never twice)
+    and for a league's version-checked write."""
+    from data.store import LeagueRecord
+
+    async with commit_answer_lost(store, backend, committed):
+        res = await host.challenge("squares", ALICE, "Alice", opponents=[(BOB, "Bob")], options={"first": 0})
+    assert res.ok, res.error
+    assert [r[0] for r in await backend.raw("SELECT id FROM matches")] == [res.match.id]
+    assert (await store.get_match(res.match.id)).seed == res.match.seed
+
+    league = await store.create_league(LeagueRecord(guild_id=7, status="signup", data={"name": "autumn"}))
+    async with commit_answer_lost(store, backend, committed):
+        written = await store.update_league(
+            LeagueRecord(guild_id=7, status="running", data={"name": "autumn", "round": 1},
+                         id=league.id, version=league.version), league.version)
+    again = await store.get_league(league.id)
+    assert written.version == again.version == 2
+    assert (again.status, again.data) == ("running", {"name": "autumn", "round": 1})
+
+
 async def test_a_write_the_database_never_confirms_is_not_called_unchanged(host, store, backend, monkeypatch):
     """When even reading it back fails, the player is told it may have been played — never
     "nothing was changed"."""
@@ -236,10 +259,10 @@ async def test_a_write_the_database_never_confirms_is_not_called_unchanged(host,
 
     mid = await start(host)
 
-    async def never_settles(check):
+    async def never_settles(check, what):
         raise OutcomeUnknown("reading it back failed too")
 
-    monkeypatch.setattr(store, "_settled", never_settles)
+    monkeypatch.setattr(store, "_settle", never_settles)
     async with commit_answer_lost(store, backend, True):
         res = await host.command(mid, BOB, "place X1 e5")
     assert not res.ok and res.error.key == "host.err.unconfirmed"
