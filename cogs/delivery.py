@@ -21,8 +21,6 @@ Private views are never logged.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
 import json
 import logging
 import weakref
@@ -36,7 +34,8 @@ from discord.ext import commands, tasks
 from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, too_old_to_edit, tr,
 )
-from cogs.components import act_view, board_view
+from cogs.components import board_view
+from cogs.dms import PrivateDelivery, picture_file
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.options_text import public_options
@@ -64,11 +63,7 @@ def _split_ref(value: str | None) -> tuple[int, int] | None:
         return None
 
 
-def picture_file(png: bytes | None, name: str) -> discord.File | None:
-    return discord.File(io.BytesIO(png), filename=name) if png else None
-
-
-class Delivery(commands.Cog):
+class Delivery(PrivateDelivery, commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         # One publish at a time per match (a thread is created once; board edits stay in
@@ -180,25 +175,6 @@ class Delivery(commands.Cog):
             embed.set_image(url="attachment://board.png")
         if rec.status == ACTIVE:
             embed.set_footer(text=tr("cogs.board.footer", locale))
-        return embed, file
-
-    def private_embed(self, rec: MatchRecord, pu: Any, locale: str) -> tuple[discord.Embed, discord.File | None]:
-        lines = render_lines(pu.text, locale)
-        own = getattr(pu, "own", None)
-        if own and set(own) - {"cards"}:
-            from render.text import render_text
-
-            summary = render_text(rec.game, own, locale=locale, names=list(rec.names))
-            if summary.strip():  # the same information as the picture, as text
-                lines.append("```\n" + clip(summary, 3000) + "\n```")
-        where = f"<#{rec.channel_id}>" if rec.channel_id else ""
-        lines.append(tr("cogs.dm.footer", locale, where=where))
-        embed = discord.Embed(title=clip(tr("cogs.dm.title", locale, game=game_name(rec.game, locale),
-                                            match_id=rec.id), 256),
-                              description=clip("\n".join(lines), 4000), colour=discord.Colour.dark_teal())
-        file = picture_file(pu.picture, "hand.png")
-        if file is not None:
-            embed.set_image(url="attachment://hand.png")
         return embed, file
 
     # ------------------------------------------------------------------ channel posting
@@ -520,52 +496,6 @@ class Delivery(commands.Cog):
         me = getattr(getattr(self.bot, "user", None), "id", None)
         return me is not None and str(user_id) == str(me)
 
-    async def _deliver_privates(self, result: Any, rec: MatchRecord) -> None:
-        """Private views last, each on its own: a closed DM never blocks anything else.  A
-        player whose newer view is already queued behind this update (it came in while this
-        one's board slept out a rate limit) is skipped: the newer one follows at once, so the
-        DM is edited once instead of showing an in-between hand at the cost of a rate-limited
-        call."""
-        queued = self._queued.get(rec.id)
-        newer = {pu.user_id for pu in (getattr(queued[0], "private", None) or [])} if queued else set()
-        for pu in getattr(result, "private", []) or []:
-            if pu.user_id in newer or self._is_me(pu.user_id):
-                continue
-            try:
-                await self.deliver_private(rec, pu, active=rec.status == ACTIVE)
-            except Exception:
-                log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
-
-    async def secret_prompt(self, rec: MatchRecord, user_id: int, legal: list[str] | None = None) -> None:
-        """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their
-        DMs are closed nothing is said anywhere else (that would reveal the decision)."""
-        refs = await self.store.get_refs(rec.id)
-        if refs.get(f"dmclosed:{user_id}"):
-            return      # their DMs are closed: nothing is said anywhere else (that would reveal it)
-        locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
-        try:
-            dm = await self.bot.create_dm(discord.Object(int(user_id)))
-            text = tr("cogs.secret_prompt", locale, match_id=rec.id, game=game_name(rec.game, locale))
-            if legal:
-                # in words (the menu's labels), not notation
-                try:
-                    moves = await self.host.choices(rec.id, user_id, locale)
-                except Exception:
-                    log.exception("match %s: describing a secret decision failed", rec.id)
-                    moves = []
-                names = [m.label if m.label != m.command else f"`{m.command}`" for m in moves] \
-                    or [f"`{c}`" for c in legal]
-                shown = ", ".join(names[:12]) + (" …" if len(names) > 12 else "")
-                text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
-            # the answer is given right here: Act opens the same menu as under the board
-            await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
-                          view=act_view(rec.id, locale))
-        except discord.Forbidden:
-            log.info("match %s: could not DM a pending decision to a player (DMs closed)", rec.id)
-            await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
-        except discord.HTTPException:
-            log.info("match %s: could not DM a pending decision to a player", rec.id)
-
     async def _notice_on_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
                                actor: int | None) -> bool:
         """A notice about a running match (a clock reminder, an expiry, an abort vote) goes out
@@ -602,78 +532,6 @@ class Delivery(commands.Cog):
             return
         await self._post(rec, refs, content=clip("\n".join(lines), CONTENT_MAX),
                          allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
-
-    # ------------------------------------------------------------------ DMs
-    async def deliver_private(self, rec: MatchRecord, pu: Any, *, active: bool = False) -> None:
-        """The player's DM: their private view (text and picture) and, while the match runs, the
-        Act button, which opens the same move menu as under the board — so a player answers a
-        decision of theirs (a chain, a battle support, a discard…) right where they read their
-        hand.  The button never changes with the moves on offer, so a DM is edited only when
-        the private view itself changed (each edit is a rate-limited REST call)."""
-        await pu.ready()   # its picture may still be drawing while the public update went out
-        refs = await self.store.get_refs(rec.id)
-        if refs.get(f"dmclosed:{pu.user_id}"):
-            # Discord refused a DM to this player in this match (403/50007): no more tries —
-            # each would be another refused request against the bot's budget — until they
-            # use /match hand (which asks for DMs again)
-            return
-        locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
-        embed, file = self.private_embed(rec, pu, locale)
-        key = f"dm:{pu.user_id}"
-        content = None
-        view = act_view(rec.id, locale) if active else None
-        digest = _digest(embed, pu.picture, "act" if active else "")
-        if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
-            return
-        if refs.get(key):
-            edited = await self._edit(refs[key], content=content, embed=embed, attachments=[file] if file else [],
-                                      view=view, allowed_mentions=NO_PINGS)
-            if edited is not None:
-                await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
-                return
-            if file is not None:
-                file.reset()
-        try:
-            dm = await self.bot.create_dm(discord.Object(int(pu.user_id)))
-            kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-            if content:
-                kwargs["content"] = clip(content, CONTENT_MAX)
-            if file is not None:
-                kwargs["file"] = file
-            if view is not None:
-                kwargs["view"] = view
-            message = await dm.send(**kwargs)
-        except discord.Forbidden as exc:
-            log.info("match %s: DMs closed for user %s (code %s)", rec.id, pu.user_id, exc.code)
-            await self._dm_closed(rec, refs, pu.user_id)
-            return
-        except discord.HTTPException as exc:
-            log.warning("match %s: DM to user %s failed (%s)", rec.id, pu.user_id, exc.status)
-            return
-        await self.store.set_ref(rec.id, key, f"{message.channel.id}:{message.id}")
-        await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
-        if refs.get(key) and self._too_old(refs[key]):
-            await self._delete(refs[key])     # the old view, too old to edit: one DM view, the newest
-
-    async def _dm_closed(self, rec: MatchRecord, refs: dict[str, str], user_id: int) -> None:
-        """Stop DMing this player in this match (until /match hand) and tell them once, in the
-        thread and without any secret, how to see their hand."""
-        await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
-        refs[f"dmclosed:{user_id}"] = "1"
-        told = f"dmtold:{user_id}"
-        if refs.get(told):
-            return  # told once per match is enough
-        locale = await self.public_locale(rec)
-        message = await self._post(rec, refs, content=tr("cogs.dm.closed", locale, mention=f"<@{user_id}>"),
-                                   allowed_mentions=pings([user_id]))
-        if message is not None:
-            await self.store.set_ref(rec.id, told, "1")
-
-    async def dms_again(self, match_id: int, user_id: int) -> None:
-        """The player asked for their hand (/match hand): try DMs again at the next update."""
-        refs = await self.store.get_refs(match_id)
-        if refs.get(f"dmclosed:{user_id}"):
-            await self.store.set_ref(match_id, f"dmclosed:{user_id}", None)
 
     # ------------------------------------------------------------------ clock
     @tasks.loop(seconds=30)
@@ -750,15 +608,6 @@ def archive_minutes(turn_seconds: int | None) -> int:
     if turn_seconds and turn_seconds <= 86400:
         return 4320
     return 10080
-
-
-def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:
-    """What a DM shows (its embed, picture and the moves its menu offers), as a short fingerprint."""
-    h = hashlib.blake2b(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode("utf-8"),
-                        digest_size=16)
-    h.update(("menu:" + menu).encode("utf-8") if menu else b"-")
-    h.update(picture or b"")
-    return h.hexdigest()
 
 
 def _lines(value: str | None) -> list[str]:

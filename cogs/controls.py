@@ -1,0 +1,260 @@
+"""The handlers behind the persistent controls of a match: the board's buttons (Act, Status,
+Resign, Accept, Decline, Join, Start), the deck picker, the Act menu and its confirmations.
+
+:class:`TableControls` is a mixin of :class:`cogs.game.Game` (it uses the cog's ``host``,
+``store``, ``_record``, ``_remember``, ``_publish`` and ``_status_reply``); the components of
+:mod:`cogs.components` call these methods.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs.authority import check_match
+from cogs.common import NO_PINGS, clip, render, reply, reply_error, tr, user_locale
+from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from data.store import ACTIVE, OPEN, PENDING, MatchRecord
+from host.decks import DeckBook
+from host.options_text import deck_name
+from rules import registry
+
+log = logging.getLogger("cogs.game")
+
+
+class TableControls:
+    """Buttons, deck picks and the Act menu."""
+
+    async def on_board_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return
+        if not await check_match(interaction, rec):   # another server's match, not seated
+            return
+        user = interaction.user.id
+        seated = user in rec.seats
+        if seated:
+            await self._remember(interaction, rec.id)
+        if action == "status":
+            await self._defer_ephemeral(interaction)
+            await self._status_reply(interaction, rec.id)
+            return
+        if action == "act":
+            await self._open_menu(interaction, rec)
+            return
+        if action == "resign":
+            if not seated:
+                await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))
+                return
+            if rec.status != ACTIVE:
+                await reply_error(interaction, self._over_text(rec, locale))
+                return
+            view = discord.ui.View(timeout=None)
+            view.add_item(ConfirmButton(rec.id, "resign", label=tr("cogs.resign.confirm_button", locale)))
+            await reply(interaction, tr("cogs.resign.confirm", locale, match_id=rec.id), view=view)
+            return
+        if action == "join" and rec.status == ACTIVE:
+            # a late join: the host answers first (a full table, a league match, not now), so
+            # nobody is asked for a deck to join a match they cannot join
+            check = await self.host.join_check(rec.id, user)
+            if not check.ok:
+                await reply_error(interaction, render(check.error, locale))
+                return
+        if action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
+            if await self._offer_decks(interaction, rec, action):
+                return
+        # accept / decline / join / start: the host decides who may
+        await interaction.response.defer()
+        if action == "join":
+            result = await self.host.join(rec.id, user, interaction.user.display_name)
+        else:
+            result = await getattr(self.host, action)(rec.id, user)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        await self._remember(interaction, rec.id)
+        await self._publish(result, user)
+
+    async def _offer_decks(self, interaction: discord.Interaction, rec: MatchRecord, action: str) -> bool:
+        """Card games: let the player pick a deck (their legal saved decks, then the ready-made
+        ones) before accepting or joining.  False when the host should just be asked (e.g.
+        the player may not accept at all: the host says why)."""
+        from data.store import OPEN, PENDING
+
+        user = interaction.user.id
+        late = action == "join" and rec.status == ACTIVE
+        if rec.status not in (PENDING, OPEN) and not late:
+            return False
+        if action == "accept" and (user not in rec.seats or user in rec.accepted):
+            return False
+        if action == "join" and (user in rec.seats or (None not in rec.seats and not late)):
+            return False
+        locale = user_locale(interaction)
+        listing = await DeckBook(self.bot.store).list(user, rec.game)
+        options = []
+        for r in listing.data["decks"]:
+            if not r["legal"]:
+                continue
+            label = r["name"]
+            if r.get("ready"):
+                label = tr("deck.ready_label", locale, name=r["title"].get(locale) or r["title"].get("en") or r["name"])
+            # a saved deck may be named like a ready-made one: the value says which it is
+            # (Discord refuses a select whose option values repeat)
+            value = ("r:" if r.get("ready") else "u:") + r["name"]
+            if len(value) <= 100:
+                options.append(discord.SelectOption(label=clip(label, 100), value=value))
+        view = discord.ui.View(timeout=None)
+        view.add_item(DeckSelect(rec.id, action, options=options[:25],
+                                 placeholder=tr("cogs.deck.pick", locale)))
+        await reply(interaction, tr("cogs.deck.pick", locale), view=view)
+        return True
+
+    async def on_deck_pick(self, interaction: discord.Interaction, match_id: int, action: str, choice: str) -> None:
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
+            return
+        if not await check_match(interaction, rec):
+            return
+        await interaction.response.defer(ephemeral=True)
+        kind, _, name = choice.partition(":")
+        if kind not in ("r", "u") or not name:      # a picker from an older version: the name alone
+            kind, name = "", choice
+        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, name, saved=kind == "u")
+        choice = name
+        if err is not None:
+            await reply_error(interaction, render(err.error, locale))
+            return
+        if action == "join":
+            result = await self.host.join(rec.id, interaction.user.id, interaction.user.display_name, deck=deck)
+        else:
+            result = await self.host.accept(rec.id, interaction.user.id, deck=deck)
+        if not result.ok:
+            await reply_error(interaction, render(result.error, locale))
+            return
+        await self._remember(interaction, rec.id)
+        # the deck by a name the player knows: a ready-made deck's title, their saved deck's
+        # name, or "own deck" for a deck code — never an id or a code
+        if isinstance(deck, str):
+            shown = deck_name(registry.get(rec.game), deck, locale)
+        elif await self.bot.store.get_deck(interaction.user.id, rec.game, choice) is not None:  # type: ignore[attr-defined]
+            shown = clip(choice, 40)
+        else:
+            shown = tr("options.own_deck", locale)
+        await reply(interaction, tr("cogs.deck.chosen", locale, name=shown))
+        await self._publish(result, interaction.user.id)
+
+    async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    def _over_text(self, rec: MatchRecord, locale: str) -> str:
+        if rec.status in (PENDING, OPEN):
+            return tr("host.err.not_started", locale)
+        return tr("cogs.err.over", locale, match_id=rec.id, status=tr(f"host.state.{rec.status}", locale))
+
+    async def _open_menu(self, interaction: discord.Interaction, rec: MatchRecord,
+                         notice: str | None = None) -> None:
+        """The Act menu: edits the ephemeral menu in place, or opens a new ephemeral one."""
+        locale = user_locale(interaction)
+        in_menu = bool(interaction.message is not None and interaction.message.flags.ephemeral)
+
+        async def show(content: str, view: discord.ui.View | None = None) -> None:
+            if in_menu:
+                await interaction.response.edit_message(content=content, view=view)
+            elif view is None:
+                await reply(interaction, content)
+            else:
+                await interaction.followup.send(content, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+        if interaction.user.id not in rec.seats:
+            await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))
+            return
+        if rec.status != ACTIVE:
+            await show("⚠️ " + self._over_text(rec, locale))
+            return
+        if not in_menu:
+            await self._defer_ephemeral(interaction)   # legal moves / status may take a moment
+        moves = await self.host.choices(rec.id, interaction.user.id, locale)
+        if not moves:
+            status = await self.host.status(rec.id)
+            line = render(status.public.status_line, locale) if status.ok and status.public else ""
+            await show("⚠️ " + tr("cogs.err.not_your_turn", locale, status=line))
+            return
+        content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice)
+        await show(content, view)
+
+    async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, group: int,
+                             page: int, value: str) -> None:
+        """A pick in the move menu: a move (``c:<i>``) is played at once; a group (``g:<k>``)
+        opens its moves; ``p:<n>`` turns the page."""
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await interaction.response.edit_message(
+                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+            return
+        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
+        if not moves or legal_hash([c.command for c in moves]) != h:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
+            return
+        kind, _, number = value.partition(":")
+        n = _int(number)
+        if kind == "c" and n is not None and 0 <= n < len(moves):
+            await self._play(interaction, rec, moves[n], locale)
+            return
+        if kind == "g" and n is not None and 1 <= n <= len(groups_of(moves)):
+            content, view = build_menu(rec.id, moves, n, 0, locale)
+        elif kind == "p" and n is not None:
+            content, view = build_menu(rec.id, moves, group, n, locale)
+        else:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
+            return
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def _play(self, interaction: discord.Interaction, rec: MatchRecord, move: Any, locale: str) -> None:
+        await interaction.response.defer()
+        message = interaction.message
+        if message is not None and not message.flags.ephemeral:
+            # a move picked in the player's DM: that DM is rewritten below, so the next update
+            # must draw it again even if the view it shows did not change
+            await self.store.set_ref(rec.id, f"dmsum:{interaction.user.id}", None)
+        result = await self.host.command(rec.id, interaction.user.id, move.command)
+        if not result.ok:
+            await interaction.edit_original_response(
+                content="⚠️ " + render(result.error, locale), view=None)
+            return
+        await interaction.edit_original_response(
+            content=tr("cogs.played", locale, move=said_move(move), match_id=rec.id), view=None)
+        await self._publish(result, interaction.user.id)
+
+    async def on_confirm(self, interaction: discord.Interaction, match_id: int, what: str) -> None:
+        locale = user_locale(interaction)
+        if what != "resign":
+            await reply_error(interaction, tr("cogs.err.generic", locale))
+            return
+        await interaction.response.defer()
+        result = await self.host.resign(match_id, interaction.user.id)
+        if not result.ok:
+            await interaction.edit_original_response(content="⚠️ " + render(result.error, locale), view=None)
+            return
+        await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
+        await self._publish(result, interaction.user.id)
+
+
+def said_move(move: Any) -> str:
+    """A move as the player's confirmation says it: its words and its notation."""
+    if move.label == move.command:
+        return f"`{clip(move.command, 200)}`"
+    return f"**{clip(move.label, 100)}** (`{clip(move.command, 200)}`)"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
