@@ -1,22 +1,26 @@
 """Run the Discord bot.
 
     python bot.py                   # needs DISCORD_TOKEN (environment or .env)
+    python bot.py --help            # every option and environment variable, in the terminal's language
     python bot.py --dump-commands   # print the application commands as synced (no token, no network)
-    python bot.py --local [--game squares] [--out DIR]   # play in the terminal, no Discord
+    python bot.py --local [--game squares] [--ai 2=hard] [--db FILE]   # play in the terminal, no Discord
 
     python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs
     python bot.py --recheck-quarantine   # release quarantined matches that read and replay again
 
-Settings (environment or ``.env``; see ``.env.example``): DISCORD_TOKEN, DATABASE_URL
-(default ``sqlite:///bot.sqlite3``), LOG_LEVEL, SHARD_COUNT, SHARD_IDS, DEV_GUILD_ID,
-SYNC_COMMANDS, METRICS_PORT, METRICS_HOST (Prometheus ``/metrics`` and ``/healthz``; README,
-"Metrics").  Several processes on one PostgreSQL database: each gets its own SHARD_IDS of
-the same SHARD_COUNT (README, "Several processes").
+``--help`` is argparse's, from :func:`parser`; its epilog lists :data:`ENVIRONMENT`, every
+environment variable the program reads (a test greps the code for ``os.environ``/``getenv`` and
+checks that list).  Settings come from the environment or ``.env`` (see ``.env.example``).
 Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP.
+
+A start that cannot work ends with one line that says why and what to do: no token, a token
+Discord refuses (401), no connection to Discord.  discord.py's warning that voice needs PyNaCl
+is silenced: the bot never uses voice (other warnings are kept).
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -107,6 +111,21 @@ def make_intents() -> Any:
     return intents
 
 
+class _NoVoiceWarning(logging.Filter):
+    """Drops discord.py's "PyNaCl / davey is not installed, voice will NOT be supported": the
+    bot never joins a voice channel.  Every other record passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).endswith("is not installed, voice will NOT be supported")
+
+
+_VOICE_FILTER = _NoVoiceWarning()
+
+
+def quiet_voice_warning() -> None:
+    logging.getLogger("discord.client").addFilter(_VOICE_FILTER)   # the same filter once
+
+
 def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
     """Build the bot (no network).  ``store``/``host`` may be given (tests); otherwise they are
     opened in ``setup_hook`` from ``config.database_url``."""
@@ -114,6 +133,8 @@ def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
     from discord.ext import commands
 
     from cogs.common import GameTree
+
+    quiet_voice_warning()
 
     class GameBot(commands.AutoShardedBot):
         def __init__(self) -> None:
@@ -313,7 +334,7 @@ def run_backup(args: list[str]) -> int:
     except sqlite3.Error as e:
         print(i18n.t("bot.backup_failed", lang, detail=str(e)), file=sys.stderr)
         return 1
-    print(i18n.t("bot.backup_done", lang, **done))
+    print(i18n.t("bot.backup_done", lang, count=done.get("matches"), **done))
     return 0
 
 
@@ -353,30 +374,104 @@ def run_recheck(args: list[str]) -> int:
     return 0
 
 
+# every environment variable the program reads: name -> its catalog entry (bot.env.<name>)
+ENVIRONMENT = ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID",
+               "SYNC_COMMANDS", "METRICS_PORT", "METRICS_HOST", "LOGIC_SQUARE_CARDS_DIR", "LANG")
+TEST_ENVIRONMENT = ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "BOT_TEST_PLUGINS", "BOT_TEST_CLOCK_FILE",
+                    "BOT_TEST_CLOCK_LOOP")
+
+
+def parser(lang: str = "en") -> argparse.ArgumentParser:
+    """``python bot.py``'s options, in ``lang``; the epilog lists the environment variables."""
+    from host.console import add_local_arguments, localized_parser
+
+    def h(key: str, **params: Any) -> str:
+        return i18n.t(f"bot.cli.{key}", lang, **params).replace("%", "%%")
+
+    import textwrap
+
+    from rules import registry
+
+    width = max(len(n) for n in ENVIRONMENT) + 4
+    wrap = 50 if i18n.locale_of(lang) == "ja" else 96 - width     # Japanese letters are twice as wide
+    env = [h("env_title")]
+    for name in ENVIRONMENT:
+        label = "LC_ALL, LC_MESSAGES, LANG" if name == "LANG" else name
+        lines = textwrap.wrap(i18n.t(f"bot.env.{name}", lang), wrap) or [""]
+        if len(label) + 2 >= width:
+            env.append(f"  {label}")
+            env += [" " * width + line for line in lines]
+        else:
+            env.append(f"  {label:<{width - 2}}{lines[0]}")
+            env += [" " * width + line for line in lines[1:]]
+    env += [""] + textwrap.wrap(h("env_testing", names=", ".join(TEST_ENVIRONMENT)), wrap + width)
+    games = i18n.t("core.list_sep", lang).join(i18n.t(f"game.{name}", lang) for name in registry.names())
+    p = localized_parser("python bot.py", lang, description=h("description", games=games), epilog="\n".join(env))
+    mode = p.add_argument_group(h("modes")).add_mutually_exclusive_group()
+    mode.add_argument("--local", action="store_true", help=h("local"))
+    mode.add_argument("--dump-commands", action="store_true", help=h("dump_commands"))
+    mode.add_argument("--backup", metavar="PATH", help=h("backup"))
+    mode.add_argument("--recheck-quarantine", action="store_true", help=h("recheck"))
+    add_local_arguments(p.add_argument_group(h("local_options")), lang)
+    return p
+
+
+def _local_options_given(p: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The ``--local`` options set on a command line that is not ``--local``."""
+    from host.console import LOCAL_OPTIONS
+
+    return [a.option_strings[0] for a in p._actions
+            if a.dest in LOCAL_OPTIONS and getattr(args, a.dest) != p.get_default(a.dest)]
+
+
+def run_bot(config: Config, lang: str) -> int:
+    """Run the bot until it is stopped; a refused token or no connection to Discord ends with
+    one line that says what is wrong and what to do (no traceback)."""
+    import aiohttp
+    import discord
+
+    bot = make_bot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print(i18n.t("bot.bad_token", lang), file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+        detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+        print(i18n.t("bot.no_network", lang, detail=detail), file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not load_games(i18n.terminal_locale()):
+    lang = i18n.terminal_locale()
+    if not load_games(lang):
         return 2
-    if argv and argv[0] == "--local":
+    if argv and argv[0] == "--local":       # the console reads its own options (--local --help)
         from host.console import main as console_main
 
         return console_main(argv[1:])
-    if argv and argv[0] == "--backup":
-        return run_backup(argv[1:])
-    if argv and argv[0] == "--recheck-quarantine":
-        return run_recheck(argv[1:])
-    if "--dump-commands" in argv:
+    p = parser(lang)
+    try:
+        args = p.parse_args(argv)           # --help and wrong arguments end here
+        if args.local:
+            from host.console import main as console_main
+
+            return console_main([a for a in argv if a != "--local"])
+        stray = _local_options_given(p, args)
+        if stray:
+            p.error(i18n.t("bot.cli.local_only", lang, options=" ".join(stray)))
+    except SystemExit as done:              # argparse: 0 after --help, 2 after a wrong argument
+        return int(done.code or 0)
+    if args.backup is not None:
+        return run_backup([args.backup])
+    if args.recheck_quarantine:
+        return run_recheck([])
+    if args.dump_commands:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))
         return 0
-    lang = i18n.terminal_locale()
-    if argv and argv[0] in ("-h", "--help"):
-        print(i18n.t("bot.usage", lang))
-        return 0
-    if argv:
-        print(i18n.t("bot.unknown_args", lang, args=" ".join(argv)) + "\n\n" + i18n.t("bot.usage", lang),
-              file=sys.stderr)
-        return 2
     try:
         from dotenv import load_dotenv
 
@@ -389,9 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(config.log_level)
     apply_test_overrides()   # TESTING ONLY: no-op unless DISCORD_API_BASE/… are set
-    bot = make_bot(config)
-    bot.run(config.token, log_handler=None)
-    return 0
+    return run_bot(config, lang)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""``python -m balance [--quick] [--game G ...] [--seed-set K] [--json FILE] [--png FILE]`` (see :mod:`balance`)."""
+"""``python -m balance``: the balance report's command line (``--help`` is plain argparse text;
+what is measured is :mod:`balance`)."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,15 @@ from balance import format_table, heatmap, run, verdict_lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m balance", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m balance", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="How fair the shipped decks, characters and KINGs are, by computer-vs-computer play:\n"
+                    "the win rate of every pairing in both seat orders, the first player's win rate, matches\n"
+                    "ended by a turn limit, and the strength of level hard; each figure with its 95 % interval\n"
+                    "and whether it meets its target.",
+        epilog="examples:\n"
+               "  python -m balance --quick                 a smoke test (minutes)\n"
+               "  python -m balance --game avalon --json balance.json --png avalon.png")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smoke test: a small sample (minutes, not hours) that judges no "
                       "target it did not measure enough to judge")

@@ -1,7 +1,8 @@
-"""``python -m bench [--quick] [--json FILE] [--game NAME ...] [--database-url URL]`` (see :mod:`bench`);
-``python -m bench --discord [--json FILE] [--game NAME ...]`` (see :mod:`bench.discord`);
-``python -m bench --ai [--quick] [--json FILE] [--game NAME ...]`` (see :mod:`bench.ai`);
-``python -m bench --scale [--quick] [--json FILE] [--database-url URL]`` (see :mod:`bench.scale`)."""
+"""``python -m bench``: the benchmarks' command line (``--help`` is plain argparse text).
+
+Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
+(:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`).
+"""
 from __future__ import annotations
 
 import argparse
@@ -12,7 +13,15 @@ from bench import format_table, run
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m bench", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Measure the bot. Without a mode flag: host latency and event-loop lag of every game,\n"
+                    "on a fresh SQLite file per game (or --database-url).",
+        epilog="examples:\n"
+               "  python -m bench --quick                  the host benchmark, a smaller sample\n"
+               "  python -m bench --discord --game maken   one match through the Discord controls\n"
+               "  python -m bench --ai --quick             how long the computer player takes\n"
+               "  python -m bench --scale --json out.json  what one process carries, also as JSON")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -27,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the real bot against the local Discord twin: one match of every game played "
                         "through the controls, with taps per move, messages per turn, REST calls per "
                         "command, board position, raw-id labels and phone text size")
+    p.add_argument("--seeds", type=int, default=5, metavar="N",
+                   help="with --discord: matches per game, each from its own seed (default 5); the REST "
+                        "calls per command reported are the median over them")
     p.add_argument("--ai", action="store_true",
                    help="how long the computer player takes to decide, per game and level "
                         "(normal p99 target 200 ms; hard within its 1 s budget)")
@@ -57,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.discord:
         from bench.discord import format_discord, misses, run_discord
 
-        result = run_discord(args.game, log=log)
+        result = run_discord(args.game, seeds=args.seeds, log=log)
         _report(format_discord(result), misses(result), result, args.json)
         return 0
     from bench.workload import SeedingFailed

@@ -53,11 +53,13 @@ def group_of(choice: Choice) -> str:
     return choice.group or choice.label
 
 
-def groups_of(choices: list[Choice]) -> list[tuple[str, list[int]]]:
-    """The groups of ``choices`` in order of first appearance, with their members' indexes."""
+def groups_of(choices: list[Choice], hidden: set[str] | frozenset = frozenset()) -> list[tuple[str, list[int]]]:
+    """The groups of ``choices`` in order of first appearance, with their members' indexes
+    (``hidden``: commands a multi-select of the menu offers instead, left out)."""
     out: dict[str, list[int]] = {}
     for i, c in enumerate(choices):
-        out.setdefault(group_of(c), []).append(i)
+        if c.command not in hidden:
+            out.setdefault(group_of(c), []).append(i)
     return list(out.items())
 
 
@@ -79,22 +81,33 @@ def _option(c: Choice, value: str) -> discord.SelectOption:
 
 
 def build_menu(match_id: int, choices: list[Choice], group: int, page: int, locale: str,
-               notice: str | None = None) -> tuple[str, discord.ui.View]:
+               notice: str | None = None, batches: list | None = None) -> tuple[str, discord.ui.View]:
     """Content and view of the ephemeral move menu.
 
     Two taps: when the moves fit one select (25 options) they are all listed, and picking one
     plays it.  Otherwise the player first picks a group (the piece or card the move is made
-    with; a group of one move plays it at once), then the move (``group`` ≥ 1: that group)."""
+    with; a group of one move plays it at once), then the move (``group`` ≥ 1: that group).
+    ``batches``: the game's moves that may be picked together (host ``batch_choices``), shown
+    as multi-selects under the move select (cogs/batch_menu.py), whose moves leave it."""
+    from cogs.batch_menu import batch_rows, hidden_commands
+
     legal = [c.command for c in choices]
     h = legal_hash(legal)
     view = discord.ui.View(timeout=None)
-    groups = groups_of(choices)
+    hidden = hidden_commands(batches, legal)
+    groups = groups_of(choices, hidden)
+    visible = [i for i, c in enumerate(choices) if c.command not in hidden]
     lines = [notice] if notice else []
     lines.append(tr("cogs.act.header", locale, match_id=match_id, n=len(choices)))
     if group and not 1 <= group <= len(groups):
         group = 0
-    if group or len(choices) <= SELECT_MAX:
-        members = groups[group - 1][1] if group else list(range(len(choices)))
+    if not group and not visible:       # every move is in a multi-select
+        for item in batch_rows(match_id, h, batches, locale):
+            view.add_item(item)
+        lines.append(tr("cogs.batch.tap", locale))
+        return "\n".join(lines), view
+    if group or len(visible) <= SELECT_MAX:
+        members = groups[group - 1][1] if group else visible
         shown, page, npages = _page(members, page)
         options = [_option(choices[i], f"c:{i}") for i in shown]
         placeholder = tr("cogs.act.placeholder", locale)
@@ -120,6 +133,12 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
             label=clip(tr("cogs.act.more", locale, page=page + 1, pages=npages), LABEL_MAX),
             value=f"p:{(page + 1) % npages}"))
     view.add_item(MoveSelect(match_id, h, group, page, options=options, placeholder=clip(placeholder, 150)))
+    if not group:
+        rows = batch_rows(match_id, h, batches, locale)
+        for item in rows:
+            view.add_item(item)
+        if rows:
+            lines.append(tr("cogs.batch.tap", locale))
     if group:
         view.add_item(BoardButton(match_id, "act", label=tr("cogs.act.restart", locale),
                                   style=discord.ButtonStyle.secondary))
@@ -240,7 +259,9 @@ class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLA
         await _run(interaction, lambda g: g.on_deck_pick(interaction, self.match_id, self.action, value))
 
 
-DYNAMIC_ITEMS = (BoardButton, MoveSelect, ConfirmButton, DeckSelect)
+from cogs.batch_menu import BatchSelect  # noqa: E402  (the menu's multi-selects)
+
+DYNAMIC_ITEMS = (BoardButton, MoveSelect, ConfirmButton, DeckSelect, BatchSelect)
 
 
 def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False) -> discord.ui.View | None:

@@ -14,7 +14,10 @@ import discord
 
 from cogs.authority import check_match
 from cogs.common import NO_PINGS, clip, render, reply, reply_error, tr, user_locale
+from cogs.batch_menu import hidden_commands, picked, shown_batches
 from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from host.batch import compose
+from render.labels import Choice
 from data.store import ACTIVE, OPEN, PENDING, MatchRecord
 from host.decks import DeckBook
 from host.options_text import deck_name
@@ -145,7 +148,12 @@ class TableControls:
             shown = clip(choice, 40)
         else:
             shown = tr("options.own_deck", locale)
-        await reply(interaction, tr("cogs.deck.chosen", locale, name=shown))
+        # the picker is retired: it says the choice, and its select is gone
+        chosen = tr("cogs.deck.chosen", locale, name=shown)
+        try:
+            await interaction.edit_original_response(content=chosen, view=None)
+        except discord.HTTPException:
+            await reply(interaction, chosen)
         await self._publish(result, interaction.user.id)
 
     async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:
@@ -181,11 +189,10 @@ class TableControls:
             await self._defer_ephemeral(interaction)   # legal moves / status may take a moment
         moves = await self.host.choices(rec.id, interaction.user.id, locale)
         if not moves:
-            status = await self.host.status(rec.id)
-            line = render(status.public.status_line, locale) if status.ok and status.public else ""
-            await show("⚠️ " + tr("cogs.err.not_your_turn", locale, status=line))
+            await self._not_yours(interaction, rec, locale, in_menu)
             return
-        content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice)
+        content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice,
+                                   batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
         await show(content, view)
 
     async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, group: int,
@@ -207,30 +214,76 @@ class TableControls:
         if kind == "c" and n is not None and 0 <= n < len(moves):
             await self._play(interaction, rec, moves[n], locale)
             return
-        if kind == "g" and n is not None and 1 <= n <= len(groups_of(moves)):
-            content, view = build_menu(rec.id, moves, n, 0, locale)
+        batches = await self.host.batch_choices(rec.id, interaction.user.id, locale)
+        hidden = hidden_commands(batches, [c.command for c in moves])
+        if kind == "g" and n is not None and 1 <= n <= len(groups_of(moves, hidden)):
+            content, view = build_menu(rec.id, moves, n, 0, locale, batches=batches)
         elif kind == "p" and n is not None:
-            content, view = build_menu(rec.id, moves, group, n, locale)
+            content, view = build_menu(rec.id, moves, group, n, locale, batches=batches)
         else:
             await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
             return
         await interaction.response.edit_message(content=content, view=view)
 
-    async def _play(self, interaction: discord.Interaction, rec: MatchRecord, move: Any, locale: str) -> None:
+    async def _play(self, interaction: discord.Interaction, rec: MatchRecord, move: Any, locale: str,
+                    commands: list[str] | None = None) -> None:
+        """Play ``move`` (``commands``: a batch of several, one board update), say so, and —
+        in the ephemeral menu, when the turn is still the player's — offer the next move in
+        the same message, so a turn of several moves costs one tap per move after the first."""
         await interaction.response.defer()
         message = interaction.message
-        if message is not None and not message.flags.ephemeral:
+        in_dm = message is not None and not message.flags.ephemeral
+        if in_dm:
             # a move picked in the player's DM: that DM is rewritten below, so the next update
             # must draw it again even if the view it shows did not change
             await self.store.set_ref(rec.id, f"dmsum:{interaction.user.id}", None)
-        result = await self.host.command(rec.id, interaction.user.id, move.command)
+        if commands is not None and len(commands) > 1:
+            result = await self.host.batch(rec.id, interaction.user.id, commands)
+        else:
+            result = await self.host.command(rec.id, interaction.user.id, commands[0] if commands else move.command)
         if not result.ok:
             await interaction.edit_original_response(
                 content="⚠️ " + render(result.error, locale), view=None)
             return
-        await interaction.edit_original_response(
-            content=tr("cogs.played", locale, move=said_move(move), match_id=rec.id), view=None)
+        played = tr("cogs.played", locale, move=said_move(move, locale), match_id=rec.id)
+        content, view = played, None
+        if not in_dm:   # the next move of the same turn, in the same menu
+            moves = await self.host.choices(rec.id, interaction.user.id, locale)
+            if moves:
+                content, view = build_menu(rec.id, moves, 0, 0, locale, notice=played,
+                                           batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
+        await interaction.edit_original_response(content=content, view=view)
         await self._publish(result, interaction.user.id)
+
+    async def on_batch_select(self, interaction: discord.Interaction, match_id: int, h: str, k: int,
+                              values: list[str]) -> None:
+        """Picks in a multi-select of the menu (cogs/batch_menu.py): played as one batch."""
+        locale = user_locale(interaction)
+        rec = await self._record(match_id)
+        if rec is None:
+            await interaction.response.edit_message(
+                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+            return
+        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
+        batches = await self.host.batch_choices(rec.id, interaction.user.id, locale) if moves else []
+        ix = picked(values)
+        if not moves or legal_hash([c.command for c in moves]) != h or not 0 <= k < len(shown_batches(batches)) \
+                or ix is None:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
+            return
+        group, options = batches[k]
+        try:
+            commands = compose(group, ix)
+        except ValueError:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
+            return
+        by_command = {c.command: c for c in moves}
+        if len(commands) == 1 and commands[0] in by_command:     # one move (a CAA of several cards)
+            move = by_command[commands[0]]
+        else:                                                    # several: their words, one line
+            chosen = [options[i] for i in sorted(ix)]
+            move = Choice(command="; ".join(commands), label=tr("core.list_sep", locale).join(c.label for c in chosen))
+        await self._play(interaction, rec, move, locale, commands=commands)
 
     async def on_confirm(self, interaction: discord.Interaction, match_id: int, what: str) -> None:
         locale = user_locale(interaction)
@@ -245,12 +298,31 @@ class TableControls:
         await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
         await self._publish(result, interaction.user.id)
 
+    async def _not_yours(self, interaction: discord.Interaction, rec: MatchRecord, locale: str,
+                         in_menu: bool) -> None:
+        """Act when no decision of the player's is awaited (e.g. from their DM between turns):
+        the match's status and their own private view (as /match hand shows it), to them only."""
+        status = await self.host.status(rec.id)
+        line = render(status.public.status_line, locale) if status.ok and status.public else ""
+        text = tr("cogs.err.not_your_turn", locale, status=line)
+        embed, file = None, None
+        hand = await self.host.hand(rec.id, interaction.user.id)
+        mine = [p for p in hand.private if p.user_id == interaction.user.id] if hand.ok else []
+        if mine and set(mine[0].own) - {"cards", "seat"}:     # e.g. SQUARES: nothing private
+            embed, file = self.delivery.private_embed(hand.match or rec, mine[0], locale)
+        if in_menu:
+            await interaction.response.edit_message(content=text, embed=embed,
+                                                    attachments=[file] if file else [], view=None)
+        else:
+            await reply(interaction, text, embed=embed, file=file)
 
-def said_move(move: Any) -> str:
-    """A move as the player's confirmation says it: its words and its notation."""
+
+def said_move(move: Any, locale: str = "en") -> str:
+    """A move as the player's confirmation says it: its words and its notation, in the reader's
+    brackets (``**Mulligan** (`mulligan`)`` / ``**マリガン**（`mulligan`）``)."""
     if move.label == move.command:
-        return f"`{clip(move.command, 200)}`"
-    return f"**{clip(move.label, 100)}** (`{clip(move.command, 200)}`)"
+        return tr("cogs.played.notation", locale, command=clip(move.command, 200))
+    return tr("cogs.played.move", locale, label=clip(move.label, 100), command=clip(move.command, 200))
 
 
 def _int(value: Any) -> int | None:

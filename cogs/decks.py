@@ -99,7 +99,7 @@ def deck_embed(data: dict, locale: str, info: list[Any]) -> discord.Embed:
     lines = []
     for section in data["describe"].get("sections", []):
         title = section["title"].get(locale) or section["title"].get("en", "")
-        cards = ", ".join(f"{card_name(game, cid, locale)} ×{n}" for cid, n in section["cards"]) or "-"
+        cards = tr("core.list_sep", locale).join(f"{card_name(game, cid, locale)} ×{n}" for cid, n in section["cards"]) or "-"
         lines.append(f"**{title}**\n{cards}")
     lines.append(tr("deck.code_line", locale, code=data["code"]))
     checks = render_lines(info, locale)

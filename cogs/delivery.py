@@ -155,7 +155,8 @@ class Delivery(PrivateDelivery, commands.Cog):
         players = []
         for i, (uid, name) in enumerate(zip(rec.seats, rec.names)):
             who = f"<@{uid}>" if uid else tr("cogs.board.open_seat", locale)
-            players.append(f"{i + 1}. {who}" + (f" ({clip(name, 40)})" if uid and name else ""))
+            players.append(tr("delivery.board.player", locale, n=i + 1, who=who, name=clip(name, 40))
+                           if uid and name else f"{i + 1}. {who}")
         embed.add_field(name=tr("cogs.board.players", locale), value=clip("\n".join(players) or "-", 1024),
                         inline=True)
         if rec.turn_seconds:
@@ -249,8 +250,11 @@ class Delivery(PrivateDelivery, commands.Cog):
         name = clip(tr("cogs.thread.name", locale, game=game_name(rec.game, locale), match_id=rec.id,
                        players=" vs ".join(names)), 100)
         board = _split_ref(refs.get("board"))
+        # a challenge accepted after an hour or more (Discord rations edits of old messages,
+        # 429/30046): the thread starts on its own and the challenge is replaced below
+        aged = board is not None and self._too_old(refs.get("board"))
         try:
-            if board is not None and board[0] == home:
+            if board is not None and board[0] == home and not aged:
                 data = await self.bot.http.start_thread_with_message(
                     home, board[1], name=name, auto_archive_duration=archive_minutes(rec.turn_seconds))
             else:
@@ -266,11 +270,21 @@ class Delivery(PrivateDelivery, commands.Cog):
         thread_id = int(data["id"])
         written = await self.host.set_channel(rec.id, thread_id)
         rec.channel_id = written.channel_id if written is not None else thread_id
-        # The challenge message stays in the channel as a pointer to the thread.
+        # The challenge message stays in the channel as a pointer to the thread (its buttons
+        # gone); one too old to edit is deleted and the pointer posted afresh in its place.
         if board is not None:
-            await self._edit(refs.get("board"), content=tr("cogs.thread.moved", locale, thread=f"<#{thread_id}>"),
-                             embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
-            await self.store.set_ref(rec.id, "challenge", refs["board"])
+            pointer = tr("cogs.thread.moved", locale, thread=f"<#{thread_id}>")
+            if aged:
+                await self._delete(refs.get("board"))
+                try:
+                    moved = await self._messageable(board[0]).send(content=pointer, allowed_mentions=NO_PINGS)
+                    await self.store.set_ref(rec.id, "challenge", f"{moved.channel.id}:{moved.id}")
+                except discord.HTTPException as exc:
+                    log.info("match %s: no pointer to its thread (%s)", rec.id, getattr(exc, "code", exc))
+            else:
+                await self._edit(refs.get("board"), content=pointer,
+                                 embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+                await self.store.set_ref(rec.id, "challenge", refs["board"])
         await self.store.set_ref(rec.id, "board", None)
         await self.store.set_ref(rec.id, "thread", str(thread_id))
         await self.store.set_ref(rec.id, "parent", str(home))
@@ -300,7 +314,11 @@ class Delivery(PrivateDelivery, commands.Cog):
                 return message
             if file is not None:
                 file.reset()
-        return await self._post_board(rec, refs, embed, file, view, content=content, ping=ping)
+        previous = refs.get("board")
+        message = await self._post_board(rec, refs, embed, file, view, content=content, ping=ping)
+        if message is not None and previous and self._too_old(previous):
+            await self._delete(previous)    # an old challenge replaced: its buttons must not stay live
+        return message
 
     @staticmethod
     def _controls(rec: MatchRecord, public: Any, locale: str) -> discord.ui.View | None:
@@ -358,39 +376,60 @@ class Delivery(PrivateDelivery, commands.Cog):
                 return message
         # a new board: what happened, who acts now (pinged), the picture and the controls
         # a notice (a clock reminder, an expiry, an abort vote) pings only whom it concerns
-        ping_ids = list(dict.fromkeys(([] if notice else [u for u in awaited if u != actor]) + notify))
-        summary = _recent(turn, locale)
+        # (the computer of a practice match is never pinged: the board says it is thinking)
+        ping_ids = [u for u in dict.fromkeys(([] if notice else [u for u in awaited if u != actor]) + notify)
+                    if not self._is_me(u)]
+        # the words of the turn stay when this board is retired; its pings go
+        words = _recent(turn, locale)
+        calls: list[str] = []
         if over:
-            summary.append(f"**{status}**")
+            words.append(f"**{status}**")
         elif notice:
             if notify:
-                summary.append(mention_line(notify))
+                calls.append(mention_line(notify))
         elif awaited:
-            summary.append(tr("cogs.turn_ping", locale, mentions=mention_line(awaited)))
+            people = [u for u in awaited if not self._is_me(u)]
+            if people:
+                calls.append(tr("cogs.turn_ping", locale, mentions=mention_line(people)))
+            if len(people) < len(awaited):
+                calls.append(tr("delivery.thinking", locale, name=self._computer_name(rec)))
         if notify and set(notify) - set(awaited) and not notice:
-            summary.append(mention_line([u for u in notify if u not in awaited]))
-        previous = refs.get("board")
+            calls.append(mention_line([u for u in notify if u not in awaited]))
+        previous, previous_words = refs.get("board"), refs.get("boardwords")
         embed, file = self.board_embed(rec, public, locale, lines=[])
+        if over:
+            embed.description = None    # the result is said once: in the words above the picture
         message = await self._post_board(rec, refs, embed, file, self._controls(rec, public, locale),
-                                         content="\n".join(summary), ping=ping_ids)
+                                         content="\n".join(words + calls), ping=ping_ids)
         if message is None:
             await self._set_lines(rec, refs, turn)
             return None
         ref = refs["board"]
+        kept = clip("\n".join(words) or status, CONTENT_MAX)
+        if refs.get("boardwords") != kept:
+            await self.store.set_ref(rec.id, "boardwords", kept)
+            refs["boardwords"] = kept
         if refs.get("awaiting", "") != awaiting:
             await self.store.set_ref(rec.id, "awaiting", awaiting or None)
             refs["awaiting"] = awaiting
         await self._set_lines(rec, refs, [])
         if previous and previous != ref:
-            await self._retire(previous)
+            await self._retire(previous, previous_words)
         return message
 
-    async def _retire(self, ref: str) -> None:
-        """Retire a board: its words stay in the thread, its picture and controls go.  A board
-        too old to edit is deleted instead (a deletion is not rationed; its turn's words are
-        in the board that replaced it)."""
+    def _computer_name(self, rec: MatchRecord) -> str:
+        """The name of the computer's seat in a practice match (the bot's own user)."""
+        names = [n for u, n in zip(rec.seats, rec.names) if u is not None and self._is_me(u) and n]
+        return names[0] if names else str(getattr(getattr(self.bot, "user", None), "display_name", "") or "")
+
+    async def _retire(self, ref: str, words: str | None = None) -> None:
+        """Retire a board: its words stay in the thread (``words``: the board's text without
+        its pings, when known), its picture, controls and ping line go.  A board too old to
+        edit is deleted instead (a deletion is not rationed; its turn's words are in the board
+        that replaced it)."""
         if not self._too_old(ref):
-            await self._edit(ref, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+            kwargs: dict[str, Any] = {"content": words} if words else {}
+            await self._edit(ref, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS, **kwargs)
             return
         await self._delete(ref)
 
@@ -485,6 +524,10 @@ class Delivery(PrivateDelivery, commands.Cog):
         if stale:
             return board_message
         await self._deliver_privates(result, rec)
+        try:
+            await self.retire_prompts(result, rec, actor)
+        except Exception:
+            log.exception("match %s: retiring decision prompts failed", rec.id)
         for p in getattr(result, "prompts", []) or []:
             if getattr(p, "secret", False) and p.user_id and p.user_id != actor and not self._is_me(p.user_id):
                 await self.secret_prompt(rec, p.user_id, list(p.legal))
@@ -521,7 +564,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             lines = render_lines(result.info, locale)
         # a secret decision (e.g. a hidden response window) is never pinged in public
         prompted = [p.user_id for p in result.prompts
-                    if p.user_id and p.user_id != actor and not getattr(p, "secret", False)]
+                    if p.user_id and p.user_id != actor and not getattr(p, "secret", False) and not self._is_me(p.user_id)]
         notify = [u for u in result.notify if u and u != actor]
         ping_ids = list(dict.fromkeys(notify + prompted))
         if prompted:

@@ -1,6 +1,8 @@
 """The private half of delivery: each player's DM (their private view, edited in place, with
-the Act button while the match runs), the secret "a decision is waiting" prompts, and what
-happens when a player's DMs are closed.
+the Act button while the match runs; a finished match's DM says how it ended, without Act),
+the secret "a decision is waiting" prompts (each retired — edited once, without its button —
+when its decision is answered or its window closes), and what happens when a player's DMs are
+closed.
 
 :class:`PrivateDelivery` is a mixin of :class:`cogs.delivery.Delivery` (it uses the cog's
 plumbing: ``store``, ``host``, ``bot``, ``_edit``, ``_post``, ``_delete``, ``_too_old``,
@@ -16,9 +18,9 @@ from typing import Any
 
 import discord
 
-from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render_lines, tr
-from cogs.components import act_view
-from data.store import ACTIVE, MatchRecord
+from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render, render_lines, too_old_to_edit, tr
+from cogs.components import act_view, legal_hash
+from data.store import ACTIVE, FINISHED, MatchRecord
 
 log = logging.getLogger("cogs.delivery")
 
@@ -39,7 +41,10 @@ def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:
 class PrivateDelivery:
     """DMs: private views, secret prompts, closed DMs."""
 
-    def private_embed(self, rec: MatchRecord, pu: Any, locale: str) -> tuple[discord.Embed, discord.File | None]:
+    def private_embed(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None
+                      ) -> tuple[discord.Embed, discord.File | None]:
+        """A player's private view as a DM (or /match hand) shows it.  ``outcome``: the result
+        line of a match that ended (the final board's status line)."""
         lines = render_lines(pu.text, locale)
         own = getattr(pu, "own", None)
         if own and set(own) - {"cards"}:
@@ -49,7 +54,12 @@ class PrivateDelivery:
             if summary.strip():  # the same information as the picture, as text
                 lines.append("```\n" + clip(summary, 3000) + "\n```")
         where = f"<#{rec.channel_id}>" if rec.channel_id else ""
-        lines.append(tr("cogs.dm.footer", locale, where=where))
+        if rec.status == ACTIVE:
+            lines.append(tr("cogs.dm.footer", locale, where=where))
+        else:   # no Act here any more: the match is over, and how it ended
+            result = render(outcome if outcome is not None else self._outcome(rec), locale)
+            lines.append(tr("delivery.dm.over", locale, result=result) if result
+                         else tr("delivery.dm.over_plain", locale))
         embed = discord.Embed(title=clip(tr("cogs.dm.title", locale, game=game_name(rec.game, locale),
                                             match_id=rec.id), 256),
                               description=clip("\n".join(lines), 4000), colour=discord.Colour.dark_teal())
@@ -66,20 +76,38 @@ class PrivateDelivery:
         call."""
         queued = self._queued.get(rec.id)
         newer = {pu.user_id for pu in (getattr(queued[0], "private", None) or [])} if queued else set()
+        public = getattr(result, "public", None)
+        outcome = public.status_line if public is not None and rec.status != ACTIVE else None
         for pu in getattr(result, "private", []) or []:
             if pu.user_id in newer or self._is_me(pu.user_id):
                 continue
             try:
-                await self.deliver_private(rec, pu, active=rec.status == ACTIVE)
+                extra = {"outcome": outcome} if outcome is not None else {}
+                await self.deliver_private(rec, pu, active=rec.status == ACTIVE, **extra)
             except Exception:
                 log.exception("private update for match %s seat %s failed", rec.id, pu.seat)
 
+    def _outcome(self, rec: MatchRecord) -> Any:
+        """How a finished match ended (the board's result line), or None."""
+        if rec.status != FINISHED or rec.result is None:
+            return None
+        outcome = getattr(self.host, "_outcome_msg", None)
+        return outcome(rec) if outcome is not None else None
+
     async def secret_prompt(self, rec: MatchRecord, user_id: int, legal: list[str] | None = None) -> None:
         """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their
-        DMs are closed nothing is said anywhere else (that would reveal the decision)."""
+        DMs are closed nothing is said anywhere else (that would reveal the decision).  The
+        prompt is remembered (ref ``prompt:<user>``: where it is and which decision it asks)
+        until :meth:`retire_prompts` retires it; the same decision is not asked twice."""
         refs = await self.store.get_refs(rec.id)
         if refs.get(f"dmclosed:{user_id}"):
             return      # their DMs are closed: nothing is said anywhere else (that would reveal it)
+        asked = _prompt_ref(refs.get(f"prompt:{user_id}"))
+        decision = legal_hash(list(legal or []))
+        if asked is not None and asked[2] == decision:
+            return      # this very decision is already asked (and its DM not retired)
+        if asked is not None:
+            await self._retire_prompt(rec, refs, user_id, answered=False)
         locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
         try:
             dm = await self.bot.create_dm(discord.Object(int(user_id)))
@@ -93,19 +121,57 @@ class PrivateDelivery:
                     moves = []
                 names = [m.label if m.label != m.command else f"`{m.command}`" for m in moves] \
                     or [f"`{c}`" for c in legal]
-                shown = ", ".join(names[:12]) + (" …" if len(names) > 12 else "")
+                shown = tr("core.list_sep", locale).join(names[:12]) + (" …" if len(names) > 12 else "")
                 text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
             # the answer is given right here: Act opens the same menu as under the board
-            await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
-                          view=act_view(rec.id, locale))
+            message = await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
+                                    view=act_view(rec.id, locale))
         except discord.Forbidden:
             log.info("match %s: could not DM a pending decision to a player (DMs closed)", rec.id)
             await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
+            return
         except discord.HTTPException:
             log.info("match %s: could not DM a pending decision to a player", rec.id)
+            return
+        await self.store.set_ref(rec.id, f"prompt:{user_id}", f"{message.channel.id}:{message.id}:{decision}")
+
+    async def retire_prompts(self, result: Any, rec: MatchRecord, actor: int | None) -> None:
+        """Retire (edit once, without its Act button) every prompt DM of this match whose
+        decision is no longer awaited: answered, or its window closed (timed out, resolved,
+        the match ended).  Only an update that says who is awaited now can tell: one with
+        prompts or private views, or the match's end."""
+        if rec.status == ACTIVE and not (getattr(result, "prompts", None) or getattr(result, "private", None)):
+            return      # e.g. a spectator's board or an abort vote: it says nothing of decisions
+        refs = await self.store.get_refs(rec.id)
+        asked = [key.partition(":")[2] for key in refs if key.startswith("prompt:") and refs[key]]
+        if not asked:
+            return
+        pending = {str(p.user_id): legal_hash(list(p.legal)) for p in getattr(result, "prompts", []) or []
+                   if getattr(p, "secret", False)}
+        for user in asked:
+            where = _prompt_ref(refs.get(f"prompt:{user}"))
+            if user not in pending or where is None or where[2] != pending[user]:
+                await self._retire_prompt(rec, refs, user, answered=actor is not None and str(actor) == user)
+
+    async def _retire_prompt(self, rec: MatchRecord, refs: dict[str, str], user_id: Any, *,
+                             answered: bool) -> None:
+        key = f"prompt:{user_id}"
+        where = _prompt_ref(refs.get(key))
+        await self.store.set_ref(rec.id, key, None)
+        refs.pop(key, None)
+        if where is None:
+            return
+        ref = f"{where[0]}:{where[1]}"
+        if too_old_to_edit(where[1], self.host.now()):
+            await self._delete(ref)     # Discord rations edits of old messages; a deletion is free
+            return
+        locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
+        key = "delivery.prompt.answered" if answered else "delivery.prompt.closed"
+        await self._edit(ref, content=tr(key, locale, match_id=rec.id, game=game_name(rec.game, locale)),
+                         view=None, allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------------ DMs
-    async def deliver_private(self, rec: MatchRecord, pu: Any, *, active: bool = False) -> None:
+    async def deliver_private(self, rec: MatchRecord, pu: Any, *, active: bool = False, outcome: Any = None) -> None:
         """The player's DM: their private view (text and picture) and, while the match runs, the
         Act button, which opens the same move menu as under the board — so a player answers a
         decision of theirs (a chain, a battle support, a discard…) right where they read their
@@ -119,7 +185,7 @@ class PrivateDelivery:
             # use /match hand (which asks for DMs again)
             return
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
-        embed, file = self.private_embed(rec, pu, locale)
+        embed, file = self.private_embed(rec, pu, locale, outcome)
         key = f"dm:{pu.user_id}"
         content = None
         view = act_view(rec.id, locale) if active else None
@@ -175,3 +241,11 @@ class PrivateDelivery:
         refs = await self.store.get_refs(match_id)
         if refs.get(f"dmclosed:{user_id}"):
             await self.store.set_ref(match_id, f"dmclosed:{user_id}", None)
+
+
+def _prompt_ref(value: str | None) -> tuple[int, int, str] | None:
+    """A prompt DM's ref ``<channel>:<message>:<decision hash>``: its parts, or None."""
+    parts = (value or "").split(":")
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), int(parts[1]), parts[2]

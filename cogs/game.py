@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
+from discord.utils import escape_markdown
 from discord.app_commands import Choice
 from discord.ext import commands
 
@@ -47,7 +48,7 @@ def allowed_options(game: Any) -> str:
 
 
 def _names_list(locale: str) -> str:
-    return ", ".join(game_name(n, locale) for n in registry.names())
+    return tr("core.list_sep", locale).join(game_name(n, locale) for n in registry.names())
 
 
 async def match_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
@@ -63,7 +64,7 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
     for rec in recs:
         others = [n for u, n in zip(rec.seats, rec.names) if u != interaction.user.id and n]
         label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
-                   others=", ".join(others) or "-", status=tr(f"host.state.{rec.status}", locale))
+                   others=tr("core.list_sep", locale).join(others) or "-", status=tr(f"host.state.{rec.status}", locale))
         if needle and needle not in label.lower() and needle not in str(rec.id):
             continue
         out.append(Choice(name=clip(label, 100), value=int(rec.id)))
@@ -91,7 +92,7 @@ async def channel_match_autocomplete(interaction: discord.Interaction, current: 
             continue
         seen.add(rec.id)
         label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
-                   others=", ".join(n for n in rec.names if n) or "-",
+                   others=tr("core.list_sep", locale).join(n for n in rec.names if n) or "-",
                    status=tr(f"host.state.{rec.status}", locale))
         if needle and needle not in label.lower():
             continue
@@ -286,7 +287,7 @@ class Game(TableControls, commands.Cog):
         turn = int(turn_time) if turn_time else None
         if turn is not None and turn not in TURN_CHOICES:
             await reply_error(interaction, tr("cogs.err.turn_time", locale,
-                                              allowed=", ".join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
+                                              allowed=tr("core.list_sep", locale).join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
             return
         chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck)
         if err is not None:
@@ -347,7 +348,8 @@ class Game(TableControls, commands.Cog):
         typed = " ".join(command.split())
         said = next(iter(await self.host.choices(rec.id, interaction.user.id, locale, only=typed)), None)
         result = await self.host.command(rec.id, interaction.user.id, command)
-        played = tr("cogs.played", locale, move=said_move(said) if said else f"`{clip(typed, 200)}`",
+        played = tr("cogs.played", locale, move=said_move(said, locale) if said
+                    else tr("cogs.played.notation", locale, command=clip(typed, 200)),
                     match_id=rec.id)
         if await self._answer(interaction, result, ok_text=played):
             await self._publish(result, interaction.user.id)
@@ -431,7 +433,14 @@ class Game(TableControls, commands.Cog):
     @app_commands.describe(match=L("cmd.opt.match.description"))
     @app_commands.autocomplete(match=match_autocomplete)
     async def match_log(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        rec = await self._resolve(interaction, match)
+        if match is None:
+            # in a finished match's thread that holds a rematch offer: the match that was played
+            rec = await self.host.log_match_for(interaction.user.id, interaction.channel_id)
+            if rec is None:
+                await reply_error(interaction, tr("cogs.err.which_match", user_locale(interaction)))
+                return
+        else:
+            rec = await self._resolve(interaction, match)
         if rec is None:
             return
         await self._defer(interaction)
@@ -443,11 +452,13 @@ class Game(TableControls, commands.Cog):
         entries = result.data.get("log", [])
         header = tr("cogs.log.header", locale, match_id=rec.id, game=game_name(rec.game, locale), n=len(entries))
         if not entries:
-            await reply(interaction, header + "\n" + tr("cogs.log.empty", locale))
+            empty = "cogs.log.empty" if rec.status == "active" else "cogs.log.none_played"
+            await reply(interaction, header + "\n" + tr(empty, locale))
             return
-        # each entry: the command, then what it did in words (the newest entries are kept)
-        blocks = [[f"{e['seq']:>3}. {e['name'] or '#' + str(e['seat'] + 1)}: {e['command']}"]
-                  + ["     · " + tr("host.raw", locale, text=line) for line in e.get("story") or []]
+        # each entry: the move in words, its notation after (as the Act menu says it), then what
+        # it did in words (the newest entries are kept)
+        blocks = [[log_line(e, locale)]
+                  + ["\u2003· " + escape_markdown(tr("host.raw", locale, text=line)) for line in e.get("story") or []]
                   for e in entries]
         body: list[str] = []
         size = 0
@@ -464,7 +475,7 @@ class Game(TableControls, commands.Cog):
         text = header
         if skipped:
             text += "\n" + tr("cogs.log.skipped", locale, n=skipped)
-        text += "\n```\n" + "\n".join(body).replace("```", "'''") + "\n```"
+        text += "\n" + "\n".join(body)
         await reply(interaction, text)
 
     @match_group.command(name=N("rematch", "cmd.match.rematch.name"), description=L("cmd.match.rematch.description"))
@@ -561,6 +572,20 @@ class Game(TableControls, commands.Cog):
     @app_commands.autocomplete(match=match_autocomplete)
     async def match_claim(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
         await self._simple(interaction, match, "claim_timeout", ok_key="cogs.claimed")
+
+def log_line(entry: dict, locale: str) -> str:
+    """One ``/match log`` entry: "12. Bob: Place Pawn 5 on c5 (`place P5 c5`)" — the move in
+    words first, its notation after (the notation alone when it has no words)."""
+    name = escape_markdown(entry.get("name") or f"#{entry['seat'] + 1}")
+    command = "`" + clip(str(entry["command"]), 200).replace("`", "'") + "`"
+    words = entry.get("words")
+    said = tr("host.raw", locale, text=words) if words else ""
+    if said and entry["command"] in ("join", "resign"):     # the host's own entries: words only
+        move = escape_markdown(said)
+    else:
+        move = tr("cogs.log.move", locale, words=escape_markdown(said), command=command) if said else command
+    return f"{entry['seq']}. {name}: {move}"
+
 
 def _is_slash(interaction: discord.Interaction) -> bool:
     return interaction.type is discord.InteractionType.application_command

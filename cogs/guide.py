@@ -50,10 +50,10 @@ def guide_pages(game: str, locale: str) -> list[tuple[str, str]]:
     return pages
 
 
-def _options_text(engine: Any) -> str:
-    from host import describe_options
+def _options_text(engine: Any, locale: str) -> str:
+    from host.options_text import options_guide
 
-    return describe_options(engine)
+    return options_guide(engine, locale)
 
 
 def _fallback_page(game: str, locale: str) -> tuple[str, str]:
@@ -92,7 +92,7 @@ def guide_message(game: str, page: int, locale: str, picture: bytes | None
     if page == 0:
         embed.add_field(name=tr("cogs.rules.players", locale),
                         value=f"{engine.min_players}–{engine.max_players}", inline=True)
-        embed.add_field(name=tr("cogs.board.options", locale), value=clip(_options_text(engine), 1024),
+        embed.add_field(name=tr("cogs.board.options", locale), value=clip(_options_text(engine, locale), 1024),
                         inline=True)
     embed.set_footer(text=tr("guide.page", locale, page=page + 1, pages=len(pages)))
     file = None
@@ -127,7 +127,7 @@ class Guide(commands.Cog):
         locale = user_locale(interaction)
         if game not in registry:
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
-                                              games=", ".join(game_name(g, locale) for g in registry.names())))
+                                              games=tr("core.list_sep", locale).join(game_name(g, locale) for g in registry.names())))
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)
         picture = await asyncio.to_thread(start_picture, game, locale)

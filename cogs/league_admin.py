@@ -95,8 +95,9 @@ class LeagueAdmin(commands.Cog):
         res = await cog.service.start(lg.id, interaction.guild_id)
         if await cog._fail(interaction, res):
             return
+        rounds = LG.total_rounds(res.data["league"].data)
         await reply(interaction, tr("leagues.started", user_locale(interaction), league=lg.id,
-                                    rounds=LG.total_rounds(res.data["league"].data)))
+                                    rounds=rounds, count=rounds))
         await cog.after_change(res)
 
     @league_admin.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league_admin.report.description"))

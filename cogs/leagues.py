@@ -281,14 +281,21 @@ class Leagues(commands.Cog):
         fmt = tr(f"leagues.format.{d['format']}", locale)
         embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=d["name"]), 256),
                               colour=discord.Colour.gold() if lg.status == "signup" else discord.Colour.green())
+        rounds = LG.total_rounds(d) or d["rounds"]
         info = [tr("leagues.embed.info", locale, game=game_name(d["game"], locale), format=fmt,
-                   rounds=LG.total_rounds(d) or (d["rounds"] or "-"),
-                   deadline=d["deadline_hours"] or "-",
-                   rated=tr("leagues.embed.rated" if d["rated"] else "leagues.embed.unrated", locale)),
-                tr("leagues.embed.status", locale, status=tr(f"leagues.status.{lg.status}", locale),
-                   round=d["round"] or "-")]
-        if lg.status == "signup" and d["signup_until"]:
-            info.append(tr("leagues.embed.signup_until", locale, when=f"<t:{int(d['signup_until'])}:R>"))
+                   rounds=tr("leagues.embed.rounds", locale, n=rounds) if rounds
+                   else tr("leagues.embed.rounds_later", locale),
+                   deadline=tr("leagues.embed.deadline", locale, n=d["deadline_hours"]) if d["deadline_hours"]
+                   else tr("leagues.embed.no_deadline", locale),
+                   rated=tr("leagues.embed.rated" if d["rated"] else "leagues.embed.unrated", locale))]
+        if lg.status == "signup":
+            # no round yet: how many have signed up, and until when
+            info.append(tr("leagues.embed.status_signup", locale, n=len(LG.active_ids(d))))
+            info.append(tr("leagues.embed.signup_until", locale, when=f"<t:{int(d['signup_until'])}:R>")
+                        if d["signup_until"] else tr("leagues.embed.signup_open", locale))
+        else:
+            info.append(tr("leagues.embed.status", locale, status=tr(f"leagues.status.{lg.status}", locale),
+                           round=d["round"] or "-"))
         if d.get("cancelled"):
             info.append(tr("leagues.embed.cancelled", locale))
         embed.description = "\n".join(info)

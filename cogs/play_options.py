@@ -1,11 +1,11 @@
 """Autocomplete for ``/play options:`` — suggestions built from the chosen game's option schema.
 
-The option stays free text (``first=0 max_turns=100``, read by :func:`host.read_options`); this
+The option stays free text (``first=1 max_turns=100``, read by :func:`host.read_options`); this
 only offers what the game takes: for the word being typed, every ``name=value`` of an option not
 set yet (each choice; for a number range the default, the bounds and a number being typed),
 appended to what is already typed.  The label names the option and its value in the reader's
-language (``first=0 — First player: seat 1``).  Decks are left out: they are chosen with the
-deck option or menu.
+language (``first=1 — First player: seat 1``: seats count from 1, as everywhere people type
+them).  Decks are left out: they are chosen with the deck option or menu.
 """
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from discord.app_commands import Choice
 from cogs.common import CHOICE_MAX, VALUE_MAX, clip, tr, user_locale
 from host.options import parse_options
 from host.options import typed_value
-from host.options_text import option_name, option_value
+from host.options_text import SEAT_OPTIONS, option_name, option_value
 from rules import registry
 
 log = logging.getLogger("cogs.play_options")
 
 
-def _candidates(spec: dict, typed: str) -> list[Any]:
+def _candidates(spec: dict, typed: str, seat: bool = False) -> list[Any]:
     """The values offered for one option: its choices, or default, bounds and a typed number."""
     if "choices" in spec:
         return list(spec["choices"])
@@ -34,6 +34,8 @@ def _candidates(spec: dict, typed: str) -> list[Any]:
         number = int(typed)
     except ValueError:
         number = None
+    if number is not None and seat:
+        number -= 1                 # typed from 1, kept from 0
     if number is not None and (lo is None or number >= lo) and (hi is None or number <= hi):
         values.insert(0, number)
     values += [v for v in (lo, hi) if v is not None]
@@ -62,8 +64,8 @@ def option_suggestions(game: Any, current: str, locale: str) -> list[tuple[str, 
         elif name_typed and not (name.startswith(name_typed.lower())
                                  or name_typed.lower() in local.lower()):
             continue
-        for value in _candidates(spec, value_typed if eq else ""):
-            token = f"{name}={typed_value(value)}"
+        for value in _candidates(spec, value_typed if eq else "", name in SEAT_OPTIONS):
+            token = f"{name}={typed_value(value, name)}"
             if eq and value_typed and not token.startswith(f"{name}={value_typed}"):
                 continue
             full = f"{done} {token}".strip()

@@ -140,7 +140,7 @@ class Practice(commands.Cog):
         game = str(game or "").strip()
         if game not in registry:
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=game[:40],
-                                              games=", ".join(game_name(n, locale) for n in registry.names())))
+                                              games=tr("core.list_sep", locale).join(game_name(n, locale) for n in registry.names())))
             return
         missing = missing_permissions(interaction.app_permissions,
                                       in_thread=isinstance(interaction.channel, discord.Thread))

@@ -194,7 +194,7 @@ class Records(commands.Cog):
         lines = [head]
         options = []
         for r, m in rows:
-            others = ", ".join(nm for u, nm in zip(m.seats, m.names) if u != user_id and nm) if m else "-"
+            others = tr("core.list_sep", locale).join(nm for u, nm in zip(m.seats, m.names) if u != user_id and nm) if m else "-"
             url = thread_url(r.guild_id, m, await self.bot.store.get_refs(m.id) if m else None)  # type: ignore[attr-defined]
             line = tr("records.history.line", locale, match_id=r.match_id, game=game_name(r.game, locale),
                       outcome=outcome_text(r.outcome, locale), others=clip(others or "-", 60),

@@ -11,14 +11,22 @@ Late join (games that take it, e.g. Avalon's Sanctuary), through ``host.join`` l
 button: ``join [DECK]`` seats a new hot-seat player (a new local user) in the running match,
 with a ready-made deck id or a deck code for card games; ``2: join`` lets seat 2's defeated
 player rejoin their seat.
+
+Seats are counted from 1 wherever they are typed: ``2: pass``, ``--ai 2=hard``, ``--deck 1=…``
+and ``--options first=1`` (see :mod:`host.options`).  What is typed is read as the parser reads
+it (:func:`clean_input`): full-width text from a Japanese IME is folded to ASCII and control
+characters are dropped, so nothing is echoed back raw.  With ``--db FILE`` an unfinished match
+is resumed on the next start (``--new`` starts another); Ctrl-C or Ctrl-D leaves at once.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+import unicodedata
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from data import i18n
 from data.store import ACTIVE, open_store
@@ -29,34 +37,119 @@ from host.types import Result
 from rules import registry
 
 
-def group_commands(legal: list[str]) -> list[str]:
-    """Fold commands sharing all but their last token: ``place S1: a1 b1 c1``.
+def clean_input(text: str) -> str:
+    """A typed line as the parser reads it: NFKC (full-width letters, digits, spaces and
+    punctuation from a Japanese IME become ASCII), control and format characters dropped, runs
+    of spaces folded.  The engines read their notation in any case.
 
-    >>> group_commands(["place S1 a1", "place S1 b1", "pass"])
-    ['place S1: a1 b1', 'pass']
+    >>> clean_input("ＭＯＶＥ　Ｃ２"), clean_input("２：ｐａｓｓ"), clean_input("move\x1b[31m c2\x07")
+    ('MOVE C2', '2:pass', 'move[31m c2')
     """
-    groups: dict[str, list[str]] = {}
-    for cmd in legal:
-        head, _, last = cmd.rpartition(" ")
-        groups.setdefault(head, []).append(last)
-    return [f"{head}: {' '.join(tails)}" if head else " ".join(tails) for head, tails in groups.items()]
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(" " if ch == "\t" else ch for ch in text
+                   if ch == "\t" or not unicodedata.category(ch).startswith("C"))
+    return " ".join(text.split())
 
 
-def _parser(lang: str = "en") -> argparse.ArgumentParser:
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def elide(labels: list[str], most: int = 4) -> str:
+    """The words several moves share, with "…" where they differ (never inside a number or an
+    ASCII word) — "" when they share too little, or differ in more than ``most`` characters
+    (a square or a land, not a card's name).
+
+    >>> elide(["Forge Acolyte on land 1", "Forge Acolyte on land 2"])
+    'Forge Acolyte on land …'
+    >>> elide(["援護1をa1に置く", "援護1をb1に置く"])
+    '援護1を…に置く'
+    >>> elide(["Discard Dawnbell Acolyte", "Discard Lantern Squire"])
+    ''
+    """
+    first = labels[0]
+    p = len(os.path.commonprefix(labels))
+    while p and _ascii_alnum(first[p - 1]) and any(len(x) > p and _ascii_alnum(x[p]) for x in labels):
+        p -= 1
+    rest = [x[p:] for x in labels]
+    n = len(os.path.commonprefix([r[::-1] for r in rest]))
+    while n and _ascii_alnum(rest[0][-n]) and any(len(r) > n and _ascii_alnum(r[-n - 1]) for r in rest):
+        n -= 1
+    if any(len(r[:len(r) - n].strip()) > most for r in rest):
+        return ""
+    prefix, suffix = first[:p], (rest[0][-n:] if n else "")
+    if len((prefix + suffix).strip()) < 3:
+        return ""
+    return f"{prefix}…{suffix}"
+
+
+def help_lines(game: str, view: dict, seat: int, legal: list[str], lang: str,
+               names: list[str] | None = None) -> tuple[list[str], bool]:
+    """The legal commands for ``help``: one line each, in words (as the Act menu says them)
+    and then the notation to type.  Moves that differ only in where they go (their last word: a
+    square, a land) share a line, the choices written ``a1|b1|c1``; any other command, a
+    one-word command too, is a line of its own.  Returns (lines, whether a line offers choices)."""
+    from render.labels import choices
+
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for c in choices(game, view, seat, legal, lang, names):
+        head = c.command.rpartition(" ")[0]
+        groups.setdefault((head, c.group) if head else (c.command, ""), []).append(c)
+    lines, folded = [], False
+    for (head, _), members in groups.items():
+        words = elide([m.label for m in members]) if len(members) > 1 else ""
+        if not words:           # one line for each command
+            lines += [i18n.t("console.help_item", lang, words=m.text(), notation=m.command) for m in members]
+            continue
+        folded = True
+        notation = head + " " + "|".join(m.command.rpartition(" ")[2] for m in members)
+        if len({m.description for m in members}) == 1 and members[0].description:
+            words += " — " + members[0].description
+        lines.append(i18n.t("console.help_item", lang, words=words, notation=notation))
+    return lines, folded
+
+
+def localized_parser(prog: str, lang: str, description: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """An argparse parser whose own words (usage, the options heading, -h) are in ``lang``;
+    the description and epilog keep their line breaks."""
+    usage = i18n.t("console.cli.usage", lang)
+
+    class Formatter(argparse.RawDescriptionHelpFormatter):
+        def add_usage(self, usage_text, actions, groups, prefix=None):  # noqa: ANN001
+            return super().add_usage(usage_text, actions, groups, usage)
+
+    p = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog, formatter_class=Formatter,
+                                add_help=False)
+    p._optionals.title = i18n.t("console.cli.options_title", lang)
+    p.add_argument("-h", "--help", action="help", help=i18n.t("console.cli.help", lang))
+    return p
+
+
+# the console's options (also listed by python bot.py --help)
+LOCAL_OPTIONS = frozenset({"game", "players", "seed", "options", "deck", "lang", "out", "no_pictures", "db",
+                           "ai", "new"})
+
+
+def add_local_arguments(p, lang: str = "en") -> None:  # noqa: ANN001 - a parser or an argument group
     def h(key: str, **params: str) -> str:
         return i18n.t(f"console.cli.{key}", lang, **params).replace("%", "%%")
 
-    p = argparse.ArgumentParser(prog="python bot.py --local", description=h("description"))
     p.add_argument("--game", default=None, help=h("game", games=", ".join(registry.names())))
     p.add_argument("--players", type=int, default=None, help=h("players"))
     p.add_argument("--seed", type=int, default=None, help=h("seed"))
     p.add_argument("--options", default="", help=h("options"))
     p.add_argument("--deck", action="append", default=[], metavar="SEAT=DECK", help=h("deck"))
+    p.add_argument("--ai", action="append", default=[], metavar="SEAT=LEVEL", help=h("ai"))
     p.add_argument("--lang", choices=["en", "ja"], default=lang, help=h("lang"))
     p.add_argument("--out", default="boards", help=h("out"))
     p.add_argument("--no-pictures", action="store_true", help=h("no_pictures"))
     p.add_argument("--db", default=":memory:", help=h("db"))
-    p.add_argument("--ai", action="append", default=[], metavar="SEAT=LEVEL", help=h("ai"))
+    p.add_argument("--new", action="store_true", help=h("new"))
+
+
+def _parser(lang: str = "en") -> argparse.ArgumentParser:
+    p = localized_parser("python bot.py --local", lang, i18n.t("console.cli.description", lang))
+    add_local_arguments(p, lang)
     return p
 
 
@@ -69,6 +162,7 @@ class Console:
         # (practice against a computer that shows its hand would be no practice)
         self.hidden: set[int] = set()
         self._said_private: dict[int, str] = {}     # seat -> the private text printed last
+        self.interrupted = False                    # Ctrl-C at a prompt
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -93,7 +187,7 @@ class Console:
                 from render.text import render_text
 
                 self.say(render_text(res.match.game, res.public.view, locale=self.lang,
-                                     names=res.match.names))
+                                     names=res.match.names, notation=True))
             if res.public.status_line is not None:
                 status = res.public.status_line.render(self.lang)
                 if status not in said:      # a result line is said once
@@ -106,7 +200,7 @@ class Console:
                 continue
             # only what this seat alone sees (the public part was just printed)
             own = upd.own if res.public is not None and res.public.view else upd.view
-            text = render_text(res.match.game, own, locale=self.lang, names=res.match.names)
+            text = render_text(res.match.game, own, locale=self.lang, names=res.match.names, notation=True)
             if not fresh and self._said_private.get(upd.seat) == text:
                 continue
             self._said_private[upd.seat] = text
@@ -124,73 +218,126 @@ class Console:
         self.say(self.t("console.picture", path=str(path)))
 
     def read(self, prompt: str) -> str | None:
+        """The next typed line, cleaned (:func:`clean_input`); None at the end of the input or
+        on Ctrl-C (then :attr:`interrupted` is set)."""
         print(prompt, end="", file=self.stdout, flush=True)
-        line = self.stdin.readline()
+        try:
+            line = self.stdin.readline()
+        except (KeyboardInterrupt, EOFError):
+            self.interrupted = True
+            self.say()          # the prompt's line is left open
+            return None
         if not line:
             return None
-        return line.strip()
+        return clean_input(line)
+
+
+async def _unfinished(store, game: str | None) -> Any:
+    """The newest unfinished match of the console's players (of ``game`` if named), or None."""
+    for rec in await store.matches_for_user(1, (ACTIVE,)):
+        if game is None or rec.game == game:
+            return rec
+    return None
+
+
+async def _start(con: "Console", args: argparse.Namespace, store, host: Host, name: str, game) -> Any:
+    """A new match from the command line's options: (match id, robots), or None (said why)."""
+    lang = con.lang
+    n = args.players or game.min_players
+    options, problem = read_options(game, args.options)
+    if problem is not None:
+        con.say("! " + i18n.t("host.err.bad_options", lang, detail=problem.render(lang),
+                              allowed=describe_options(game)))
+        return None
+    names = [con.t("console.player", n=i + 1) for i in range(n)]
+    robots = _robots(con, args.ai, n)
+    if robots is None:
+        return None
+    for seat, level in robots.items():
+        names[seat] = con.t("console.ai_name", n=seat + 1, level=con.t(f"console.level.{level}"))
+    decks: dict[int, object] = {}
+    for item in args.deck:
+        seat_text, _, choice = item.partition("=")
+        if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or not choice:
+            con.say("! " + con.t("console.bad_deck", n=n))
+            return None
+        deck, err = await DeckBook(store).for_play(int(seat_text), name, choice.strip())
+        if err:
+            con.show(err)
+            return None
+        decks[int(seat_text)] = deck
+    res = await host.challenge(name, 1, names[0], opponents=[(i + 1, names[i]) for i in range(1, n)],
+                               options=options, seed=args.seed, locale=lang, deck=decks.get(1),
+                               meta={"console_ai": {str(seat + 1): level for seat, level in robots.items()}})
+    if not res.ok:
+        con.show(res)
+        return None
+    match_id = res.match.id
+    if len(robots) < n:                  # a person plays: the computer's hand stays hidden
+        con.hidden = set(robots)
+    for uid in range(2, n + 1):
+        res = await host.accept(match_id, uid, deck=decks.get(uid))
+    con.say(con.t("console.welcome"))
+    con.show(await res.ready())
+    return match_id, robots
+
+
+def _robots(con: "Console", items: list[str], n: int) -> dict[int, str] | None:
+    """``--ai SEAT=LEVEL`` items -> {seat (0-based): level}, or None (said why)."""
+    from ai import LEVELS
+
+    robots: dict[int, str] = {}
+    for item in items:
+        seat_text, _, level = clean_input(item).partition("=")
+        level = level.strip().lower() or "normal"
+        if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or level not in LEVELS:
+            con.say("! " + con.t("console.bad_ai", n=n, levels=", ".join(LEVELS)))
+            return None
+        robots[int(seat_text) - 1] = level
+    return robots
 
 
 async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     lang = args.lang
-    name = args.game
+    name = clean_input(args.game).lower() if args.game is not None else None
     con_out = Path(args.out) if not args.no_pictures else None
     store = await open_store(args.db)
     host = Host(store, render=not args.no_pictures)
     con = Console(host, lang, con_out, stdin, stdout)
+    kept = args.db not in ("", ":memory:")      # the match outlives this program
     try:
         games = ", ".join(registry.names())
-        if name is None:
-            con.say(con.t("console.pick", games=games))
-            while (name := con.read("> ")) is not None and name not in registry:
-                con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=games))
-            if name is None:
-                return 0
-        if name not in registry:
+        if name is not None and name not in registry:
             con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=games))
             return 2
+        resumed = await _unfinished(store, name) if kept and not args.new else None
+        if resumed is not None:
+            name = resumed.game
+        elif name is None:
+            con.say(con.t("console.pick", games=games))
+            while (name := con.read("> ")) is not None and name.lower() not in registry:
+                con.say("! " + i18n.t("host.err.unknown_game", lang, game=name, games=games))
+            if name is None:
+                return 130 if con.interrupted else 0
+            name = name.lower()
         game = registry.get(name)
-        n = args.players or game.min_players
-        options, problem = read_options(game, args.options)
-        if problem is not None:
-            con.say("! " + i18n.t("host.err.bad_options", lang, detail=problem.render(lang),
-                                  allowed=describe_options(game)))
-            return 2
-        names = [con.t("console.player", n=i + 1) for i in range(n)]
-        robots: dict[int, str] = {}          # seat (0-based) -> AI level
-        for item in args.ai:
-            from ai import LEVELS
-
-            seat_text, _, level = item.partition("=")
-            level = level.strip() or "normal"
-            if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or level not in LEVELS:
-                con.say("! " + con.t("console.bad_ai", n=n, levels=", ".join(LEVELS)))
+        if resumed is not None:
+            match_id = resumed.id
+            robots = {int(k) - 1: v for k, v in (resumed.meta.get("console_ai") or {}).items()}
+            if args.ai:
+                robots = _robots(con, args.ai, len(resumed.seats))
+                if robots is None:
+                    return 2
+            if len(robots) < len(resumed.seats):
+                con.hidden = set(robots)
+            con.say(con.t("console.resume", match_id=match_id, game=i18n.t(f"game.{name}", lang),
+                          move=resumed.n_commands + 1))
+            con.show(await host.status(match_id))
+        else:
+            started = await _start(con, args, store, host, name, game)
+            if started is None:
                 return 2
-            robots[int(seat_text) - 1] = level
-            names[int(seat_text) - 1] = con.t("console.ai_name", n=int(seat_text), level=con.t(f"console.level.{level}"))
-        decks: dict[int, object] = {}
-        for item in args.deck:
-            seat_text, _, choice = item.partition("=")
-            if not seat_text.strip().isdigit() or not 1 <= int(seat_text) <= n or not choice:
-                con.say("! " + con.t("console.bad_deck", n=n))
-                return 2
-            deck, err = await DeckBook(store).for_play(int(seat_text), name, choice.strip())
-            if err:
-                con.show(err)
-                return 2
-            decks[int(seat_text)] = deck
-        res = await host.challenge(name, 1, names[0], opponents=[(i + 1, names[i]) for i in range(1, n)],
-                                   options=options, seed=args.seed, locale=lang, deck=decks.get(1))
-        if not res.ok:
-            con.show(res)
-            return 2
-        match_id = res.match.id
-        if len(robots) < n:                  # a person plays: the computer's hand stays hidden
-            con.hidden = set(robots)
-        for uid in range(2, n + 1):
-            res = await host.accept(match_id, uid, deck=decks.get(uid))
-        con.say(con.t("console.welcome"))
-        con.show(await res.ready())
+            match_id, robots = started
         while True:
             rec = await store.get_match(match_id)
             if rec.status != ACTIVE:
@@ -203,8 +350,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             who = ", ".join(f"{s + 1}:{rec.names[s]}" for s in to_act)
             line = con.read(f"[{who}] > ")
             if line is None or line.lower() in ("quit", "exit"):
-                con.say(con.t("console.bye", match_id=match_id))
-                return 0
+                con.say(con.t("console.bye_kept" if kept else "console.bye", match_id=match_id, db=args.db))
+                return 130 if con.interrupted else 0
             seat = to_act[0]
             prefixed = ":" in line.split(" ", 1)[0]
             if prefixed:
@@ -220,12 +367,7 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
             uid = rec.seats[seat]
             word = line.lower()
             if word in ("help", "?", ""):
-                legal = await host.legal(match_id, uid)
-                con.say(con.t("console.legal", name=rec.names[seat], n=len(legal)))
-                con.say("\n".join("  " + line for line in group_commands(legal)) or "  -")
-                con.say(con.t("console.help"))
-                if hasattr(game, "can_join"):
-                    con.say(con.t("console.help_join"))
+                await _help(con, host, rec, game, seat)
             elif word == "join" or word.startswith("join "):
                 await _join(con, host, store, rec, game, seat if prefixed else None, line[4:].strip())
             elif word == "board":
@@ -236,8 +378,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                 res = await host.log(match_id)
                 for e in res.data["log"]:
                     con.say(f"{e['seq']:>3}. {e['name']}: {e['command']}")
-                    for line in e.get("story") or []:
-                        con.say("       · " + i18n.t("host.raw", con.lang, text=line))
+                    for story in e.get("story") or []:
+                        con.say("       · " + i18n.t("host.raw", con.lang, text=story))
             elif word == "resign":
                 con.show(await (await host.resign(match_id, uid)).ready())
             else:
@@ -246,6 +388,25 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
         return 0
     finally:
         await store.close()
+
+
+async def _help(con: "Console", host: Host, rec, game, seat: int) -> None:
+    """``help``: the seat's legal commands in words with their notation, then how to read the
+    notation of this game and the console's own words."""
+    uid = rec.seats[seat]
+    legal = await host.legal(rec.id, uid)
+    hand = await host.hand(rec.id, uid)
+    view = hand.private[0].view if hand.ok and hand.private else (await host.status(rec.id)).public.view
+    lines, folded = help_lines(rec.game, view or {}, seat, legal, con.lang, rec.names)
+    con.say(con.t("console.legal", name=rec.names[seat], n=len(legal)))
+    con.say("\n".join(lines) or "  -")
+    if folded:
+        con.say(con.t("console.help_choices"))
+    if i18n.has(f"console.notation.{rec.game}"):
+        con.say(con.t(f"console.notation.{rec.game}"))
+    con.say(con.t("console.help"))
+    if hasattr(game, "can_join"):
+        con.say(con.t("console.help_join"))
 
 
 async def _ai_move(host: Host, rec, seat: int, level: str, n: int) -> Result:
@@ -284,7 +445,24 @@ async def _join(con: Console, host: Host, store, rec, game, seat: int | None, de
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser(i18n.cli_locale(argv, "--lang")).parse_args(argv)
-    return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
+    # not asyncio.run: its Ctrl-C handler only cancels the task once the blocking read of a
+    # line returns, i.e. after Enter, and then ends in a traceback.  Here Ctrl-C interrupts
+    # the read at once (Console.read) or, while the computer thinks, ends the loop below.
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(play(args, stdin or sys.stdin, stdout or sys.stdout))
+    try:
+        return loop.run_until_complete(task)
+    except KeyboardInterrupt:
+        task.cancel()
+        try:
+            loop.run_until_complete(task)
+        except BaseException:        # noqa: BLE001 - leaving: only the one line below is said
+            pass
+        print("\n" + i18n.t("console.interrupted", args.lang), file=stdout or sys.stdout, flush=True)
+        return 130
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,9 +24,23 @@ def deck_games() -> list[str]:
     return [n for n in registry.names() if getattr(registry.get(n), "decks", None) is not None]
 
 
-def problems_msgs(problems: list[dict]) -> list[Msg]:
-    return [Msg(p["key"], dict(p.get("params", {}))) if p.get("key") else msg("host.raw", text=p["text"])
-            for p in problems]
+def problems_msgs(problems: list[dict], game: str | None = None) -> list[Msg]:
+    """A game's deck problems as messages; a card they name (``card``, ``character``,
+    ``owner``) is said by its name in the reader's language — 「ランタンの従士」, Lantern Squire —
+    never by its id (an id the card set does not know stays as it was typed)."""
+    return [Msg(p["key"], _named(game, dict(p.get("params", {})))) if p.get("key")
+            else msg("host.raw", text=p["text"]) for p in problems]
+
+
+def _named(game: str | None, params: dict) -> dict:
+    if game is None or game not in registry or getattr(registry.get(game), "decks", None) is None:
+        return params
+    cards = registry.get(game).decks.cards()
+    for key in ("card", "character", "owner"):
+        names = (cards.get(params.get(key)) or {}).get("name") if isinstance(params.get(key), str) else None
+        if isinstance(names, dict) and names.get("en"):
+            params[key] = {"en": names["en"], "ja": "「{}」".format(names.get("ja") or names["en"])}
+    return params
 
 
 def error_detail(exc: Exception) -> Any:
@@ -72,7 +86,7 @@ class DeckBook:
         d = registry.get(game).decks
         problems = d.validate(spec)
         data = {"game": game, "name": name, "spec": spec, "describe": d.describe(spec),
-                "problems": problems_msgs(problems), "legal": not problems, "code": d.encode(spec)}
+                "problems": problems_msgs(problems, game), "legal": not problems, "code": d.encode(spec)}
         head = msg("deck.legal" if not problems else "deck.illegal", name=name, n=len(problems))
         return Result(ok=True, info=[head] + data["problems"], data=data)
 
@@ -198,6 +212,6 @@ class DeckBook:
         problems = d.validate(spec)
         if problems:
             res = Result.fail("deck.err.illegal_for_play", name=choice[:40], n=len(problems))
-            res.info = problems_msgs(problems)
+            res.info = problems_msgs(problems, game)
             return None, res
         return spec, None

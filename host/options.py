@@ -1,21 +1,50 @@
-"""Options as players type them (``first=0 max_turns=100``): parsing, the list a game offers,
+"""Options as players type them (``first=1 max_turns=100``): parsing, the list a game offers,
 and why an engine refused a value — in the reader's language.  (What public messages show of a
-match's options is :mod:`host.options_text`.)"""
+match's options is :mod:`host.options_text`.)
+
+Seats are counted from 1 wherever a person types or reads them (``first=1`` is the first seat,
+as ``--ai 2=hard`` and ``2: pass`` in the console); the engines and stored matches count from 0.
+The conversion happens here, where typed text becomes options (:func:`read_options`) and where
+options are shown as they would be typed (:func:`typed_value`).
+
+>>> from rules import registry
+>>> read_options(registry.get("squares"), "first=2 max_turns=50")
+({'first': 1, 'max_turns': 50}, None)
+>>> describe_options(registry.get("squares"))
+'first=random (random|1|2), max_turns=200 (10..1000), repetition=3 (2..10)'
+"""
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from host.options_text import SEAT_OPTIONS
 from host.types import Msg, msg
 
 
-def typed_value(value: Any) -> str:
-    """An option value as it is typed: ``random`` for None, ``true``/``false``, else as is."""
+def _is_seat(name: Any, value: Any) -> bool:
+    return name in SEAT_OPTIONS and isinstance(value, int) and not isinstance(value, bool)
+
+
+def typed_value(value: Any, name: str | None = None) -> str:
+    """An option value as it is typed: ``random`` for None, ``true``/``false``, a seat option
+    (``first``, ``leader``) counted from 1, else as is.
+
+    >>> typed_value(0, "first"), typed_value(0, "max_turns"), typed_value(None, "first")
+    ('1', '0', 'random')
+    """
     if value is None:
         return "random"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if _is_seat(name, value):
+        return str(value + 1)
     return str(value)
+
+
+def stored_value(name: str, value: Any) -> Any:
+    """A typed value as the engine and the store keep it: a seat option counts from 0."""
+    return value - 1 if _is_seat(name, value) else value
 
 
 def describe_options(game: Any) -> str:
@@ -27,19 +56,20 @@ def describe_options(game: Any) -> str:
         if name == "decks":
             continue
         if "choices" in spec:
-            rng = "|".join(typed_value(c) for c in spec["choices"])
+            rng = "|".join(typed_value(c, name) for c in spec["choices"])
         elif "min" in spec or "max" in spec:
             rng = f"{spec.get('min', '')}..{spec.get('max', '')}"
         else:
             rng = ""
-        parts.append(f"{name}={typed_value(spec.get('default'))}" + (f" ({rng})" if rng else ""))
+        parts.append(f"{name}={typed_value(spec.get('default'), name)}" + (f" ({rng})" if rng else ""))
     return ", ".join(parts) or "-"
 
 
 def read_options(game: Any, text: str | None) -> tuple[dict[str, Any], Msg | None]:
-    """Typed options (``"first=0 max_turns=100"``) -> (options, None), or ({}, the localized
-    reason) for a token that is not ``name=value`` or a name the game does not have.  Values
-    are checked by the engine when the match is created (see :func:`option_problem`)."""
+    """Typed options (``"first=1 max_turns=100"``) -> (options as stored, None), or ({}, the
+    localized reason) for a token that is not ``name=value`` or a name the game does not have.
+    A seat is typed from 1 and stored from 0 (``first=1`` -> ``{"first": 0}``).  Values are
+    checked by the engine when the match is created (see :func:`option_problem`)."""
     try:
         options = parse_options(text)
     except ValueError as exc:
@@ -50,7 +80,7 @@ def read_options(game: Any, text: str | None) -> tuple[dict[str, Any], Msg | Non
             return {}, msg("host.opt.decks")
         if schema is not None and name not in schema:
             return {}, msg("host.opt.unknown", name=name[:40])
-    return options, None
+    return {name: stored_value(name, value) for name, value in options.items()}, None
 
 
 def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Msg:
@@ -67,10 +97,10 @@ def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Ms
         try:
             game.new_match(players=players, seed=0, options={name: value})
         except ValueError:
-            shown = typed_value(value)[:40]
+            shown = typed_value(value, name)[:40]
             if "choices" in spec:
                 return msg("host.opt.choice", name=name, value=shown,
-                           choices="|".join(typed_value(c) for c in spec["choices"]))
+                           choices="|".join(typed_value(c, name) for c in spec["choices"]))
             if "min" in spec or "max" in spec:
                 return msg("host.opt.range", name=name, value=shown, min=spec.get("min", ""),
                            max=spec.get("max", ""))
@@ -81,7 +111,8 @@ def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Ms
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
-    """``"first=0 max_turns=100"`` -> ``{"first": 0, "max_turns": 100}`` (JSON values allowed).
+    """``"first=1 max_turns=100"`` -> ``{"first": 1, "max_turns": 100}`` (JSON values allowed;
+    the text as typed: seats still count from 1, see :func:`read_options`).
 
     Raises ValueError(message, token) for a token that is not ``name=value``.
     """

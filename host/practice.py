@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from data.store import ACTIVE, CorruptRow, MatchRecord
+from host.texts import _names
 from host.types import Result, msg
 from rules import registry
 
@@ -113,7 +114,7 @@ class Practice:
         written = await self._write(replace(rec, meta={**rec.meta, "ai": ai, "rated": False}), rec.version)
         if written is None:
             return Result.fail("host.err.conflict", match=rec)
-        names = ", ".join(rec.names[s] for s in seats)
+        names = _names(rec, seats)
         log.info("match %s: the computer takes over seat(s) %s", rec.id, seats)
         res = await self._board(written, [msg(key, names=names)])
         res.data["filled"] = seats

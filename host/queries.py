@@ -9,7 +9,7 @@ from typing import Any
 from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
 from host.replay import JOIN, RESIGN, _final_view, _hidden, _initial_state, _public_command, _step, own_part
 from host.types import PrivateUpdate, Result
-from host.texts import told
+from host.texts import log_words, told
 from render.labels import Choice, choices as describe
 from rules import registry
 
@@ -43,6 +43,26 @@ class Queries:
         if locale is None:
             return [Choice(command=c, label=c) for c in legal]
         return describe(rec.game, game.view(state, seat), seat, legal, locale, list(rec.names))
+
+    async def batch_choices(self, match_id: int, user_id: int, locale: Any = "en") -> list[tuple[dict, list[Choice]]]:
+        """The player's moves that may be picked together now (host/batch.py: the game's
+        ``batches``), each group with its options described in words in ``locale``."""
+        from host import batch
+
+        rec, err = await self._get(match_id)
+        seat = None if err or rec.status != ACTIVE else self._seat_of(rec, user_id)
+        if seat is None or seat in self.ai_seats(rec):
+            return []
+        game = registry.get(rec.game)
+        try:
+            state = await self._state(rec)
+        except CorruptRow:
+            return []
+        groups = batch.groups(game, state, seat)
+        if not groups:
+            return []
+        view = game.view(state, seat)
+        return [(g, describe(rec.game, view, seat, g["commands"], locale, list(rec.names))) for g in groups]
 
     async def to_act(self, match_id: int) -> list[int]:
         """Seats whose decision is awaited now ([] unless the match is in play)."""
@@ -115,14 +135,30 @@ class Queries:
                     # numbered by what everyone can see, not by the stored log: a gap would
                     # tell that a secret decision (e.g. a pass in a response window) was made
                     held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat,
-                                 "name": rec.names[c.seat], "command": shown, "story": story})
+                                 "name": rec.names[c.seat], "command": shown, "story": story,
+                                 "words": log_words(rec.game, game, state, c.seat, shown, list(rec.names),
+                                                    public)})
                 elif story and (held or entries):   # a secret decision's public consequences
                     (held or entries)[-1]["story"] = (held or entries)[-1]["story"] + story
                 state, public = after, public_after
                 if not _hidden(game, state):  # lines held during a secret window are released
                     entries += held
                     held = []
+            if rec.status != ACTIVE:   # a match ended (a resignation, a claim) inside a window:
+                entries += held        # nothing is secret any more
         return Result(ok=True, match=rec, data={"log": entries})
+
+    async def log_match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
+        """The match ``/match log`` without a number means: :meth:`match_for`, except that a
+        challenge not yet started (a rematch offered in a finished match's thread) has nothing to
+        show — then the newest match here that was played (the caller's own first)."""
+        guess = await self.match_for(user_id, channel_id)
+        if (guess is not None and guess.status in (ACTIVE, FINISHED, ABORTED)) or channel_id is None:
+            return guess
+        over = await self.store.matches_in_channel(int(channel_id), (ACTIVE, FINISHED, ABORTED))
+        played = [m for m in over if m.n_commands] or over
+        mine = [m for m in played if self._seat_of(m, user_id) is not None]
+        return max(mine or played, key=lambda m: m.id) if (mine or played) else guess
 
     async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
         """The match a command without a match number means: in a channel or a match's thread,

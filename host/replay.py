@@ -21,7 +21,19 @@ def _strip_seat(view: dict) -> dict:
 
 
 def _public_command(game: Any, state: Any, seat: int, command: str) -> str | None:
-    """The command as everyone may see it; None for a hidden decision."""
+    """The command as everyone may see it; None for a hidden decision.  A batch entry
+    (host/batch.py): its public steps joined with " ; " (None when none is public)."""
+    from host.batch import SEP, steps_of
+
+    steps = steps_of(command)
+    if steps is not None:
+        shown = []
+        for step in steps:
+            one = _public_command(game, state, seat, step)
+            if one is not None:
+                shown.append(one)
+            state = game.apply(state, seat, step)
+        return SEP.join(shown) if shown else None
     fn = getattr(game, "public_command", None)
     return command if fn is None else fn(state, seat, command)
 
@@ -96,7 +108,14 @@ def _may_rejoin(game: Any, state: Any, seat: int) -> bool:
 
 def _step(game: Any, state: Any, seat: int, command: str) -> Any:
     """Replay one log entry (a command, a late join ``__join__ [deck]``, a resignation
-    ``__resign__``)."""
+    ``__resign__``, a batch ``__batch__ c1 ; c2`` of several commands: host/batch.py)."""
+    from host.batch import steps_of
+
+    steps = steps_of(command)
+    if steps is not None:
+        for step in steps:
+            state = game.apply(state, seat, step)
+        return state
     if command == RESIGN:
         return game.resign(state, seat)
     if command == JOIN or command.startswith(JOIN + " "):

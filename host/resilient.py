@@ -34,12 +34,12 @@ HOST_SECONDS = 10.0     # a host call answers within this, waiting for the match
 # The entry points that answer with a Result: a failing database becomes a Result saying so.
 RESULT_CALLS = (
     "challenge", "accept", "decline", "join", "join_check", "start", "command", "resign",
-    "abort", "claim_timeout", "spectate", "rematch", "status", "hand", "log", "practice",
+    "abort", "claim_timeout", "spectate", "batch", "rematch", "status", "hand", "log", "practice",
     "ai_move",
 )
 # The other entry points: bounded by the deadline too; a failing database raises
 # TransientStoreError to the caller (a front end answers "try again").
-OTHER_CALLS = ("legal", "choices", "to_act", "match_for", "set_channel", "ai_to_act", "recheck")
+OTHER_CALLS = ("legal", "choices", "batch_choices", "to_act", "match_for", "set_channel", "ai_to_act", "recheck")
 
 
 class MatchLock:

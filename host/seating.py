@@ -64,7 +64,8 @@ class Seating:
             accepted=[creator], meta={**(meta or {}), "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
             created_at=self.now(), updated_at=self.now())
         rec = await self.store.create_match(rec)
-        named = ", ".join(name for _, name in opponents)
+        named = [name for _, name in opponents]
+        named = {loc: i18n.t("core.list_sep", loc).join(named) for loc in i18n.LOCALES} if len(named) > 1 else "".join(named)
         free = int(open_seats)
         key = "host.challenge_mixed" if named and free else "host.challenge" if named else "host.challenge_open"
         text = [msg(key, creator=creator_name, game=game_msg(game), opponents=named, open=free)]

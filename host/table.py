@@ -25,7 +25,8 @@ from data.store import (
     ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, UNFINISHED, CorruptRow, MatchRecord,
     Store, StoreError, VersionConflict, valid_id,
 )
-from host import integrity
+from host import batch, integrity
+from host.batch import batch_refusal
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
 from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
@@ -39,7 +40,7 @@ from host.replay import (  # noqa: F401  (JOIN, _initial_state, own_part: re-exp
     _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, own_part,
 )
 from host.texts import (
-    _duration, _names, game_msg, illegal_msg, played_text, public_moves, reason_msg, shown_after, told,
+    _duration, _names, game_msg, illegal_msg, legal_in_words, played_text, with_detail, public_moves, reason_msg, shown_after, told,
     told_lines,
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
@@ -244,9 +245,9 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
         res = rec.result or {}
         winners = res.get("winners", [])
         if not winners:
-            return msg("host.outcome.draw", reason=reason_msg(res.get("reason", ""), rec.game))
+            return msg("host.outcome.draw", reason=reason_msg(res.get("reason", ""), rec.game, res.get("detail")))
         return msg("host.outcome.win", names=_names(rec, winners),
-                   reason=reason_msg(res.get("reason", ""), rec.game))
+                   reason=reason_msg(res.get("reason", ""), rec.game, res.get("detail")))
 
     async def _board(self, rec: MatchRecord, text: list[Msg], *, prompts: bool = True,
                      private: bool = True, notify: list[int] | None = None,
@@ -374,10 +375,18 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
         """Apply one command (lock held), commit it, then answer.  ``entry``: a host entry of
         the log (``text`` is e.g. ``RESIGN``) made by calling it instead of ``game.apply``;
         it prints no ``played`` line, ``announce`` says what happened."""
+        steps = None if entry is not None else batch.steps_of(text)
+        walked = batch.walk(game, state, seat, steps) if steps is not None else None
         try:
-            new_state = entry() if entry is not None else game.apply(state, seat, text)
+            if walked is not None:      # a batch (host/batch.py): checked step by step
+                if not walked.ok:
+                    return batch_refusal(rec, game, walked, seat, steps)
+                new_state = walked.states[-1]
+            else:
+                new_state = entry() if entry is not None else game.apply(state, seat, text)
         except IllegalCommand as exc:
-            return Result(ok=False, match=rec, error=illegal_msg(exc))
+            return Result(ok=False, match=rec, error=legal_in_words(illegal_msg(exc), rec.game, game, state, seat,
+                                                                   list(rec.names)))
         public_text = None if entry is not None else _public_command(game, state, seat, text)
         outcome = game.outcome(new_state)
         meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held")}
@@ -386,10 +395,13 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
         # released together when it closes, so nothing public shows the window was opened.
         released = list(rec.meta.get("held", []))
         public_before = game.view(state, None) if entry is None else None
-        story = [] if entry is not None else told(rec.game, public_before, game.view(new_state, None),
-                                                  list(rec.names), seat)
+        story = [] if entry is not None or walked is not None else told(
+            rec.game, public_before, game.view(new_state, None), list(rec.names), seat)
+        if walked is not None:          # one line for the batch, then what each step did
+            shown, story = batch.told_batch(rec.game, game, walked.states, seat, steps, list(rec.names))
         if public_text is not None:
-            shown = played_text(rec.game, game, state, seat, public_text, list(rec.names), public_before)
+            if walked is None:
+                shown = played_text(rec.game, game, state, seat, public_text, list(rec.names), public_before)
             released.append([rec.names[seat], shown, public_text, story])
         elif entry is not None:     # a host entry (a resignation): an entry of the log, no line
             released.append([rec.names[seat], None, text, []])
@@ -405,7 +417,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
         meta["shown"] = shown_after(rec, released)
         new = replace(rec, n_commands=rec.n_commands + 1, reminded=False, meta=meta)
         if outcome is not None:
-            new.status, new.result, new.deadline = FINISHED, dict(outcome), None
+            new.status, new.result, new.deadline = FINISHED, with_detail(dict(outcome), game, new_state), None
         else:
             new.deadline = self._deadline(new, hidden=_hidden(game, new_state))
         if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
@@ -422,6 +434,34 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
             lines.append(self._outcome_msg(written))
             await self._finished(written)
         return await self._board(written, lines, data={"seat": seat, "command": text})
+
+    @measured_command
+    async def batch(self, match_id: int, user_id: int, commands: list[str]) -> Result:
+        """Several commands of the caller played as one (host/batch.py): checked one at a time
+        against the rules on copies of the state, stored as ONE log entry under the match lock
+        — all or nothing — and told as one board update.  A single command is :meth:`command`."""
+        commands = [" ".join(str(c or "").split()) for c in commands]
+        async with self._lock(int(match_id)):
+            rec, seat, err = await self._seated(match_id, user_id)
+            if err:
+                return err
+            if seat in self.ai_seats(rec):
+                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
+            game = registry.get(rec.game)
+            try:
+                state = await self._state(rec)
+            except CorruptRow:
+                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            if seat not in game.to_act(state):
+                shown = _public_to_act(game, state)
+                if seat in shown:
+                    return Result.fail("host.err.resolving", match=rec)
+                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, shown))
+            if not commands or not all(commands) or len(commands) > batch.MAX_PICK \
+                    or any(len(c) > MAX_COMMAND_LEN for c in commands):
+                return Result.fail("host.err.batch_bad", match=rec, max=batch.MAX_PICK)
+            commands = batch.in_order(game, state, seat, commands)
+            return await self._apply(rec, game, state, seat, batch.entry(commands))
 
     async def _append(self, rec: MatchRecord, new: MatchRecord, seat: int, entry: str,
                       new_state: Any) -> tuple[MatchRecord | None, Result | None]:

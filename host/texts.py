@@ -15,9 +15,27 @@ from rules import IllegalCommand
 log = logging.getLogger("host.texts")
 
 
-def reason_msg(reason: str, game: str = "") -> Msg:
-    """The localized reason a match ended: the game's own wording first
+def with_detail(result: dict, game: Any, state: Any) -> dict:
+    """A match's stored result with what its result line names beyond the reason (``detail``:
+    the game's ``outcome_detail(state)``, e.g. ``{"form": "captured"}`` or both lives), if any."""
+    fn = getattr(game, "outcome_detail", None)
+    try:
+        detail = fn(state) if fn is not None else None
+    except Exception:       # a nicety: the result itself always stands
+        log.exception("outcome detail failed")
+        detail = None
+    return {**result, "detail": dict(detail)} if detail else result
+
+
+def reason_msg(reason: str, game: str = "", detail: dict | None = None) -> Msg:
+    """The localized reason a match ended: with a ``detail`` (:func:`with_detail`) its own
+    wording (``outcome.<game>.<reason>.<form>`` with the detail's numbers: "the enemy KING was
+    captured", "turn limit reached with 12 life against 9"), else the game's own wording
     (``<game>.reason.<reason>``), then the shared one (``reason.<reason>``)."""
+    if isinstance(detail, dict) and detail.get("form"):
+        key = f"outcome.{game}.{reason}.{detail['form']}"
+        if i18n.has(key):
+            return Msg(key, {k: v for k, v in detail.items() if k != "form"})
     for key in (f"{game}.reason.{reason}", f"reason.{reason}"):
         if i18n.has(key):
             return Msg(key)
@@ -28,8 +46,13 @@ def game_msg(game: str) -> Msg:
     return Msg(f"game.{game}") if i18n.has(f"game.{game}") else msg("host.raw", text=game)
 
 
-def _names(rec: MatchRecord, seats: list[int]) -> str:
-    return ", ".join(rec.names[s] or f"#{s + 1}" for s in seats)
+def _names(rec: MatchRecord, seats: list[int]) -> Any:
+    """The players of ``seats`` as a message parameter: one name, or a list in both languages
+    (joined with each language's ``core.list_sep``: "Alice, Bob" / "Alice、Bob")."""
+    names = [rec.names[s] or f"#{s + 1}" for s in seats]
+    if len(names) <= 1:
+        return "".join(names)
+    return {loc: i18n.t("core.list_sep", loc).join(names) for loc in i18n.LOCALES}
 
 
 def _duration(seconds: float) -> str:
@@ -44,6 +67,40 @@ def illegal_msg(exc: IllegalCommand) -> Msg:
     if exc.key and i18n.has(exc.key):
         return Msg(exc.key, dict(exc.params))
     return msg("host.err.illegal", reason=exc.reason)
+
+
+def legal_in_words(error: Msg, game_name: str, game: Any, state: Any, seat: int, names: list[str]) -> Msg:
+    """An engine's refusal whose ``{legal}`` lists the legal commands in notation ("place S1 a1,
+    place S1 b1, … (+23)"), with each command in words first and its notation after, as the
+    Act menu says it ("Place Support 1 on a1 (`place S1 a1`)"), in both languages.  The player
+    reads their own refusal: the words may come from their own view."""
+    listed = error.params.get("legal") if isinstance(error.params, dict) else None
+    if not isinstance(listed, str) or not listed.strip():
+        return error
+    try:
+        legal = set(game.legal_commands(state, seat))
+        parts = [p.strip() for p in listed.split(", ") if p.strip()]
+        commands = [p for p in parts if p in legal]
+        if not commands:
+            return error
+        view = game.view(state, seat)
+        said = {}
+        for loc in i18n.LOCALES:
+            labels = {c.command: c.label for c in describe(game_name, view, seat, commands, loc, names)}
+            out = []
+            for part in parts:
+                if part in labels and labels[part] != part and not is_raw_id(labels[part], [part]):
+                    out.append(i18n.t("host.legal.move", loc, words=labels[part], command=part))
+                elif part in legal:
+                    out.append(f"`{part}`")
+                else:       # "… (+23)": how many more
+                    more = part.strip("…() +")
+                    out.append(i18n.t("host.legal.more", loc, n=int(more)) if more.isdigit() else part)
+            said[loc] = i18n.t("core.list_sep", loc).join(out)
+        return Msg(error.key, {**error.params, "legal": said})
+    except Exception:               # words are a nicety: the refusal itself always works
+        log.exception("%s: the legal moves of a refusal could not be put in words", game_name)
+        return error
 
 
 def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
@@ -75,6 +132,32 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
     except Exception:               # words are a nicety: the notation always works
         log.exception("%s: describing %r for the thread failed", game_name, command)
         return command
+
+
+def log_words(game_name: str, game: Any, before: Any, seat: int, shown: str, names: list[str],
+              public_before: dict | None = None) -> Any:
+    """A ``/match log`` entry in words in both languages (``{"en": …, "ja": …}``), as the thread
+    told it (:func:`played_text`; a batch: its steps joined), or None when there are no words
+    for it (the log then shows the notation alone).  ``shown``: the public command (``join`` and
+    ``resign`` for the host's own entries)."""
+    from host.batch import SEP
+
+    if shown in ("join", "resign"):
+        return {loc: i18n.t(f"host.log.{shown}", loc) for loc in i18n.LOCALES}
+    if SEP in shown:
+        parts, state = [], before
+        for step in shown.split(SEP):
+            said = played_text(game_name, game, state, seat, step, names)
+            if not isinstance(said, dict):
+                return None
+            parts.append(said)
+            try:
+                state = game.apply(state, seat, step)
+            except Exception:       # a hidden step ("?") cannot be replayed from its public form
+                return None
+        return {loc: i18n.t("core.list_sep", loc).join(p[loc] for p in parts) for loc in i18n.LOCALES}
+    said = played_text(game_name, game, before, seat, shown, names, public_before)
+    return said if isinstance(said, dict) else None
 
 
 def told(game_name: str, public_before: dict, public_after: dict, names: list[str], seat: int) -> list[dict]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.base import PAPER, drawer, encode_png, hand_drawer, make_ctx, register, result_banner
+from render.base import PAPER, banner_height, drawer, encode_png, hand_drawer, make_ctx, register, result_banner
 from render.generic import draw_generic
 from render import squares as _squares  # noqa: F401  (registers "squares")
 
@@ -82,12 +82,12 @@ def _with_result_banner(image: Image.Image, ctx: Any, outcome: dict) -> Image.Im
     timeout): a result banner across the top — who won, large, and how — sized to the picture's
     width, so it reads at a phone's width too."""
     w = image.width
-    h = max(64, int(w * 0.13))
+    pad = max(6, w // 80)
+    size = max(16, int(w * 0.045))
+    h = max(64, int(w * 0.13), banner_height(ctx, outcome, w - 2 * pad, size) + pad + pad // 2)
     out = Image.new("RGB", (w, image.height + h), PAPER)
     out.paste(image.convert("RGB"), (0, h))
-    pad = max(6, w // 80)
-    result_banner(ImageDraw.Draw(out), ctx, outcome, (pad, pad, w - pad, h - pad // 2),
-                  size=max(16, int(w * 0.045)))
+    result_banner(ImageDraw.Draw(out), ctx, outcome, (pad, pad, w - pad, h - pad // 2), size=size)
     return out
 
 

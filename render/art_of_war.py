@@ -25,17 +25,19 @@ card (■) at the bottom middle, forward up, two squares either side.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from data import i18n
-from render import fonts
-from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
+from render import fonts, hand_sheet
+from render.textfit import draw_fit, fit_size
+from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          register_hand, seat_colour, seat_dark, seat_text, seat_tint)
 
 W = 520                          # shown 400 wide on a phone: no text under 8 px (all ≥ 11 px)
 M = 16
-PANEL_H = 196                    # a player's strip, full width
+PANEL_H = 208                    # a player's strip, full width
 PX, PW = M, W - 2 * M
 TOP_PANEL_Y = 66
 CW, CH = 146, 104                # grid cell
@@ -122,12 +124,13 @@ def _unit(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, u: dict, hilite: bool) -
         d.polygon([(tx - 6, box[1] + 14), (tx + 6, box[1] + 14), (tx, box[1] + 4)], fill=fg)
     else:
         d.polygon([(tx - 6, box[1] + 4), (tx + 6, box[1] + 4), (tx, box[1] + 14)], fill=fg)
-    name = fonts.fit(_label(ctx, view, owner, code), 11, box[2] - box[0] - 6)
-    fonts.text(d, (cx, box[1] + 44), name, 11, fg, anchor="mm")
+    draw_fit(d, (cx, box[1] + 44), _label(ctx, view, owner, code), 11, MIN_TEXT, box[2] - box[0] - 6, fg,
+             anchor="mm")
     atk = u.get("attack")
     atk_text = "X" if atk == "hand" else str(atk)
-    fonts.text(d, (cx, box[3] - 11), fonts.fit(ctx.t("art_of_war.pic.stats", attack=atk_text, defence=u.get("defence")),
-                                               11, box[2] - box[0] - 4, True), 11, fg, bold=True, anchor="mm")
+    stats = ctx.t("art_of_war.pic.stats", attack=atk_text, defence=u.get("defence"))
+    size = fit_size(stats, 11, 10, box[2] - box[0] - 4, True)
+    fonts.text(d, (cx, box[3] - 11), stats, size, fg, bold=True, anchor="mm")
     dmg = int(u.get("damage") or 0)
     if dmg:
         d.ellipse((box[0] - 8, box[1] - 8, box[0] + 18, box[1] + 18), fill=RED, outline=WHITE, width=2)
@@ -147,9 +150,11 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acti
     d.rounded_rectangle((PX, y, PX + PW, y + PANEL_H), radius=12, fill=seat_tint(seat),
                         outline=seat_dark(seat) if acting else LINE, width=3 if acting else 1)
     arrow = "▲" if seat == 0 else "▼"
-    name = fonts.fit(f"{arrow} {ctx.name(seat)}", 18, PW - 180, True)
-    fonts.text(d, (PX + 14, y + 20), name, 18, seat_dark(seat), bold=True, anchor="lm")
     bx = PX + PW - 12
+    badge = ctx.t("render.winner_badge") if winner else ctx.t("render.to_move_badge") if acting else ""
+    room = PW - 40 - (int(fonts.text_width(badge, 13, True)) + 14 if badge else 0)
+    draw_fit(d, (PX + 14, y + 20), f"{arrow} {ctx.name(seat)}", 18, 13, room, seat_dark(seat), bold=True,
+             anchor="lm", max_lines=2, leading=1.2, height=32)
     if winner:
         text = ctx.t("render.winner_badge")
         w = int(fonts.text_width(text, 13, True)) + 14
@@ -161,8 +166,8 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acti
     kings = view.get("kings") or []
     king = kings[seat] if seat < len(kings) else {}
     kname = (king.get("name") or {}).get(ctx.locale) or (king.get("name") or {}).get("en") or "KING"
-    fonts.text(d, (PX + 14, y + 46), fonts.fit(f"{ctx.t('art_of_war.pic.king')}: {kname}", 13, PW - 28), 13,
-               INK, anchor="lm")
+    draw_fit(d, (PX + 14, y + 46), f"{ctx.t('art_of_war.pic.king')}: {kname}", 13, MIN_TEXT, PW - 28, INK,
+             anchor="lm")
     x = PX + 14
     for key, n in (("art_of_war.pic.hand", p.get("hand_count", 0)), ("art_of_war.pic.deck", p.get("deck_count", 0)),
                    ("art_of_war.pic.grave", p.get("graveyard_count", 0))):
@@ -207,7 +212,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int, acti
         if view.get("boost"):
             flags.append(ctx.t("art_of_war.pic.boost", n=view["boost"]))
         for f in flags:
-            x = _badge(d, x, y + PANEL_H - 22, f, seat_colour(seat), seat_text(seat), 12)
+            x = _badge(d, x, y + PANEL_H - 19, f, seat_colour(seat), seat_text(seat), 12)
 
 
 def _event_text(ctx: Ctx, view: dict, ev: dict) -> str | None:
@@ -221,24 +226,41 @@ def _event_text(ctx: Ctx, view: dict, ev: dict) -> str | None:
     return None
 
 
-def chain_text(t, name, view: dict, chain: list) -> str:
-    """The declarations a response window answers, oldest first, e.g.
-    ``Alice: attack b2 → b3 (3) · Bob: GUARDIAN rear support``."""
+def chain_text(t, name, view: dict, chain: list, locale: str = "en") -> str:
+    """The declarations a response window answers, oldest first, in words, e.g.
+    ``Alice attacks: SOLDIER (b2) → GUARDIAN (b3), attack 3 · Bob: GUARDIAN rear support``."""
+    ctx = _TextCtx(locale, [])
+    at = {u.get("square"): u for u in view.get("field") or [] if isinstance(u, dict)}
+
+    def unit(square) -> str:
+        u = at.get(square)
+        if not u:
+            return str(square)
+        return t("labels.art_of_war.unit_at", unit=_label(ctx, view, int(u.get("owner", 0)),
+                                                          str(u.get("card", "?")).lower()), square=square)
+
     out = []
     for e in chain or []:
         if not isinstance(e, dict):
             continue
         who = name(e.get("seat"))
         if e.get("kind") == "attack":
-            out.append(t("art_of_war.chain.attack", name=who, origin=e.get("from", "?"), target=e.get("to", "?"),
-                         power=e.get("power", "?")))
+            out.append(t("art_of_war.chain.attack", name=who, origin=unit(e.get("from", "?")),
+                         target=unit(e.get("to", "?")), power=e.get("power", "?")))
+            continue
+        eff = str(e.get("effect", "?"))
+        effect = t(f"art_of_war.card.{eff}") if eff in KINGDOM else eff
+        by = t("art_of_war.chain.by_king") if e.get("card") == "k" else ""
+        args = [str(a) for a in e.get("args") or []]
+        if eff == "a" and args:         # by square: a seat's own part may hold no field
+            what = t("art_of_war.chain.archer", square=args[0])
+        elif eff == "p" and len(args) == 2:
+            what = t("art_of_war.chain.priest", square=args[0], to=args[1])
         else:
-            eff = str(e.get("effect", "?"))
-            effect = t(f"art_of_war.card.{eff}") if eff in KINGDOM else eff
-            by = t("art_of_war.chain.by_king") if e.get("card") == "k" else ""
-            args = " ".join(str(a) for a in e.get("args") or [])
-            out.append(t("art_of_war.chain.support", name=who, effect=effect, by=by, args=args).strip())
-    return " · ".join(out)
+            what = ""
+        text = t("art_of_war.chain.support", name=who, effect=effect, by=by)
+        out.append(t("art_of_war.chain.what", support=text, what=what) if what else text)
+    return t("art_of_war.chain.sep").join(out)
 
 
 def _status(view: dict, ctx: Ctx) -> str:
@@ -261,21 +283,22 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
     view, the hand.  The height follows the text."""
     seat = view.get("seat")
     hand = view.get("hand") if isinstance(seat, int) else None
-    img = Image.new("RGB", (W, H + 900), PAPER)
+    extra = 900 + (_hand_strip(None, view, ctx, seat % 2, hand, 0) if hand is not None else 0)
+    img = Image.new("RGB", (W, H + extra), PAPER)
     img.paste(_background(ctx.locale), (0, 0))
     d = ImageDraw.Draw(img)
     outcome = view.get("outcome")
     to_act = list(view.get("to_act") or [])
     # header
-    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, W - 2 * M, True), 24, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 24), ctx.game_title(), 24, 16, W - 2 * M, INK, bold=True, anchor="lm")
     clock = ctx.clock_text()
     room = W - 2 * M
     if clock:
         fonts.text(d, (W - M, 52), clock, 15, RED if ctx.clock_urgent() else INK, bold=ctx.clock_urgent(),
                    anchor="rm")
         room -= int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 12
-    fonts.text(d, (M, 52), fonts.fit(f"{ctx.t('art_of_war.pic.turn', turn=view.get('turn', 0))} · "
-                                      f"{ctx.view_label(view)}", 14, room), 14, MUTED, anchor="lm")
+    draw_fit(d, (M, 52), f"{ctx.t('art_of_war.pic.turn', turn=view.get('turn', 0))} · {ctx.view_label(view)}",
+             14, MIN_TEXT, room, MUTED, anchor="lm", max_lines=2, leading=1.2, height=28)
     # last action: outline the squares it touched
     last = view.get("last") or {}
     touched = set()
@@ -302,14 +325,14 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
         key = f"reason.{outcome.get('reason')}"
         if i18n.has(key):
             reason = ctx.t(key)
-        lines = fonts.wrap(f"{head} — {reason}", 18, W - 2 * M - 28, True)[:3]
+        lines = fonts.wrap(f"{head} — {reason}", 18, W - 2 * M - 28, True)
         h = 16 + 26 * len(lines)
         d.rounded_rectangle((M, fy, W - M, fy + h), radius=10, fill=HILITE)
         for i, line in enumerate(lines):
             fonts.text(d, (M + 14, fy + 20 + 26 * i), line, 18, INK, bold=True, anchor="lm")
         fy += h + 10
     else:
-        for line in fonts.wrap(_status(view, ctx), 20, W - 2 * M, True)[:2]:
+        for line in fonts.wrap(_status(view, ctx), 20, W - 2 * M, True):
             fonts.text(d, (M, fy + 14), line, 20, INK, bold=True, anchor="lm")
             fy += 30
         fy += 4
@@ -317,18 +340,23 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
         said = said_text(view, ctx)
         who = ctx.name(last.get("seat")) if isinstance(last.get("seat"), int) else ""
         events = [t for t in (_event_text(ctx, view, ev) for ev in last.get("events") or []) if t]
+        if not said and isinstance(last.get("seat"), int):
+            said = f"{who}: " + last_words(view, last["seat"], str(cmd), ctx.locale, list(ctx.names or ()))
         text = ctx.t("art_of_war.pic.last", text=" · ".join([said or f"{who}: {cmd}"] + events))
-        for line in fonts.wrap(text, 15, W - 2 * M)[:4]:
+        for line in fonts.wrap(text, 15, W - 2 * M):
             fonts.text(d, (M, fy + 10), line, 15, MUTED, anchor="lm")
             fy += 22
         fy += 6
     window = view.get("window")
     if window:
-        pending = chain_text(ctx.t, ctx.name, view, window.get("chain") or [])
-        text = ctx.t("art_of_war.pic.respond", text=", ".join(window.get("responses") or []) + " / pass")
+        pending = chain_text(ctx.t, ctx.name, view, window.get("chain") or [], ctx.locale)
+        own = view.get("seat") if isinstance(view.get("seat"), int) else 0
+        king = _label(ctx, view, own, "k")
+        text = ctx.t("art_of_war.pic.respond", text=ctx.t("labels.art_of_war.dm.or").join(
+            [answer_words(ctx.t, r, king) for r in window.get("responses") or []] + [ctx.t("labels.art_of_war.dm.pass")]))
         if pending:
             text = ctx.t("art_of_war.pic.answering", text=pending) + "  →  " + text
-        for line in fonts.wrap(text, 15, W - 2 * M, True)[:4]:
+        for line in fonts.wrap(text, 15, W - 2 * M, True):
             fonts.text(d, (M, fy + 10), line, 15, RED, bold=True, anchor="lm")
             fy += 22
         fy += 6
@@ -361,51 +389,49 @@ def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, cell: int, rng: list, fg
                 d.rectangle(box, outline=dim, width=1)
 
 
-HAND_CARD_W, HAND_CARD_H = 92, 108
-
-
 def _hand_strip(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, own: int, hand: list, hy: int) -> int:
-    """The DM hand: each card with its name, attack, defence (upright/sideways) and range, five
-    to a row; returns the y below it."""
-    fonts.text(d, (M, hy + 12), ctx.t("art_of_war.pic.your_hand") + f" ({len(hand)})", 15, INK, bold=True,
-               anchor="lm")
-    per_row = (W - 2 * M + 6) // (HAND_CARD_W + 6)
-    w, h = HAND_CARD_W, HAND_CARD_H
-    fg, dim = seat_text(own), seat_dark(own)
-    y = hy + 28
-    for i, code in enumerate(hand):
-        if i and i % per_row == 0:
-            y += h + 8
-        x = M + (i % per_row) * (w + 6)
-        d.rounded_rectangle((x, y, x + w, y + h), radius=6, fill=seat_colour(own), outline=dim, width=2)
-        big = "K" if code == "k" else str(code).upper()
+    """The hand under a seat's own board: the same readable cards as the hand picture (name,
+    attack, defence, range diagram and whole text, :mod:`render.hand_sheet`); returns the y
+    below it (``d`` None: only measures)."""
+    heading = ctx.t("render.bracketed", text=ctx.t("art_of_war.pic.your_hand"), detail=len(hand))
+    return hand_sheet.draw_sections(d, [hand_sheet.Section(heading, hand_cards(view, ctx, own, hand))], hy, W)
+
+
+def hand_cards(view: dict, ctx: Ctx, own: int, hand: list) -> list:
+    """The hand picture's cards: each kind once (×n for copies) with its name, attack, defence,
+    range diagram and whole text."""
+    counts: dict[str, int] = {}
+    for code in hand:
+        counts[str(code)] = counts.get(str(code), 0) + 1
+    out = []
+    cell = 14
+    for code, n in counts.items():
         card = _card_def(view, own, code)
-        fonts.text(d, (x + 8, y + 14), big, 18, fg, bold=True, anchor="lm")
-        fonts.text(d, (x + 24, y + 14), fonts.fit(_label(ctx, view, own, code), MIN_TEXT, w - 28), MIN_TEXT, fg,
-                   anchor="lm")
-        atk = card.get("attack")
-        dfc = card.get("defence") or []
+        atk, dfc = card.get("attack"), card.get("defence") or []
+        stats = []
         if atk is not None and len(dfc) == 2:
-            stats = ctx.t("art_of_war.pic.stats", attack="X" if atk == "hand" else atk,
-                          defence=f"{dfc[0]}/{dfc[1]}")
-            fonts.text(d, (x + w // 2, y + 34), fonts.fit(stats, MIN_TEXT, w - 6, True), MIN_TEXT, fg, bold=True,
-                       anchor="mm")
-        cell = 12
-        if card.get("range"):
-            _range_grid(d, x + (w - 5 * cell) // 2, y + 46, cell, card["range"], fg, dim)
-    return y + (h if hand else 0) + 8
+            shown = ctx.t("art_of_war.pic.attack_hand") if atk == "hand" else atk
+            stats.append((ctx.t("art_of_war.pic.hand_stats", attack=shown, upright=dfc[0], sideways=dfc[1]), INK))
+        rng = card.get("range") or []
+        art = (5 * cell, 4 * cell, lambda d, x, y, rng=rng: _range_grid(d, x, y, cell, rng, seat_dark(own), LINE)) \
+            if rng else None
+        text = (card.get("text") or {}) if isinstance(card.get("text"), dict) else {}
+        words = text.get(ctx.locale) or text.get("en") or ""
+        out.append(hand_sheet.Card(_label(ctx, view, own, code), band=seat_colour(own), band_fg=seat_text(own),
+                                   chip="K" if code == "k" else code.upper(),
+                                   badges=(f"×{n}",) if n > 1 else (), art=art, stats=stats,
+                                   body=[(words, INK, False)] if words else []))
+    return out
 
 
 @register_hand("art_of_war")
 def draw_art_of_war_hand(view: dict, ctx: Ctx) -> Image.Image:
-    """The DM picture: the seat's hand only (the board is in the thread)."""
+    """The DM picture: the seat's hand only (the board is in the thread), each card with its
+    numbers, range and whole text (:mod:`render.hand_sheet`)."""
     seat = int(view["seat"])
     hand = list(view.get("hand") or [])
-    img = Image.new("RGB", (W, 900), PAPER)
-    d = ImageDraw.Draw(img)
-    y = hand_header(d, ctx, seat, W, M)
-    y = _hand_strip(d, view, ctx, seat % 2, hand, y)
-    return img.crop((0, 0, W, y + 10))
+    heading = ctx.t("render.bracketed", text=ctx.t("art_of_war.pic.your_hand"), detail=len(hand))
+    return hand_sheet.draw_sheet(ctx, seat, [hand_sheet.Section(heading, hand_cards(view, ctx, seat % 2, hand))])
 
 
 def warm(locale: str) -> None:
@@ -415,12 +441,12 @@ def warm(locale: str) -> None:
 # --------------------------------------------------------------------------------------------
 # the terminal text view (python bot.py --local), drawn from the view only
 # --------------------------------------------------------------------------------------------
-from render.text import text_renderer  # noqa: E402
+from render.text import field, move_words, text_renderer  # noqa: E402
 
 
 @text_renderer("art_of_war")
-def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
-    """Rank 4 on top.  ``S2/-1`` = seat 2's SOLDIER, sideways (/), 1 damage this turn;
+def art_of_war_text(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
+    """The console (``notation``) draws the field as a grid, rank 4 on top.  ``S2/-1`` = seat 2's SOLDIER, sideways (/), 1 damage this turn;
     ``K1`` = seat 1's KING upright.  Then per seat: KING, counts, waiting queue (front first),
     kingdom per type; then the hand (a seat's own view) and an open response window."""
     t = lambda key, **kw: i18n.t(key, locale, **kw)      # noqa: E731
@@ -429,6 +455,12 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
         if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
             return names[seat]
         return i18n.t("render.seat_default", locale, n=(seat + 1) if isinstance(seat, int) else "?")
+
+    def king_name(seat) -> str | None:
+        kings = view.get("kings") or []
+        king = kings[seat] if isinstance(seat, int) and 0 <= seat < len(kings) else None
+        label = king.get("name") if isinstance(king, dict) else None
+        return (label.get(locale) or label.get("en")) if isinstance(label, dict) else None
 
     cells = {}
     for u in view.get("field") or []:
@@ -445,7 +477,19 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
         if not view.get("outcome"):
             head += " · " + _status(view, _TextCtx(locale, names))
         lines.append(head)
-    if "field" in view:
+    if "field" in view and not notation:      # a DM: each unit in words, by its square
+        ctx = _TextCtx(locale, names)
+        lines.append(field(t("art_of_war.text.field"), "" if view.get("field") else t("labels.art_of_war.dm.none"),
+                           locale).rstrip())
+        for u in sorted(view.get("field") or [], key=lambda u: (-int(str(u.get("square", "a0"))[1:] or 0),
+                                                                  str(u.get("square")))):
+            owner = int(u.get("owner", 0))
+            state = ([t("art_of_war.pic.sideways")] if u.get("orientation") == "sideways" else []) + (
+                [t("art_of_war.text.damage", n=u["damage"])] if u.get("damage") else [])
+            lines.append("  " + field(str(u.get("square", "?")), t(
+                "art_of_war.text.unit", name=name(owner), unit=_label(ctx, view, owner, str(u.get("card", "?")).lower()),
+                state=t("art_of_war.text.state", parts=t("core.list_sep").join(state)) if state else ""), locale))
+    elif "field" in view:
         lines.append("     a      b      c")
         for rank in (4, 3, 2, 1):
             row = "".join(f"{cells.get(f + str(rank), '.'):<7}" for f in "abc")
@@ -455,14 +499,18 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
     kings = view.get("kings") or []
     for p in view.get("players") or []:
         s = p.get("seat", 0)
-        king = f" ({kings[s]['name'].get(locale, kings[s]['name'].get('en'))})" if s < len(kings) else ""
-        kingdom = " ".join(f"{c.upper()}{n}" for c, n in (p.get("kingdom") or {}).items())
-        waiting = " ".join(str(c).upper() for c in p.get("waiting") or []) or "-"
-        lines.append(f"{name(s)}{king}: {t('art_of_war.pic.hand', n=p.get('hand_count', 0))}, "
-                     f"{t('art_of_war.pic.deck', n=p.get('deck_count', 0))}, "
-                     f"{t('art_of_war.pic.grave', n=p.get('graveyard_count', 0))}")
-        lines.append(f"  {t('art_of_war.pic.waiting', n=len(p.get('waiting') or []))}: {waiting}   "
-                     f"{t('art_of_war.pic.kingdom', n=p.get('kingdom_count', 0))}: {kingdom}")
+        king = kings[s]['name'].get(locale, kings[s]['name'].get('en')) if s < len(kings) else ""
+        kingdom = counted(t, [c for c, n in (p.get("kingdom") or {}).items() for _ in range(int(n or 0))],
+                          king_name(s))
+        waiting = t("core.list_sep").join(unit_name(t, c, king_name(s)) for c in p.get("waiting") or []) \
+            or t("labels.art_of_war.dm.none")
+        lines.append(field(t("art_of_war.text.player", name=name(s), king=king) if king else name(s),
+                           t("core.list_sep").join([t("art_of_war.pic.hand", n=p.get("hand_count", 0)),
+                                                    t("art_of_war.pic.deck", n=p.get("deck_count", 0)),
+                                                    t("art_of_war.pic.grave", n=p.get("graveyard_count", 0))]),
+                           locale))
+        lines.append("  " + t("labels.art_of_war.dm.waiting", n=len(p.get("waiting") or []), cards=waiting))
+        lines.append("  " + t("labels.art_of_war.dm.kingdom", n=p.get("kingdom_count", 0), cards=kingdom))
     flags = []
     if view.get("mode") in ("arrange", "battle"):
         flags.append(t(f"art_of_war.pic.mode.{view['mode']}"))
@@ -471,17 +519,23 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
     if view.get("boost"):
         flags.append(t("art_of_war.pic.boost", n=view["boost"]))
     if flags:
-        lines.append(", ".join(flags))
+        lines.append(t("core.list_sep").join(flags))
     last = view.get("last") or {}
     if last.get("command"):
-        lines.append(t("art_of_war.pic.last", text=f"{name(last.get('seat'))}: {last['command']}"))
+        seat = last.get("seat") if isinstance(last.get("seat"), int) else 0
+        lines.append(t("art_of_war.pic.last", text=field(name(seat), last_words(view, seat, str(last["command"]),
+                                                                                locale, names, notation), locale)))
     if "hand" in view:
-        lines.append(f"{t('art_of_war.pic.your_hand')}: " + (" ".join(str(c).upper() for c in view["hand"]) or "-"))
+        own = view.get("seat") if isinstance(view.get("seat"), int) else None
+        lines.append(t("labels.art_of_war.dm.hand", cards=counted(t, list(view["hand"]), king_name(own))))
     if view.get("window"):
-        pending = chain_text(t, name, view, view["window"].get("chain") or [])
+        pending = chain_text(t, name, view, view["window"].get("chain") or [], locale)
         if pending:
             lines.append(t("art_of_war.pic.answering", text=pending))
-        lines.append(t("art_of_war.pic.respond", text=", ".join(view["window"].get("responses") or []) + " / pass"))
+        own = view.get("seat") if isinstance(view.get("seat"), int) else None
+        answers = [answer_words(t, r, king_name(own)) for r in view["window"].get("responses") or []]
+        lines.append(t("art_of_war.pic.respond", text=t("labels.art_of_war.dm.or").join(
+            answers + [t("labels.art_of_war.dm.pass")])))
     outcome = view.get("outcome")
     if outcome:
         winners = outcome.get("winners") or []
@@ -489,6 +543,71 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str]) -> str:
                 else i18n.t("render.draw", locale))
         lines.append(f"{head} — {reason_text('art_of_war', outcome.get('reason'), locale)}")
     return "\n".join(lines)
+
+
+def last_words(view: dict, seat: int, command: str, locale: str, names: list[str], notation: bool = False) -> str:
+    """The last move in words, as the Act menu labelled it before it was made: the labels read
+    the field, so the position is turned back (a moved unit to its square, a destroyed or
+    captured one to where it stood, a deployed or exchanged one to the waiting area)."""
+    said = view.get("said")
+    if isinstance(said, dict) and said.get("command") == command and isinstance(said.get("text"), dict):
+        text = said["text"].get(locale) or said["text"].get("en")
+        if text:
+            return i18n.t("text.said", locale, label=text, command=command) if notation else text
+    verb, *args = command.split()
+    field_ = [dict(u) for u in view.get("field") or [] if isinstance(u, dict)]
+    at = {u.get("square"): u for u in field_}
+    for ev in (view.get("last") or {}).get("events") or []:
+        if isinstance(ev, dict) and ev.get("kind") in ("capture", "destroy") and ev.get("square") not in at:
+            at[ev["square"]] = {"square": ev["square"], "card": ev.get("card"), "owner": ev.get("seat", 0)}
+    players = [dict(p) for p in view.get("players") or [] if isinstance(p, dict)]
+    me = players[seat] if 0 <= seat < len(players) else {}
+    if verb == "move" and len(args) == 2:
+        a, b = at.pop(args[0], None), at.pop(args[1], None)
+        if b is not None:
+            at[args[0]] = dict(b, square=args[0])
+        if a is not None:
+            at[args[1]] = dict(a, square=args[1])
+    elif verb in ("deploy", "exchange") and len(args) == 1 and args[0] in at and me:
+        placed = str(at[args[0]].get("card"))
+        waiting = list(me.get("waiting") or [])
+        if verb == "exchange" and waiting:
+            at[args[0]] = dict(at[args[0]], card=waiting.pop())
+        me["waiting"] = [placed] + waiting
+    before = dict(view, field=list(at.values()), players=players)
+    return move_words("art_of_war", before, seat, command, locale, names, notation)
+
+
+def unit_name(t, code: Any, king: str | None = None) -> str:
+    """A card code in words: ``s`` → "SOLDIER", ``k`` → the KING's own name."""
+    code = str(code).lower()
+    if code == "k" and king:
+        return king
+    return t(f"art_of_war.card.{code}") if code in ("k", "s", "a", "p", "g", "w") else code.upper()
+
+
+def counted(t, codes: list, king: str | None = None) -> str:
+    """Cards in words, each kind once with how many ("SOLDIER ×2, GUARDIAN"), "none" for none."""
+    order: list[str] = []
+    for c in codes:
+        if str(c).lower() not in order:
+            order.append(str(c).lower())
+    parts = [t("labels.art_of_war.dm.count", card=unit_name(t, c, king), n=codes_n)
+             if (codes_n := sum(1 for x in codes if str(x).lower() == c)) > 1 else unit_name(t, c, king)
+             for c in order]
+    return t("core.list_sep").join(parts) or t("labels.art_of_war.dm.none")
+
+
+def answer_words(t, command: str, king: str | None = None) -> str:
+    """A response window's answer in words: ``support w`` → "support with WIZARD"."""
+    verb, *args = str(command).split()
+    if verb == "support" and len(args) > 1 and str(args[0]).lower() == "k":     # the KING as a unit
+        return t("labels.art_of_war.dm.answer_as", king=unit_name(t, "k", king), card=unit_name(t, args[1], king))
+    if verb == "support" and args:
+        return t("labels.art_of_war.dm.answer_with", card=unit_name(t, args[0], king))
+    if verb == "pass":
+        return t("labels.art_of_war.dm.pass")
+    return command
 
 
 class _TextCtx:

@@ -10,8 +10,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import fonts
-from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, hand_header, register,
+from render import fonts, hand_sheet
+from render.textfit import draw_fit, fit_block, fit_list, list_text
+from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          register_hand, seat_colour, seat_dark, seat_text, seat_tint)
 
 W = 600                 # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
@@ -22,7 +23,6 @@ LAND_W = (W - 2 * M - 20) // 5
 LAND_H = 130            # a band's lands when any holds a creature or mana …
 LAND_H_EMPTY = 34       # … and when all five are empty
 BAND_TOP = 62           # the player's name, counts and mana above the lands
-CARD_W, CARD_H = 108, 118   # a hand card
 
 ATTR_RGB = {"yellow": (230, 190, 30), "red": (210, 64, 52), "blue": (52, 112, 200),
             "green": (54, 150, 80), "none": (140, 140, 146)}
@@ -66,15 +66,17 @@ def draw_avalon(view: dict, ctx: Ctx) -> Image.Image:
     events and, in a seat's own view, the hand.  The height follows the content."""
     players = view.get("players") or []
     hand = view.get("hand")
-    img = Image.new("RGB", (W, 900 + len(players) * (BAND_TOP + LAND_H + 16) + 800), PAPER)
+    sections = _hand_sections(view, ctx) if hand is not None else None
+    extra = hand_sheet.draw_sections(None, sections, 0, W) if sections else 0
+    img = Image.new("RGB", (W, 900 + len(players) * (BAND_TOP + LAND_H + 16) + 800 + extra), PAPER)
     d = ImageDraw.Draw(img)
     y = _header(d, view, ctx)
     y = _sanctuary(d, view, ctx, y)
     for p in players:
         y = _band(d, view, ctx, p, y)
     y = _footer(d, view, ctx, y + 4)
-    if hand is not None:
-        y = _hand(d, view, ctx, hand, y + 4)
+    if sections:
+        y = hand_sheet.draw_sections(d, sections, y + 4, W)
     return img.crop((0, 0, W, y + 10))
 
 
@@ -84,16 +86,16 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> int:
     right += "  ·  " + ctx.t(f"avalon.kind.{kind}")
     fonts.text(d, (W - M, 22), right, 17, INK, bold=True, anchor="rm")
     room = W - 2 * M - 12 - int(fonts.text_width(right, 17, True))
-    fonts.text(d, (M, 22), fonts.fit(ctx.game_title(), 22, room, bold=True), 22, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 22), ctx.game_title(), 22, 16, room, INK, bold=True, anchor="lm")
     mode = ctx.t(f"avalon.mode.{view.get('mode', 'normal')}")
     sub = ctx.t("avalon.label.mode", mode=mode, target=view.get("target", "?"), proofs=view.get("proofs_needed", "?"))
     clock = ctx.clock_text()
     y = 48
     if clock:
         fonts.text(d, (W - M, y), clock, 14, RED if ctx.clock_urgent() else INK, anchor="rm")
-    fonts.text(d, (M, y), fonts.fit(sub, 14, W - 2 * M - (int(fonts.text_width(clock, 14)) + 12 if clock else 0)),
-               14, MUTED, anchor="lm")
-    fonts.text(d, (M, y + 20), fonts.fit(ctx.view_label(view), 14, W - 2 * M), 14, MUTED, anchor="lm")
+    draw_fit(d, (M, y), sub, 14, TEXT, W - 2 * M - (int(fonts.text_width(clock, 14)) + 12 if clock else 0), MUTED,
+             anchor="lm")
+    draw_fit(d, (M, y + 20), ctx.view_label(view), 14, TEXT, W - 2 * M, MUTED, anchor="lm")
     return HEAD_H + 14
 
 
@@ -103,17 +105,18 @@ def _creature_box(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, cr: dict, box, b
     x0, y0, x1, _ = box
     col = ATTR_RGB.get(cr.get("attr"), MUTED)
     fg = WHITE if cr.get("attr") != "yellow" else INK
-    names = fonts.wrap(_name(view, ctx, cr.get("card")), 13, x1 - x0 - 10, True)
-    names = names[:1] + (tuple(fonts.fit(" ".join(names[1:]), 13, x1 - x0 - 10, True) for _ in [0])
-                         if len(names) > 1 else ())
+    name = _name(view, ctx, cr.get("card"))
+    size, names = fit_block(name, 13, TEXT, x1 - x0 - 10, 2, True)
+    if fonts.text_width(names[-1], size, True) > x1 - x0 - 10 or names[-1].endswith("…"):
+        size, names = fit_block(name, 13, TEXT, x1 - x0 - 10, 3, True)       # a long name: a third line
     head = 8 + 16 * len(names)
     kws = " ".join(KW_SHORT[k][0 if ctx.locale == "en" else 1] for k in cr.get("keywords", []) if k in KW_SHORT)
-    kw_lines = fonts.wrap(kws, TEXT, x1 - x0 - 12)[:2] if kws else ()
+    kw_lines = fonts.wrap(kws, TEXT, x1 - x0 - 12) if kws else ()
     y1 = y0 + head + 28 + 15 * len(kw_lines) + 4
     d.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=col, width=3)
     d.rectangle((x0 + 3, y0 + 3, x1 - 3, y0 + head), fill=col)
     for i, line in enumerate(names):
-        fonts.text(d, (x0 + 6, y0 + 12 + 16 * i), line, 13, fg, bold=True, anchor="lm")
+        fonts.text(d, (x0 + 6, y0 + 12 + 16 * i), line, size, fg, bold=True, anchor="lm")
     stats = f"{cr.get('atk', '?')}/{cr.get('dur', '?')}"
     fonts.text(d, (x0 + 6, y0 + head + 15), stats, 20 if big else 18, INK, bold=True, anchor="lm")
     fonts.text(d, (x1 - 6, y0 + head + 15), "★" * int(cr.get("orig", 0)), 13, (200, 150, 0), anchor="rm")
@@ -174,7 +177,7 @@ def _status_text(view: dict, ctx: Ctx) -> tuple[str, tuple]:
 def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
     """Whose decision it is (or the result), the battle in progress, and the sanctuary."""
     text, colour = _status_text(view, ctx)
-    lines = list(fonts.wrap(text, 17, W - 2 * M - 28, True)[:3]) if text else []
+    lines = list(fonts.wrap(text, 17, W - 2 * M - 28, True)) if text else []
     b = view.get("battle")
     battle = ""
     if b:
@@ -182,7 +185,7 @@ def _sanctuary(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
         ch = b.get("chosen") or [False, False]
         battle = ctx.t("avalon.label.battle", invader=_player_label(ctx, b["invader"]),
                        defender=_player_label(ctx, b["defender"]), a=yes if ch[0] else no, d=yes if ch[1] else no)
-    battle_lines = fonts.wrap(battle, 14, W - 2 * M - 28)[:2] if battle else ()
+    battle_lines = fonts.wrap(battle, 14, W - 2 * M - 28) if battle else ()
     sanct = view.get("sanctuary")
     held = bool(sanct and sanct.get("creature"))
     h = 14 + 24 * len(lines) + 20 * len(battle_lines) + (118 if held else 34) + 8
@@ -218,10 +221,14 @@ def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
     d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=seat_tint(seat),
                         outline=HILITE if seat in to_act else LINE, width=4 if seat in to_act else 1)
     x = M + 10
-    label = fonts.fit(_player_label(ctx, seat), 15, 220, bold=True)
-    lw = int(fonts.text_width(label, 15, True)) + 18
+    mana = ctx.t("avalon.label.mana", n=p.get("mana_total", 0), target=p.get("target", "?"))
+    tag_w = int(fonts.text_width(ctx.t("avalon.label.leader"), 13, True)) + 22 if p.get("leader") else 0
+    room = W - M - 24 - int(fonts.text_width(mana, 15, True)) - x - 18 - tag_w
+    label = _player_label(ctx, seat)
+    size, lines = fit_block(label, 15, TEXT, room, 1, True)
+    lw = int(fonts.text_width(lines[0], size, True)) + 18
     d.rounded_rectangle((x, y + 8, x + lw, y + 32), radius=6, fill=seat_colour(seat))
-    fonts.text(d, (x + 9, y + 20), label, 15, seat_text(seat), bold=True, anchor="lm")
+    fonts.text(d, (x + 9, y + 20), lines[0], size, seat_text(seat), bold=True, anchor="lm")
     tx = x + lw + 8
     if p.get("leader"):
         tag = ctx.t("avalon.label.leader")
@@ -229,7 +236,6 @@ def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
         d.rounded_rectangle((tx, y + 10, tx + tw, y + 30), radius=9, fill=HILITE, outline=INK)
         fonts.text(d, (tx + tw // 2, y + 20), tag, 13, INK, bold=True, anchor="mm")
         tx += tw + 8
-    mana = ctx.t("avalon.label.mana", n=p.get("mana_total", 0), target=p.get("target", "?"))
     reached = p.get("mana_total", 0) >= p.get("target", 99)
     fonts.text(d, (W - M - 12, y + 20), mana, 15, seat_dark(seat) if reached else INK, bold=True, anchor="rm")
     line1 = ctx.t("avalon.label.life", n=p.get("life", 0)) + "  " + ctx.t("avalon.label.memory", n=p.get("memory", 0))
@@ -242,9 +248,10 @@ def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
     line2 += [ctx.t("avalon.label.hand", n=p.get("hand_count", 0)), ctx.t("avalon.label.discard", n=p.get("discard_count", 0)),
               ctx.t("avalon.label.proofs", n=len(p.get("proofs") or []), need=view.get("proofs_needed", "?"))]
     text = "  ·  ".join(line2)
-    if p.get("proofs"):
-        text += " (" + ", ".join(_name(view, ctx, c) for c in p["proofs"]) + ")"
-    fonts.text(d, (x + 2, y + 46), fonts.fit(text, 14, W - 2 * M - 24), 14, INK, anchor="lm")
+    if p.get("proofs"):             # the proofs by name, as many as fit whole ("… and 2 more")
+        text = fit_list([_name(view, ctx, c) for c in p["proofs"]], TEXT, W - 2 * M - 24,
+                        lambda shown, left: ctx.t("render.bracketed", text=text, detail=list_text(ctx, shown, left)))
+    draw_fit(d, (x + 2, y + 46), text, 14, TEXT, W - 2 * M - 24, INK, anchor="lm")
     lx = M + 10
     ly = y + BAND_TOP
     for i, land in enumerate(lands):
@@ -283,11 +290,10 @@ def event_params(params: dict, name_of: Any, locale: str) -> dict:
 
 
 def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
-    params = event_params(dict(ev.get("params") or {}), ctx.name, ctx.locale)
-    if params.get("card"):
-        params["card"] = _name(view, ctx, params["card"])
+    from render.narrate_avalon import event_text   # in words, as the thread tells it
+
     try:
-        return ctx.t(ev.get("key", ""), **params)
+        return event_text(view, ev, ctx.name, ctx.locale)
     except Exception:  # pragma: no cover - a malformed event never breaks the picture
         return str(ev.get("key"))
 
@@ -303,7 +309,7 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
             lines = []
         if lines:
             lines[0] = ctx.t("avalon.label.last_battle", text=lines[0])
-            wrapped = [(i, part) for i, line in enumerate(lines) for part in fonts.wrap(line, 14, W - 2 * M - 24)[:2]]
+            wrapped = [(i, part) for i, line in enumerate(lines) for part in fonts.wrap(line, 14, W - 2 * M - 24)]
             h = 12 + 20 * len(wrapped)
             d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=WHITE, outline=LINE)
             for k, (i, part) in enumerate(wrapped):
@@ -312,70 +318,64 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
     events = [e for e in (view.get("events") or []) if isinstance(e, dict)][-4:]
     for i, ev in enumerate(events):
         colour = INK if i == len(events) - 1 else MUTED
-        for k, line in enumerate(fonts.wrap("· " + _event_text(ctx, view, ev), 14, W - 2 * M - 8)[:2]):
+        for k, line in enumerate(fonts.wrap("· " + _event_text(ctx, view, ev), 14, W - 2 * M - 8)):
             fonts.text(d, (M + 4, y + 10), ("  " if k else "") + line, 14, colour, anchor="lm")
             y += 20
     return y + 8
 
 
-def _hand(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, hand: list, y: int) -> int:
-    """The seat's hand, five cards a row: creatures as on a land with their mana icons, magic and
-    support cards with their name and kind.  Returns the bottom."""
-    seat = view.get("seat")
-    per_row = (W - 2 * M - 20 + 6) // (CARD_W + 6)
-    rows = max(1, (len(hand) + per_row - 1) // per_row)
-    h = 34 + rows * (CARD_H + 6) + 6
-    d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=WHITE, outline=LINE)
-    fonts.text(d, (M + 10, y + 16), ctx.t("avalon.label.your_hand", player=_player_label(ctx, int(seat or 0))), 15,
-               INK, bold=True, anchor="lm")
-    b = view.get("battle") or {}
-    if b.get("my_choice"):
-        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else ctx.t("render.avalon.avatar")
-        fonts.text(d, (W - M - 10, y + 16), fonts.fit(f"{ctx.t('avalon.label.support')}: {choice}", 13, 260), 13,
-                   INK, anchor="rm")
+def hand_cards(view: dict, ctx: Ctx, hand: list) -> list:
+    """The hand picture's cards: each card once (×n for copies) with its name, numbers and
+    whole text."""
+    counts: dict[str, int] = {}
+    for cid in hand:
+        counts[str(cid)] = counts.get(str(cid), 0) + 1
     cards = view.get("cards") or {}
-    for i, cid in enumerate(hand):
-        x0 = M + 10 + (i % per_row) * (CARD_W + 6)
-        y0 = y + 32 + (i // per_row) * (CARD_H + 6)
-        box = (x0, y0, x0 + CARD_W, y0 + CARD_H)
+    out = []
+    for cid, n in counts.items():
         c = cards.get(cid) or {}
         cat = c.get("category")
-        d.rounded_rectangle(box, radius=6, fill=(240, 236, 250) if cat != "creature" else (248, 246, 240),
-                            outline=LINE)
+        text = c.get("text") if isinstance(c.get("text"), dict) else {}
+        words = text.get(ctx.locale) or text.get("en") or ""
+        chip = ctx.t(f"avalon.label.cat_{cat}") if cat in ("creature", "magic", "support") else ""
+        badges = (f"×{n}",) if n > 1 else ()
         if cat == "creature":
-            bottom = _creature_box(d, view, ctx, {"card": cid, "atk": c.get("atk"), "dur": c.get("dur"),
-                                                  "orig": c.get("orig"), "attr": c.get("attr"),
-                                                  "keywords": c.get("keywords", [])}, box)
-            xi = x0 + 6
-            for k, v in (c.get("mana") or {}).items():
-                for _ in range(v):
-                    if xi + 11 <= x0 + CARD_W - 4:
-                        _icon(d, xi, bottom + 4, k, 10)
-                    xi += 12
+            col = ATTR_RGB.get(c.get("attr"), MUTED)
+            stats = [(f"{c.get('atk', '?')}/{c.get('dur', '?')}  " + "★" * int(c.get("orig", 0) or 0), INK)]
+            out.append(hand_sheet.Card(_name(view, ctx, cid), band=col, band_fg=WHITE if c.get("attr") != "yellow" else INK,
+                                       chip=chip, badges=badges, stats=stats, body=[(words, INK, False)]))
         else:
-            for k, line in enumerate(fonts.wrap(_name(view, ctx, cid), 13, CARD_W - 12, True)[:3]):
-                fonts.text(d, (x0 + 6, y0 + 13 + 16 * k), line, 13, INK, bold=True, anchor="lm")
-            kind = ctx.t(f"avalon.label.cat_{cat}") if cat in ("magic", "support") else ""
-            fonts.text(d, (x0 + 6, y0 + 66), fonts.fit(kind, TEXT, CARD_W - 12), TEXT, MUTED, anchor="lm")
-        fonts.text(d, (x0 + CARD_W - 5, y0 + CARD_H - 10), cid, TEXT, MUTED, anchor="rm")
-    return y + h
+            out.append(hand_sheet.Card(_name(view, ctx, cid), band=(96, 72, 150) if cat == "magic" else (120, 96, 60),
+                                       chip=chip, badges=badges, fill=(248, 246, 252),
+                                       body=[(words, INK, False)] if words else []))
+    return out
 
 
 @register_hand("avalon")
 def draw_avalon_hand(view: dict, ctx: Ctx) -> Image.Image:
-    """The DM picture: the seat's hand (and its battle-support choice) only."""
+    """The DM picture: the seat's hand (and its battle-support choice) only, each card with its
+    numbers and whole text (:mod:`render.hand_sheet`)."""
+    return hand_sheet.draw_sheet(ctx, int(view["seat"]), _hand_sections(view, ctx))
+
+
+def _hand_sections(view: dict, ctx: Ctx) -> list:
+    """The seat's hand (and its battle-support choice), as the hand picture shows it (also under
+    a seat's own board)."""
+    seat = int(view["seat"])
     hand = list(view.get("hand") or [])
-    img = Image.new("RGB", (W, 1200), PAPER)
-    d = ImageDraw.Draw(img)
-    y = hand_header(d, ctx, int(view["seat"]), W, M)
-    y = _hand(d, view, ctx, hand, y)
-    return img.crop((0, 0, W, y + 10))
+    notes = []
+    b = view.get("battle") or {}
+    if b.get("my_choice"):
+        choice = _name(view, ctx, b["my_choice"]) if b["my_choice"] != "avatar" else ctx.t("render.avalon.avatar")
+        notes.append(field(ctx.t('avalon.label.support'), choice, ctx.locale))
+    return [hand_sheet.Section(ctx.t("avalon.label.your_hand", player=_player_label(ctx, seat)),
+                               hand_cards(view, ctx, hand), empty=ctx.t("render.avalon.empty_hand"), notes=notes)]
 
 
 # --------------------------------------------------------------------------- text (console)
 
 from data import i18n  # noqa: E402
-from render.text import text_renderer  # noqa: E402
+from render.text import card_with_text, card_words, field, heading, text_renderer  # noqa: E402
 
 
 def _icons_text(icons: dict, locale: str = "en") -> str:
@@ -386,7 +386,7 @@ def _icons_text(icons: dict, locale: str = "en") -> str:
 
 
 @text_renderer("avalon")
-def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
+def avalon_text(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
     """A compact console view: header, sanctuary, one block per player, battle, events, hand."""
     t = lambda key, **kw: i18n.t(key, locale, **kw)  # noqa: E731
     cards = view.get("cards") or {}
@@ -394,6 +394,9 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
     def cname(cid):
         c = cards.get(cid) or {}
         return (c.get("name") or {}).get(locale) or (c.get("name") or {}).get("en") or str(cid)
+
+    def card(cid) -> str:       # by name; the id after it only where a player types it (console)
+        return card_words(cname(cid), locale, str(cid), notation)
 
     def who(seat):
         return f"P{seat + 1} " + (names[seat] if seat < len(names) else f"#{seat + 1}")
@@ -403,7 +406,7 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
         return f"{cname(cr['card'])} {cr['atk']}/{cr['dur']} {'★' * cr['orig']}" + (f" [{kws}]" if kws else "")
 
     if "players" not in view:                   # a seat's own part only (DM text, console)
-        return "\n".join(_own_text(view, t, cname, who, locale))
+        return "\n".join(_own_text(view, t, card, who, locale))
     mode = t(f"avalon.mode.{view.get('mode', 'normal')}")
     out = [t("avalon.label.title") + " — " + t("avalon.label.mode", mode=mode, target=view.get("target"),
                                                proofs=view.get("proofs_needed"))
@@ -411,10 +414,10 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
            + " · " + t(f"avalon.kind.{view.get('kind', 'leader')}")]
     sanct = view.get("sanctuary")
     if sanct and sanct.get("creature"):
-        out.append(f"{t('avalon.label.sanctuary')}: {who(sanct['owner'])} {creature(sanct['creature'])}"
-                   f"  ({_icons_text(sanct.get('icons') or {}, locale)})")
+        out.append(field(t('avalon.label.sanctuary'), f"{who(sanct['owner'])} {creature(sanct['creature'])}"
+                         f"  ({_icons_text(sanct.get('icons') or {}, locale)})", locale))
     else:
-        out.append(f"{t('avalon.label.sanctuary')}: {t('avalon.label.sanctuary_empty')}")
+        out.append(field(t('avalon.label.sanctuary'), t('avalon.label.sanctuary_empty'), locale))
     for p in view.get("players") or []:
         s = p["seat"]
         tags = []
@@ -443,14 +446,13 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
                      a=yes if ch[0] else no, d=yes if ch[1] else no))
         if b.get("my_choice"):
             c = b["my_choice"]
-            out.append(f"  {t('avalon.label.support')}: "
-                       + (t("avalon.label.avatar_support") if c == "avatar" else f"{c} {cname(c)}"))
+            out.append("  " + field(t('avalon.label.support'),
+                                    t("avalon.label.avatar_support") if c == "avatar" else card(c), locale))
+    from render.narrate_avalon import event_text   # in words, as the thread tells it
+
     for ev in (view.get("events") or [])[-4:]:
-        params = event_params(dict(ev.get("params") or {}),
-                              lambda seat: names[seat] if 0 <= seat < len(names) else f"P{seat + 1}", locale)
-        if params.get("card"):
-            params["card"] = cname(params["card"])
-        out.append("· " + t(ev["key"], **params))
+        out.append("· " + event_text(view, ev, lambda seat: names[seat] if 0 <= seat < len(names)
+                                     else f"P{seat + 1}", locale))
     to_act = view.get("to_act") or []
     if view.get("outcome"):
         o = view["outcome"]
@@ -459,33 +461,33 @@ def avalon_text(view: dict, *, locale: str, names: list[str]) -> str:
                    if o.get("winners") else t("avalon.label.draw", reason=reason))
     elif to_act:
         out.append(t("avalon.label.to_act", who=", ".join(who(s) for s in to_act), step=t(f"avalon.step.{view.get('step')}")))
-    out += _hand_text(view, t, cname, who, locale)
+    out += _hand_text(view, t, card, who, locale)
     return "\n".join(out)
 
 
-def _hand_text(view: dict, t, cname, who, locale: str = "en") -> list[str]:
+def _hand_text(view: dict, t, card, who, locale: str = "en") -> list[str]:
     hand = view.get("hand")
     if hand is None:
         return []
     cards = view.get("cards") or {}
     seat = view.get("seat")
-    out = [(t("avalon.label.your_hand", player=who(seat)) if isinstance(seat, int)
-            else t("avalon.label.your_hand_plain")) + ":"]
+    out = [heading(t("avalon.label.your_hand", player=who(seat)) if isinstance(seat, int)
+                   else t("avalon.label.your_hand_plain"), locale)]
     for cid in hand:        # each card with its whole text: what it is and what it does
         c = cards.get(cid) or {}
         text = c.get("text") if isinstance(c.get("text"), dict) else {}
         words = text.get(locale) or text.get("en") or ""
-        out.append(f"   {cid}  {cname(cid)}" + (f" — {words}" if words else ""))
+        out.append("   " + card_with_text(card(cid), words, locale))
     return out
 
 
-def _own_text(view: dict, t, cname, who, locale: str = "en") -> list[str]:
+def _own_text(view: dict, t, card, who, locale: str = "en") -> list[str]:
     """The part of a seat's view that the public view does not hold: the hand and, during a
     battle, the seat's own secret support choice."""
     out = []
     b = view.get("battle") or {}
     if b.get("my_choice"):
         choice = b["my_choice"]
-        out.append(f"{t('avalon.label.support')}: " + (t("avalon.label.avatar_support") if choice == "avatar"
-                                                         else f"{choice} {cname(choice)}"))
-    return out + _hand_text(view, t, cname, who, locale)
+        out.append(field(t('avalon.label.support'), t("avalon.label.avatar_support") if choice == "avatar"
+                         else card(choice), locale))
+    return out + _hand_text(view, t, card, who, locale)

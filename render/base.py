@@ -204,40 +204,61 @@ def rounded(draw: ImageDraw.ImageDraw, box, radius: int, fill=None, outline=None
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
 
 
+def _banner_layout(ctx: Ctx, outcome: dict, width: int, size: int):
+    """(headline, its size and lines; reason, its size and lines) of a result banner ``width``
+    px wide: shrunk, then wrapped (the headline to 2 lines, the reason to 3), never cut unless
+    even the smallest readable size (8 px at 400 px wide) cannot hold it."""
+    from render.textfit import fit_block, min_px
+
+    head, _ = ctx.outcome_text(outcome)
+    reason = reason_text(ctx.game, outcome.get("reason"), ctx.locale)
+    least = max(10, min_px(width + 40))
+    big, head_lines = fit_block(head, size, least, width, 2, True)
+    small, reason_lines = fit_block(reason, max(least, int(size * 0.62)), least, width, 3) if reason else (0, ())
+    return big, head_lines, small, reason_lines
+
+
+def banner_height(ctx: Ctx, outcome: dict, box_width: int, size: int) -> int:
+    """The height a :func:`result_banner` ``box_width`` wide needs for its text at ``size``."""
+    pad = max(8, size // 2)
+    big, head, small, reason = _banner_layout(ctx, outcome, box_width - 2 * pad, size)
+    return int(len(head) * big * 1.3 + len(reason) * small * 1.35 + 2 * pad * 0.8) + 4
+
+
 def result_banner(draw: ImageDraw.ImageDraw, ctx: Ctx, outcome: dict, box: tuple[int, int, int, int],
                   *, size: int = 0) -> None:
     """The result of a finished match across ``box`` (x0, y0, x1, y1): the winner (or a draw)
     large, and how it ended below it — the same on every game's final picture, whatever ended
-    it (the rules, a resignation, a timeout).  ``size``: the headline's px (default: fits the box)."""
+    it (the rules, a resignation, a timeout).  ``size``: the headline's px (default: fits the
+    box).  Every line is shrunk or wrapped to fit the box (:mod:`render.textfit`), never cut."""
     x0, y0, x1, y1 = box
-    head, _ = ctx.outcome_text(outcome)
-    reason = reason_text(ctx.game, outcome.get("reason"), ctx.locale)
     winners = list(outcome.get("winners") or [])
     colour = seat_dark(winners[0]) if len(winners) == 1 else INK
-    rounded(draw, box, radius=max(6, (y1 - y0) // 6), fill=(255, 250, 225), outline=colour, width=4)
+    rounded(draw, box, radius=max(6, min(24, (y1 - y0) // 6)), fill=(255, 250, 225), outline=colour, width=4)
     height = y1 - y0
-    big = size or max(12, int(height * (0.38 if reason else 0.55)))
-    small = max(10, int(big * 0.6))
-    width = x1 - x0 - 2 * max(8, big // 2)
+    size = size or max(12, int(height * 0.38))
+    pad = max(8, size // 2)
+    big, head, small, reason = _banner_layout(ctx, outcome, x1 - x0 - 2 * pad, size)
+    block = len(head) * big * 1.3 + len(reason) * small * 1.35
+    y = y0 + (height - block) / 2
     cx = (x0 + x1) / 2
-    if reason:
-        fonts.text(draw, (cx, y0 + height * 0.34), fonts.fit(head, big, width, True), big, colour,
-                   bold=True, anchor="mm")
-        fonts.text(draw, (cx, y0 + height * 0.74), fonts.fit(reason, small, width), small, INK,
-                   anchor="mm")
-    else:
-        fonts.text(draw, (cx, y0 + height / 2), fonts.fit(head, big, width, True), big, colour,
-                   bold=True, anchor="mm")
+    for line in head:
+        fonts.text(draw, (cx, y + big * 0.65), line, big, colour, bold=True, anchor="mm")
+        y += big * 1.3
+    for line in reason:
+        fonts.text(draw, (cx, y + small * 0.68), line, small, INK, anchor="mm")
+        y += small * 1.35
 
 
 def hand_header(d: Any, ctx: "Ctx", seat: int, width: int, margin: int) -> int:
     """The top of a hand picture: whose hand, and the game.  No turn and no clock: a hand
     picture changes only when the hand does.  Returns the y below it."""
-    from render import fonts
+    from render.textfit import draw_fit, min_px
 
-    fonts.text(d, (margin, 22), fonts.fit(ctx.t("render.hand_title", name=ctx.name(seat)), 22, width - 2 * margin, True),
-               22, INK, bold=True, anchor="lm")
-    fonts.text(d, (margin, 48), fonts.fit(ctx.game_title(), 14, width - 2 * margin), 14, MUTED, anchor="lm")
+    least = max(12, min_px(width))
+    draw_fit(d, (margin, 22), ctx.t("render.hand_title", name=ctx.name(seat)), 22, least, width - 2 * margin, INK,
+             bold=True, anchor="lm")
+    draw_fit(d, (margin, 48), ctx.game_title(), 14, least, width - 2 * margin, MUTED, anchor="lm")
     return 64
 
 

@@ -19,6 +19,7 @@ import math
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from PIL import ImageDraw, ImageFont
 
@@ -53,6 +54,58 @@ def _note(size: int, s: str) -> None:
         record.append((int(size), str(s)))
 
 
+class TextBox(NamedTuple):
+    """One string :func:`text` drew: its px size, the string, the box its ink covers
+    ``(x0, y0, x1, y1)`` and the canvas it went on (``id`` of the image's core: boxes compare
+    only on one canvas)."""
+
+    size: int
+    text: str
+    box: tuple[int, int, int, int]
+    canvas: int
+
+
+class drawn_boxes:
+    """Record a :class:`TextBox` for every string :func:`text` draws in this thread, to test
+    that no two texts of a picture overlap (see :func:`overlaps`)::
+
+        with drawn_boxes() as boxes:
+            image = render_image(..., part="hand")
+        assert not overlaps(boxes)
+    """
+
+    def __enter__(self) -> list[TextBox]:
+        self._previous = getattr(_SIZES, "boxes", None), getattr(_SIZES, "canvases", None)
+        _SIZES.boxes, _SIZES.canvases = [], {}
+        return _SIZES.boxes
+
+    def __exit__(self, *exc: object) -> None:
+        _SIZES.boxes, _SIZES.canvases = self._previous
+
+
+def _note_box(draw: ImageDraw.ImageDraw, size: int, s: str, box) -> None:
+    boxes = getattr(_SIZES, "boxes", None)
+    if boxes is not None and box and str(s).strip():
+        # hold each canvas while recording: a scratch canvas freed early must not lend its id
+        # to the next one (two canvases would then look like one)
+        _SIZES.canvases.setdefault(id(draw.im), draw.im)
+        boxes.append(TextBox(int(size), str(s), tuple(int(v) for v in box), id(draw.im)))
+
+
+def overlaps(boxes: list[TextBox], slack: int = 1) -> list[tuple[TextBox, TextBox]]:
+    """Pairs of texts drawn on the same canvas whose ink boxes intersect by more than ``slack``
+    px each way."""
+    out = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a.canvas != b.canvas:
+                continue
+            if (min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > slack
+                    and min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > slack):
+                out.append((a, b))
+    return out
+
+
 @lru_cache(maxsize=None)
 def font_path(bold: bool = False) -> Path:
     """Path of the Noto Sans CJK JP regular/bold OTF installed from PyPI."""
@@ -83,6 +136,8 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     f = font(size, bold)
     if stroke or "\n" in s or draw.fontmode != "L" or not isinstance(s, str):
         with LOCK:
+            if getattr(_SIZES, "boxes", None) is not None:
+                _note_box(draw, size, s, draw.textbbox(xy, s, font=f, anchor=anchor, stroke_width=stroke))
             draw.text(xy, s, font=f, fill=fill, anchor=anchor,
                       stroke_width=stroke, stroke_fill=stroke_fill)
         return
@@ -93,6 +148,11 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, 
     x, y = xy
     fx, fy = math.modf(x)[0], math.modf(y)[0]
     mask, (ox, oy) = _mask(s, int(size), bool(bold), anchor or "la", fx, fy)
+    if getattr(_SIZES, "boxes", None) is not None:
+        ink_box = mask.getbbox()
+        if ink_box:
+            bx, by = int(x) + ox, int(y) + oy
+            _note_box(draw, size, s, (bx + ink_box[0], by + ink_box[1], bx + ink_box[2], by + ink_box[3]))
     with LOCK:
         draw.draw.draw_bitmap((int(x) + ox, int(y) + oy), mask, ink)
 
@@ -131,44 +191,11 @@ def fit(s: str, size: int, max_width: float, bold: bool = False) -> str:
 @lru_cache(maxsize=4096)
 def wrap(text: str, size: int, width: int, bold: bool = False) -> tuple[str, ...]:
     """Lines of ``text`` at most ``width`` px wide: by words for spaced text, by characters for
-    Japanese (closing punctuation such as 。、） never starts a line)."""
-    out: list[str] = []
-    for para in text.split("\n"):
-        tokens: list[str] = []
-        word = ""
-        for ch in para:
-            if ch == " ":
-                tokens.append(word + " ")
-                word = ""
-            elif ord(ch) > 0x2E7F:
-                if word:
-                    tokens.append(word)
-                    word = ""
-                tokens.append(ch)
-            else:
-                word += ch
-        if word:
-            tokens.append(word)
-        line = ""
-        for tok in tokens:
-            cand = line + tok
-            if (not line or text_width(cand.rstrip(), size, bold) <= width
-                    or tok in _NO_START):
-                line = cand
-                continue
-            out.append(line.rstrip())
-            line = tok
-        while text_width(line.rstrip(), size, bold) > width and len(line) > 1:
-            cut = len(line) - 1
-            while cut > 1 and text_width(line[:cut], size, bold) > width:
-                cut -= 1
-            out.append(line[:cut])
-            line = line[cut:]
-        out.append(line.rstrip())
-    return tuple(out)
+    Japanese, by the Japanese line-breaking rules (:mod:`render.linebreak`: no 。、」》 or small
+    kana such as ッ at a line start, no 「《 at a line end)."""
+    from render.linebreak import break_lines
 
-
-_NO_START = set("。、）」』，．・：")
+    return tuple(break_lines(text, width, lambda s: text_width(s, size, bold)))
 
 
 @lru_cache(maxsize=8192)

@@ -11,6 +11,7 @@ import json
 from PIL import Image, ImageDraw
 
 from render import fonts
+from render.textfit import draw_fit
 from render.base import INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, seat_colour, seat_dark, seat_text
 
 W = 720
@@ -68,8 +69,7 @@ def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
     img = Image.new("RGB", (W, max(240, height)), PAPER)
     d = ImageDraw.Draw(img)
 
-    fonts.text(d, (M, 28), fonts.fit(ctx.game_title(), 26, 440, bold=True), 26, INK, bold=True,
-               anchor="lm")
+    draw_fit(d, (M, 28), ctx.game_title(), 26, 16, 440, INK, bold=True, anchor="lm")
     fonts.text(d, (M, 56), ctx.view_label(view), 14, MUTED, anchor="lm")
     clock = ctx.clock_text()
     if clock:
@@ -80,9 +80,8 @@ def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
     y = 86
     if to_act and not outcome:
         d.polygon([(M, y - 8), (M + 14, y), (M, y + 8)], fill=seat_colour(to_act[0]))
-    fonts.text(d, (M + 22, y), fonts.fit(ctx.t("render.generic.to_act", names=names), 18,
-                                         W - 2 * M - 22, bold=True), 18, INK, bold=True,
-               anchor="lm")
+    draw_fit(d, (M + 22, y), ctx.t("render.generic.to_act", names=names), 18, 13, W - 2 * M - 22, INK,
+             bold=True, anchor="lm")
     y = 106
     if outcome:
         head, reason = ctx.outcome_text(outcome)
@@ -92,8 +91,8 @@ def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
                             fill=seat_colour(winners[0]) if one else (90, 90, 98),
                             outline=seat_dark(winners[0]) if one else INK, width=2)
         text = f"★ {head}" + (f"  —  {reason}" if reason else "")
-        fonts.text(d, (W // 2, y + 20), fonts.fit(text, 20, W - 2 * M - 20, bold=True), 20,
-                   seat_text(winners[0]) if one else WHITE, bold=True, anchor="mm")
+        draw_fit(d, (W // 2, y + 20), text, 20, 13, W - 2 * M - 20, seat_text(winners[0]) if one else WHITE,
+                 bold=True, anchor="mm", max_lines=2, leading=1.22, height=40)
         y += 48
     d.line((M, y, W - M, y), fill=LINE, width=1)
     y += 6

@@ -35,6 +35,7 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
+from render.textfit import draw_fit, fit_block, list_text, min_px
 from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
@@ -65,6 +66,7 @@ CARD_COLOURS = {                       # band fill, band text
 }
 IT_BAND = ((96, 72, 150), WHITE)
 AVI_BAND = ((60, 60, 70), WHITE)
+MIN_TEXT = min_px(W)             # 10 px: 8 px once shown 400 px wide
 RANGE_FILL = {"enemy": RED, "empty": (0, 140, 100), "move": (0, 114, 178), "none": RED}
 
 
@@ -149,8 +151,8 @@ def _background(locale: str) -> Image.Image:
         fonts.text(d, (BX + col * CELL + CELL // 2, BY + BW + 14), "abcde"[col], 18, INK,
                    bold=True, anchor="mm")
     shared = _t("render.ls.shared", locale)
-    fonts.text(d, (BX + BW - 6, BY + 3 * CELL - 4), fonts.fit(shared, 11, CELL * 2), 11, MUTED,
-               anchor="rd")
+    size = fit_block(shared, 11, MIN_TEXT, CELL * 2)[0]
+    fonts.text(d, (BX + BW - 6, BY + 3 * CELL - 4), shared, size, MUTED, anchor="rd")
     return img
 
 
@@ -179,28 +181,35 @@ def _avi_tile(seat: int, name: str, life: int, awakened: bool) -> Image.Image:
         d.polygon([(cx - 7, 11), (cx + 7, 11), (cx, 3)], fill=fg)
     else:
         d.polygon([(cx - 7, size - 12), (cx + 7, size - 12), (cx, size - 4)], fill=fg)
-    lines = wrap(name, 11, size - 10, True)
-    if len(lines) > 1 and "・" in name:
-        lines = tuple(part for part in name.split("・", 1) if part)
-    elif len(lines) > 1:
-        lines = wrap(name, 10, size - 8, True)[:2]
-        lines = (lines[0], fonts.fit(lines[1], 10, size - 8, True)) if len(lines) > 1 else lines
+    sz, lines = _tile_name(name, size - 8)
     ny = (18 if seat == 0 else 10) + (0 if len(lines) > 1 else 2)
     for i, line in enumerate(lines):
-        sz = 11 if len(lines) == 1 else 10
-        fonts.text(d, (cx, ny + i * 12), fonts.fit(line, sz, size - 8, True), sz, fg, bold=True,
-                   anchor="mm")
+        fonts.text(d, (cx, ny + i * 12), line, sz, fg, bold=True, anchor="mm")
     ly = ny + 12 * (len(lines) - 1) + 19
-    fonts.text(d, (cx, ly), str(life), 24, fg, bold=True, anchor="mm")
+    # awakened: a star beside the life (the name keeps the tile's whole width)
+    lw = fonts.text_width(str(life), 24, True)
+    star = 15 if awakened else 0
+    fonts.text(d, (cx + star / 2, ly), str(life), 24, fg, bold=True, anchor="mm")
+    if awakened:
+        fonts.text(d, (cx + star / 2 - lw / 2 - 2, ly), "★", 14, HILITE, bold=True, anchor="rm")
     by = ly + 15
     d.rounded_rectangle((8, by, size - 9, by + 7), radius=3, fill=WHITE)
     frac = max(0.0, min(1.0, life / LIFE_MAX))
     if frac > 0:
         d.rounded_rectangle((8, by, 8 + max(6, int((size - 17) * frac)), by + 7), radius=3,
                             fill=RED if life <= 150 else seat_dark(seat))
-    if awakened:
-        fonts.text(d, (size - 10, 10), "★", 14, HILITE, bold=True, anchor="mm")
     return img
+
+
+def _tile_name(name: str, width: int, lines: int = 2) -> tuple[int, tuple[str, ...]]:
+    """A card's name on a board tile: 11 px, else 10 px over up to ``lines`` lines, broken at
+    "・" first (ブリッツ / ベクター), never cut."""
+    if "・" in name and fonts.text_width(name, 11, True) > width:
+        parts = tuple(part for part in name.split("・", 1) if part)
+        for sz in (11, 10):
+            if all(fonts.text_width(part, sz, True) <= width for part in parts):
+                return sz, parts
+    return fit_block(name, 11, MIN_TEXT, width, lines, True)
 
 
 @lru_cache(maxsize=512)
@@ -221,9 +230,12 @@ def _placed_tile(owner: int, name: str, category: str, dur: int, max_dur: int) -
         d.polygon([(x, 13), (x + 10, 13), (x + 5, 4)], fill=fg)
     else:
         d.polygon([(x, 4), (x + 10, 4), (x + 5, 13)], fill=fg)
-    lines = wrap(name, 11, size - 8, True)[:2]
+    sz, lines = _tile_name(name, size - 6)
+    if len(lines) > 2 or fonts.text_width(lines[-1], sz, True) > size - 6:
+        sz, lines = _tile_name(name, size - 6, 3)
+    step = 14 if len(lines) <= 2 else 11
     for i, line in enumerate(lines):
-        fonts.text(d, (size // 2, 28 + i * 14), fonts.fit(line, 11, size - 6, True), 11, INK,
+        fonts.text(d, (size // 2, 28 - (len(lines) - 2) * 3 + i * step), line, sz, INK,
                    bold=True, anchor="mm")
     fonts.text(d, (size // 2, size - 21), f"{dur}/{max_dur}", 13, seat_dark(owner), bold=True,
                anchor="mm")
@@ -262,7 +274,7 @@ def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
     outcome = view.get("outcome")
     _header(d, view, ctx)
     for seat, y in ((1, TOP_PANEL_Y), (0, BOTTOM_PANEL_Y)):
-        _panel(d, view, ctx, seat, y)
+        _panels.draw_panel(d, view, ctx, seat, y)
     last = view.get("last") if isinstance(view.get("last"), dict) else None
     chain = [c for c in view.get("chain") or [] if isinstance(c, dict)]
 
@@ -333,8 +345,7 @@ def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
-    title = fonts.fit(ctx.game_title(), 24, W - 2 * M - 130, bold=True)
-    fonts.text(d, (M, 24), title, 24, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 24), ctx.game_title(), 24, 16, W - 2 * M - 130, INK, bold=True, anchor="lm")
     sub = ctx.view_label(view) + _phase_text(view, ctx)
     if view.get("awakening_rule") is False:
         sub += "  ·  " + ctx.t("render.ls.awakening_off_rule")
@@ -356,7 +367,7 @@ def header_lines(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, sub: str, width: 
     top right; ``turn``/``clock`` False leave them out (a DM's hand picture)."""
     text_clock = ctx.clock_text() if clock else None
     room = width - 2 * M - (int(fonts.text_width(text_clock, 15, ctx.clock_urgent())) + 12 if text_clock else 0)
-    fonts.text(d, (M, 50), fonts.fit(sub, 13, room), 13, MUTED, anchor="lm")
+    draw_fit(d, (M, 50), sub, 13, MIN_TEXT, room, MUTED, anchor="lm", max_lines=2, leading=1.2, height=27)
     t, max_turns = view.get("turn"), view.get("max_turns")
     if t is not None and turn:
         text = (ctx.t("render.ls.turn", turn=t, max=max_turns) if max_turns
@@ -385,119 +396,6 @@ def _seat_mark(d: ImageDraw.ImageDraw, seat: int, x: int, cy: int, size: int = 1
         d.polygon([(x, cy + h - 1), (x + size, cy + h - 1), (x + h, cy - h)], fill=seat_colour(seat))
     else:
         d.polygon([(x, cy - h + 1), (x + size, cy - h + 1), (x + h, cy + h)], fill=seat_colour(seat))
-
-
-def _panel(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, y: int) -> None:
-    """One player's strip (four lines, 468 px): name, badges and life bar; AVI, awakening and
-    AP; deck / hand / trash / IT counts; shield, banked AP and the IT cards used."""
-    p = _players(view).get(seat) or {}
-    a = _avis(view).get(seat) or {}
-    cards = view.get("cards") or {}
-    outcome = view.get("outcome")
-    to_act = [s for s in view.get("to_act") or [] if isinstance(s, int)]
-    acting = seat in to_act and not outcome
-    winner = bool(outcome) and seat in (outcome.get("winners") or [])
-    border = seat_colour(seat) if (acting or winner) else LINE
-    d.rounded_rectangle((M, y, W - M, y + PANEL_H), radius=10, fill=seat_tint(seat),
-                        outline=border, width=4 if (acting or winner) else 1)
-    right = W - M - 12
-    # line 1: name and badges; life and its bar on the right
-    cy = y + 20
-    life = int(p.get("life", a.get("life", 0)) or 0)
-    bar_w = 110
-    bar_x = right - bar_w
-    d.rounded_rectangle((bar_x, cy - 7, bar_x + bar_w, cy + 7), radius=7, fill=WHITE, outline=LINE)
-    frac = max(0.0, min(1.0, life / LIFE_MAX))
-    if frac > 0:
-        d.rounded_rectangle((bar_x, cy - 7, bar_x + max(14, int(bar_w * frac)), cy + 7), radius=7,
-                            fill=RED if life <= 150 else seat_colour(seat))
-    label = ctx.t("render.ls.life", life=life)
-    fonts.text(d, (bar_x - 8, cy), label, 18, INK, bold=True, anchor="rm")
-    limit = bar_x - 16 - int(fonts.text_width(label, 18, True))
-    x = M + 12
-    _seat_mark(d, seat, x, cy)
-    x += 26
-    badges = []
-    if view.get("first") == seat:
-        badges.append((ctx.t("render.ls.first"), WHITE, MUTED, LINE))
-    if winner:
-        badges.append(("★ " + ctx.t("render.ls.winner_badge"), seat_dark(seat), WHITE, None))
-    elif acting:
-        badges.append(("▶ " + ctx.t("render.ls.turn_badge"), seat_dark(seat), WHITE, None))
-    badge_w = sum(int(fonts.text_width(b[0], 13, True)) + 20 for b in badges)
-    name = ctx.name(seat)
-    if view.get("seat") == seat:
-        name = f"{name} {ctx.t('render.ls.you')}"
-    name = fonts.fit(name, 19, max(60, limit - x - badge_w - 8), bold=True)
-    fonts.text(d, (x, cy), name, 19, INK, bold=True, anchor="lm")
-    x += int(fonts.text_width(name, 19, True)) + 8
-    for text, fill, fg, outline in badges:
-        if x + fonts.text_width(text, 13, True) + 14 <= limit:
-            x = _badge(d, x, cy, text, fill, fg, outline=outline)
-
-    # line 2: AVI and awakening; AP on the right (turn player)
-    cy = y + 49
-    rx = right
-    if view.get("player") == seat and not outcome:
-        ap = int(p.get("ap") or 0)
-        pips = max(ap, 3)
-        px = rx - pips * 18
-        for i in range(pips):
-            box = (px + i * 18, cy - 7, px + i * 18 + 14, cy + 7)
-            if i < ap:
-                d.ellipse(box, fill=seat_colour(seat), outline=seat_dark(seat), width=2)
-            else:
-                d.ellipse(box, fill=WHITE, outline=LINE, width=2)
-        text = ctx.t("render.ls.ap", ap=ap)
-        fonts.text(d, (px - 8, cy), text, 14, INK, bold=True, anchor="rm")
-        rx = int(px - 16 - fonts.text_width(text, 14, True))
-    x = M + 14
-    avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
-    aw_life = a.get("awakening_life")
-    badge = None
-    if view.get("awakening_rule") is False:
-        badge = (ctx.t("render.ls.awakening_none"), WHITE, MUTED, LINE)
-    elif aw_life is not None:
-        if a.get("awakened"):
-            badge = ("★ " + ctx.t("render.ls.awakened", life=aw_life), HILITE, INK, INK)
-        else:
-            badge = (ctx.t("render.ls.awakening_at", life=aw_life), WHITE, MUTED, LINE)
-    badge_w = int(fonts.text_width(badge[0], 12, True)) + 20 if badge else 0
-    label = fonts.fit(ctx.t("render.ls.avi", name=avi), 14, max(80, rx - x - badge_w - 8), bold=True)
-    fonts.text(d, (x, cy), label, 14, INK, bold=True, anchor="lm")
-    x += int(fonts.text_width(label, 14, True)) + 10
-    if badge and x + badge_w - 6 <= rx:
-        _badge(d, x, cy, badge[0], badge[1], badge[2], outline=badge[3], size=12)
-
-    # line 3: counts
-    cy = y + 77
-    x = M + 14
-    trash = p.get("trash") or []
-    items = [ctx.t("render.ls.deck", n=p.get("deck_count", 0)),
-             ctx.t("render.ls.hand", n=p.get("hand_count", 0)),
-             ctx.t("render.ls.trash", n=len(trash)),
-             ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]
-    for item in items:
-        x = _badge(d, x, cy, item, WHITE, INK, outline=LINE, size=13)
-
-    # line 4: shield, banked AP, CAA used, the IT cards used (public)
-    cy = y + 104
-    x = M + 14
-    shield = int(p.get("shield") or 0)
-    if shield:
-        x = _badge(d, x, cy, ctx.t("render.ls.shield", amount=shield), WHITE, INK,
-                   outline=seat_dark(seat), size=12)
-    ap_next = int(p.get("ap_next") or 0)
-    if ap_next:
-        x = _badge(d, x, cy, ctx.t("render.ls.ap_next", amount=f"{ap_next:+d}"), WHITE, INK,
-                   outline=LINE, size=12)
-    if view.get("player") == seat and not outcome and p.get("caa_used"):
-        x = _badge(d, x, cy, ctx.t("render.ls.caa_used"), WHITE, MUTED, outline=LINE, size=12)
-    used = p.get("it_used") or []
-    if used:
-        text = ctx.t("render.ls.it_used", cards=", ".join(_name(cards, c, ctx.locale) for c in used))
-        fonts.text(d, (x + 2, cy), fonts.fit(text, 13, W - M - 14 - x, True), 13, IT_BAND[0], bold=True,
-                   anchor="lm")
 
 
 def _marks(d: ImageDraw.ImageDraw, view: dict, last: dict | None, chain: list[dict]) -> None:
@@ -579,18 +477,24 @@ def _decl_line(decl: dict, cards: dict, locale: str) -> str:
 
 def _chain_box(d: ImageDraw.ImageDraw, chain: list[dict], cards: dict, ctx: Ctx, y: int) -> int:
     rows = min(len(chain), 6)
-    h = 34 + rows * 24 + 6
+    first = len(chain) - rows
+    texts = [wrap(f"{first + i + 1}. " + _decl_line(decl, cards, ctx.locale), 14, SW - 44)
+             for i, decl in enumerate(chain[first:])]
+    head = wrap(ctx.t("render.ls.chain_open"), 15, SW - 24, True)
+    h = 16 + len(head) * 19 + sum(len(t) for t in texts) * 19 + 5 * rows + 6
     d.rounded_rectangle((SX, y, SX + SW, y + h), radius=10, fill=(255, 246, 230), outline=RED,
                         width=2)
-    fonts.text(d, (SX + 12, y + 17), fonts.fit(ctx.t("render.ls.chain_open"), 15, SW - 24, True),
-               15, RED, bold=True, anchor="lm")
-    for i, decl in enumerate(chain[-rows:]):
-        cy = y + 44 + i * 24
-        seat = int(decl.get("seat") or 0)
-        _seat_mark(d, seat, SX + 12, cy, 14)
-        n = len(chain) - rows + i + 1
-        text = f"{n}. " + _decl_line(decl, cards, ctx.locale)
-        fonts.text(d, (SX + 32, cy), fonts.fit(text, 14, SW - 44), 14, INK, anchor="lm")
+    cy = y + 17
+    for line in head:
+        fonts.text(d, (SX + 12, cy), line, 15, RED, bold=True, anchor="lm")
+        cy += 19
+    cy += 8
+    for decl, lines in zip(chain[first:], texts):
+        _seat_mark(d, int(decl.get("seat") or 0), SX + 12, cy, 14)
+        for line in lines:
+            fonts.text(d, (SX + 32, cy), line, 14, INK, anchor="lm")
+            cy += 19
+        cy += 5
     return y + h
 
 
@@ -686,23 +590,34 @@ def _last_headline(last: dict, cards: dict, ctx: Ctx) -> str:
 
 
 TRASH_H = 80
+TRASH_LINES = 2         # lines per player's trash; the older cards are "and n more"
 
 
 def _trash_box(d: ImageDraw.ImageDraw, view: dict, cards: dict, ctx: Ctx, y: int) -> int:
-    """The newest trash cards of both players (the trash is public); returns its bottom."""
-    d.rounded_rectangle((SX, y, SX + SW, y + TRASH_H), radius=10, fill=BOX_BG, outline=LINE, width=1)
+    """The newest trash cards of both players (the trash is public), whole names over up to two
+    lines each, the older ones counted ("… and 3 more"); returns its bottom."""
+    players = _players(view)
+    rows = []
+    for seat in (1, 0):
+        names = [_name(cards, c, ctx.locale) for c in reversed(list((players.get(seat) or {}).get("trash") or []))]
+        lines: tuple[str, ...] = ("-",)
+        for k in range(len(names), 0, -1):
+            lines = wrap(list_text(ctx, names[:k], len(names) - k), 13, SW - 42)
+            if len(lines) <= TRASH_LINES:
+                break
+        rows.append((seat, lines))
+    h = max(TRASH_H, 30 + sum(len(lines) * 18 + 6 for _, lines in rows) + 8)
+    d.rounded_rectangle((SX, y, SX + SW, y + h), radius=10, fill=BOX_BG, outline=LINE, width=1)
     fonts.text(d, (SX + 12, y + 15), ctx.t("render.ls.trash_title"), 13, MUTED, bold=True,
                anchor="lm")
-    players = _players(view)
-    for i, seat in enumerate((1, 0)):
-        cy = y + 39 + i * 24
+    cy = y + 39
+    for seat, lines in rows:
         _seat_mark(d, seat, SX + 12, cy, 12)
-        trash = list((players.get(seat) or {}).get("trash") or [])
-        text = ", ".join(_name(cards, c, ctx.locale) for c in reversed(trash[-4:])) if trash else "-"
-        if len(trash) > 4:
-            text += ", …"
-        fonts.text(d, (SX + 30, cy), fonts.fit(text, 13, SW - 42), 13, INK, anchor="lm")
-    return y + TRASH_H
+        for line in lines:
+            fonts.text(d, (SX + 30, cy), line, 13, INK, anchor="lm")
+            cy += 18
+        cy += 6
+    return y + h
 
 
 LAST_EVENTS = 10        # event lines shown under the last action (the rest: "… n more")
@@ -715,11 +630,11 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
     lines: list[tuple[str, int, bool, tuple, int | None]] = []   # text, size, bold, colour, seat
     if last:
         seat = last.get("seat")
-        for i, line in enumerate(wrap(_last_headline(last, cards, ctx), 15, SW - 44, True)[:3]):
+        for i, line in enumerate(wrap(_last_headline(last, cards, ctx), 15, SW - 44, True)):
             lines.append((line, 15, True, INK, seat if (i == 0 and isinstance(seat, int)) else None))
         if last.get("paid"):
-            paid = ", ".join(_name(cards, c, ctx.locale) for c in last["paid"])
-            for line in wrap(ctx.t("render.ls.paid", cards=paid), 13, SW - 36)[:2]:
+            paid = list_text(ctx, [_name(cards, c, ctx.locale) for c in last["paid"]])
+            for line in wrap(ctx.t("render.ls.paid", cards=paid), 13, SW - 36):
                 lines.append((line, 13, False, MUTED, None))
         decls = [c for c in last.get("chain") or [] if isinstance(c, dict)]
         resolved = last.get("resolved")
@@ -728,7 +643,8 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
             for i, decl in enumerate(decls):
                 mark = "…" if resolved is None else "✓" if i in resolved else "×"
                 text = f"{mark} {i + 1}. " + _decl_line(decl, cards, ctx.locale)
-                lines.append((text, 14, False, INK, int(decl.get("seat") or 0)))
+                for k, part in enumerate(wrap(text, 14, SW - 40)):
+                    lines.append(((" " if k else "") + part, 14, False, INK, None if k else int(decl.get("seat") or 0)))
         events = [e for e in last.get("events") or [] if isinstance(e, dict)]
         quiet = quiet_resolves(events)
         ev_lines = []
@@ -748,7 +664,7 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
         if ev_lines:
             lines.append(("", 6, False, INK, None))
             for t in ev_lines:
-                for k, part in enumerate(wrap("· " + t, 13, SW - 24)[:2]):
+                for k, part in enumerate(wrap("· " + t, 13, SW - 30)):
                     lines.append(((" " if k else "") + part, 13, False, INK, None))
     height = 30 + sum(6 if not text else 22 if size >= 14 else 20 for text, size, *_ in lines) + 8
     d.rounded_rectangle((SX, y, SX + SW, y + height), radius=10, fill=BOX_BG, outline=LINE, width=1)
@@ -763,8 +679,7 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
         if mark is not None:
             _seat_mark(d, mark, x, cy, 12)
             x += 18
-        fonts.text(d, (x, cy), fonts.fit(text, size, SX + SW - 10 - x, bold), size, colour,
-                   bold=bold, anchor="lm")
+        fonts.text(d, (x, cy), text, size, colour, bold=bold, anchor="lm")
         yy += 22 if size >= 14 else 20
     return y + height
 
@@ -789,9 +704,8 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, outcome) -> None:
         fg = seat_text(winners[0]) if one else WHITE
         d.rounded_rectangle((M, y, W - M, y + 40), radius=10, fill=fill,
                             outline=seat_dark(winners[0]) if one else INK, width=2)
-        text = _outcome_text(outcome, ctx)
-        fonts.text(d, (W // 2, y + 20), fonts.fit(text, 20, W - 2 * M - 20, bold=True), 20, fg,
-                   bold=True, anchor="mm")
+        draw_fit(d, (W // 2, y + 20), _outcome_text(outcome, ctx), 20, MIN_TEXT + 2, W - 2 * M - 20, fg,
+                 bold=True, anchor="mm", max_lines=2, leading=1.22, height=40)
         return
     player = view.get("player")
     if isinstance(player, int):
@@ -802,8 +716,8 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, outcome) -> None:
         if view.get("chain"):
             text += "  ·  " + ctx.t("render.ls.status.chain")
         fonts.text(d, (M + 4, y + 20), "▶", 20, seat_colour(player), bold=True, anchor="lm")
-        fonts.text(d, (M + 30, y + 20), fonts.fit(text, 19, W - 2 * M - 40, bold=True), 19, INK,
-                   bold=True, anchor="lm")
+        draw_fit(d, (M + 30, y + 20), text, 19, MIN_TEXT + 2, W - 2 * M - 40, INK, bold=True,
+                 anchor="lm", max_lines=2, leading=1.22, height=40)
 
 def warm(locale: str) -> None:
     """Fill the background cache for ``locale``."""
@@ -813,3 +727,4 @@ def warm(locale: str) -> None:
 # the text view (console, DMs) lives beside the picture: render/logic_square_text.py
 from render import logic_square_text as _text  # noqa: E402,F401  (registers the text view)
 from render import logic_square_hand as _hand  # noqa: E402  (the hand picture: a seat's own view)
+from render import logic_square_panel as _panels  # noqa: E402  (the players' strips above and below the board)

@@ -1,29 +1,24 @@
 """The Battle Logic Square HAND picture: a seat's own view, sent by DM next to the public board.
 
-Two columns of cards, 600 px wide (so no text is under 8 px when a phone shows it 400 px wide):
-the seat's life / AP / pending decision, the chain it may answer, then every hand card (name,
+Laid out by :mod:`render.hand_sheet` (600 px wide, at most twice as tall, no text under 8 px
+when a phone shows it 400 px wide, nothing cut or overlapping): the seat's life / AP / pending decision, the chain it may answer, then every hand card (name,
 category, colour, CB, damage or durability, cost, hit-range grid relative to the AVI, text with
 the break condition on its own line), the unused IT cards with their build conditions and the
 AVI's abilities.  Nothing is drawn that the view does not contain.
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
-from render import fonts
-from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register_hand, seat_colour, seat_dark,
+from render import fonts, hand_sheet
+from render.textfit import draw_fit
+from render.base import (INK, LINE, MUTED, RED, WHITE, Ctx, register_hand, seat_colour, seat_dark,
                          seat_tint)
 from render.logic_square import (AVI_BAND, CARD_COLOURS, GREEN, IT_BAND, M, RANGE_FILL, _avis, _badge,
-                                 _decl_line, _j, _loc, _name, _outcome_text, _phase_text, _players, _seat_mark,
-                                 _t, header_lines, wrap)
+                                 _decl_line, _loc, _name, _outcome_text, _phase_text, _players, _seat_mark,
+                                 _t, header_lines)
 
 HW = 600
-COLS = 2
-GAP = 12
-CARD_W = (HW - 2 * M - GAP * (COLS - 1)) // COLS
 RC = 13                                  # range-grid cell
 
 
@@ -33,7 +28,7 @@ def _grid_rows(rng: list) -> tuple[int, int]:
     return max(fwd + [1]), min(fwd + [0])
 
 
-def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str) -> tuple[int, int]:
+def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str, rc: int = RC) -> tuple[int, int]:
     """A small grid of a hit range relative to the user's AVI (forward = up); returns its size."""
     top, low = _grid_rows(rng)
     side = max([2] + [abs(int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2])
@@ -45,11 +40,11 @@ def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str) 
         fwd = top - ri
         for ci in range(cols):
             sd = ci - side
-            bx, by = x + ci * RC, y + ri * RC
-            box = (bx, by, bx + RC - 1, by + RC - 1)
+            bx, by = x + ci * rc, y + ri * rc
+            box = (bx, by, bx + rc - 1, by + rc - 1)
             if (fwd, sd) == (0, 0):
                 d.rectangle(box, fill=(60, 60, 70))
-                d.polygon([(bx + 3, by + RC - 4), (bx + RC - 4, by + RC - 4), (bx + RC // 2, by + 2)],
+                d.polygon([(bx + 3, by + rc - 4), (bx + rc - 4, by + rc - 4), (bx + rc // 2, by + 2)],
                           fill=WHITE)
                 if (0, 0) in cells:
                     d.rectangle(box, outline=fill, width=2)
@@ -57,7 +52,7 @@ def _range_grid(d: ImageDraw.ImageDraw, x: int, y: int, rng: list, target: str) 
                 d.rectangle(box, fill=fill, outline=WHITE)
             else:
                 d.rectangle(box, fill=(246, 244, 238), outline=(214, 208, 196))
-    return cols * RC, rows * RC
+    return cols * rc, rows * rc
 
 
 def _split_text(text: str) -> tuple[str, str]:
@@ -69,10 +64,9 @@ def _split_text(text: str) -> tuple[str, str]:
     return text, ""
 
 
-@lru_cache(maxsize=512)
-def _card_img(card_json: str, count: int, mark: str, locale: str) -> Image.Image:
-    """One hand / IT card (CARD_W wide, RGB, height from its text)."""
-    card = json.loads(card_json)
+def _card(card: dict, count: int, mark: str, locale: str) -> hand_sheet.Card:
+    """One hand / IT / AVI card of the hand picture: name, category, CB, damage or durability,
+    cost, hit-range grid relative to the AVI, colour and types, text and (tinted) condition."""
     t = lambda k, **p: _t(k, locale, **p)  # noqa: E731
     cat = str(card.get("category") or "?")
     if cat == "IT":
@@ -82,51 +76,16 @@ def _card_img(card_json: str, count: int, mark: str, locale: str) -> Image.Image
     else:
         band, band_fg = CARD_COLOURS.get(str(card.get("colour")), ((200, 200, 200), INK))
     text, cond = _split_text(_loc(card.get("text"), locale))
-    tw = CARD_W - 20
-    body = wrap(text, 14, tw) if text else ()
-    cond_lines = wrap(cond, 13, tw, True) if cond else ()
     rng = card.get("range") or []
-    grid_h = 0
+    art = art_dense = None
     if rng:
         top, low = _grid_rows(rng)
-        grid_h = (top - low + 1) * RC
-    n_stats = ((card.get("damage") is not None) + (card.get("durability") is not None)
-               + (cat == "Br" or card.get("cost") is not None))
-    n_info = bool(card.get("colour") or card.get("types"))
-    head_h = max(grid_h + 8, n_stats * 20 + n_info * 18 + 6)
-    h = 32 + head_h + len(body) * 19 + (len(cond_lines) * 18 + 6 if cond_lines else 0) + 10
-    img = Image.new("RGB", (CARD_W, h), PAPER)
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, CARD_W - 1, h - 1), radius=9, fill=WHITE, outline=band, width=2)
-    d.rounded_rectangle((0, 0, CARD_W - 1, 28), radius=9, fill=band)
-    d.rectangle((0, 18, CARD_W - 1, 28), fill=band)
-    # band: category chip, name, CB, count
-    x = 8
-    chip = t(f"render.ls.cat.{cat}") if cat in ("Ac", "Sc", "Br", "IT", "AVI") else cat
-    cw = int(fonts.text_width(chip, 12, True)) + 12
-    d.rounded_rectangle((x, 5, x + cw, 23), radius=5, fill=WHITE)
-    fonts.text(d, (x + cw // 2, 14), chip, 12, band if band != CARD_COLOURS["white"][0] else INK,
-               bold=True, anchor="mm")
-    x += cw + 8
-    right = CARD_W - 8
-    if count > 1:
-        s = f"×{count}"
-        fonts.text(d, (right, 14), s, 16, band_fg, bold=True, anchor="rm")
-        right -= int(fonts.text_width(s, 16, True)) + 8
-    if card.get("cb"):
-        w = int(fonts.text_width("CB", 12, True)) + 12
-        d.rounded_rectangle((right - w, 5, right, 23), radius=9, fill=HILITE, outline=INK)
-        fonts.text(d, (right - w // 2, 14), "CB", 12, INK, bold=True, anchor="mm")
-        right -= w + 6
-    name = _loc(card.get("name"), locale) or str(card.get("id", "?"))
-    fonts.text(d, (x, 14), fonts.fit(name, 16, right - x - 4, True), 16, band_fg, bold=True,
-               anchor="lm")
-    # head: range grid on the left, numbers on the right
-    y = 34
-    x = 10
-    if rng:
-        gw, _ = _range_grid(d, x, y + 2, rng, str(card.get("target") or "enemy"))
-        x += gw + 12
+        side = max([2] + [abs(int(r[1])) for r in rng if isinstance(r, (list, tuple)) and len(r) == 2])
+        target = str(card.get("target") or "enemy")
+        art = ((2 * side + 1) * RC, (top - low + 1) * RC, lambda d, x, y: _range_grid(d, x, y, rng, target))
+        small = RC - 3
+        art_dense = ((2 * side + 1) * small, (top - low + 1) * small,
+                     lambda d, x, y: _range_grid(d, x, y, rng, target, small))
     stats = []
     if card.get("damage") is not None:
         stats.append((t("render.ls.card.damage", n=card["damage"]), RED))
@@ -137,36 +96,21 @@ def _card_img(card_json: str, count: int, mark: str, locale: str) -> Image.Image
         stats.append((t("render.ls.card.chain_only"), INK))
     elif cost is not None:
         stats.append((t("render.ls.card.cost", n=cost), INK))
-    sy = y + 10
-    for s, colour in stats:
-        fonts.text(d, (x, sy), fonts.fit(s, 15, CARD_W - x - 10, True), 15, colour, bold=True,
-                   anchor="lm")
-        sy += 20
     info = []
-    colour = card.get("colour")
-    if colour:
-        info.append(t(f"render.ls.colour.{colour}"))
+    if card.get("colour"):
+        info.append(t(f"render.ls.colour.{card['colour']}"))
     for ty in card.get("types") or []:
         if isinstance(ty, dict):
             info.append(f"[{_loc(ty, locale) or ty.get('id', '?')}]")
-    if info:
-        fonts.text(d, (x, sy), fonts.fit(" ".join(info), 13, CARD_W - x - 10), 13, MUTED,
-                   anchor="lm")
-        sy += 18
-    if mark:
-        fonts.text(d, (CARD_W - 10, y + 10), mark, 13, GREEN, bold=True, anchor="rm")
-    y += head_h
-    for line in body:
-        fonts.text(d, (10, y + 9), line, 14, INK, anchor="lm")
-        y += 19
-    if cond_lines:
-        y += 3
-        d.rectangle((8, y - 2, CARD_W - 9, y + len(cond_lines) * 18 + 1), fill=(246, 242, 250))
-        for line in cond_lines:
-            fonts.text(d, (10, y + 8), line, 13, IT_BAND[0] if cat == "IT" else INK, bold=True,
-                       anchor="lm")
-            y += 18
-    return img
+    chip = t(f"render.ls.cat.{cat}") if cat in ("Ac", "Sc", "Br", "IT", "AVI") else cat
+    badges = tuple(b for b in (f"×{count}" if count > 1 else "", "CB" if card.get("cb") else "") if b)
+    cond_colour = IT_BAND[0] if cat == "IT" else INK
+    body = [(text, INK, False)] if text else []
+    if cond:
+        body.append((cond, cond_colour, True, (246, 242, 250)))
+    return hand_sheet.Card(_loc(card.get("name"), locale) or str(card.get("id", "?")), band=band, band_fg=band_fg,
+                           chip=chip, badges=badges, mark=mark, mark_colour=GREEN, art=art, art_dense=art_dense, stats=stats,
+                           info=" ".join(info), body=body, outline=GREEN if mark else None)
 
 
 def _hand_entries(ids: list, cards: dict) -> list[tuple[str, int]]:
@@ -208,19 +152,12 @@ def _avi_entries(avi_id, cards: dict, locale: str) -> list:
     return out
 
 
-def _layout(entries: list, cards: dict, locale: str):
-    imgs = []
+def _cards(entries: list, cards: dict, locale: str) -> list:
+    out = []
     for cid, n, mark in entries:
-        if isinstance(cid, dict):
-            card = cid
-        else:
-            card = cards.get(cid) or {"id": cid, "name": {"en": cid}, "category": "?"}
-        imgs.append(_card_img(_j(card), n, mark, locale))
-    rows = []
-    for i in range(0, len(imgs), COLS):
-        row = imgs[i:i + COLS]
-        rows.append((row, max(im.height for im in row)))
-    return rows
+        card = cid if isinstance(cid, dict) else (cards.get(cid) or {"id": cid, "name": {"en": cid}, "category": "?"})
+        out.append(_card(card, n, mark, locale))
+    return out
 
 
 @register_hand("logic_square")
@@ -246,40 +183,54 @@ def draw_hand(view: dict, ctx: Ctx, dm: bool = False) -> Image.Image:
             for c, n in _hand_entries(list(view.get("hand") or []), cards)]
     its = [(c, n, ok if c in answer_ids else "")
            for c, n in _hand_entries(list(view.get("it_unused") or []), cards)]
-    hand_rows = _layout(hand, cards, ctx.locale)
-    it_rows = _layout(its, cards, ctx.locale)
     avi_id = (_avis(view).get(seat) or {}).get("card") or (_players(view).get(seat) or {}).get("avi")
-    avi_rows = _layout(_avi_entries(avi_id, cards, ctx.locale), {}, ctx.locale)
+    avis = _avi_entries(avi_id, cards, ctx.locale)
 
     top = 64
-    status_h = 102
     answering = pending.get("answering") if pending and pending.get("kind") == "chain" else None
     earlier = [dl for dl in (view.get("chain") or [])[:-1] if isinstance(dl, dict)][-4:] if answering else []
-    if answering:
-        status_h += 28
-    if earlier:
-        status_h += 24 + 22 * len(earlier)
-    y = top + status_h + 14
-    total = y + 32 + (sum(h + GAP for _, h in hand_rows) if hand_rows else 34)
-    total += 32 + (sum(h + GAP for _, h in it_rows) if it_rows else 34) + 6
-    if avi_rows:
-        total += 32 + sum(h + GAP for _, h in avi_rows)
-    img = Image.new("RGB", (HW, total), PAPER)
-    d = ImageDraw.Draw(img)
+    sections = [hand_sheet.Section(ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),
+                                   _cards(hand, cards, ctx.locale), empty=ctx.t("render.ls.hand_empty")),
+                hand_sheet.Section(ctx.t("render.ls.it_cards", n=sum(n for _, n, _ in its)),
+                                   _cards(its, cards, ctx.locale), empty=ctx.t("render.ls.it_empty"))]
+    if avis:
+        sections.append(hand_sheet.Section(ctx.t("render.ls.avi_cards", name=_name(cards, avi_id, ctx.locale)),
+                                           _cards(avis, {}, ctx.locale)))
 
-    # header
+    def header(d: ImageDraw.ImageDraw) -> int:
+        return _status(d, view, ctx, seat, dm, pending, answering, earlier, top) + 10
+
+    return hand_sheet.draw_sheet(ctx, seat, sections, header=header, width=HW)
+
+
+def _decision(view: dict, ctx: Ctx, dm: bool, pending, answering) -> str:
+    if view.get("outcome"):
+        return _outcome_text(view["outcome"], ctx)
+    if dm and not (pending and pending.get("kind") in ("discard", "chain")):
+        return ctx.t("render.ls.dm_act")        # the turn and AP are on the board
+    if pending and pending.get("kind") == "main":
+        text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
+        return text + ("  ·  " + ctx.t("render.ls.caa_used") if pending.get("caa_used") else "")
+    if pending and pending.get("kind") == "discard":
+        return ctx.t("render.ls.pending.discard", count=pending.get("count", 0))
+    if answering:
+        return ctx.t("render.ls.pending.chain")
+    player = view.get("player")
+    return ctx.t("render.ls.pending.wait", name=ctx.name(player) if isinstance(player, int) else "?")
+
+
+def _status(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: int, dm: bool, pending, answering, earlier,
+            top: int) -> int:
+    """The title and the status strip (own life, AVI, counts, the decision asked now, the chain
+    being answered), every line wrapped, never cut; returns the strip's bottom."""
+    cards = view.get("cards") or {}
     title = ctx.t("render.ls.hand_title", name=ctx.name(seat))
-    fonts.text(d, (M, 24), fonts.fit(title, 22, HW - 2 * M - 150, True), 22, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 24), title, 22, 13, HW - 2 * M - 150, INK, bold=True, anchor="lm")
     sub = ctx.game_title() + ("" if dm else _phase_text(view, ctx))
     header_lines(d, view, ctx, sub, HW, turn=not dm, clock=not dm)
 
-    # status strip: own life, AVI, AP, counts, the decision asked now
     p = _players(view).get(seat) or {}
     a = _avis(view).get(seat) or {}
-    d.rounded_rectangle((M, top, HW - M, top + status_h), radius=10, fill=seat_tint(seat),
-                        outline=seat_colour(seat), width=2)
-    cy = top + 20
-    _seat_mark(d, seat, M + 12, cy)
     life = int(p.get("life", a.get("life", 0)) or 0)
     avi = _name(cards, a.get("card") or p.get("avi"), ctx.locale)
     line = ctx.t("render.ls.life", life=life) + "   " + ctx.t("render.ls.avi", name=avi)
@@ -287,66 +238,51 @@ def draw_hand(view: dict, ctx: Ctx, dm: bool = False) -> Image.Image:
         line += f" ({a['square']})"
     if dm:
         line = ctx.t("render.ls.avi", name=avi)
-    fonts.text(d, (M + 38, cy), fonts.fit(line, 17, HW - 2 * M - 50, True), 17, INK, bold=True, anchor="lm")
-    cy = top + 48
-    rx = M + 36
-    for item in ([ctx.t("render.ls.deck", n=p.get("deck_count", 0)),
-                          ctx.t("render.ls.trash", n=len(p.get("trash") or [])),
-                  ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]):
-        rx = _badge(d, rx, cy, item, WHITE, INK, outline=LINE)
-    cy = top + 78
-    if view.get("outcome"):
-        text = _outcome_text(view["outcome"], ctx)
-    elif dm and not (pending and pending.get("kind") in ("discard", "chain")):
-        text = ctx.t("render.ls.dm_act")        # the turn and AP are on the board
-    elif pending and pending.get("kind") == "main":
-        text = ctx.t("render.ls.pending.main", ap=pending.get("ap", 0))
-        if pending.get("caa_used"):
-            text += "  ·  " + ctx.t("render.ls.caa_used")
-    elif pending and pending.get("kind") == "discard":
-        text = ctx.t("render.ls.pending.discard", count=pending.get("count", 0))
-    elif answering:
-        text = ctx.t("render.ls.pending.chain")
-    else:
-        player = view.get("player")
-        text = ctx.t("render.ls.pending.wait", name=ctx.name(player) if isinstance(player, int) else "?")
-    fonts.text(d, (M + 14, cy), "▶", 16, seat_dark(seat), bold=True, anchor="lm")
-    fonts.text(d, (M + 36, cy), fonts.fit(text, 16, HW - 2 * M - 50, True), 16, INK, bold=True,
-               anchor="lm")
+    badges = [ctx.t("render.ls.deck", n=p.get("deck_count", 0)), ctx.t("render.ls.trash", n=len(p.get("trash") or [])),
+              ctx.t("render.ls.it_unused", n=p.get("it_unused_count", 0))]
+    badges_w = sum(int(fonts.text_width(b, 13, True)) + 20 for b in badges)
+    inner = HW - 2 * M - 50
+    head_lines = fonts.wrap(line, 17, inner, True)
+    badges_inline = len(head_lines) == 1 and fonts.text_width(line, 17, True) + 16 + badges_w <= inner
+    rows: list = [(ln, 17, INK, True, 24) for ln in head_lines]
+    if not badges_inline:
+        rows.append(("", 13, INK, False, 26))                    # the badges' own row
+    decision = fonts.wrap(_decision(view, ctx, dm, pending, answering), 15, inner - 4, True)
+    rows += [(ln, 15, INK, True, 21) for ln in decision]
     if answering:
-        cy += 28
-        line = ctx.t("render.ls.answering", name=ctx.name(answering.get("seat")),
+        text = ctx.t("render.ls.answering", name=ctx.name(answering.get("seat")),
                      card=_decl_line(answering, cards, ctx.locale))
-        fonts.text(d, (M + 36, cy), fonts.fit(line, 15, HW - 2 * M - 50), 15, RED, bold=True,
-                   anchor="lm")
+        rows += [(ln, 14, RED, True, 20) for ln in fonts.wrap(text, 14, inner, True)]
+    first = len(view.get("chain") or []) - 1 - len(earlier)
     if earlier:                     # the rest of the chain: only each player's last card resolves
-        cy += 26
-        fonts.text(d, (M + 36, cy), fonts.fit(ctx.t("render.ls.chain_earlier"), 14, HW - 2 * M - 50),
-                   14, MUTED, anchor="lm")
-        first = len(view.get("chain") or []) - 1 - len(earlier)
-        for i, decl in enumerate(earlier):
-            cy += 22
-            _seat_mark(d, int(decl.get("seat") or 0), M + 46, cy, 13)
-            text = f"{first + i + 1}. " + _decl_line(decl, cards, ctx.locale)
-            fonts.text(d, (M + 62, cy), fonts.fit(text, 14, HW - 2 * M - 80), 14, INK, anchor="lm")
-
-    # hand cards
-    for heading, rows, empty in ((ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),
-                                  hand_rows, ctx.t("render.ls.hand_empty")),
-                                 (ctx.t("render.ls.it_cards", n=sum(n for _, n, _ in its)),
-                                  it_rows, ctx.t("render.ls.it_empty")),
-                                 (ctx.t("render.ls.avi_cards", name=_name(cards, avi_id, ctx.locale)),
-                                  avi_rows, "")):
-        if not rows and not empty:
-            continue
-        fonts.text(d, (M, y + 14), heading, 17, INK, bold=True, anchor="lm")
-        y += 32
-        if not rows:
-            fonts.text(d, (M + 4, y + 10), empty, 14, MUTED, anchor="lm")
-            y += 34
-            continue
-        for row, h in rows:
-            for i, im in enumerate(row):
-                img.paste(im, (M + i * (CARD_W + GAP), y))
-            y += h + GAP
-    return img
+        rows += [(ln, 13, MUTED, False, 19) for ln in fonts.wrap(ctx.t("render.ls.chain_earlier"), 13, inner)]
+    earlier_rows = [(decl, fonts.wrap(f"{first + i + 1}. " + _decl_line(decl, cards, ctx.locale), 13, inner - 28))
+                    for i, decl in enumerate(earlier)]
+    height = 10 + sum(r[4] for r in rows) + sum(19 * len(lines) for _, lines in earlier_rows) + 8
+    d.rounded_rectangle((M, top, HW - M, top + height), radius=10, fill=seat_tint(seat),
+                        outline=seat_colour(seat), width=2)
+    y = top + 10
+    _seat_mark(d, seat, M + 12, y + 12)
+    arrow_done = False
+    for k, (text, size, colour, bold, lh) in enumerate(rows):
+        cy = y + lh // 2
+        if not text:
+            rx = M + 36
+            for b in badges:
+                rx = _badge(d, rx, cy, b, WHITE, INK, outline=LINE)
+        else:
+            if size == 15 and not arrow_done:
+                fonts.text(d, (M + 14, cy), "▶", 15, seat_dark(seat), bold=True, anchor="lm")
+                arrow_done = True
+            fonts.text(d, (M + 36, cy), text, size, colour, bold=bold, anchor="lm")
+            if k == 0 and badges_inline:
+                rx = HW - M - 10 - badges_w + 6
+                for b in badges:
+                    rx = _badge(d, rx, cy, b, WHITE, INK, outline=LINE)
+        y += lh
+    for decl, lines in earlier_rows:
+        _seat_mark(d, int(decl.get("seat") or 0), M + 46, y + 9, 13)
+        for ln in lines:
+            fonts.text(d, (M + 62, y + 9), ln, 13, INK, anchor="lm")
+            y += 19
+    return top + height

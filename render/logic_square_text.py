@@ -10,16 +10,29 @@ from __future__ import annotations
 
 from render.base import make_ctx
 from render.logic_square import (
-    _avis, _decl_line, _event_line, _last_headline, _name, _outcome_text, _players,
+    _avis, _event_line, _last_headline, _name, _outcome_text, _players,
 )
-from render.text import text_renderer
+from render.text import card_with_text, card_words, field, heading, text_renderer
 
 
 @text_renderer("logic_square")
-def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
+def logic_square_text(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
     ctx = make_ctx("logic_square", locale, names, None, None)
     cards = view.get("cards") if isinstance(view.get("cards"), dict) else {}
-    card = lambda cid: f"{cid} {_name(cards, cid, ctx.locale)}" if cid in cards else str(cid)  # noqa: E731
+    sep = ctx.t("core.list_sep")
+
+    def card(cid) -> str:       # by name; the id after it only where a player types it (console)
+        return card_words(_name(cards, cid, ctx.locale), locale, str(cid), notation) if cid in cards else str(cid)
+
+    def decl(d: dict) -> str:   # a chain declaration in words
+        cid = d.get("card")
+        text = ctx.t("render.ls.text.decl_it" if d.get("source") == "it" else "render.ls.text.decl",
+                     card=_name(cards, cid, ctx.locale))
+        if (cards.get(cid) or {}).get("cb"):
+            text = ctx.t("render.ls.text.decl_cb", decl=text)
+        if d.get("target"):
+            text = ctx.t("render.ls.text.decl_target", decl=text, square=d["target"])
+        return text
     lines: list[str] = []
     outcome = view.get("outcome")
     if "turn" in view:
@@ -49,21 +62,21 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
         if avi.get("awakened"):
             parts.append(ctx.t("render.ls.awakened", life=avi.get("awakening_life", "?")))
         where = f" @ {avi['square']}" if avi.get("square") else ""
-        lines.append(f"{ctx.name(seat)} — {ctx.t('render.ls.avi', name=_name(cards, p.get('avi'), ctx.locale))}"
-                     f"{where}: " + ", ".join(parts))
+        lines.append(field(f"{ctx.name(seat)} — {ctx.t('render.ls.avi', name=_name(cards, p.get('avi'), ctx.locale))}"
+                           f"{where}", sep.join(parts), locale))
         if p.get("it_used"):
-            lines.append("  " + ctx.t("render.ls.it_used", cards=", ".join(card(c) for c in p["it_used"])))
+            lines.append("  " + ctx.t("render.ls.it_used", cards=sep.join(card(c) for c in p["it_used"])))
     for placed in (view.get("board") or {}).get("placed") or []:
-        lines.append(f"  {placed.get('square', '?')}: {card(placed.get('card'))} "
-                     f"({ctx.name(placed.get('owner'))}, "
-                     + ctx.t("render.ls.card.durability", n=placed.get("durability", "?")) + ")")
+        lines.append("  " + field(placed.get("square", "?"), ctx.t(
+            "render.ls.text.placed", card=card(placed.get("card")), name=ctx.name(placed.get("owner")),
+            durability=ctx.t("render.ls.card.durability", n=placed.get("durability", "?"))), locale))
     if view.get("chain"):
         lines.append(ctx.t("render.ls.chain_open"))
-        for i, decl in enumerate(view["chain"], 1):
-            lines.append(f"  {i}. {ctx.name(decl.get('seat'))}: {_decl_line(decl, cards, ctx.locale)}")
+        for i, d in enumerate(view["chain"], 1):
+            lines.append(f"  {i}. " + field(ctx.name(d.get("seat")), decl(d), locale))
     last = view.get("last")
     if isinstance(last, dict) and last.get("kind"):
-        lines.append(f"{ctx.t('render.ls.last_title')}: {_last_headline(last, cards, ctx)}")
+        lines.append(field(ctx.t("render.ls.last_title"), _last_headline(last, cards, ctx), locale))
         for ev in last.get("events") or []:
             text = _event_line(ev, cards, ctx) if isinstance(ev, dict) else None
             if text:
@@ -72,15 +85,17 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
         data = cards.get(cid) if isinstance(cards.get(cid), dict) else {}
         text = (data.get("text") or {}) if isinstance(data.get("text"), dict) else {}
         words = text.get(ctx.locale) or text.get("en") or ""
-        return f"  {card(cid)}" + (f" — {words}" if words else "")
+        return "  " + card_with_text(card(cid), words, locale)
 
     if "hand" in view:
         hand = view.get("hand") or []
-        lines.append(ctx.t("render.ls.hand_cards", n=len(hand)) + ":" + ("" if hand else " " + ctx.t("render.ls.hand_empty")))
+        lines.append(heading(ctx.t("render.ls.hand_cards", n=len(hand)), locale) if hand else
+                     field(ctx.t("render.ls.hand_cards", n=0), ctx.t("render.ls.hand_empty"), locale))
         lines.extend(with_text(c) for c in hand)
     if "it_unused" in view:
         it = view.get("it_unused") or []
-        lines.append(ctx.t("render.ls.it_cards", n=len(it)) + ":" + ("" if it else " " + ctx.t("render.ls.it_empty")))
+        lines.append(heading(ctx.t("render.ls.it_cards", n=len(it)), locale) if it else
+                     field(ctx.t("render.ls.it_cards", n=0), ctx.t("render.ls.it_empty"), locale))
         lines.extend(with_text(c) for c in it)
     pending = view.get("pending")
     if isinstance(pending, dict):
@@ -98,7 +113,7 @@ def logic_square_text(view: dict, *, locale: str, names: list[str]) -> str:
             answering = pending.get("answering")
             if isinstance(answering, dict):
                 lines.append(ctx.t("render.ls.answering", name=ctx.name(answering.get("seat")),
-                                   card=_decl_line(answering, cards, ctx.locale)))
+                                   card=decl(answering)))
             lines.append(ctx.t("render.ls.pending.chain"))
     if outcome:
         lines.append(_outcome_text(outcome, ctx))

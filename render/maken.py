@@ -24,8 +24,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from data import i18n
-from render import fonts
-from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, hand_header, register,
+from render import fonts, hand_sheet
+from render.textfit import draw_fit, fit_block
+from render.base import (said_text, reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register,
                          register_hand, seat_colour, seat_dark, seat_tint)
 
 W = 600                              # shown 400 wide on a phone: all text is ≥ 12 px (8 px there)
@@ -62,8 +63,8 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
     if card.get("kind") == "support":
         d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=(244, 236, 214), outline=INK, width=2)
         y = 14
-        for line in fonts.wrap(name, 13, CW - 10, True)[:2]:
-            fonts.text(d, (CW // 2, y), fonts.fit(line, 13, CW - 8, True), 13, INK, bold=True, anchor="mm")
+        for line in fit_block(name, 13, TEXT, CW - 10, 2, True)[1]:
+            fonts.text(d, (CW // 2, y), line, 13, INK, bold=True, anchor="mm")
             y += 16
         fonts.text(d, (CW // 2, y + 4), t("maken.render.support"), TEXT, MUTED, anchor="mm")
         text = card.get("text", {}).get(locale, "")
@@ -76,14 +77,12 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
     col = POSTURE_COL.get(posture, INK)
     d.rounded_rectangle((0, 0, CW - 1, CH - 1), radius=8, fill=WHITE, outline=col, width=3)
     d.rectangle((3, 3, CW - 4, 38), fill=col)
-    lines = fonts.wrap(name, 13, CW - 10, True)
+    size, lines = fit_block(name, 13, TEXT, CW - 10, 2, True)
     if len(lines) == 1:
-        fonts.text(d, (CW // 2, 21), lines[0], 13, WHITE, bold=True, anchor="mm")
+        fonts.text(d, (CW // 2, 21), lines[0], size, WHITE, bold=True, anchor="mm")
     else:
-        for i, line in enumerate(lines[:2]):
-            text = line if i == 0 or len(lines) == 2 else fonts.fit(line + "…", 13, CW - 8, True)
-            fonts.text(d, (CW // 2, 13 + 16 * i), fonts.fit(text, 13, CW - 8, True), 13, WHITE, bold=True,
-                       anchor="mm")
+        for i, line in enumerate(lines):
+            fonts.text(d, (CW // 2, 13 + 16 * i), line, size, WHITE, bold=True, anchor="mm")
     spd = card["speed"] + bonuses.count("spd")
     atk = card["attack"] + bonuses.count("atk")
     grd = card["guard"] + bonuses.count("grd")
@@ -96,13 +95,14 @@ def _card_img(card_json: str, bonuses: tuple, locale: str, twin: bool) -> Image.
         fonts.text(d, (CW - 8, y + 8), value, 16, RED if up else INK, bold=True, anchor="rm")
         y += 17
     # posture and unguardable marks
-    fonts.text(d, (8, y + 9), fonts.fit(t(f"maken.posture.{posture}"), TEXT, CW - 16, True), TEXT, col, bold=True,
-               anchor="lm")
+    fonts.text(d, (8, y + 9), t(f"maken.posture.{posture}"), TEXT, col, bold=True, anchor="lm")
     y += 18
     x = 6
-    for u in card.get("unguardable", []):
-        label = "×" + t(f"maken.posture.{u}")[:1 if locale == "ja" else 2]
+    for u in card.get("unguardable", []):        # "×Stand": the whole word, chips wrapped
+        label = "×" + t(f"maken.posture.{u}")
         w = int(fonts.text_width(label, TEXT, True)) + 6
+        if x > 6 and x + w > CW - 4:
+            x, y = 6, y + 18
         d.rounded_rectangle((x, y, x + w, y + 16), radius=4, fill=RED)
         fonts.text(d, (x + w // 2, y + 8), label, TEXT, WHITE, bold=True, anchor="mm")
         x += w + 3
@@ -262,9 +262,9 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
     # info column
     x = M + 12
     name = ctx.name(seat) + (f" {ctx.t('render.you')}" if view.get("seat") == seat else "")
-    fonts.text(d, (x, y + 20), fonts.fit(name, 18, INFO_W - 60, True), 18, INK, bold=True, anchor="lm")
+    draw_fit(d, (x, y + 20), name, 18, TEXT, INFO_W - 60, INK, bold=True, anchor="lm")
     char = _name(ctx, cards, p.get("character"))
-    fonts.text(d, (x, y + 43), fonts.fit(char, 14, INFO_W - 60, True), 14, seat_dark(seat), bold=True, anchor="lm")
+    draw_fit(d, (x, y + 43), char, 14, TEXT, INFO_W - 60, seat_dark(seat), bold=True, anchor="lm")
     if p.get("character"):
         card = _character_img((char or "?")[:1], seat, bool(p.get("upright")))
         img.paste(card, (x + INFO_W - 40 - card.size[0] // 2, y + 34 - card.size[1] // 2), card)
@@ -299,7 +299,7 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
         d.polygon(pts, fill=RED if i < int(p.get("lp_count", 0)) else WHITE, outline=INK)
     counts = (f"{ctx.t('maken.render.stamina')} {p.get('stamina_count', 0)}   "
               f"{ctx.t('maken.render.hand')} {p.get('hand_count', 0)}")
-    fonts.text(d, (x + 112, ly), fonts.fit(counts, 13, INFO_W - 120), 13, INK, anchor="lm")
+    draw_fit(d, (x + 112, ly), counts, 13, TEXT, INFO_W - 120, INK, anchor="lm")
     _bar(d, x, y + 108, int(p.get("gauge_count", 0)), 10, (230, 159, 0), ctx.t("maken.render.gauge"))
     _bar(d, x, y + 131, int(p.get("damage_count", 0)), 10, RED, ctx.t("maken.render.damage"))
     # support cards (face down) and the dust's top card
@@ -310,8 +310,10 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
         sx = x + 80 + i * 18
         d.rounded_rectangle((sx, sy - 9, sx + 13, sy + 9), radius=3, fill=BACK, outline=BACK_LINE)
     dx = x + 80 + max(1, len(support)) * 18 + 6
-    dust = f"{ctx.t('maken.render.dust')} {len(p.get('dust') or [])}: {_name(ctx, cards, p.get('dust_top'))}"
-    fonts.text(d, (dx, sy), fonts.fit(dust, 13, GUARD_X - 12 - dx), 13, MUTED, anchor="lm")
+    dust = f"{ctx.t('maken.render.dust')} {len(p.get('dust') or [])}"
+    if p.get("dust_top") and fonts.text_width(f"{dust}: {_name(ctx, cards, p['dust_top'])}", TEXT) <= GUARD_X - 12 - dx:
+        dust = f"{dust}: {_name(ctx, cards, p['dust_top'])}"      # the top card, when its name fits whole
+    draw_fit(d, (dx, sy), dust, 13, TEXT, GUARD_X - 12 - dx, MUTED, anchor="lm")
     # guard space
     g = p.get("guard") or {}
     gx = GUARD_X
@@ -319,7 +321,7 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
     label = ctx.t("maken.render.guard")
     if g.get("type"):
         label = ctx.t("maken.render.guard_type", kind=ctx.t(f"maken.posture.{g['type']}"))
-    fonts.text(d, (gx, y + 16), fonts.fit(label, 13, W - M - 10 - gx, True), 13, MUTED, bold=True, anchor="lm")
+    draw_fit(d, (gx, y + 16), label, 13, TEXT, W - M - 10 - gx, MUTED, bold=True, anchor="lm")
     n = int(g.get("count") or 0)
     horizontal = g.get("type") == "crouch"          # 屈みガード: bet sideways
     back = _back(horizontal)
@@ -355,18 +357,17 @@ def _band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat: 
         reach = str(top["front"]) if top["front"] == top["back"] else f"{top['front']}/{top['back']}"
         line = (f"{ctx.t('maken.render.spd')} {top['speed']}  {ctx.t('maken.render.rch')} {reach}  "
                 f"{ctx.t('maken.render.atk')} {top['attack']}  {ctx.t('maken.render.grd')} {top['guard']}")
-        fonts.text(d, (fx, fy + CH + 15), fonts.fit("▲ " + line, 14, W - 2 * M - 24, True), 14, INK, bold=True,
-                   anchor="lm")
+        draw_fit(d, (fx, fy + CH + 15), "▲ " + line, 14, TEXT, W - 2 * M - 24, INK, bold=True, anchor="lm")
 
 
-def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
-    d.rounded_rectangle((M, y, W - M, y + MID_H), radius=8, fill=WHITE, outline=LINE)
+def _middle_text(view: dict, ctx: Ctx) -> tuple[str, tuple, str]:
+    """The middle box's headline (the result, or the situation and who acts), its colour, and
+    the judge and last command below it."""
     outcome = view.get("outcome")
     if outcome:
         head, _ = ctx.outcome_text(outcome)
         reason = reason_text("maken", outcome.get("reason"), ctx.locale)
-        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{head} — {reason}", 19, W - 2 * M - 28, True), 19, RED,
-                   bold=True, anchor="lm")
+        headline, colour = f"{head} — {reason}", RED
     else:
         sit = view.get("situation")
         pending = view.get("pending")
@@ -381,8 +382,7 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
             text = ctx.t(f"maken.step.{view.get('step', 'over')}")
         to_act = view.get("to_act") or []
         who = ctx.t("maken.render.to_act", name=ctx.name(to_act[0])) if to_act else ""
-        fonts.text(d, (M + 14, y + 22), fonts.fit(f"{text}  ·  {who}", 19, W - 2 * M - 28, True), 19, INK,
-                   bold=True, anchor="lm")
+        headline, colour = f"{text}  ·  {who}", INK
     parts = []
     j = view.get("judge")
     if j:
@@ -393,17 +393,37 @@ def _middle(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> None:
     if last and last.get("command"):
         parts.append(ctx.t("maken.render.last", text=said_text(view, ctx)
                            or f"{ctx.name(last.get('seat'))}: {last['command']}"))
-    for i, line in enumerate(fonts.wrap("  ·  ".join(parts), 14, W - 2 * M - 28)[:2]):
-        fonts.text(d, (M + 14, y + 50 + 20 * i), line, 14, MUTED, anchor="lm")
+    return headline, colour, "  ·  ".join(parts)
+
+
+def _middle(d: ImageDraw.ImageDraw | None, view: dict, ctx: Ctx, y: int) -> int:
+    """The box between the bands: the headline over up to two lines (shrunk first), then the
+    judge and the last command, every line whole; returns its height (``d`` None: measures)."""
+    headline, colour, parts = _middle_text(view, ctx)
+    size, head = fit_block(headline, 19, TEXT, W - 2 * M - 28, 2, True, 40, 1.2)
+    lines = fonts.wrap(parts, 14, W - 2 * M - 28) if parts else ()
+    top = 4 + int(len(head) * size * 1.2) + 6
+    h = max(MID_H, top + 20 * len(lines) + 6)
+    if d is None:
+        return h
+    d.rounded_rectangle((M, y, W - M, y + h), radius=8, fill=WHITE, outline=LINE)
+    for i, line in enumerate(head):
+        fonts.text(d, (M + 14, y + 4 + size * 1.2 * (i + 0.5)), line, size, colour, bold=True, anchor="lm")
+    for i, line in enumerate(lines):
+        fonts.text(d, (M + 14, y + top + 10 + 20 * i), line, 14, MUTED, anchor="lm")
+    return h
 
 
 @register("maken")
 def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     """Stacked for a phone (600 px wide): the other player's band, the situation, your band, then
     your hand (a seat's own view) or the recent public log.  The height follows the content."""
-    img = Image.new("RGB", (W, 2 * BAND_H + 1400), PAPER)
+    me = view.get("seat")
+    sections = _hand_sections(view, ctx) if me in (0, 1) and "hand" in view else None
+    extra = hand_sheet.draw_sections(None, sections, 0, W) if sections else 0
+    img = Image.new("RGB", (W, 2 * BAND_H + 1400 + extra), PAPER)
     d = ImageDraw.Draw(img)
-    fonts.text(d, (M, 24), fonts.fit(ctx.game_title(), 24, W - 2 * M - 150, True), 24, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 24), ctx.game_title(), 24, 16, W - 2 * M - 150, INK, bold=True, anchor="lm")
     if view.get("turn") is not None:
         fonts.text(d, (W - M, 24), ctx.t("maken.render.turn", turn=view.get("turn"), max=view.get("max_turns")),
                    20, INK, bold=True, anchor="rm")
@@ -412,68 +432,68 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     clock = ctx.clock_text()
     if clock:
         right = f"{right}   {clock}"
-    right = fonts.fit(right, 13, W - 2 * M - 140)
-    fonts.text(d, (W - M, 50), right, 13, RED if ctx.clock_urgent() else MUTED, anchor="rm")
-    fonts.text(d, (M, 50), fonts.fit(ctx.view_label(view), 13, W - 2 * M - 16 - fonts.text_width(right, 13)), 13,
-               MUTED, anchor="lm")
-    me = view.get("seat")
+    size, _ = draw_fit(d, (W - M, 50), right, 13, TEXT, W - 2 * M - 140, RED if ctx.clock_urgent() else MUTED,
+                       anchor="rm")
+    draw_fit(d, (M, 50), ctx.view_label(view), 13, TEXT, W - 2 * M - 16 - fonts.text_width(right, size), MUTED,
+             anchor="lm")
     top_seat = 1 - me if me in (0, 1) else 1
     y = TOP_Y
     _band(img, d, view, ctx, top_seat, y)
     y += band_h(view, top_seat) + 8
-    _middle(d, view, ctx, y)
-    y += MID_H + 8
+    y += _middle(d, view, ctx, y) + 8
     _band(img, d, view, ctx, 1 - top_seat, y)
     y += band_h(view, 1 - top_seat) + 10
     cards = view.get("cards") or {}
-    if me in (0, 1) and "hand" in view:
-        y = _hand(img, d, view, ctx, y)
+    if sections:
+        y = hand_sheet.draw_sections(d, sections, y, W)
     else:
         y += 4
         for ev in (view.get("log") or [])[-8:]:
-            line = event_text(ctx.t, ctx.name, cards, ev, ctx.locale)
-            fonts.text(d, (M, y), fonts.fit(line, 13, W - 2 * M), 13, MUTED)
-            y += 19
+            for line in fonts.wrap(event_text(ctx.t, ctx.name, cards, ev, ctx.locale), 13, W - 2 * M):
+                fonts.text(d, (M, y), line, 13, MUTED)
+                y += 19
     return img.crop((0, 0, W, y + 12))
 
 
-def _hand(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
-    """The seat's hand, five cards a row, and its face-down guard and support cards by name."""
-    cards = view.get("cards") or {}
-    fonts.text(d, (M, y + 10), ctx.t("maken.render.your_hand"), 15, INK, bold=True, anchor="lm")
-    hand = view.get("hand") or []
-    if not hand:
-        fonts.text(d, (M + 120, y + 10), ctx.t("maken.render.empty"), 13, MUTED, anchor="lm")
-    y += 24
-    per_row = (W - 2 * M + 5) // (CW + 5)
-    for i, cid in enumerate(hand):
-        c = cards.get(cid)
-        if c:
-            tile = _card_img(_j(c), (), ctx.locale, False)
-            img.paste(tile, (M + (i % per_row) * (CW + 5), y + (i // per_row) * (CH + 6)), tile)
-    y += ((len(hand) + per_row - 1) // per_row) * (CH + 6) + 4
-    notes = []
-    guard = view.get("guard_cards") or []
-    if guard:
-        notes.append(f"{ctx.t('maken.render.guard')}: " + ", ".join(_name(ctx, cards, c) for c in reversed(guard)))
-    support = view.get("support_cards") or []
-    if support:
-        notes.append(f"{ctx.t('maken.render.support')}: " + ", ".join(_name(ctx, cards, x.get("card")) for x in support))
-    for note in notes:
-        for line in fonts.wrap(note, 13, W - 2 * M)[:2]:
-            fonts.text(d, (M, y + 10), line, 13, MUTED, anchor="lm")
-            y += 20
-    return y
+def hand_card(c: dict, ctx: Ctx, chip: str = "") -> "hand_sheet.Card":
+    """One card of the hand picture: its name, its numbers in words and its whole text."""
+    name = (c.get("name") or {}).get(ctx.locale) or (c.get("name") or {}).get("en") or str(c.get("id", "?"))
+    text = (c.get("text") or {}).get(ctx.locale) or (c.get("text") or {}).get("en") or ""
+    body = [(text, INK, False)] if text else []
+    if c.get("kind") == "support" or "speed" not in c:
+        return hand_sheet.Card(name, band=(150, 124, 70), chip=chip or ctx.t("maken.render.support"), body=body,
+                               fill=(252, 248, 238))
+    posture = c.get("posture", "stand")
+    reach = str(c["front"]) if c.get("front") == c.get("back") else f"{c.get('front')}/{c.get('back')}"
+    stats = [(ctx.t("maken.render.hand_stats", spd=c.get("speed", "?"), rch=reach, atk=c.get("attack", "?"),
+                    grd=c.get("guard", "?")), INK)]
+    extras = [ctx.t("maken.render.cost", n=c["cost"])] if c.get("cost") else []
+    extras += [ctx.t("maken.render.gain", n=c["gain"])] if c.get("gain") else []
+    return hand_sheet.Card(name, band=POSTURE_COL.get(posture, INK),
+                           chip=chip or ctx.t(f"maken.posture.{posture}"), stats=stats,
+                           info=" · ".join(extras), body=body)
 
 
 @register_hand("maken")
 def draw_maken_hand(view: dict, ctx: Ctx) -> Image.Image:
-    """The DM picture: the seat's hand and face-down cards only (the board is in the thread)."""
-    img = Image.new("RGB", (W, 1400), PAPER)
-    d = ImageDraw.Draw(img)
-    y = hand_header(d, ctx, int(view["seat"]), W, M)
-    y = _hand(img, d, view, ctx, y)
-    return img.crop((0, 0, W, y + 12))
+    """The DM picture: the seat's hand and face-down cards only (the board is in the thread),
+    each card with its numbers and whole text in words (:mod:`render.hand_sheet`)."""
+    return hand_sheet.draw_sheet(ctx, int(view["seat"]), _hand_sections(view, ctx))
+
+
+def _hand_sections(view: dict, ctx: Ctx) -> list:
+    """The seat's hand and its face-down guard and support cards, as the hand picture shows them
+    (also under a seat's own board)."""
+    cards = view.get("cards") or {}
+    hand = [hand_card(cards[c], ctx) for c in view.get("hand") or [] if isinstance(cards.get(c), dict)]
+    sections = [hand_sheet.Section(ctx.t("maken.render.your_hand"), hand, empty=ctx.t("maken.render.empty"))]
+    down = [hand_card(cards[c], ctx, ctx.t("maken.render.guard")) for c in reversed(view.get("guard_cards") or [])
+            if isinstance(cards.get(c), dict)]
+    down += [hand_card(cards[x.get("card")], ctx, ctx.t("maken.render.support"))
+             for x in view.get("support_cards") or [] if isinstance(cards.get(x.get("card")), dict)]
+    if down:
+        sections.append(hand_sheet.Section(ctx.t("maken.render.facedown"), down))
+    return sections
 
 
 def event_text(t, name, cards: dict, ev: dict, locale: str) -> str:
@@ -494,7 +514,7 @@ def event_text(t, name, cards: dict, ev: dict, locale: str) -> str:
         return t(f"maken.log.{kind}", name=who, card=card(ev.get("card")))
     if kind == "bet":
         if ev.get("copies", 1) > 1:
-            bonuses = ", ".join(t(f"maken.bonus.{b}") for b in ev.get("bonuses") or [])
+            bonuses = t("core.list_sep").join(t(f"maken.bonus.{b}") for b in ev.get("bonuses") or [])
             return t("maken.log.bet_multi", name=who, card=card(ev.get("card")), copies=ev["copies"],
                      bonuses=bonuses)
         return t("maken.log.bet", name=who, card=card(ev.get("card")))
@@ -517,54 +537,68 @@ def judge_dealt(t, name, totals) -> str:
     deals nothing), or "no damage"."""
     parts = [t("maken.log.dealt", name=name(seat), n=n) for seat, n in enumerate(totals or [])
              if n is not None]
-    return ", ".join(parts) if parts else t("maken.log.no_damage")
+    return t("core.list_sep").join(parts) if parts else t("maken.log.no_damage")
 
 
 # --------------------------------------------------------------------------------------------
 # plain text for the terminal (python bot.py --local), drawn from the view only
 # --------------------------------------------------------------------------------------------
-from render.text import text_renderer  # noqa: E402
+from render.text import card_with_text, card_words, field, heading, move_words, text_renderer  # noqa: E402
 
 
-def _card_line(cards: dict, cid: str, locale: str, bonuses=()) -> str:
-    """A card for the console: its name, its numbers in words (as the menus say them) and its
-    whole text in the reader's language (gauge, on bet, on hit, where it goes)."""
+def _card_line(cards: dict, cid: str, locale: str, bonuses=(), notation: bool = False) -> str:
+    """A card for a text view: its name (its id after it only in the console), its numbers in
+    words (as the menus say them) and its whole text in the reader's language (gauge, on bet,
+    on hit, where it goes)."""
     c = cards.get(cid) or {}
-    name = (c.get("name") or {}).get(locale) or cid
+    name = card_words((c.get("name") or {}).get(locale) or (c.get("name") or {}).get("en") or cid, locale, cid,
+                      notation)
     text = (c.get("text") or {}).get(locale) or (c.get("text") or {}).get("en") or ""
     if c.get("kind") != "attack":
-        return f"{cid} {name} — {text}" if text else f"{cid} {name}"
+        return card_with_text(name, text, locale)
     reach = str(c["front"]) if c["front"] == c["back"] else f"{c['front']}/{c['back']}"
     stats = i18n.t("labels.maken.stats", locale, spd=c["speed"], rch=reach, atk=c["attack"], grd=c["guard"],
                    posture=i18n.t(f"maken.posture.{c['posture']}", locale))
-    extra = (" + " + ", ".join(i18n.t(f"maken.bonus.{b}", locale) for b in bonuses)) if bonuses else ""
-    return f"{cid} {name} — {stats}{extra}" + (f" — {text}" if text else "")
+    if bonuses:
+        stats = i18n.t("maken.render.with_bonus", locale, stats=stats, bonuses=i18n.t("core.list_sep", locale).join(
+            i18n.t(f"maken.bonus.{b}", locale) for b in bonuses))
+    return card_with_text(name, i18n.t("maken.render.stats_text", locale, stats=stats, text=text) if text else stats,
+                          locale)
 
 
 @text_renderer("maken")
-def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
+def _maken_text(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
     t = lambda k, **p: i18n.t(k, locale, **p)  # noqa: E731
     name = lambda s: names[s] if s is not None and s < len(names) else f"#{(s or 0) + 1}"  # noqa: E731
     cards = view.get("cards") or {}
+    sep = t("maken.render.stat_sep")
+
+    def count(label: str, n) -> str:
+        return t("maken.render.count", label=label, n=n)
     out = []
     if "turn" in view and "step" in view:       # the console passes only a seat's own part
-        out.append(f"{t('maken.render.turn', turn=view.get('turn'), max=view.get('max_turns'))} · "
-                   f"{t('maken.render.step', step=t('maken.step.' + str(view.get('step'))))}")
+        out.append(t("core.list_sep").join([t("maken.render.turn", turn=view.get("turn"), max=view.get("max_turns")),
+                                            t("maken.render.step", step=t("maken.step." + str(view.get("step"))))]))
     for p in view.get("players") or []:
         s = p["seat"]
         ch = (cards.get(p.get("character")) or {}).get("name", {}).get(locale, p.get("character"))
-        tp = " [TP]" if view.get("tp") == s else ""
-        out.append(f"{name(s)} ({ch}){tp}: LP {p['lp_count']} · {t('maken.render.stamina')} {p['stamina_count']}"
-                   f" · {t('maken.render.hand')} {p['hand_count']} · {t('maken.render.gauge')} {p['gauge_count']}"
-                   f" · {t('maken.render.damage')} {p['damage_count']} · {t('maken.render.support')} {len(p['support'])}"
-                   f" · {t('maken.render.dust')} {len(p['dust'])} (top {p['dust_top'] or '-'})")
+        tp = t("labels.maken.dm.tp") if view.get("tp") == s else ""
+        top = p.get("dust_top")
+        top = card_words(((cards.get(top) or {}).get("name") or {}).get(locale) or top, locale, top, notation) \
+            if top else t("maken.render.empty")
+        out.append(field(t("maken.render.player", name=name(s), character=ch, tp=tp).strip(), sep.join([
+            count(t("maken.render.lp"), p["lp_count"]), count(t("maken.render.stamina"), p["stamina_count"]),
+            count(t("maken.render.hand"), p["hand_count"]), count(t("maken.render.gauge"), p["gauge_count"]),
+            count(t("maken.render.damage"), p["damage_count"]), count(t("maken.render.support"), len(p["support"])),
+            t("maken.render.dust_top", n=len(p["dust"]), top=top)]), locale))
         for e in p.get("field") or []:
-            out.append("   " + _card_line(cards, e["card"], locale, e.get("bonuses") or ()))
+            out.append("   " + _card_line(cards, e["card"], locale, e.get("bonuses") or (), notation))
         g = p.get("guard") or {}
         if g.get("count") or g.get("open"):
             kind = t("maken.posture." + str(g.get("type"))) if g.get("type") else "-"
-            out.append(f"   {t('maken.render.guard_type', kind=kind)}: {g.get('count')} × ?"
-                       + (f" · GC {g['open']}" if g.get("open") else ""))
+            out.append("   " + field(t("maken.render.guard_type", kind=kind), t("maken.render.guard_count",
+                                                                               n=g.get("count") or 0), locale)
+                       + (t("maken.render.guard_open", n=g["open"]) if g.get("open") else ""))
     sit = view.get("situation")
     pending = view.get("pending")
     if view.get("step") == "bonus" and pending:
@@ -579,21 +613,34 @@ def _maken_text(view: dict, *, locale: str, names: list[str]) -> str:
         key = "maken.render.judge" if j.get("turn") == view.get("turn") else "maken.render.last_judge"
         out.append(t(key, kind=t("maken.judge." + str(j.get("kind"))), dealt=judge_dealt(t, name, j.get("totals"))))
     if "hand" in view:
-        out.append(t("maken.render.your_hand") + ":")
+        out.append(heading(t("maken.render.your_hand"), locale))
         for cid in view["hand"]:
-            out.append("   " + _card_line(cards, cid, locale))
+            out.append("   " + _card_line(cards, cid, locale, notation=notation))
+
+        # set cards by name (the notation's ids mean nothing to a player)
+        def card_name(cid: str) -> str:
+            n = (cards.get(cid) or {}).get("name")
+            n = (n.get(locale) or n.get("en")) if isinstance(n, dict) else (n or cid)
+            return card_words(str(n), locale, cid, notation)
+
         if view.get("guard_cards"):
-            out.append(f"   {t('maken.render.guard')}: {' '.join(reversed(view['guard_cards']))}")
+            out.append("   " + field(t("maken.render.guard"), t("core.list_sep").join(
+                card_name(c) for c in reversed(view["guard_cards"])), locale))
         if view.get("support_cards"):
-            out.append(f"   {t('maken.render.support')}: " + " ".join(x["card"] for x in view["support_cards"]))
+            out.append("   " + field(t("maken.render.support"), t("core.list_sep").join(
+                card_name(x["card"]) for x in view["support_cards"]), locale))
     last = view.get("last") or {}
     if last.get("command"):
-        out.append(t("maken.render.last", text=f"{name(last.get('seat'))}: {last['command']}"))
+        seat = last.get("seat") if isinstance(last.get("seat"), int) else 0
+        out.append(t("maken.render.last", text=field(name(seat), move_words(
+            "maken", view, seat, str(last["command"]), locale, names, notation), locale)))
         for ev in last.get("events") or []:
             line = event_text(t, name, cards, ev, locale)
             if line:
                 out.append("   · " + line)
     if view.get("outcome"):
         o = view["outcome"]
-        out.append(f"★ {', '.join(name(w) for w in o.get('winners', [])) or '='} — {reason_text('maken', o.get('reason'), locale)}")
+        winners = t("core.list_sep").join(name(w) for w in o.get("winners", []))
+        head = i18n.t("render.wins", locale, name=winners) if winners else i18n.t("render.draw", locale)
+        out.append(f"★ {head} — {reason_text('maken', o.get('reason'), locale)}")
     return "\n".join(out)

@@ -132,7 +132,7 @@ def _logic_square(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> lis
     resolved = last.get("resolved")
     if decls and isinstance(resolved, list) and not after.get("chain"):
         # the chain resolved: from the top; what did not resolve is said (a miss)
-        order = ", ".join(card_name(after, decls[i].get("card"), ctx.locale)
+        order = ctx.t("core.list_sep").join(card_name(after, decls[i].get("card"), ctx.locale)
                           for i in range(len(decls) - 1, -1, -1) if i in resolved)
         if len(decls) > 1:
             out.append(ctx.t("narrate.ls.chain", n=len(decls), order=order or "—"))

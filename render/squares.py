@@ -24,13 +24,15 @@ from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
+from render.textfit import draw_fit, fit_size, min_px
 from render.base import (said_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
 
 W, H = 720, 812
 M = 16                       # outer margin
 CELL = 90
-BX, BY = 46, 150             # board top-left
+BX, BY = 58, 150             # board top-left
+GX = (BX - 3) // 2           # centre of the rank gutter left of the board
 BW = CELL * 5
 SX = BX + BW + 14            # row-sum column
 SW = W - M - SX
@@ -38,6 +40,7 @@ PANEL_H = 78
 TOP_PANEL_Y = 62
 BOTTOM_PANEL_Y = BY + BW + 28
 FOOT_Y = BOTTOM_PANEL_Y + PANEL_H + 8
+MIN_TEXT = min_px(W)          # 8 px once the picture is shown 400 px wide
 
 CELL_A = (241, 235, 223)
 CELL_B = (233, 225, 209)
@@ -95,16 +98,19 @@ def _background(locale: str) -> Image.Image:
     for rank in range(1, 6):
         y = rank_y(rank) + CELL // 2
         if rank == 3:
-            d.ellipse((BX - 38, y - 14, BX - 10, y + 14), fill=RED)
-            fonts.text(d, (BX - 24, y), "3", 18, WHITE, bold=True, anchor="mm")
+            d.ellipse((GX - 14, y - 14, GX + 14, y + 14), fill=RED)
+            fonts.text(d, (GX, y), "3", 18, WHITE, bold=True, anchor="mm")
         else:
-            fonts.text(d, (BX - 24, y), str(rank), 18, INK, bold=True, anchor="mm")
+            fonts.text(d, (GX, y), str(rank), 18, INK, bold=True, anchor="mm")
     for col in range(5):
         fonts.text(d, (BX + col * CELL + CELL // 2, BY + BW + 13), "abcde"[col], 18, INK,
                    bold=True, anchor="mm")
+    # "Centre" under the red 3, inside the gutter (shrunk to fit, never below the picture's
+    # smallest text); a word too long even then is left to the panels, which name it too
     centre = i18n.t("render.centre", locale)
-    if fonts.text_width(centre, 15, True) <= 2 * (BX - 4):     # 「中央」 fits; "Centre" is in the panels
-        fonts.text(d, (BX - 24, rank_y(3) + CELL - 12), centre, 15, RED, bold=True, anchor="mm")
+    size = fit_size(centre, 15, MIN_TEXT, 2 * GX - 4, True)
+    if fonts.text_width(centre, size, True) <= 2 * GX - 4:
+        fonts.text(d, (GX, rank_y(3) + CELL - 12), centre, size, RED, bold=True, anchor="mm")
     # row-sum column frame
     for rank in range(1, 6):
         y = rank_y(rank)
@@ -153,7 +159,8 @@ def _tile(owner: int, side: str, number: int, locale: str) -> Image.Image:
     fonts.text(d, (size // 2, 33), str(number), 36, fg, bold=True, anchor="mm")
     d.rounded_rectangle((4, size - 24, size - 5, size - 5), radius=6, fill=WHITE)
     name = i18n.t(f"render.squares.side.{side}", locale)
-    fonts.text(d, (size // 2, size - 14), fonts.fit(name, 15, size - 12, bold=True), 15, seat_dark(owner), bold=True, anchor="mm")
+    fonts.text(d, (size // 2, size - 14), name, fit_size(name, 15, 12, size - 12, True), seat_dark(owner), bold=True,
+               anchor="mm")
     return img
 
 
@@ -223,25 +230,32 @@ def draw_squares(view: dict, ctx: Ctx) -> Image.Image:
         img.paste(tile, (xy[0] + 5, xy[1] + 5), tile)
 
     _last(d, view.get("last"), occupied)
-    _footer(d, view, ctx, to_act, phase, outcome)
+    notes = _notes(view, ctx)
+    need = FOOT_Y + 50 + int(sum(len(lines) for lines, _ in notes) * LINE_STEP) + 8
+    if need > H:            # a long last move: the picture grows rather than cut it
+        taller = Image.new("RGB", (W, need), PAPER)
+        taller.paste(img, (0, 0))
+        img, d = taller, ImageDraw.Draw(taller)
+    _footer(d, view, ctx, to_act, phase, outcome, notes)
     return img
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
-    title = fonts.fit(ctx.game_title(), 24, 380, bold=True)
-    fonts.text(d, (M, 24), title, 24, INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 24), ctx.game_title(), 24, 16, 380, INK, bold=True, anchor="lm")
     centre = view.get("centre") or [0, 0]
+    clock = ctx.clock_text()
+    room = W - 2 * M - (int(fonts.text_width(clock, 15, ctx.clock_urgent())) + 16 if clock else 0)
     sub = ctx.view_label(view)
-    if len(centre) >= 2:
-        sub += "   " + ctx.t("render.centre_count", a=centre[0], b=centre[1])
-    fonts.text(d, (M, 50), fonts.fit(sub, 15, 420), 15, MUTED, anchor="lm")
+    if len(centre) >= 2:    # the centre count, when it fits (the panels' pips show it too)
+        longer = sub + "   " + ctx.t("render.centre_count", a=centre[0], b=centre[1])
+        sub = longer if fonts.text_width(longer, 15) <= room else sub
+    draw_fit(d, (M, 50), sub, 15, MIN_TEXT, room, MUTED, anchor="lm")
     turn = view.get("turn")
     max_turns = view.get("max_turns")
     if turn is not None:
         text = (ctx.t("render.turn", turn=turn, max=max_turns) if max_turns
                 else ctx.t("render.turn_plain", turn=turn))
         fonts.text(d, (W - M, 24), text, 20, INK, bold=True, anchor="rm")
-    clock = ctx.clock_text()
     if clock:
         fonts.text(d, (W - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
                    bold=ctx.clock_urgent(), anchor="rm")
@@ -274,27 +288,33 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat:
     name = ctx.name(seat)
     if view.get("seat") == seat:
         name = f"{name} {ctx.t('render.you')}"
-    name = fonts.fit(name, 19, 300, bold=True)
-    fonts.text(d, (x, cy), name, 19, INK, bold=True, anchor="lm")
-    x += int(fonts.text_width(name, 19, True)) + 10
+    badges = []
     if view.get("first") == seat:
-        x = _badge(d, x, cy, ctx.t("render.first"), WHITE, MUTED, outline=LINE)
+        badges.append((ctx.t("render.first"), WHITE, MUTED, LINE))
     if winner:
-        x = _badge(d, x, cy, "★ " + ctx.t("render.winner_badge"), seat_dark(seat), WHITE)
+        badges.append(("★ " + ctx.t("render.winner_badge"), seat_dark(seat), WHITE, None))
     elif acting:
         key = "render.must_return_badge" if phase == "return" else "render.to_move_badge"
-        x = _badge(d, x, cy, "▶ " + ctx.t(key), seat_dark(seat), WHITE)
+        badges.append(("▶ " + ctx.t(key), seat_dark(seat), WHITE, None))
     # centre pips: squares held in the centre row, 3 wins
     centre = view.get("centre") or [0, 0]
     held = int(centre[seat]) if seat < len(centre) else 0
     px = W - M - 14 - 3 * 20
+    label = ctx.t("render.centre") + (f" {held}" if held > 3 else "")
+    # the name takes what the badges and the centre label leave: shrunk, then over two lines
+    room = (px - 8 - fonts.text_width(label, 15, True) - 12 - x
+            - sum(fonts.text_width(b[0], 15, True) + 22 for b in badges) - 10)
+    size, lines = draw_fit(d, (x, cy), name, 19, MIN_TEXT, room, INK, bold=True, anchor="lm",
+                           max_lines=2, leading=1.2, height=40)
+    x += int(max(fonts.text_width(ln, size, True) for ln in lines)) + 10
+    for text, fill, fg, outline in badges:
+        x = _badge(d, x, cy, text, fill, fg, outline=outline)
     for i in range(3):
         box = (px + i * 20, cy - 8, px + i * 20 + 16, cy + 8)
         if i < held:
             d.ellipse(box, fill=seat_colour(seat), outline=seat_dark(seat), width=2)
         else:
             d.ellipse(box, fill=WHITE, outline=LINE, width=2)
-    label = ctx.t("render.centre") + (f" {held}" if held > 3 else "")
     fonts.text(d, (px - 8, cy), label, 15, RED, bold=True, anchor="rm")
     # reserve, grouped by piece kind: "A 援護/飛躍 [1][3]   B 交換/補給 [2][5]"
     ry = y + 57
@@ -447,8 +467,38 @@ def _last(d: ImageDraw.ImageDraw, last, occupied: set[str]) -> None:
             fonts.text(d, (x1 - w // 2, y0 + 12), text, 15, RED, bold=True, anchor="mm")
 
 
+LINE_STEP = 19           # px between the footer's lines of 15 px text
+
+
+def _notes(view: dict, ctx: Ctx) -> list[tuple[tuple[str, ...], tuple]]:
+    """The footer's lines under the status: the last move (with its battle) and the pieces it
+    returned, each wrapped to the picture's width (lines, colour)."""
+    last = view.get("last")
+    if not isinstance(last, dict):
+        return []
+    seat = last.get("seat")
+    said = said_text(view, ctx)
+    line = ctx.t("render.last_said", text=said) if said else ctx.t(
+        "render.last", name=ctx.name(seat) if isinstance(seat, int) else "", command=str(last.get("command") or ""))
+    battle = last.get("battle")
+    if isinstance(battle, dict):
+        winner = str(battle.get("winner") or "")
+        rkey = f"render.battle.{winner}"
+        result = ctx.t(rkey)
+        line += "  ·  " + ctx.t("render.battle", square=battle.get("square") or last.get("to"),
+                               attacker=battle.get("attacker"),
+                               defender=battle.get("defender"),
+                               result=winner if result == rkey else result)
+    notes = [(fonts.wrap(line, 15, W - 2 * M - 8), INK)]
+    returned = [str(s) for s in last.get("returned") or []]
+    if returned:
+        notes.append((fonts.wrap(ctx.t("render.returned", squares=", ".join(returned)), 15, W - 2 * M - 8),
+                      MUTED))
+    return notes
+
+
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], phase,
-            outcome) -> None:
+            outcome, notes) -> None:
     y = FOOT_Y
     if outcome:
         head, reason = ctx.outcome_text(outcome)
@@ -458,33 +508,16 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], pha
         d.rounded_rectangle((M, y, W - M, y + 40), radius=10, fill=fill,
                             outline=seat_dark(winners[0]) if len(winners) == 1 else INK, width=2)
         text = f"★ {head}" + (f"  —  {reason}" if reason else "")
-        fonts.text(d, (W // 2, y + 20), fonts.fit(text, 21, W - 2 * M - 20, bold=True), 21, fg,
-                   bold=True, anchor="mm")
+        draw_fit(d, (W // 2, y + 20), text, 21, MIN_TEXT, W - 2 * M - 20, fg, bold=True,
+                 anchor="mm", max_lines=2, leading=1.22, height=40)
     elif to_act:
         key = "render.must_return" if phase == "return" else "render.to_move"
         text = "   ".join(ctx.t(key, name=ctx.name(s)) for s in to_act)
         fonts.text(d, (M + 4, y + 20), "▶", 20, seat_colour(to_act[0]), bold=True, anchor="lm")
-        fonts.text(d, (M + 30, y + 20), fonts.fit(text, 20, W - 2 * M - 40, bold=True), 20, INK,
-                   bold=True, anchor="lm")
-    last = view.get("last")
-    if isinstance(last, dict):
-        seat = last.get("seat")
-        said = said_text(view, ctx)
-        line = ctx.t("render.last_said", text=said) if said else ctx.t(
-            "render.last", name=ctx.name(seat) if isinstance(seat, int) else "", command=str(last.get("command") or ""))
-        battle = last.get("battle")
-        if isinstance(battle, dict):
-            winner = str(battle.get("winner") or "")
-            rkey = f"render.battle.{winner}"
-            result = ctx.t(rkey)
-            line += "  ·  " + ctx.t("render.battle", square=battle.get("square") or last.get("to"),
-                                   attacker=battle.get("attacker"),
-                                   defender=battle.get("defender"),
-                                   result=winner if result == rkey else result)
-        fonts.text(d, (M + 4, y + 58), fonts.fit(line, 15, W - 2 * M - 8), 15, INK,
-                   anchor="lm")
-        returned = [str(s) for s in last.get("returned") or []]
-        if returned:
-            fonts.text(d, (M + 4, y + 80),
-                       fonts.fit(ctx.t("render.returned", squares=", ".join(returned)), 15,
-                                 W - 2 * M - 8), 15, MUTED, anchor="lm")
+        draw_fit(d, (M + 30, y + 20), text, 20, MIN_TEXT, W - 2 * M - 40, INK, bold=True,
+                 anchor="lm", max_lines=2, leading=1.22, height=40)
+    y += 58
+    for lines, colour in notes:
+        for line in lines:
+            fonts.text(d, (M + 4, y), line, 15, colour, anchor="lm")
+            y += LINE_STEP

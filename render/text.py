@@ -21,15 +21,54 @@ def text_renderer(game: str):
     return deco
 
 
-def render_text(game: str, view: dict, *, locale: str = "en", names: list[str] | None = None) -> str:
+def render_text(game: str, view: dict, *, locale: str = "en", names: list[str] | None = None,
+                notation: bool = False) -> str:
+    """``notation``: the console, where a player types commands: a card's id follows its name
+    ("Pulse Jab (ac01)") and a board may be drawn as a grid of codes.  Without it (a player's
+    DM) every card is named in words only."""
     fn = _TEXT.get(game, _generic)
-    return fn(view, locale=locale, names=names or [])
+    return fn(view, locale=locale, names=names or [], notation=notation)
+
+
+def card_words(name: str, locale: str, cid: str | None = None, notation: bool = False) -> str:
+    """A card as a text view names it: 「name」 in Japanese, its id after it only with ``notation``."""
+    if notation and cid and cid != name:
+        return i18n.t("text.card_id", locale, name=name, id=cid)
+    return i18n.t("text.card", locale, name=name)
+
+
+def card_with_text(card: str, text: str, locale: str) -> str:
+    """A card (:func:`card_words`) and what it does."""
+    return i18n.t("text.card_text", locale, card=card, text=text) if text else card
+
+
+def move_words(game: str, view: dict, seat: int, command: str, locale: str, names: list[str],
+               notation: bool = False) -> str:
+    """A command in words, as the Act menu labels it (``view``: the position the labels read);
+    its notation after the words only with ``notation`` (the console)."""
+    from render.labels import choices, is_raw_id
+
+    said = choices(game, view, seat, [command], locale, names)
+    label = said[0].label if said else command
+    if is_raw_id(label, [command]) or command in label:
+        return f"`{command}`" if not notation else command
+    return i18n.t("text.said", locale, label=label, command=command) if notation else label
+
+
+def heading(label: str, locale: str) -> str:
+    """A heading a list follows: "Your hand:" / 「あなたの手札：」."""
+    return i18n.t("text.heading", locale, label=label)
+
+
+def field(label: str, value: str, locale: str) -> str:
+    """"label: value" with the reader's colon."""
+    return i18n.t("text.field", locale, label=label, value=value)
 
 
 _SKIP = {"game", "seat", "cards"}
 
 
-def _generic(view: dict, *, locale: str, names: list[str]) -> str:
+def _generic(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
     """Any game: one line per top-level key, nested data indented, card ids with their names."""
     cards = view.get("cards") if isinstance(view.get("cards"), dict) else {}
     lines: list[str] = []
@@ -87,7 +126,7 @@ def _emit(lines: list[str], key: str, value: Any, cards: dict, locale: str, name
 
 
 @text_renderer("squares")
-def _squares(view: dict, *, locale: str, names: list[str]) -> str:
+def _squares(view: dict, *, locale: str, names: list[str], notation: bool = False) -> str:
     """Rank 5 (seat 2's nearest row) on top, rank 1 at the bottom; ``S3`` = seat 1's piece,
     ``s3`` = seat 2's piece; ``*`` marks the centre row."""
     at = {p["square"]: p for p in view.get("pieces", [])}

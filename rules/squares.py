@@ -88,7 +88,7 @@ del _i, _c
 
 EN: dict[str, str] = {
     "squares.err.game_over": "The match is over; no more commands are accepted.",
-    "squares.err.not_your_turn": "It is not your turn: waiting for seat {waiting}.",
+    "squares.err.not_your_turn": "It is not your turn: waiting for player {waiting}.",
     "squares.err.empty": "Type a command. Legal now: {legal}",
     "squares.err.syntax": "Cannot read \"{command}\": write it like {usage}. Legal now: {legal}",
     "squares.err.unknown_verb": "Unknown action \"{verb}\": use place, move, leap, swap, return or pass. Legal now: {legal}",
@@ -570,7 +570,7 @@ class SquaresGame:
             raise self._fail("squares.err.game_over")
         waiting = self.to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
-            raise self._fail("squares.err.not_your_turn", waiting=waiting[0])
+            raise self._fail("squares.err.not_your_turn", waiting=waiting[0] + 1)   # 1-based
         verb, args = self._parse(state, seat, command)
         canonical = " ".join([verb, *args])
         board = state.board

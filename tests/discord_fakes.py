@@ -752,7 +752,7 @@ class Env:
     async def play(self, user: dict, **options: Any) -> IxRecord:
         return await self.fake.slash(self.bot, user, "play", **options)
 
-    async def start(self, options: str = "first=0", game: str = "squares", **kw: Any) -> int:
+    async def start(self, options: str = "first=1", game: str = "squares", **kw: Any) -> int:
         """Alice challenges Bob, Bob accepts; returns the match id."""
         ix = await self.play(self.alice, game=game, opponent=self.bob, options=options, **kw)
         assert "#" in ix.text, ix.text

@@ -85,7 +85,7 @@ async def _accept(env, match_id: int, deck: str) -> None:
 
 async def _start(env, **kw) -> int:
     """Alice challenges Bob with ready-made decks; Bob accepts with his deck choice."""
-    await env.play(env.alice, game=GAME, opponent=env.bob, options="first=0", deck="iron_wall", **kw)
+    await env.play(env.alice, game=GAME, opponent=env.bob, options="first=1", deck="iron_wall", **kw)
     match_id = max(m.id for m in await env.store.matches_for_user(uid(env.alice)))
     await _accept(env, match_id, "falcon_raid")
     rec = await env.match(match_id)
@@ -94,8 +94,16 @@ async def _start(env, **kw) -> int:
 
 
 def _hand_line(text: str) -> str | None:
-    m = re.search(r"Your hand: ([KSAPGW -]+)", text)
-    return m.group(1).strip() if m else None
+    """The hand as letters ("S S G") from the DM's words ("Your hand: SOLDIER ×2, GUARDIAN")."""
+    m = re.search(r"Your hand: ([^\n]+)", text)
+    if not m:
+        return None
+    letters = {"KING": "K", "SOLDIER": "S", "ARCHER": "A", "PRIEST": "P", "GUARDIAN": "G", "WIZARD": "W"}
+    out: list[str] = []
+    for part in m.group(1).strip().split(", "):
+        name, _, times = part.partition(" ×")
+        out += [letters.get(name.strip(), name.strip())] * (int(times) if times.isdigit() else 1)
+    return " ".join(out)
 
 
 async def test_hands_go_by_dm_and_the_thread_shows_only_public_facts(env):
@@ -187,7 +195,8 @@ async def test_a_guardian_window_is_asked_by_dm_only_and_the_thread_shows_nothin
     # the private view (edited in place) names what is being answered
     view_dm = next(t for t in dms if "private view" in t)
     attack = state.chain[0]
-    assert "Answering:" in view_dm and f"attack {SQUARES[attack[2]]} → {SQUARES[attack[3]]} ({attack[4]})" in view_dm
+    assert "Answering:" in view_dm and f"({SQUARES[attack[2]]}) → " in view_dm \
+        and f"({SQUARES[attack[3]]}), attack {attack[4]}" in view_dm
     # the attacker's DMs show no window
     for text in (message_text(m) for m in env.fake.dms(uid(attacker_user))):
         assert "Answer" not in text and "decision is waiting" not in text

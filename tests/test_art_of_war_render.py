@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 from PIL import Image, ImageDraw
 
 from render import art_of_war as aow_render
 from render import has_renderer, render_png
-from render.base import PAPER, Ctx
+from render.base import Ctx
 from rules import registry
 
 game = registry.get("art_of_war")
@@ -75,8 +76,9 @@ def test_text_view_for_the_console():
     from render.text import render_text
 
     state = game.position(player=0, field={"b2": "0s/", "b3": "1g:1"}, hands={0: "pk"}, waiting={1: "wa"})
-    text = render_text("art_of_war", game.view(state, 0), locale="en", names=["Alice", "Bob"])
-    assert "S1/" in text and "G2-1" in text and "Your hand: K P" in text and "W A" in text
+    text = render_text("art_of_war", game.view(state, 0), locale="en", names=["Alice", "Bob"], notation=True)
+    assert "S1/" in text and "G2-1" in text and "Waiting area (2 of 5, front first): WIZARD, ARCHER" in text
+    assert re.search(r"Your hand: [A-Z ]*KING, PRIEST", text), text
     public = render_text("art_of_war", game.view(state, None), locale="ja", names=["Alice", "Bob"])
     assert "手札" in public and "Your hand" not in public and "あなたの手札" not in public
 
@@ -91,13 +93,13 @@ def test_text_of_a_seats_own_part_shows_only_its_private_sections():
     window = game.apply(state, 0, "attack b2 b3")
     public = game.view(window, None)
     mine = render_text("art_of_war", own_part(game.view(window, 0), public), locale="en", names=["Alice", "Bob"])
-    assert mine == "Your hand: P P P"
+    assert mine == "Your hand: PRIEST ×3"
     theirs = render_text("art_of_war", own_part(game.view(window, 1), public), locale="en", names=["Alice", "Bob"])
-    assert "Your hand: K G" in theirs
-    assert "Answering: Alice: attack b2 → b3 (3)" in theirs
-    assert "Answer: support g, support k g / pass" in theirs
+    assert re.search(r"Your hand: [A-Z ]*KING, GUARDIAN", theirs), theirs
+    assert "Answering: Alice attacks: SOLDIER (b2) → SOLDIER (b3), attack 3" in theirs
+    assert re.search(r"Answer: support with GUARDIAN / support with [A-Z ]*KING as GUARDIAN / pass", theirs), theirs
     ja = render_text("art_of_war", own_part(game.view(window, 1), public), locale="ja", names=["Alice", "Bob"])
-    assert "対応する宣言:Alice:b2 → b3 に攻撃(攻撃力 3)" in ja
+    assert "対応する宣言：Aliceの攻撃：ソルジャー（b2）→ソルジャー（b3）、攻撃力3" in ja
 
 
 def test_the_pending_rear_support_is_named_for_the_wizard_answer():
@@ -106,7 +108,7 @@ def test_the_pending_rear_support_is_named_for_the_wizard_answer():
     state = game.position(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "kp", 1: "w"})
     window = game.apply(state, 0, "support k a b3")
     text = render_text("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
-    assert "Answering: Alice: ARCHER rear support (by the KING) b3" in text
+    assert "Answering: Alice: ARCHER rear support (by the KING) — 1 damage to the unit on b3" in text
     png = render_png("art_of_war", game.view(window, 1), locale="en", names=["Alice", "Bob"])
     assert _decode(png).width == 520
 
@@ -115,18 +117,18 @@ def test_hand_picture_draws_each_cards_range_diagram():
     """The DM hand shows each card's attack, defence and range as in the rulebook (攻撃範囲: the card
     ■ at the bottom, squares in range marked).  WIZARD: 正面の列全て; GUARDIAN: 正面のみ."""
     def square(img, forward, sideways):
-        w, cell = aow_render.HAND_CARD_W, 12                # the first card of a strip drawn at y=0
-        x0, y0 = aow_render.M + (w - 5 * cell) // 2, 28 + 46
-        return img.getpixel((x0 + (sideways + 2) * cell + 5, y0 + (3 - forward) * cell + 5))
+        cell = 14                                            # the card's diagram drawn at (0, 0)
+        return img.getpixel(((sideways + 2) * cell + 5, (3 - forward) * cell + 5))
 
     def light(rgb):                 # a marked square is white (the PNG palette may shift it a little)
         return min(rgb) > 230
 
     for hand, marked in (("w", {(1, 0), (2, 0), (3, 0)}), ("g", {(1, 0)}), ("a", {(1, -2), (1, 2), (2, -1), (2, 1)})):
         view = game.view(game.position(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: hand}), 0)
-        img = Image.new("RGB", (aow_render.W, 200), PAPER)
-        aow_render._hand_strip(ImageDraw.Draw(img), view, Ctx("art_of_war", "en", ("Alice", "Bob"), None, None),
-                               0, view["hand"], 0)
+        img = Image.new("RGB", (aow_render.W, 200), (0, 114, 178))      # on a coloured ground
+        # the hand picture and the hand under a seat's board draw the same cards (render.hand_sheet)
+        card, = aow_render.hand_cards(view, Ctx("art_of_war", "en", ("Alice", "Bob"), None, None), 0, view["hand"])
+        card.art[2](ImageDraw.Draw(img), 0, 0)
         for f in range(1, 4):
             for sw in range(-2, 3):
                 assert light(square(img, f, sw)) == ((f, sw) in marked), (hand, f, sw)

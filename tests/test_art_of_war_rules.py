@@ -988,7 +988,7 @@ def test_rules_doc_marks_rulings_and_documents_every_verb():
     from rules.art_of_war.engine import VERBS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "rules" / "art_of_war.md").read_text(encoding="utf-8")
-    assert doc.count("**Ruling:** *(GAMES.md)*") >= 9 and doc.count("**Ruling:** *(engine)*") >= 8
+    assert doc.count("**Ruling:** *(project ruling)*") >= 9 and doc.count("**Ruling:** *(engine)*") >= 8
     for verb in VERBS:
         assert f"`{verb}" in doc, verb
     for term in ("後方支援", "待機エリア", "王国エリア", "戦場エリア", "墓地", "捕獲", "入国", "徴兵",

@@ -48,7 +48,7 @@ async def test_three_players_a_late_joiner_private_hands_and_secret_supports(env
     GAMES.md: "A battle's support choice is secret until both have chosen"; hands by DM."""
     dave = env.fake.user("Dave")
     users = [env.alice, env.bob, env.carol, dave]
-    await env.play(env.alice, game="avalon", opponent=env.bob, opponent2=env.carol, options="leader=0")
+    await env.play(env.alice, game="avalon", opponent=env.bob, opponent2=env.carol, options="leader=1")
     match_id = max(m.id for m in await env.store.matches_for_user(uid(env.alice)))
     for user in (env.bob, env.carol):
         ix = await env.fake.click(env.bot, user, await env.board(match_id), f"m:{match_id}:accept")
@@ -72,12 +72,16 @@ async def test_three_players_a_late_joiner_private_hands_and_secret_supports(env
         text = message_text(dms[-1])
         mine = f"Your hand (P{seat + 1} {rec.names[seat]}):"        # the own part, named for its reader
         assert mine in text and text.count("Your hand") == 1
+        # each card by its name (no id: "Words, not ids"), no other seat's card named
         for cid in state.players[seat].hand:
-            assert cid in text
+            assert card_name(cid) in text and cid not in text.split()
         for other in range(4):
             if other != seat:
                 only_theirs = set(state.players[other].hand) - set(state.players[seat].hand)
-                assert not only_theirs & set(text.split()), (seat, other)
+                mine_names = {card_name(c) for c in state.players[seat].hand}
+                for c in only_theirs:
+                    name = card_name(c)
+                    assert name in mine_names or name not in text, (seat, other, name)
 
     thread_id = rec.channel_id
     rng = random.Random(8)
@@ -124,7 +128,7 @@ async def test_deck_command_enforces_the_originality_copy_limits_and_40_cards(en
     ix = await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="add",
                               card="c07")            # a second copy of a ★5 card: 41 cards
     text = message_text(ix.last)
-    assert "at most 1 copies" in text and "only one ★5 card" in text and "exactly 40 cards" in text
+    assert "may hold 1 of it at most" in text and "only one ★5 card" in text and "exactly 40 cards" in text
     await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="remove", card="c07")
     await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="remove", card="c02")
     ix = await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="add",
@@ -136,4 +140,4 @@ async def test_deck_command_enforces_the_originality_copy_limits_and_40_cards(en
     await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="remove", card="c36")
     ix = await env.fake.slash(env.bot, env.alice, "deck edit", game="avalon", name="mine", action="add",
                               card="c03", count=2)   # ★2: 3 copies at most (dawn has 3 already)
-    assert "at most 3 copies" in message_text(ix.last)
+    assert "may hold 3 of it at most" in message_text(ix.last)

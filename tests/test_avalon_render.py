@@ -76,8 +76,10 @@ def test_dm_text_of_the_own_part_shows_the_hand_and_the_own_support_only():
     own = own_part(game.view(s, 0), game.view(s, None))
     text = render_text("avalon", own, locale="en", names=["A", "B", "C"])
     assert "None" not in text and "Avalon's Sanctuary" not in text     # no header (a card may be a Sanctuary Hymn)
-    assert "Your hand (P1 A):" in text and "support: s06 Battle Hymn" in text
-    for cid in s.players[0].hand:
-        assert cid in text
+    assert "Your hand (P1 A):" in text and "Battle support: Battle Hymn" in text
+    for cid in s.players[0].hand:   # each card by name, never by its id
+        assert own["cards"][cid]["name"]["en"] in text and cid not in text
+    console = render_text("avalon", own, locale="en", names=["A", "B", "C"], notation=True)
+    assert all(cid in console for cid in s.players[0].hand)
     other = render_text("avalon", own_part(game.view(s, 1), game.view(s, None)), locale="ja", names=[])
     assert "s06" not in other and "あなたの手札" in other

@@ -105,7 +105,7 @@ async def test_the_command_line_backs_up_and_says_so_in_the_terminals_language(t
     await _match(Host(store, render=False))
     await store.close()
     out = _run(["--backup", str(tmp_path / "copy.db")], {"DATABASE_URL": f"sqlite:///{db}", "LANG": "C"})
-    assert out.returncode == 0 and "Backed up 1 matches" in out.stdout
+    assert out.returncode == 0 and "Backed up 1 match to" in out.stdout
     assert (tmp_path / "copy.db").is_file()
     ja = _run(["--backup", str(tmp_path / "c2.db")], {"DATABASE_URL": "postgresql://u@h/d", "LANG": "ja_JP.UTF-8"})
     assert ja.returncode == 2 and "pg_dump" in ja.stderr and "バックアップ" in ja.stderr

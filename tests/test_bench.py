@@ -283,14 +283,33 @@ def test_discord_bench_table_and_targets():
     read the figures it measures (the run itself plays through the twin; see the README)."""
     from bench.discord import format_discord, misses
 
-    good = {"interactions_per_move_median": 2.0, "interactions_per_move_max": 3, "public_messages_per_turn": 1.0,
+    good = {"interactions_per_move_median": 2.0, "interactions_per_move_max": 3, "taps_per_turn_median": 4,
+            "taps_per_turn_p95": 9, "public_messages_per_turn": 1.0,
             "rest_calls_per_command": 2.0, "board_is_last_message": True, "raw_id_labels": 0, "phone_text_px": 9.0}
-    bad = dict(good, raw_id_labels=12, phone_text_px=4.2, board_is_last_message=False)
+    bad = dict(good, raw_id_labels=12, phone_text_px=4.2, board_is_last_message=False, taps_per_turn_p95=18)
     result = {"discord": {"squares": good, "avalon": bad}}
     table = format_discord(result)
-    assert "| squares | 2.0 | 3 | 1.0 | 2.0 | yes | 0 | 9.0 |" in table
-    assert "| avalon | 2.0 | 3 | 1.0 | 2.0 | NO | 12 | 4.2 |" in table
-    assert misses(result) == ["avalon: board last", "avalon: raw-id labels", "avalon: phone text"]
+    assert "| squares | 2.0 | 3 | 4 | 9 | 1.0 | 2.0 | yes | 0 | 9.0 |" in table
+    assert "| avalon | 2.0 | 3 | 4 | 18 | 1.0 | 2.0 | NO | 12 | 4.2 |" in table
+    assert misses(result) == ["avalon: taps/turn p95", "avalon: board last", "avalon: raw-id labels",
+                              "avalon: phone text"]
+
+
+def test_discord_bench_pools_turns_and_takes_the_median_of_rest_calls():
+    """Issue 33: taps per turn (a turn = a run of consecutive moves by one player) pooled over
+    the seeds' matches, with its 95th percentile by the nearest rank; REST calls per command
+    the median over the seeds (a batch counts as one command)."""
+    from bench.discord import _figures, percentile
+
+    assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], 95) == 19
+    assert percentile([4], 95) == 4 and percentile([], 95) == 0
+    run = {"moves": 4, "turns": 2, "resigned": False, "refused": 0, "taps": [2, 1, 1, 2], "turn_taps": [4, 2, 0],
+           "rest": 10, "kinds": {"edit:channel": 4}, "public": 2, "board_last": True, "raw_labels": 0,
+           "phone_text_px": 9.0}
+    f = _figures([run, dict(run, rest=8, phone_text_px=None), dict(run, rest=12, phone_text_px=None)])
+    assert f["taps_per_turn_median"] == 3 and f["taps_per_turn_p95"] == 4
+    assert f["rest_calls_per_command"] == 2.5 and f["rest_calls_per_command_by_seed"] == [2.5, 2.0, 3.0]
+    assert f["phone_text_px"] == 9.0 and f["seeds"] == 3
 
 
 def test_the_ai_benchmark_times_every_game_and_level():

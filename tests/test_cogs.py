@@ -48,7 +48,7 @@ async def play_via_menu(env, user, match_id: int, *, pick=lambda options: option
 
 # ---------------------------------------------------------------------------- the happy path
 async def test_play_posts_a_challenge_that_pings_only_the_opponent(env):
-    ix = await env.play(env.alice, game="squares", opponent=env.bob, options="first=0")
+    ix = await env.play(env.alice, game="squares", opponent=env.bob, options="first=1")
     assert ix.ephemeral and "Challenge #1" in ix.text
     [challenge] = env.fake.posts(env.fake.channel["id"])
     assert custom_ids(challenge) == ["m:1:accept", "m:1:decline"]
@@ -117,7 +117,7 @@ async def test_move_command_plays_and_answers_ephemerally(env):
 
 
 async def test_a_full_match_by_move_autocomplete_reaches_a_result(env):
-    match_id = await env.start(options="first=0 max_turns=10")
+    match_id = await env.start(options="first=1 max_turns=10")
     thread_id = (await env.match(match_id)).channel_id
     players = {uid(env.alice): env.alice, uid(env.bob): env.bob}
     for _ in range(200):
@@ -323,7 +323,7 @@ async def test_match_rematch_offers_a_new_challenge_in_the_same_thread(env):
 async def test_when_both_players_ask_for_a_rematch_the_second_accepts_the_first(env):
     thread_id = await rematch_offered(env, env.bob)
     ix = await env.fake.slash(env.bot, env.bob, "match rematch", channel_id=thread_id, locale="ja")
-    assert "対局 #2" in ix.text and "承諾" in ix.text
+    assert "対戦 #2" in ix.text and "承諾" in ix.text
     rec2 = await env.match(2)
     assert rec2.status == "active" and rec2.options["first"] == 1   # the winner, Alice, moves second
     assert await env.match(3) is None
@@ -354,7 +354,7 @@ async def test_match_spectate_status_and_log(env):
     assert ix.ephemeral and "To act: Bob" in ix.text and "Your turn" in ix.text
 
     ix = await env.fake.slash(env.bot, env.bob, "match log", match=match_id)
-    assert ix.ephemeral and f"Alice: {first}" in ix.text and len(ix.last["content"]) <= 2000
+    assert ix.ephemeral and "1. Alice: " in ix.text and f"(`{first}`)" in ix.text and len(ix.last["content"]) <= 2000
 
 
 async def test_match_without_a_match_here_says_how_to_choose_one(env):
@@ -517,7 +517,7 @@ async def test_settings_language_makes_public_messages_japanese(env):
 
 # ---------------------------------------------------------------------------- Japanese
 async def test_japanese_users_get_japanese_replies_and_japanese_guilds_japanese_boards(env):
-    ix = await env.play(env.alice, game="squares", opponent=env.bob, options="first=0",
+    ix = await env.play(env.alice, game="squares", opponent=env.bob, options="first=1",
                         locale="ja", guild_locale="ja")
     assert "申し込みを投稿しました" in ix.text
     challenge = env.fake.posts()[-1]
@@ -527,11 +527,11 @@ async def test_japanese_users_get_japanese_replies_and_japanese_guilds_japanese_
     labels = [c["label"] for row in board["components"] for c in row["components"]]
     assert labels == ["行動", "状況", "投了"]
     ix = await env.fake.click(env.bot, env.bob, board, "m:1:act", locale="ja")
-    assert "あなたの手番ではありません" in ix.text
+    assert "今はあなたの番ではありません" in ix.text
     ix = await env.fake.click(env.bot, env.alice, board, "m:1:act", locale="ja")
-    assert "あなたの手番" in ix.text
+    assert "あなたの番" in ix.text
     ix = await env.fake.slash(env.bot, env.carol, "match status", locale="ja")
-    assert "どの対局ですか" in ix.text
+    assert "どの対戦か決められません" in ix.text
 
 
 async def test_rules_shows_the_start_of_the_rules_within_limits(env):
@@ -567,7 +567,7 @@ async def test_no_request_goes_unanswered_by_the_fake(env):
 async def test_concurrent_publishes_make_one_thread_and_never_show_an_older_board(env):
     import asyncio
 
-    await env.play(env.alice, game="squares", opponent=env.bob, options="first=0")
+    await env.play(env.alice, game="squares", opponent=env.bob, options="first=1")
     started = await env.host.accept(1, uid(env.bob))
     legal = await env.host.legal(1, uid(env.alice))
     moved = await env.host.command(1, uid(env.alice), legal[0])
@@ -579,7 +579,7 @@ async def test_concurrent_publishes_make_one_thread_and_never_show_an_older_boar
 
 async def test_a_match_started_inside_a_thread_is_played_in_that_thread(env):
     thread = env.fake.thread(int(env.fake.channel["id"]), "chat")
-    await env.play(env.alice, game="squares", opponent=env.bob, options="first=0", channel_id=thread["id"])
+    await env.play(env.alice, game="squares", opponent=env.bob, options="first=1", channel_id=thread["id"])
     challenge = env.fake.posts(thread["id"])[-1]
     await env.fake.click(env.bot, env.bob, challenge, "m:1:accept")
     assert len(env.fake.threads()) == 1

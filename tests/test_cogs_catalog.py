@@ -20,8 +20,12 @@ def _cogs_files() -> dict[str, dict]:
 
 def test_both_languages_have_the_same_keys_and_placeholders():
     files = _cogs_files()
-    assert set(files["en"]) == set(files["ja"])
+    # an English singular (``x.one`` beside ``x``: data/i18n/__init__.py) has no Japanese twin
+    singular = {k for k in files["en"] if k.endswith(".one") and k[:-4] in files["en"]}
+    assert set(files["en"]) - singular == set(files["ja"])
     for key, text in files["en"].items():
+        if key in singular:
+            continue
         assert i18n.placeholders(text) == i18n.placeholders(files["ja"][key]), key
         assert files["ja"][key].strip(), key
 

@@ -55,7 +55,7 @@ async def test_avalon_join_button_only_while_a_seat_is_free_or_a_defeated_player
     import copy
 
     dave, erin = env.fake.user("Dave"), env.fake.user("Erin")
-    await env.play(env.alice, game="avalon", opponent=env.bob, opponent2=env.carol, options="leader=0")
+    await env.play(env.alice, game="avalon", opponent=env.bob, opponent2=env.carol, options="leader=1")
     match_id = max(m.id for m in await env.store.matches_for_user(int(env.alice["id"])))
     for user in (env.bob, env.carol):
         ix = await env.fake.click(env.bot, user, await env.board(match_id), f"m:{match_id}:accept")
@@ -90,7 +90,7 @@ async def test_avalon_join_button_only_while_a_seat_is_free_or_a_defeated_player
 async def test_an_avalon_timeout_claim_plays_the_default_and_says_so(env):
     """docs/rules/avalon.md "Clock": the default (`done` in a set phase) keeps the match going;
     a claim made before the clock loop applied it does the same, and the reply says so."""
-    await env.play(env.alice, game="avalon", opponent=env.bob, options="leader=0", turn_time=300)
+    await env.play(env.alice, game="avalon", opponent=env.bob, options="leader=1", turn_time=300)
     match_id = max(m.id for m in await env.store.matches_for_user(int(env.alice["id"])))
     ix = await env.fake.click(env.bot, env.bob, await env.board(match_id), f"m:{match_id}:accept")
     await pick_deck(env, env.bob, ix)

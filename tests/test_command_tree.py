@@ -164,7 +164,7 @@ async def test_match_log_in_a_finished_matchs_thread_answers_with_that_matchs_lo
 
 # ---------------------------------------------------------------------------- 3. public:true
 async def _finish(env, winner: dict, loser: dict) -> int:
-    ix = await env.play(winner, game="squares", opponent=loser, options="first=0")
+    ix = await env.play(winner, game="squares", opponent=loser, options="first=1")
     assert "#" in ix.text, ix.text
     match_id = max(m.id for m in await env.store.matches_for_user(uid(winner)))
     await env.fake.click(env.bot, loser, await env.board(match_id), f"m:{match_id}:accept")
@@ -257,19 +257,19 @@ def test_option_descriptions_say_what_the_options_do():
         assert "not closed" in league or "まだ終了していない" in league, league
         # /match without a number: this thread's match, finished or not
         match = cat["cmd.opt.match.description"]
-        assert ("thread" in match and "finished" in match) or ("スレッド" in match and "終局" in match), match
+        assert ("thread" in match and "finished" in match) or ("スレッド" in match and "終了後も" in match), match
 
 
 # ---------------------------------------------------------------------------- 6. /play options
 async def test_play_options_autocomplete_lists_the_games_options(env):
     choices = await env.fake.autocomplete(env.bot, env.alice, "play", "options", game="squares", options="")
     values = [c["value"] for c in choices]
-    assert {"first=0", "first=1", "max_turns=200", "repetition=3"} <= set(values), values
+    assert {"first=1", "first=2", "max_turns=200", "repetition=3"} <= set(values), values
     assert any("First player" in c["name"] for c in choices)
     # what is already typed is kept; an option already set is not offered again
     choices = await env.fake.autocomplete(env.bot, env.alice, "play", "options", game="squares",
-                                          options="first=0 max")
-    assert choices and all(c["value"].startswith("first=0 max_turns=") for c in choices), choices
+                                          options="first=1 max")
+    assert choices and all(c["value"].startswith("first=1 max_turns=") for c in choices), choices
     choices = await env.fake.autocomplete(env.bot, env.alice, "play", "options", game="squares",
                                           options="max_turns=15")
     assert [c["value"] for c in choices][0] == "max_turns=15"

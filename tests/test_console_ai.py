@@ -15,7 +15,7 @@ def run(argv: list[str], typed: str = "") -> str:
 
 
 def test_the_computer_answers_each_move_of_the_player():
-    text = run(["--game", "squares", "--ai", "2=normal", "--no-pictures", "--options", "first=0"],
+    text = run(["--game", "squares", "--ai", "2=normal", "--no-pictures", "--options", "first=1"],
                "place L1 a1\nplace L2 b1\nquit\n")
     assert "Computer 2 (normal) accepted." in text
     moves = [line for line in text.splitlines() if line.startswith("Computer 2 (normal): ")]
@@ -25,8 +25,8 @@ def test_the_computer_answers_each_move_of_the_player():
 def test_two_computers_play_a_whole_match_and_say_it_in_japanese():
     text = run(["--game", "art_of_war", "--ai", "1=easy", "--ai", "2=normal", "--no-pictures", "--lang", "ja",
                 "--seed", "5"])
-    assert "コンピューター1(やさしい)" in text and "コンピューター2(ふつう)" in text
-    assert text.splitlines()[-1] == "対戦 #1 は終了しました。", text[-400:]
+    assert "コンピューター1（やさしい）" in text and "コンピューター2（ふつう）" in text
+    assert text.splitlines()[-1].replace(" ", "") == "対戦#1は終了しました。", text[-400:]
 
 
 def test_a_bad_ai_seat_or_level_is_refused_with_what_is_allowed():
@@ -42,7 +42,7 @@ def test_the_computers_hand_stays_hidden_and_its_seat_takes_no_typed_commands():
     printed, ``2: …`` cannot act for it or show its hand, and the player's own hand is printed
     when it changes (not again after every one of the computer's moves) or when asked."""
     text = run(["--game", "avalon", "--ai", "2=normal", "--deck", "1=dawn", "--deck", "2=ember", "--no-pictures",
-                "--options", "leader=1", "--seed", "3"], "2: hand\n2: done\nhand\nquit\n")
+                "--options", "leader=2", "--seed", "3"], "2: hand\n2: done\nhand\nquit\n")
     assert "=== Computer 2 (normal) (private) ===" not in text
     assert text.count("! Seat 2 is played by the computer") == 2, text[-800:]
     moves = [line for line in text.splitlines() if line.startswith("Computer 2 (normal): ")]

@@ -148,7 +148,8 @@ async def test_a_game_without_a_guide_gets_a_short_page_with_players_and_options
         assert i18n.t("cogs.rules.missing", lang, game="unguided") == embed["description"]
         fields = {f["name"]: f["value"] for f in embed["fields"]}
         assert fields[i18n.t("cogs.rules.players", lang)] == "2–2"
-        assert "max_turns=200" in fields[i18n.t("cogs.board.options", lang)]
+        assert "`max_turns`" in fields[i18n.t("cogs.board.options", lang)]
+        assert "`200`" in fields[i18n.t("cogs.board.options", lang)]
         assert embed["image"]["url"] == "attachment://start.png" and not message["components"]
         _assert_for_players(message)
 

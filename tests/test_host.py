@@ -92,7 +92,7 @@ async def test_full_match_to_a_result_is_recorded(host, store):
         assert res.ok, (cmd, res.error and res.error.render())
     assert res.match.status == FINISHED
     assert res.match.result == {"winners": [0], "reason": "centre"}
-    assert res.public.status_line.render("en") == "Alice won (holds 3 of the 5 centre squares)."
+    assert res.public.status_line.render("en") == "Alice won: holds 3 of the 5 centre squares."
     rows = await store.results_for_user(BOB)
     assert [(r.outcome, r.reason) for r in rows] == [("loss", "centre")]
     assert (await host.command(mid, BOB, "pass")).error.key == "host.err.not_active"
@@ -328,9 +328,9 @@ async def test_illegal_and_garbage_commands_are_explained_in_both_languages(host
 
 
 @pytest.mark.parametrize("options, en, ja", [
-    ({"max_turns": 5}, "max_turns must be a whole number from 10 to 1000, not 5.", "max_turns は 10〜1000 の整数です"),
-    ({"max_turns": "many"}, "max_turns must be a whole number from 10 to 1000, not many.", "many は使えません"),
-    ({"first": 7}, "first must be one of random|0|1, not 7.", "first は random|0|1 のどれか"),
+    ({"max_turns": 5}, "max_turns must be a whole number from 10 to 1000, not 5.", "max_turnsは10〜1000の整数です"),
+    ({"max_turns": "many"}, "max_turns must be a whole number from 10 to 1000, not many.", "manyは使えません"),
+    ({"first": 7}, "first must be one of random|1|2, not 8.", "firstはrandom|1|2のどれか"),
     ({"colour": "red"}, 'there is no option "colour".', "「colour」というオプションはありません"),
 ])
 async def test_bad_option_values_are_explained_in_the_readers_language(host, store, options, en, ja):
@@ -338,7 +338,7 @@ async def test_bad_option_values_are_explained_in_the_readers_language(host, sto
     res = await host.challenge("squares", ALICE, "Alice", opponents=[(BOB, "Bob")], options=options)
     assert not res.ok and res.error.key == "host.err.bad_options"
     text_en, text_ja = res.error.render("en"), res.error.render("ja")
-    assert en in text_en and "Allowed: first=random (random|0|1), max_turns=200 (10..1000)" in text_en
+    assert en in text_en and "Allowed: first=random (random|1|2), max_turns=200 (10..1000)" in text_en
     assert ja in text_ja and "SQUARES option" not in text_ja and "使えるもの" in text_ja
     assert await store.matches_for_user(ALICE) == []
 
@@ -355,7 +355,7 @@ def test_typed_options_are_read_or_refused_with_a_localized_reason(text, key):
     options, problem = read_options(registry.get("squares"), text)
     assert options == {} and problem.key == key
     assert "{" not in problem.render("en") and "{" not in problem.render("ja")
-    assert read_options(registry.get("squares"), "first=1, max_turns=50") == ({"first": 1, "max_turns": 50}, None)
+    assert read_options(registry.get("squares"), "first=2, max_turns=50") == ({"first": 1, "max_turns": 50}, None)
 
 
 @pytest.mark.parametrize("kwargs, key", [
@@ -438,7 +438,7 @@ async def test_private_pictures_are_drawn_after_the_public_update_is_handed_over
 def test_local_console_plays_a_full_squares_match(tmp_path):
     script = "\n".join(["help", "hello", *[c for _, c in QUICK_WIN]]) + "\n"
     out = io.StringIO()
-    code = console_main(["--game", "squares", "--options", "first=0", "--out", str(tmp_path / "boards")],
+    code = console_main(["--game", "squares", "--options", "first=1", "--out", str(tmp_path / "boards")],
                         stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert code == 0
@@ -453,7 +453,7 @@ def test_local_console_refuses_bad_options_in_its_language(capsys):
     out = io.StringIO()
     assert console_main(["--game", "squares", "--lang", "ja", "--options", "max_turns=5"],
                         stdin=io.StringIO(""), stdout=out) == 2
-    assert "max_turns は 10〜1000 の整数です" in out.getvalue()
+    assert "max_turnsは10〜1000の整数です" in out.getvalue()
     out = io.StringIO()
     assert console_main(["--game", "chess"], stdin=io.StringIO(""), stdout=out) == 2
     assert 'Unknown game "chess"' in out.getvalue() and "squares" in out.getvalue()
@@ -461,7 +461,7 @@ def test_local_console_refuses_bad_options_in_its_language(capsys):
 
 def test_local_console_asks_again_for_an_unknown_game():
     out = io.StringIO()
-    assert console_main(["--no-pictures", "--options", "first=0"],
+    assert console_main(["--no-pictures", "--options", "first=1"],
                         stdin=io.StringIO("chess\nsquares\nresign\n"), stdout=out) == 0
     text = out.getvalue()
     assert 'Unknown game "chess"' in text and "Player 2 won" in text
@@ -482,9 +482,9 @@ def test_local_console_help_follows_the_lang_option(capsys, monkeypatch):
 
 def test_local_console_speaks_japanese(tmp_path):
     out = io.StringIO()
-    console_main(["--game", "squares", "--lang", "ja", "--no-pictures", "--options", "first=0"],
+    console_main(["--game", "squares", "--lang", "ja", "--no-pictures", "--options", "first=1"],
                  stdin=io.StringIO("help\nquit\n"), stdout=out)
-    assert "合法手" in out.getvalue()
+    assert "できる行動" in out.getvalue()
 
 
 async def test_state_cache_is_bounded_and_evicted_matches_replay_from_the_store(store, clock):

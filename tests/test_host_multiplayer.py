@@ -101,7 +101,7 @@ async def test_a_resignation_in_a_four_player_match_puts_only_that_player_out(ho
     assert res.match.status == FINISHED
     assert res.match.result == {"winners": [2], "reason": "resign", "ranks": [3, 4, 1, 2]}
     assert [m.key for m in res.public.text] == ["host.resigned", "host.outcome.win"]
-    assert res.public.text[1].render("en") == "Cy won (every other player resigned or is out)."
+    assert res.public.text[1].render("en") == "Cy won: every other player resigned or is out."
 
 
 async def test_a_two_player_resignation_still_ends_the_match(host):

@@ -15,11 +15,48 @@ def test_every_catalog_file_exists_in_both_languages():
     assert en == ja and en
 
 
+def _singular(key: str, en: dict) -> bool:
+    """An English-only singular form (``x.one`` beside ``x``): Japanese has no plural."""
+    return key.endswith(".one") and key[:-4] in en
+
+
 def test_both_languages_have_the_same_keys_and_placeholders():
     en, ja = i18n.catalog("en"), i18n.catalog("ja")
-    assert set(en) == set(ja), set(en) ^ set(ja)
-    for key in en:
+    plain = {k for k in en if not _singular(k, en)}
+    assert plain == set(ja) - {k for k in ja if _singular(k, en)}, plain ^ set(ja)
+    for key in plain:
         assert i18n.placeholders(en[key]) == i18n.placeholders(ja[key]), key
+    for key in set(en) - plain:     # the singular says no more than the general form
+        assert i18n.placeholders(en[key]) <= i18n.placeholders(en[key[:-4]]), key
+
+
+def test_plural_forms_follow_the_count_in_english_and_not_in_japanese():
+    assert i18n.t("core.moves", "en", count=1) == "1 move"
+    assert i18n.t("core.moves", "en", count=2) == "2 moves"
+    assert i18n.t("core.moves", "en", count=0) == "0 moves"
+    assert i18n.t("core.moves", "ja", count=1) == i18n.t("core.moves", "ja", count=2).replace("2", "1")
+    assert i18n.t("core.moves", "en") == "{count} moves"
+
+
+def test_no_english_text_says_s_or_es_in_brackets_or_a_plural_after_one():
+    en = i18n.catalog("en")
+    for key, text in en.items():
+        assert "(s)" not in text and "(es)" not in text, (key, text)
+    said = [
+        ("host.status.to_act", dict(names="Alice", n=1), "(after 1 move)"),
+        ("labels.maken.facedown.n", dict(n=2), "2 face-down cards"),
+        ("labels.maken.facedown.n", dict(n=1), "1 face-down card"),
+        ("leagues.joined", dict(league=1, name="L", n=1), "(1 player)"),
+        ("records.streak.loss", dict(n=1), "1 loss in a row"),
+        ("records.streak.loss", dict(n=3), "3 losses in a row"),
+        ("records.streak.win", dict(n=1), "1 win in a row"),
+        ("records.streak.draw", dict(n=2), "2 draws in a row"),
+        ("deck.illegal", dict(name="D", n=1), "breaks 1 deck-building rule:"),
+        ("cogs.act.header", dict(match_id=1, n=1), "(1 choice)"),
+        ("cogs.log.header", dict(game="G", match_id=1, n=1), "1 move"),
+    ]
+    for key, params, words in said:
+        assert words in i18n.t(key, "en", **params), (key, i18n.t(key, "en", **params))
 
 
 def test_no_text_is_empty_and_files_are_objects():
@@ -33,7 +70,7 @@ def test_no_text_is_empty_and_files_are_objects():
 def test_translation_falls_back_to_english_then_to_the_key():
     assert i18n.t("core.yes", "ko") == "Yes"
     assert i18n.t("no.such.key", "ja") == "no.such.key"
-    assert i18n.t("host.err.turn_time", "ja", min=1, max=168).startswith("手番")
+    assert i18n.t("host.err.turn_time", "ja", min=1, max=168).startswith("1回の番の持ち時間")
 
 
 def test_missing_placeholder_is_left_visible_not_crashing():

@@ -21,7 +21,7 @@ def test_attacks_name_both_units_and_the_numbers():
     attack = en["attack b2 b3"]
     assert attack.label == "Attack: SOLDIER b2 → SOLDIER b3" and attack.group == "SOLDIER (b2)"
     assert attack.description.startswith("attack ") and " vs defence " in attack.description
-    assert ja["attack b2 b3"].label == "攻撃：ソルジャー b2 → ソルジャー b3"
+    assert ja["attack b2 b3"].label == "攻撃：ソルジャー（b2）→ソルジャー（b3）"
 
 
 def test_rear_supports_and_answers_read_as_words():

@@ -21,14 +21,14 @@ def test_main_phase_commands_name_cards_and_the_avi() -> None:
     en, ja = _menu(state, 0, "en"), _menu(state, 0, "ja")
     avi = game.view(state, 0)["cards"][game.view(state, 0)["board"]["avis"][0]["card"]]["name"]
     assert en["move c2"].label == f"Move {avi['en']} c1 → c2"
-    assert ja["move c2"].label == f"{avi['ja']}を移動 c1 → c2"
+    assert ja["move c2"].label == f"{avi['ja']}を移動（c1 → c2）"
     cards = game.view(state, 0)["cards"]
     assert en["use ac01"].label == f"Use {cards['ac01']['name']['en']}"
     assert en["use ac01"].description.startswith("1 AP · hit damage ")
     assert ja["use ac01"].label == f"{cards['ac01']['name']['ja']}を使用"
     caa = en["caa ac01 ac12"]
     assert caa.label == f"Trash {cards['ac01']['name']['en']}, {cards['ac12']['name']['en']}"
-    assert caa.group == "CAA: trash 2, draw 4"
+    assert caa.group == "Trash 2 cards to draw 4 (CAA)"
     assert en["end"].label == "End the main phase" and ja["end"].label == "メインフェイズ終了"
     it = [c for c in en.values() if c.command.startswith("it ")]
     assert it and all(cards["it01"]["name"]["en"] in c.label and c.group.startswith("IT card: ") for c in it)

@@ -50,7 +50,7 @@ def message_blob(m: dict) -> str:
 
 async def test_the_channel_the_board_and_the_opponents_autocomplete_never_show_hidden_cards(env):
     env.host._rng = random.Random(11)   # a known deal (seeds otherwise come from secrets): it has chain windows
-    await env.play(env.alice, game="logic_square", opponent=env.bob, options="first=0", deck="cipher")
+    await env.play(env.alice, game="logic_square", opponent=env.bob, options="first=1", deck="cipher")
     match_id = max(m.id for m in await env.store.matches_for_user(int(env.alice["id"])))
     board = await env.board(match_id)
     ix = await env.fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")

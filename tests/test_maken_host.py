@@ -44,11 +44,11 @@ def test_local_console_plays_a_full_match_driven_through_stdin():
     assert {"clean_hit", "guard_break", "guard_cancel", "guard_holds"} <= judged
     script = "\n".join(["help", "attack zz99", *commands]) + "\n"
     out = io.StringIO()
-    code = console_main(["--game", "maken", "--seed", str(seed), "--options", "first=0", "--no-pictures"],
+    code = console_main(["--game", "maken", "--seed", str(seed), "--options", "first=1", "--no-pictures"],
                         stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert code == 0
-    assert "ready mulligan" in text                       # help listed the legal commands
+    assert ": ready\n" in text and ": mulligan\n" in text  # help listed the legal commands, one a line
     assert '! "attack" is not possible at this point (mulligan)' in text
     assert f"Player {outcome['winners'][0] + 1} won" in text and "Match #1 is over." in text
     assert "guard stand ?" in text or "guard crouch ?" in text
@@ -57,9 +57,9 @@ def test_local_console_plays_a_full_match_driven_through_stdin():
 
 def test_local_console_draws_pictures_and_speaks_japanese(tmp_path):
     out = io.StringIO()
-    console_main(["--game", "maken", "--lang", "ja", "--seed", "2", "--options", "first=0",
+    console_main(["--game", "maken", "--lang", "ja", "--seed", "2", "--options", "first=1",
                   "--out", str(tmp_path)], stdin=io.StringIO("help\nready\nquit\n"), stdout=out)
-    assert "合法手" in out.getvalue() and "手札" in out.getvalue()
+    assert "できる行動" in out.getvalue() and "手札" in out.getvalue()
     pngs = sorted(tmp_path.glob("*.png"))
     assert any("public" in p.name for p in pngs) and any("seat1" in p.name for p in pngs)
     assert pngs[-1].read_bytes()[:4] == b"\x89PNG"

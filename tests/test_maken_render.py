@@ -60,8 +60,11 @@ def test_text_view_for_the_console_full_and_partial():
         own = {k: v for k, v in game.view(state, 0).items() if k in ("hand", "cards", "guard_cards")}
         text = render_text("maken", own, locale=locale, names=["A", "B"])
         assert "None" not in text
-        for cid in own["hand"]:
-            assert cid in text
+        for cid in own["hand"]:     # a DM names each card in words, never by its id
+            assert own["cards"][cid]["name"][locale] in text and cid not in text
+        console = render_text("maken", own, locale=locale, names=["A", "B"], notation=True)
+        for cid in own["hand"]:     # the console, where ids are typed, shows the id after the name
+            assert cid in console
 
 
 def test_every_cards_text_fits_on_its_picture_in_both_locales():

@@ -51,7 +51,7 @@ async def menv(tmp_path):
 
 
 async def start_squares(e: Env) -> int:
-    ix = await e.fake.slash(e.bot, e.alice, "play", game="squares", opponent=e.bob, options="first=0")
+    ix = await e.fake.slash(e.bot, e.alice, "play", game="squares", opponent=e.bob, options="first=1")
     assert "#" in ix.text, ix.text
     match_id = max(m.id for m in await e.store.matches_for_user(int(e.alice["id"])))
     ref = (await e.store.get_refs(match_id))["board"]

@@ -51,25 +51,25 @@ def test_squares_battle_is_told_with_both_values_and_who_returns():
     _, en, ja = told("squares", sq_pos({"c2": "L4"}, {"c3": "X3"}), 0, "move c2 c3")
     said(en, "Battle on c3", "Alice's Leap 4 (4)", "Bob's Swap 3 (3)")
     said(en, "Leap 4 wins", "Bob's Swap 3 goes back to the reserve")
-    said(ja, "c3 で戦闘", "(4)", "(3)")
-    said(ja, "Bob の", "控えに戻ります")
+    said(ja, "c3で戦闘", "（4）", "（3）")
+    said(ja, "Bobの", "手元に戻ります")
 
 
 def test_squares_a_tie_returns_both_and_says_so():
     """6.(3)(a) 数字が同じ場合 両方のコマを、所有者の手元に戻します。"""
     _, en, ja = told("squares", sq_pos({"c2": "S3"}, {"c3": "P3"}), 0, "move c2 c3")
     said(en, "A tie", "Support 3", "Supply 3", "both go back")
-    said(ja, "同値", "どちらも控えに戻ります")
+    said(ja, "同値", "どちらも手元に戻ります")
 
 
 def test_squares_a_pending_return_and_the_returned_piece_are_told():
     """5.(4)(b) ①上限値以下になるまで、コマを手元に戻します。②どのコマを戻すかは、選択出来ます。"""
     state, en, ja = told("squares", sq_pos({"c1": "L5", "a3": "S4"}, {"a5": "S1"}), 0, "leap c1 c3")
     said(en, "Alice's row 3 is over its limit", "must return a piece")
-    said(ja, "3 段目が上限を超えています")
+    said(ja, "列3が上限を超えています")
     _, en, ja = told("squares", state, 0, "return a3")
     said(en, "Alice returns Support 4 from a3 to the reserve")
-    said(ja, "a3", "控えに戻しました")
+    said(ja, "a3", "手元に戻しました")
     assert not any("over its limit" in line for line in en), "the return settled it"
 
 
@@ -121,7 +121,8 @@ def test_maken_judge_names_who_deals_the_damage_and_who_takes_it():
     _, en, ja = told("maken", state, 1, "call")
     said(en, "Judge: clean hit", "Alice deals 3 damage")
     said(en, "Bob takes 3 damage")
-    said(ja, "ジャッジ", "Alice が 3 ダメージ")
+    said(ja, "ジャッジ", "Aliceが3ダメージを与えた")
+    said(ja, "Bobに3ダメージ")
     assert not any(line.startswith("Bob calls") for line in en), "the command itself is the thread's own line"
 
 
@@ -139,7 +140,7 @@ def test_art_of_war_cancel_destroy_and_capture_are_told():
         "nothing public is said while the secret answer is awaited"
     _, en, ja = told("art_of_war", window, 1, "support g")
     said(en, "Alice's attack is cancelled")
-    said(ja, "Alice の攻撃は取り消されました")
+    said(ja, "Aliceの攻撃はガーディアンの後方支援でキャンセルされました")
     _, en, ja = told("art_of_war", window, 1, "pass")
     said(en, "Bob's SOLDIER on b3 is destroyed")
     said(ja, "b3", "破壊")
@@ -190,14 +191,14 @@ def test_avalon_the_battle_is_revealed_only_once_both_chose_then_in_full():
     cards = avalon.view(s, None)["cards"]
     said(en, "Battle revealed", cards["c03"]["name"]["en"], cards["c11"]["name"]["en"])
     said(en, "Supports: Alice — " + cards["s02"]["name"]["en"], "Bob — none (avatar)")
-    said(en, "Ability order 2", "informant")
+    said(en, "Ability #2 in the order they resolve", "informant")
     said(en, "Attack/durability after abilities", f"{b['atk'][0]}/{b['dur'][0]}", f"{b['atk'][1]}/{b['dur'][1]}")
     for side, kind, n in b["strikes"]:
         if kind == "hit":
             said(en, f"{NAMES[side]}'s", f"for {n}")
     said(en, "Result:")
-    said(ja, "戦闘公開")
-    said(ja, "戦闘支援: Alice — " + cards["s02"]["name"]["ja"])
+    said(ja, "遠距離戦闘：Aliceの")
+    said(ja, "戦闘支援：Alice — " + cards["s02"]["name"]["ja"])
 
 
 def test_avalon_the_end_phase_is_told():
@@ -273,7 +274,7 @@ async def test_the_thread_the_console_and_the_log_tell_what_a_battle_did(tmp_pat
         en = [m.render("en") for m in res.public.text]
         ja = [m.render("ja") for m in res.public.text]
         said(en, "Battle on c4", "Alice's Leap 2 (2)", "Bob's Swap 1 (1)")
-        said(ja, "c4 で戦闘")
+        said(ja, "c4で戦闘")
         log = (await host.log(mid)).data["log"]
         assert log[-1]["command"] == "move c3 c4"
         said([line["en"] for line in log[-1]["story"]], "Leap 2 wins")
@@ -293,7 +294,7 @@ def test_a_long_turn_fits_the_board_with_room_for_the_ping():
     kept = _recent(long, "en")
     assert sum(len(x) + 1 for x in kept) <= SUMMARY_CHARS + 100 and len(kept) <= SUMMARY_LINES
     assert kept[0] == f"… {len(long) - len(kept) + 1} earlier lines: /match log"
-    assert "/match log" in _recent(long, "ja")[0]
+    assert "/対局 記録" in _recent(long, "ja")[0]
 
 
 def test_the_picture_and_the_words_agree_on_which_card_did_nothing():

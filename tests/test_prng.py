@@ -35,6 +35,13 @@ def _untexted(view: dict) -> dict:
     if isinstance(view, dict) and isinstance(view.get("cards"), dict):
         view = dict(view, cards={k: ({kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c)
                                  for k, c in view["cards"].items()})
+    # Art of War's units and KINGs carry their ability text since issue 33 (the hand pictures)
+    if isinstance(view, dict) and isinstance(view.get("units"), dict):
+        view = dict(view, units={k: {kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c
+                                 for k, c in view["units"].items()})
+    if isinstance(view, dict) and isinstance(view.get("kings"), list):
+        view = dict(view, kings=[{kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c
+                                 for c in view["kings"]])
     return view
 
 

@@ -119,7 +119,8 @@ def test_fonts_come_from_the_pypi_noto_cjk_package_and_are_cached():
 
 
 def test_every_render_string_exists_in_both_languages():
-    en = {k for k in i18n.catalog("en") if k.startswith("render.")}
+    # an English plural form (``key.one``) has no Japanese twin: Japanese has no plural
+    en = {k for k in i18n.catalog("en") if k.startswith("render.") and not k.endswith(".one")}
     ja = {k for k in i18n.catalog("ja") if k.startswith("render.")}
     assert en == ja
     for key in en:

@@ -12,6 +12,16 @@ a locale are merged, and a key defined twice is an error.  English is the fallba
 'ja'
 >>> locale_of("en-US")
 'en'
+
+Plural forms: a text that depends on a number has its plain key (the general form, used for
+every number in Japanese, which has no plural) and, in English, ``<key>.one`` for exactly one.
+:func:`t` picks the form by the ``count`` param (else ``n``); a ``.one`` text may leave the
+number out ("one more").
+
+>>> t("core.moves", "en", count=1), t("core.moves", "en", count=2)
+('1 move', '2 moves')
+>>> t("core.moves", "ja", count=1)
+'1回'
 """
 from __future__ import annotations
 
@@ -97,9 +107,10 @@ class _Safe(dict):
 def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` (falls back to English, then to the key itself)."""
     loc = locale_of(locale)
-    text = catalog(loc).get(key)
+    number = params.get("count", params.get("n"))
+    text = _plural(catalog(loc), key, loc, number)
     if text is None:
-        text = catalog(FALLBACK).get(key)
+        text = _plural(catalog(FALLBACK), key, FALLBACK, number)
     if text is None:
         return key
     if not params:
@@ -110,6 +121,30 @@ def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
     params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v)
                   else t(str(v), loc) if getattr(v, "catalog_ref", False) else v) for k, v in params.items()}
     return string.Formatter().vformat(text, (), _Safe(params))
+
+
+def plural_form(locale: str, number: Any) -> str:
+    """The plural category of ``number`` in ``locale`` (CLDR): ``one`` or ``other`` in English,
+    always ``other`` in Japanese.
+
+    >>> plural_form("en", 1), plural_form("en", 0), plural_form("ja", 1)
+    ('one', 'other', 'other')
+    """
+    if locale_of(locale) == "ja":
+        return "other"
+    try:
+        return "one" if abs(float(number)) == 1 else "other"
+    except (TypeError, ValueError):
+        return "other"
+
+
+def _plural(cat: dict[str, str], key: str, loc: str, number: Any) -> str | None:
+    """The text of ``key`` in ``cat`` in the plural form of ``number`` (see the module doc)."""
+    if number is not None and not isinstance(number, bool) and plural_form(loc, number) == "one":
+        one = cat.get(f"{key}.one")
+        if one is not None:
+            return one
+    return cat.get(key)
 
 
 def _bilingual(value: Any) -> bool:

@@ -239,6 +239,17 @@ class ArtOfWarGame:
             return None
         return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
 
+    def outcome_detail(self, state: AowState) -> dict | None:
+        """What the result line names beyond the reason: how the KING fell (``destroyed`` or
+        ``captured``) in an execution."""
+        if (state.result or {}).get("reason") != "execution":
+            return None
+        fell = [e for e in (state.last or {}).get("events") or []
+                if isinstance(e, dict) and e.get("card") == "k" and e.get("kind") in ("capture", "destroy")]
+        if not fell:
+            return None
+        return {"form": "captured" if fell[-1]["kind"] == "capture" else "destroyed"}
+
     def timeout_command(self, state: AowState, seat: int) -> str | None:
         """The host's default when ``seat``'s clock runs out: ``pass`` in a response window,
         ``keep`` at the mulligan, the first legal placement in set-up and conscription; None in
@@ -341,7 +352,7 @@ class ArtOfWarGame:
             raise self._fail("art_of_war.err.game_over")
         waiting = self.to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
-            raise self._fail("art_of_war.err.not_your_turn", waiting=waiting[0])
+            raise self._fail("art_of_war.err.not_your_turn", waiting=waiting[0] + 1)   # 1-based
         verb, args = self._parse(state, command)
         canonical = " ".join([verb, *args])
         if canonical not in self._legal(state):
@@ -539,9 +550,9 @@ def _view(game: ArtOfWarGame, s: AowState, seat: int | None, real: AowState) -> 
             "mulligan_done": s.mull[p],
         })
     units = {c: {"id": v["id"], "name": v["name"], "range": v["range"], "attack": v["attack"],
-                 "defence": v["defence"]} for c, v in s.cards["units"].items()}
+                 "defence": v["defence"], "text": v.get("text")} for c, v in s.cards["units"].items()}
     kings = [{"id": v["id"], "name": v["name"], "range": v["range"], "attack": v["attack"],
-              "defence": v["defence"]} for v in s.cards["kings"]]
+              "defence": v["defence"], "text": v.get("text")} for v in s.cards["kings"]]
     game_over = real.result is not None
     out: dict[str, Any] = {
         "game": GAME, "seat": seat, "turn": s.turn, "first": s.first, "player": s.player,

@@ -7,7 +7,7 @@ from rules.art_of_war.cards import DECK_EN
 
 EN: dict[str, str] = {
     "art_of_war.err.game_over": "The match is over; no more commands are accepted.",
-    "art_of_war.err.not_your_turn": "It is not your decision now: waiting for seat {waiting}.",
+    "art_of_war.err.not_your_turn": "It is not your turn: waiting for player {waiting}.",
     "art_of_war.err.empty": "Type a command. Legal now: {legal}",
     "art_of_war.err.syntax": "Cannot read \"{command}\": write it like {usage}. Legal now: {legal}",
     "art_of_war.err.unknown_verb": "Unknown action \"{verb}\". Legal now: {legal}",
@@ -70,8 +70,8 @@ EN: dict[str, str] = {
     "art_of_war.pic.last": "Last: {text}",
     "art_of_war.pic.respond": "Answer: {text}",
     "art_of_war.pic.answering": "Answering: {text}",
-    "art_of_war.chain.attack": "{name}: attack {origin} → {target} ({power})",
-    "art_of_war.chain.support": "{name}: {effect} rear support{by} {args}",
+    "art_of_war.chain.attack": "{name} attacks: {origin} → {target}, attack {power}",
+    "art_of_war.chain.support": "{name}: {effect} rear support{by}",
     "art_of_war.chain.by_king": " (by the KING)",
     "art_of_war.pic.king": "KING",
     "art_of_war.pic.stats": "ATK {attack} DEF {defence}",
@@ -86,5 +86,17 @@ EN: dict[str, str] = {
     "art_of_war.event.damage": "{card} on {square} takes {n} (total {total})",
     "art_of_war.event.cancel": "attack cancelled by a GUARDIAN support",
     "art_of_war.event.negated": "rear support negated",
+    "art_of_war.pic.attack_hand": "= your hand size",   # drawn by render (hand pictures)
+    "art_of_war.pic.hand_stats": "Attack {attack} · Defence {upright} upright, {sideways} sideways",   # drawn by render (hand pictures)
+    # words of the text views (render/<game>.py)
+    "art_of_war.chain.what": "{support} — {what}",
+    "art_of_war.chain.priest": "move the unit on {square} to {to}",
+    "art_of_war.chain.archer": "1 damage to the unit on {square}",
+    "art_of_war.chain.sep": " · ",
+    "art_of_war.text.field": "Field",
+    "art_of_war.text.unit": "{name}'s {unit}{state}",
+    "art_of_war.text.state": " ({parts})",
+    "art_of_war.text.damage": "{n} damage",
+    "art_of_war.text.player": "{name} ({king})",
 }
 EN.update(DECK_EN)

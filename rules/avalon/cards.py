@@ -159,29 +159,29 @@ WHEN_TEXT = {"invade": ("when it battles as the invader", "侵略側で戦闘す
 def support_text(eff: dict) -> tuple[str, str]:
     k = eff["kind"]
     if k == "weapon_replace":
-        return ("Battle support (order 1, Weapon Replace): the two battling creatures exchange attack values. "
+        return ("Battle support (resolves at step 1): the two battling creatures exchange attack values. "
                 "If both sides use it, both creatures survive.",
-                "戦闘支援(発動順1・ウェポンリプレイス):戦闘する2体の攻撃値を入れ替える。双方が使用した場合、双方とも生き残る。")
+                "戦闘支援（発動順1）：戦闘する2体の攻撃値を入れ替える。双方が使用した場合、双方とも生き残る。")
     if k == "informant":
-        return ("Battle support (order 2, Informant): the opposing battle support is cancelled (unless it already resolved).",
-                "戦闘支援(発動順2・密告):相手の戦闘支援の効果を無効にする(既に発動したものを除く)。")
+        return ("Battle support (resolves at step 2): the opposing battle support is cancelled (unless it already resolved).",
+                "戦闘支援（発動順2）：相手の戦闘支援の効果を無効にする（既に発動したものを除く）。")
     if k == "chaos_panic":
-        return ("Battle support (order 3, Chaos Panic): the opposing creature's attack and durability are exchanged.",
-                "戦闘支援(発動順3・カオスパニック):相手クリーチャーの攻撃値と耐久値を入れ替える。")
+        return ("Battle support (resolves at step 3): the opposing creature's attack and durability are exchanged.",
+                "戦闘支援（発動順3）：相手クリーチャーの攻撃値と耐久値を入れ替える。")
     if k == "poison_mist":
-        return ("Battle support (order 5, Poison Mist): the opposing creature's durability is halved (rounded up).",
-                "戦闘支援(発動順5・ポイズンミスト):相手クリーチャーの耐久値を半分にする(端数切り上げ)。")
+        return ("Battle support (resolves at step 5): the opposing creature's durability is halved (rounded up).",
+                "戦闘支援（発動順5）：相手クリーチャーの耐久値を半分にする（端数切り上げ）。")
     if k == "fingertips":
-        return ("Battle support (order 6, Magician's Fingertips): the opposing creature loses every battle keyword it has now.",
-                "戦闘支援(発動順6・奇術師の指先):相手クリーチャーはこの時点で持つ戦闘能力をすべて失う。")
+        return ("Battle support (resolves at step 6): the opposing creature loses every battle keyword it has now.",
+                "戦闘支援（発動順6）：相手クリーチャーはこの時点で持つ戦闘能力をすべて失う。")
     if k == "stat":
         en, ja = _change(eff.get("atk", 0), eff.get("dur", 0))
-        return (f"Battle support (order 4): your creature gets {en}.",
-                f"戦闘支援(発動順4):自分のクリーチャーの{ja}。")
+        return (f"Battle support (resolves at step 4): your creature gets {en}.",
+                f"戦闘支援（発動順4）：自分のクリーチャーの{ja}。")
     en, ja = KW_TEXT[eff["kw"]]
     order = GRANT_ORDER[eff["kw"]]
-    return (f"Battle support (order {order}): your creature gains {en.lower()}.",
-            f"戦闘支援(発動順{order}):自分のクリーチャーは「{ja}」を得る。")
+    return (f"Battle support (resolves at step {order}): your creature gains {en.lower()}.",
+            f"戦闘支援（発動順{order}）：自分のクリーチャーは「{ja}」を得る。")
 
 
 def magic_text(eff: dict) -> tuple[str, str]:
@@ -191,9 +191,9 @@ def magic_text(eff: dict) -> tuple[str, str]:
         "life": ("Add the top card of your memory to your life.", "メモリーの一番上のカードをライフに加える。"),
         "destroy": (f"Destroy another player's creature of originality {eff.get('max_orig', 2)} or less on a land "
                     "(its mana stays).",
-                    f"他のプレイヤーの土地にいるオリジナリティ{eff.get('max_orig', 2)}以下のクリーチャー1体を破壊する(魔素は残る)。"),
+                    f"他のプレイヤーの土地にいるオリジナリティ{eff.get('max_orig', 2)}以下のクリーチャー1体を破壊する（魔素は残る）。"),
         "surge": ("Put the top card of your memory as mana on one of your lands without a creature, ignoring the stacking restriction.",
-                  "メモリーの一番上のカードを、クリーチャーのいない自分の土地に魔素として素成する(重ねる制限を無視)。"),
+                  "メモリーの一番上のカードを、クリーチャーのいない自分の土地に魔素として素成する（重ねる制限を無視）。"),
         "scatter": ("Every other player discards a random card from their hand.",
                     "他のプレイヤー全員は手札からランダムに1枚捨てる。"),
         "empower": (f"Your creature on a land gets +{eff.get('atk', 1)} attack while deployed.",
@@ -218,7 +218,7 @@ TIMING_TEXT = {
 WHEN_FULL = {     # each timing as the condition a card text starts with
     "on_forge": ("When it is forged as mana on your land", "魔素として自分の土地に素成された時"),
     "while_forged": ("While it is mana on your land", "魔素として自分の土地にある間"),
-    "battle_start": ("Before a battle it fights, ahead of the battle supports", "自身が戦う戦闘に入る前(戦闘支援を選ぶ前)"),
+    "battle_start": ("Before a battle it fights, ahead of the battle supports", "自身が戦う戦闘に入る前（戦闘支援を選ぶ前）"),
     "on_win": ("When it destroys the opposing creature in battle", "戦闘で相手クリーチャーを倒した時"),
     "on_loss": ("When it is destroyed in battle", "戦闘で自身が倒された時"),
     "battle_end": ("When a battle it fought ends", "自身が戦った戦闘が終わった時"),
@@ -241,7 +241,7 @@ def effect_text(timing: str, eff: dict) -> tuple[str, str]:
     else:
         en, ja = f"your target mana is {n} lower", f"自分の目標魔力を{n}少なくする"
     w_en, w_ja = WHEN_FULL[timing]
-    return f"{w_en}: {en}.", f"{w_ja}:{ja}。"
+    return f"{w_en}: {en}.", f"{w_ja}：{ja}。"
 
 
 def _change(atk: int, dur: int) -> tuple[str, str]:
@@ -256,13 +256,13 @@ def card_text(card: dict) -> dict:
     cat = card["category"]
     if cat == "avatar":
         return {"en": "Avatar: your other self. In a battle, putting it out as your battle support means using nothing.",
-                "ja": "アバター:あなたの分身。戦闘で戦闘支援として出すと「何も使用しない」と同じ意味になる。"}
+                "ja": "アバター：あなたの分身。戦闘で戦闘支援として出すと「何も使用しない」と同じ意味になる。"}
     if cat == "support":
         en, ja = support_text(card["support"])
         return {"en": en, "ja": ja}
     if cat == "magic":
         en, ja = magic_text(card["magic"])
-        return {"en": "Magic: " + en, "ja": "魔法:" + ja}
+        return {"en": "Magic: " + en, "ja": "魔法：" + ja}
     en_parts, ja_parts = [], []
     a_en, a_ja = ATTR_TEXT[card["attr"]]
     mana = card["mana"]
@@ -271,7 +271,7 @@ def card_text(card: dict) -> dict:
                      for k in order) or "none"
     m_ja = "・".join(f"{MANA_TEXT[k][1]}{mana[k]}" for k in order) or "なし"
     en_parts.append(f"{a_en.capitalize()} creature ★{card['orig']}, {card['atk']}/{card['dur']}. Mana: {m_en}.")
-    ja_parts.append(f"{a_ja}属性クリーチャー ★{card['orig']}、攻撃{card['atk']}/耐久{card['dur']}。魔素:{m_ja}。")
+    ja_parts.append(f"{a_ja}属性クリーチャー★{card['orig']}、攻撃値{card['atk']}／耐久値{card['dur']}。魔素：{m_ja}。")
     kws = card.get("keywords", [])
     if kws:
         en_parts.append(", ".join(KW_TEXT[k][0] for k in kws) + ".")
@@ -279,25 +279,25 @@ def card_text(card: dict) -> dict:
     if card.get("target_minus"):
         n = card["target_minus"]
         en_parts.append(f"While deployed: your target mana is {n} lower.")
-        ja_parts.append(f"配置中:自分の目標魔力を{n}少なくする。")
+        ja_parts.append(f"配置中：自分の目標魔力を{n}少なくする。")
     if card.get("battle"):
         b = card["battle"]
         w_en, w_ja = WHEN_TEXT[b["when"]]
         c_en, c_ja = _change(b.get("atk", 0), b.get("dur", 0))
-        en_parts.append(f"{w_en.capitalize()} (order 4): {c_en}.")
-        ja_parts.append(f"{w_ja}(発動順4):{c_ja}。")
+        en_parts.append(f"{w_en.capitalize()} (resolves at step 4): {c_en}.")
+        ja_parts.append(f"{w_ja}（発動順4）：{c_ja}。")
     if card.get("on_summon"):
         n = card["on_summon"]["draw"]
         en_parts.append("When summoned: draw a card." if n == 1 else f"When summoned: draw {n} cards.")
-        ja_parts.append(f"召喚時:カードを{n}枚引く。")
+        ja_parts.append(f"召喚時：カードを{n}枚引く。")
     for tf in TIMINGS:
         if card.get(tf):
             en, ja = effect_text(tf, card[tf])
             en_parts.append(en)
             ja_parts.append(ja)
     if card.get("ninja"):
-        en_parts.append("Ninja Master (order 3): in battle it gains first strike and evade.")
-        ja_parts.append("ニンジャマスター(発動順3):戦闘時、先制と避けを得る。")
+        en_parts.append("Ninja Master (resolves at step 3): in battle it gains first strike and evade.")
+        ja_parts.append("ニンジャマスター（発動順3）：戦闘時、先制と避けを得る。")
     if card.get("support"):
         en, ja = support_text(card["support"])
         en_parts.append(en)

@@ -188,6 +188,25 @@ class AvalonGame:
             return []
         return _legal(state, seat)
 
+    def batches(self, state: State, seat: int) -> list[dict]:
+        """Moves picked together in a set phase (docs/engine.md ``batches``), which allows
+        "any order, any number": discards, then for each land the cards forged onto it (the
+        lands with the most choices first; a rainbow vessel, which asks which icons turn, is
+        forged alone).  Each step is checked in turn: a card that no longer stacks is refused."""
+        if state.result is not None or state.step != "set" or seat != state.actor \
+                or state.acts >= MAX_SET_ACTIONS:
+            return []
+        room = MAX_SET_ACTIONS - state.acts
+        hand = sorted(state.players[seat].hand)
+        legal = set(_legal(state, seat))
+        out = [{"kind": "discard", "commands": [f"discard {c}" for c in hand], "min": 1, "max": room}]
+        lands = []
+        for i in range(len(state.players[seat].lands)):
+            forged = [f"forge {c} {LAND_TOKENS[i]}" for c in hand if f"forge {c} {LAND_TOKENS[i]}" in legal]
+            if len(forged) >= 2:
+                lands.append({"kind": "forge", "commands": forged, "min": 1, "max": min(room, len(forged))})
+        return out + sorted(lands, key=lambda g: -len(g["commands"]))
+
     def outcome(self, state: State) -> dict | None:
         """``winners`` and ``reason`` (the contract), plus ``ranks`` (docs/engine.md addition):
         the finishing place of every seat, 1 = best, equal = tie — see :func:`_ranks`."""
@@ -195,6 +214,25 @@ class AvalonGame:
             return None
         return {"winners": list(state.result["winners"]), "reason": state.result["reason"],
                 "ranks": _ranks(state)}
+
+    def outcome_detail(self, state: State) -> dict | None:
+        """What the result line names beyond the reason: at the round limit (house rule: most
+        proofs, then most life) the scores that decided it — the winner's proofs and life
+        against the next best player's (``win``), or the tied best (``draw``)."""
+        r = state.result
+        if r is None or r.get("reason") != "round_limit":
+            return None
+        alive = list(_alive(state)) or list(range(len(state.players)))
+        score = {i: (len(state.players[i].proofs), len(state.players[i].life)) for i in alive}
+        if not r["winners"]:
+            proofs, life = max(score.values())
+            return {"form": "draw", "proofs": proofs, "life": life}
+        w = r["winners"][0]
+        others = [score[i] for i in alive if i != w]
+        if w not in score or not others:
+            return None
+        (proofs, life), (proofs2, life2) = score[w], max(others)
+        return {"form": "win", "proofs": proofs, "life": life, "proofs2": proofs2, "life2": life2}
 
     def timeout_command(self, state: State, seat: int) -> str | None:
         """The host's default when ``seat``'s clock runs out, so the other players go on:
@@ -250,7 +288,7 @@ class AvalonGame:
             raise fail("avalon.err.game_over")
         waiting = _to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
-            raise fail("avalon.err.not_your_turn", waiting=", ".join(ptok(w) for w in waiting))
+            raise fail("avalon.err.not_your_turn", waiting=waiting[0] + 1)   # 1-based, as players count
         toks = self._canonical_tokens(state, seat, _tokens(command))
         legal = _legal(state, seat)
         canonical = " ".join(toks)

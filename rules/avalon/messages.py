@@ -6,7 +6,7 @@ from __future__ import annotations
 EN: dict[str, str] = {
     # errors
     "avalon.err.game_over": "The match is over; no more commands are accepted.",
-    "avalon.err.not_your_turn": "It is not your decision now: waiting for {waiting}.",
+    "avalon.err.not_your_turn": "It is not your turn: waiting for player {waiting}.",
     "avalon.err.empty": "Type a command. Legal now: {legal}",
     "avalon.err.unknown_verb": "Unknown action \"{verb}\": use forge, summon, magic, use, discard, done, advance, ranged, invade, pass or support. Legal now: {legal}",
     "avalon.err.step_set": "\"{verb}\" is not for the set phase: forge, summon, magic, use, discard, or done to end it. Legal now: {legal}",
@@ -43,7 +43,7 @@ EN: dict[str, str] = {
     "avalon.deck.avatar_not_avatar": "{card} is not an avatar card.",
     "avalon.deck.size": "A deck has exactly 40 cards (the avatar not counted); this one has {count}.",
     "avalon.deck.avatar_in_deck": "{card} is an avatar: it goes on the play sheet, not into the 40 cards.",
-    "avalon.deck.copies": "{card} is ★{stars}: at most {limit} copies, not {count}.",
+    "avalon.deck.copies": "{card} is ★{stars}: a deck may hold {limit} of it at most, not {count}.",
     "avalon.deck.star5": "A deck may hold only one ★5 card in total, whatever its name; this one has {count}.",
     # events
     "avalon.ev.eliminated": "{player} has no life left and is out.",
@@ -90,7 +90,7 @@ EN: dict[str, str] = {
     "avalon.label.avatar_support": "avatar (nothing)",
     # outcome reasons
     "avalon.reason.proofs": "collected the proofs the mode needs",
-    "avalon.reason.last_standing": "is the last player standing",
+    "avalon.reason.last_standing": "the last player standing",
     "avalon.reason.all_out": "every player is out",
     "avalon.reason.round_limit": "the round limit was reached (house rule: most proofs, then most life)",
     "avalon.reason.resign": "every other player resigned or is out",
@@ -136,7 +136,7 @@ EN: dict[str, str] = {
     "avalon.label.draw": "No winner — {reason}",
     "avalon.label.yes": "yes",
     "avalon.label.no": "no",
-    "avalon.label.support": "support",
+    "avalon.label.support": "Battle support",
     "avalon.attr.yellow": "yellow",
     "avalon.attr.red": "red",
     "avalon.attr.blue": "blue",
@@ -144,4 +144,5 @@ EN: dict[str, str] = {
     "avalon.attr.none": "colourless",
     "avalon.label.cat_magic": "Magic",
     "avalon.label.cat_support": "Battle support",
+    "avalon.label.cat_creature": "Creature",   # drawn by render (hand pictures)
 }

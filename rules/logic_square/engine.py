@@ -29,8 +29,7 @@ from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_m
 from rules.logic_square.cards import CardSet
 from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, decode_deck, is_deck_code,
                                       normalise_deck, validate_deck)
-from rules.logic_square.match import (CAA_MAX, EDITION, EDITIONS, HAND_TARGET, LIFE_START, Decl,
-                                      LSState, Match,
+from rules.logic_square.match import (CAA_MAX, EDITION, EDITIONS, HAND_TARGET, LIFE_START, LSState, Match,
                                       build_payments, build_text, decl_view, multisets,
                                       pays_build, rng_next, rng_seed)
 from rules.logic_square.messages import EN, USAGE, VERBS
@@ -277,6 +276,17 @@ class LogicSquareGame:
             return None
         return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
 
+    def outcome_detail(self, state: LSState) -> dict | None:
+        """What the result line names beyond the reason: both lives when the higher life decided
+        (the turn limit, both decks out) — ``win`` with the winner's and the loser's, or ``draw``."""
+        if state.result is None or state.result["reason"] not in ("turn_limit", "decks_out"):
+            return None
+        winners = list(state.result["winners"])
+        life = list(state.life)
+        if not winners:
+            return {"form": "draw", "winner": life[0], "loser": life[1]}
+        return {"form": "win", "winner": life[winners[0]], "loser": life[1 - winners[0]]}
+
     def timeout_command(self, state: LSState, seat: int) -> str | None:
         """The host's default when ``seat``'s clock runs out: ``pass`` in a chain window, the
         most recently drawn card in the end-phase discard; None in the main phase."""
@@ -292,6 +302,21 @@ class LogicSquareGame:
         if isinstance(seat, bool) or seat not in self.to_act(state):
             return []
         return list(self._legal(state))
+
+    def batches(self, state: LSState, seat: int) -> list[dict]:
+        """Moves picked together (docs/engine.md ``batches``): the end-phase discards, "until 5
+        remain" — exactly as many as that, each one a legal ``discard`` in turn; and the cards
+        of a CAA, "trash up to 3 cards" — joined into one ``caa`` command."""
+        if isinstance(seat, bool) or seat not in self.to_act(state) or state.window is not None:
+            return []
+        hand = sorted(state.hand[seat])
+        if state.phase == "discard":
+            n = len(hand) - HAND_TARGET
+            return [{"kind": "trash", "commands": [f"discard {c}" for c in hand], "min": n, "max": n}]
+        if not state.caa_used and hand:
+            return [{"kind": "caa", "commands": [f"caa {c}" for c in hand], "min": 1, "max": CAA_MAX,
+                     "join": "caa"}]
+        return []
 
     def _legal(self, state: LSState) -> tuple[str, ...]:
         m = Match(state)
@@ -438,7 +463,8 @@ class LogicSquareGame:
         if isinstance(seat, bool) or seat not in self.to_act(state):
             if seat in self.public_to_act(state):
                 raise self._fail("logic_square.err.resolving")
-            raise self._fail("logic_square.err.not_your_turn", waiting=self.public_to_act(state)[0])
+            raise self._fail("logic_square.err.not_your_turn",
+                              waiting=self.public_to_act(state)[0] + 1)   # 1-based
         verb, args = self._parse(state, command)
         canonical = " ".join([verb, *args])
         if state.window == seat:
@@ -705,56 +731,10 @@ class LogicSquareGame:
         return out
 
     def determinize(self, view: dict, seat: int | None, rng: Any) -> LSState:
-        """A full state consistent with ``view`` (ENGINE.md).  Sampled (from the card set's
-        resource cards): both resource decks, which nobody sees, and the opponent's hand; the
-        opponent's face-down IT cards (different IT cards it has not used); the random stream.  A chain the
-        seat is answering is rebuilt from the view."""
-        import random as _random
+        """A full state consistent with ``view`` (ENGINE.md): see :mod:`rules.logic_square.determinize`."""
+        from rules.logic_square.determinize import determinize
 
-        rng = rng if rng is not None else _random.Random()
-        pool = self.cardset_at(view.get("edition", EDITION))
-        resources = [c for c, card in pool.cards.items() if card.category in ("Ac", "Sc", "Br")]
-        its = [c for c, card in pool.cards.items() if card.category == "IT"]
-        players = {p["seat"]: p for p in view["players"]}
-        avis = {a["seat"]: a for a in view["board"]["avis"]}
-        hand, deck, it_left = [(), ()], [(), ()], [(), ()]
-        for i in (0, 1):
-            p = players[i]
-            # a deck is face down to its owner too (the view shows its size only)
-            deck[i] = tuple(rng.choice(resources) for _ in range(p["deck_count"]))
-            if i == seat:
-                hand[i] = tuple(view["hand"])
-                it_left[i] = tuple(view["it_unused"])
-            else:
-                hand[i] = tuple(rng.choice(resources) for _ in range(p["hand_count"]))
-                unused = [c for c in its if c not in p["it_used"]]
-                it_left[i] = tuple(rng.sample(unused, min(len(unused), p["it_unused_count"])))
-        decls = []
-        pending = view.get("pending") or {}
-        window = seat if isinstance(pending, dict) and pending.get("kind") == "chain" else None
-        for d in view.get("chain") or []:
-            decls.append(Decl(d["seat"], d["source"], d["card"], SQ_INDEX[d["target"]] if d.get("target") else -1,
-                              tuple(SQ_INDEX[q] for q in d.get("range") or []), tuple(d.get("paid") or [])))
-        outcome = view.get("outcome")
-        turn_player = view["player"]
-        return LSState(
-            seed=0, rng=_prng.start(rng.getrandbits(127)), cards=pool, first=view["first"],
-            max_turns=view["max_turns"], awakening=view["awakening_rule"], turn=view["turn"],
-            player=turn_player, phase=view["phase"], ap=players[turn_player]["ap"],
-            caa_used=players[turn_player]["caa_used"],
-            avi=(players[0]["avi"], players[1]["avi"]),
-            pos=(SQ_INDEX[avis[0]["square"]], SQ_INDEX[avis[1]["square"]]),
-            life=(players[0]["life"], players[1]["life"]),
-            hand=(hand[0], hand[1]), deck=(deck[0], deck[1]),
-            trash=(tuple(players[0]["trash"]), tuple(players[1]["trash"])),
-            it_left=(it_left[0], it_left[1]),
-            it_used=(tuple(players[0]["it_used"]), tuple(players[1]["it_used"])),
-            placed=tuple(sorted((SQ_INDEX[q["square"]], q["owner"], q["card"], q["durability"])
-                                for q in view["board"]["placed"])),
-            shield=(players[0]["shield"], players[1]["shield"]),
-            ap_bank=(players[0]["ap_next"], players[1]["ap_next"]),
-            chain=tuple(decls), window=window, last=_copy(view["last"]) if view.get("last") is not None else None,
-            result=_copy(outcome) if outcome else None, base=None, edition=view.get("edition", EDITION))
+        return determinize(self, view, seat, rng)
 
     def _pending(self, state: LSState, seat: int) -> dict | None:
         if state.result is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 EN: dict[str, str] = {
     # --- errors (IllegalCommand keys)
     "logic_square.err.game_over": "The match is over; no more commands are accepted.",
-    "logic_square.err.not_your_turn": "It is not your turn: waiting for seat {waiting}.",
+    "logic_square.err.not_your_turn": "It is not your turn: waiting for player {waiting}.",
     "logic_square.err.resolving": "The last card is still being resolved. Try again in a moment.",
     "logic_square.err.empty": "Type a command. Legal now: {legal}",
     "logic_square.err.syntax": "Cannot read \"{command}\": write it like {usage}. Legal now: {legal}",

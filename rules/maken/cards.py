@@ -76,7 +76,7 @@ def card_text(card: dict) -> dict:
             timing = ({"before": "Before attack", "after": "After attack"} if lang == "en"
                       else {"before": "アタック前", "after": "アタック後"})[card["timing"]]
             effs = ("; " if lang == "en" else "、").join(_effect_text(e, lang) for e in card["effect"])
-            parts.append(f"{timing}: {effs}")
+            parts.append(f"{timing}: {effs}" if lang == "en" else f"{timing}：{effs}")
         else:
             if lang == "en":
                 if card["gc"] == "only":

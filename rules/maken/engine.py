@@ -251,6 +251,18 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             return None
         return {"winners": list(r["winners"]), "reason": r["reason"]}
 
+    def outcome_detail(self, state: MakenState) -> dict | None:
+        """What the result line names beyond the reason: at the turn limit, both players' LP
+        cards left (``win``: the winner's and the loser's; ``draw``)."""
+        r = state.d["result"]
+        if r is None or r["reason"] != "turn_limit":
+            return None
+        lp = [len(state.d["lp"][0]), len(state.d["lp"][1])]
+        if not r["winners"]:
+            return {"form": "draw", "winner": lp[0], "loser": lp[1]}
+        w = r["winners"][0]
+        return {"form": "win", "winner": lp[w], "loser": lp[1 - w]}
+
     def legal_commands(self, state: MakenState, seat: int) -> list[str]:
         if isinstance(seat, bool) or seat not in self.to_act(state):
             return []
@@ -439,7 +451,7 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             raise self._fail("maken.err.game_over")
         waiting = self.to_act(state)
         if isinstance(seat, bool) or seat not in waiting:
-            raise self._fail("maken.err.not_your_turn", waiting=waiting[0])
+            raise self._fail("maken.err.not_your_turn", waiting=waiting[0] + 1)   # 1-based
         verb, args = self._canonical(d0, command)
         text = " ".join([verb, *args])
         legal = self._legal(d0)

@@ -20,7 +20,7 @@ EN: dict[str, str] = {
     "maken.deck.code_checksum": "The deck code \"{code}\" is damaged (its check digits do not match); copy it again.",
     # ---- command errors
     "maken.err.game_over": "The match is over; no more commands are accepted.",
-    "maken.err.not_your_turn": "It is not your decision now: waiting for seat {waiting}.",
+    "maken.err.not_your_turn": "It is not your turn: waiting for player {waiting}.",
     "maken.err.empty": "Type a command. Legal now: {legal}",
     "maken.err.unknown_verb": "Unknown action \"{verb}\". Legal now: {legal}",
     "maken.err.wrong_step": "\"{verb}\" is not possible at this point ({step}). Legal now: {legal}",
@@ -77,8 +77,8 @@ EN: dict[str, str] = {
     "maken.judge.clean_hit": "clean hit",
     "maken.judge.trade": "trade",
     "maken.judge.guard_holds": "guard holds",
-    "maken.judge.guard_break": "guard break (GB)",
-    "maken.judge.guard_cancel": "guard cancel (GC)",
+    "maken.judge.guard_break": "the guard breaks and the attacker's field hits (guard break, GB)",
+    "maken.judge.guard_cancel": "the guard opens a card that hits back (guard cancel, GC)",
     "maken.posture.stand": "standing",
     "maken.posture.crouch": "crouching",
     "maken.posture.air": "air",
@@ -124,7 +124,7 @@ EN: dict[str, str] = {
     "maken.render.badge.guarded": "making guard",
     "maken.render.last_judge": "Last judge: {kind} — {dealt}",
     # ---- public log lines (pictures, text view)
-    "maken.log.turn": "Turn {turn}: {name} is the TP",
+    "maken.log.turn": "Turn {turn}: {name} is the turn player (TP)",
     "maken.log.draw": "{name} draws {n}",
     "maken.log.mulligan": "{name} mulligans",
     "maken.log.set": "{name} sets a support card",
@@ -145,6 +145,17 @@ EN: dict[str, str] = {
     "maken.log.effect.draw": "{name} draws {n} (effect)",
     "maken.log.effect.gauge": "{name} gains {n} gauge (effect)",
     "maken.log.effect.recover": "{name} puts {n} damage cards under the stamina",
+    "maken.render.facedown": "Your face-down cards",   # drawn by render (hand pictures)
+    "maken.render.hand_stats": "Speed {spd} · Reach {rch} · Attack {atk} · Guard difficulty {grd}",   # drawn by render (hand pictures)
+    # words of the text views (render/<game>.py)
+    "maken.render.stat_sep": " · ",
+    "maken.render.count": "{label} {n}",
+    "maken.render.player": "{name} ({character}) {tp}",
+    "maken.render.dust_top": "dust {n} (top: {top})",
+    "maken.render.guard_count": "{n} face-down",
+    "maken.render.guard_open": " · guard cancel {n}",
+    "maken.render.with_bonus": "{stats} + {bonuses}",
+    "maken.render.stats_text": "{stats} — {text}",
 }
 
 USAGE: dict[str | None, str] = {

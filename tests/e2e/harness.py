@@ -208,7 +208,14 @@ class Table:
             menu = ix.last
             assert menu is not None and menu["flags"] & 64, f"the Act menu is not ephemeral: {ix.text}"
             select = find_component(menu, r":c:")
-            assert select is not None, f"menu without a select: {menu}"
+            if select is None:      # every move on offer is one of a batch (e.g. the discards)
+                batch = find_component(menu, r":b:")
+                assert batch is not None, f"menu without a select: {menu}"
+                values = [o["value"] for o in batch["options"][:batch.get("min_values") or 1]]
+                ix = await self.twin.click(user, menu, batch["custom_id"], values=values, until=played_or_refused)
+                played = re.search(r"You played .*?`([^`]+)`", ix.text)
+                assert played, f"the batch answered: {ix.text!r}"
+                return played.group(1), ix
             options = [o for o in select["options"] if not o["value"].startswith("p:")]
             option = pick(options) if pick else options[0]
             if option["value"].startswith("c:"):

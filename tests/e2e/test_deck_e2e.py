@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from rules import registry
+
 from .checks import assert_ephemeral, assert_every_message_within_limits, assert_no_public_secret
 from .twin import find_component, message_text
 
@@ -17,12 +19,20 @@ pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 CODE = re.compile(r"`(mk1-[^`]+)`")
 
 
-def hand_ids(dm: dict) -> set[str]:
-    """Card ids listed under "Your hand" in a Project Maken DM."""
+def hand_lines_of(dm: dict) -> list[str]:
+    """The card lines under "Your hand" in a Project Maken DM ("   Whirlwind Kick — SPD 2 …")."""
     text = message_text(dm)
     part = text.split("Your hand:", 1)[1] if "Your hand:" in text else ""
     part = re.split(r"\n\S", part, maxsplit=1)[0]
-    return set(re.findall(r"^\s+([a-z]{2}\d\d) ", part, flags=re.M))
+    return [line.strip() for line in part.splitlines() if line.startswith("   ")]
+
+
+def hand_ids(dm: dict) -> set[str]:
+    """The cards of a Project Maken DM's hand, by the names it lists (a DM names cards, never
+    their ids)."""
+    cards = registry.get("maken").decks.cards()
+    by_name = {c["name"]["en"]: cid for cid, c in cards.items()}
+    return {by_name[line.split(" — ", 1)[0]] for line in hand_lines_of(dm) if line.split(" — ", 1)[0] in by_name}
 
 
 async def test_a_deck_built_with_deck_commands_shared_by_code_and_played_in_a_match(table, twin):
@@ -44,7 +54,7 @@ async def test_a_deck_built_with_deck_commands_shared_by_code_and_played_in_a_ma
                                     card="ms01")
     assert [c["value"] for c in cards] == ["ms01"] and "(ms01)" in cards[0]["name"]
     ix = await twin.slash(alice, "deck edit", game="maken", name="Storm", action="remove", card="ms01", count=3)
-    assert "⚠️ Storm breaks 1 deck-building rule(s):" in ix.text and "27" in ix.text
+    assert "⚠️ Storm breaks 1 deck-building rule:" in ix.text and "27" in ix.text
     ix = await twin.slash(alice, "deck validate", game="maken", name="Storm")
     assert "⚠️" in ix.text
     ix = await twin.slash(alice, "play", game="maken", opponent=bob, deck="Storm")
@@ -72,7 +82,7 @@ async def test_a_deck_built_with_deck_commands_shared_by_code_and_played_in_a_ma
     assert 'You have no deck called "Storm"' in ix.text
 
     # a match with the two saved decks: Alice names hers in /play, Bob picks his on Accept
-    match_id, challenge = await table.challenge("maken", "first=0 max_turns=10", deck="Storm")
+    match_id, challenge = await table.challenge("maken", "first=1 max_turns=10", deck="Storm")
     ix = await twin.click(bob, challenge, f"m:{match_id}:accept")
     picker = find_component(ix.last, r":deck:accept$")
     assert ix.ephemeral and picker is not None
@@ -88,8 +98,7 @@ async def test_a_deck_built_with_deck_commands_shared_by_code_and_played_in_a_ma
     deck_cards = {f"ms{n:02d}" for n in range(1, 15)}
     hands = [hand_ids(dm[0]) for dm in dms]
     assert all(hand and hand <= deck_cards for hand in hands), hands
-    hand_lines = [line.strip() for dm in dms for line in message_text(dm[0]).splitlines()
-                  if re.match(r"^\s+ms\d\d ", line)]
+    hand_lines = [line for dm in dms for line in hand_lines_of(dm[0])]
     assert hand_lines
     assert_no_public_secret(twin, ["Your hand", "private view"] + hand_lines)
     # a deleted deck is gone
@@ -109,7 +118,7 @@ async def test_a_saved_deck_named_like_a_ready_made_one_can_still_be_picked(tabl
     ix = await twin.slash(bob, "deck new", game="maken", name="mizuha_basic", copy="mizuha_basic")
     assert "✅ mizuha_basic is legal" in ix.text
     for pick_saved in (True, False):
-        match_id, challenge = await table.challenge("maken", "first=0 max_turns=10")
+        match_id, challenge = await table.challenge("maken", "first=1 max_turns=10")
         refused = len(twin.refusals)
         ix = await twin.click(bob, challenge, f"m:{match_id}:accept")
         picker = find_component(ix.last, r":deck:accept$")

@@ -15,7 +15,7 @@ def _view_dm(twin, user: dict) -> dict | None:
 
 async def test_a_move_played_from_the_dm_reaches_the_thread_in_words(table, twin):
     alice = table.alice
-    match_id = await table.start("logic_square", "first=0")
+    match_id = await table.start("logic_square", "first=1")
     await twin.wait_for(lambda: _view_dm(twin, alice), what="Alice's DM")
     dm = _view_dm(twin, alice)
     assert find_component(dm, rf"^m:{match_id}:act$") is not None, "the DM has Act"

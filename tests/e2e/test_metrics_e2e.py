@@ -62,7 +62,7 @@ async def test_metrics_count_a_command_and_healthz_answers(table, twin, bot, met
     assert status == 200 and ctype.startswith("text/plain"), (status, ctype)
     before = sample(text, "commands_total", game="squares", outcome="ok") or 0.0
 
-    match_id = await table.start("squares", "first=0 max_turns=10")
+    match_id = await table.start("squares", "first=1 max_turns=10")
     board = table.board_message(match_id)
     rule = twin.rate_limit("PATCH", rf"^/channels/{board['channel_id']}/messages/{board['id']}$", retry_after=0.3)
     versions = len(twin.message(board["id"])["_versions"])

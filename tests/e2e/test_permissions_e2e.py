@@ -46,7 +46,7 @@ async def test_play_names_a_missing_permission_and_posts_nothing(table, twin):
 async def test_without_create_public_threads_the_match_is_played_in_the_channel(table, twin):
     channel = int(twin.channel["id"])
     await twin.deny_bot(channel, CREATE_PUBLIC_THREADS)
-    match_id = await table.start("squares", "first=0 max_turns=10")
+    match_id = await table.start("squares", "first=1 max_turns=10")
     board = table.board_message(match_id)
     assert int(board["channel_id"]) == channel, "no thread: the board is in the channel"
     assert not [c for c in twin.channels.values() if c.get("thread_metadata")]

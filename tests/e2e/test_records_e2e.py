@@ -81,7 +81,7 @@ async def test_finished_matches_show_in_profile_history_h2h_and_leaderboard_with
     # /h2h: the score between the two
     ix = await twin.slash(carol, "h2h", player=alice, other=bob)
     assert_ephemeral(ix)
-    assert f"{wins} – {MATCHES - wins} (0 draws) in {MATCHES} matches" in ix.text
+    assert f"{wins} – {MATCHES - wins} (draws: 0) in {MATCHES} matches" in ix.text
     # /leaderboard: both rated players, the winner of more first; a season that does not exist
     ix = await twin.slash(carol, "leaderboard", game="squares")
     assert_ephemeral(ix)

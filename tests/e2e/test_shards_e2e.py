@@ -32,7 +32,7 @@ from .twin import find_component, message_text
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
-OPTIONS = "first=0 max_turns=10"
+OPTIONS = "first=1 max_turns=10"
 TURN = 300                  # the shortest turn clock /play offers (5 minutes): reminder at 60 s left
 CLOCK_LOOP = 2.0            # seconds between clock-loop runs in each process (BOT_TEST_CLOCK_LOOP; 30 s
                             # in production): every process runs its loop many times in this test
@@ -47,7 +47,8 @@ def twin_shards() -> int:
 
 def log_commands(text: str) -> list[str]:
     """The commands of a /match log answer, in order (as test_squares_e2e reads them)."""
-    return re.findall(r"^\s*\d+\. [^:]+: (.+)$", text, flags=re.M)
+    return [m.group(1) or m.group(2) or m.group(3) for m in re.finditer(   # "N. name: words (`notation`)"
+        r"^\s*\d+\. [^:\n]+: (?:.*?\(`([^`]+)`\)|`([^`]+)`|(.+))$", text, flags=re.M)]
 
 
 def sent(twin, channel_id: int, text: str) -> list:

@@ -18,12 +18,13 @@ from .twin import EPHEMERAL, MEMBER_PERMISSIONS, find_component, message_text
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
-OPTIONS = "first=0 max_turns=10"
+OPTIONS = "first=1 max_turns=10"
 
 
 def log_commands(text: str) -> list[str]:
     """The commands of a /match log answer, in order."""
-    return re.findall(r"^\s*\d+\. [^:]+: (.+)$", text, flags=re.M)
+    return [m.group(1) or m.group(2) or m.group(3) for m in re.finditer(   # "N. name: words (`notation`)"
+        r"^\s*\d+\. [^:\n]+: (?:.*?\(`([^`]+)`\)|`([^`]+)`|(.+))$", text, flags=re.M)]
 
 
 async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(table, twin):
@@ -140,7 +141,7 @@ async def test_a_strangers_click_and_an_out_of_turn_command_change_nothing(table
     ix = await twin.slash(carol, "move", command="place S1 a1", match=match_id, channel_id=thread_id)
     assert_ephemeral(ix)
     assert "not playing in this match" in ix.text or "not yours" in ix.text, ix.text
-    # Bob moves out of turn (first=0: Alice begins), with a command that is legal for Alice
+    # Bob moves out of turn (first=1: Alice begins), with a command that is legal for Alice
     alice_moves = await twin.autocomplete(alice, "move", "command", command="", channel_id=thread_id)
     assert alice_moves
     assert await twin.autocomplete(bob, "move", "command", command="", channel_id=thread_id) == []

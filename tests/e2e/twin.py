@@ -616,6 +616,10 @@ class Twin(TwinGateway, TwinRest):
         if comp["type"] == 3:
             allowed = [o["value"] for o in comp.get("options") or []]
             assert values and all(v in allowed for v in values), f"{values} not in {allowed}"
+            # a user picks between min_values and max_values distinct options (Discord's client)
+            lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+            assert len(set(values)) == len(values) and lo <= len(values) <= hi, \
+                f"{len(values)} values picked where {lo}..{hi} may be"
             data["values"] = values
         payload = self.interaction_payload(3, user, data, channel_id=stored["channel_id"], locale=locale,
                                            message=stored)

@@ -172,7 +172,8 @@ def check_components(rows: list[dict]) -> list[str]:
                 if len(item.get("placeholder") or "") > 150:
                     errors.append(f"{where}.placeholder: > 150")
                 lo, hi = item.get("min_values", 1), item.get("max_values", 1)
-                if not (0 <= lo <= hi <= max(1, len(options))):
+                # Discord: min_values 0..25, max_values 1..25, and never more than the options
+                if not (0 <= lo <= 25 and 1 <= hi <= 25 and lo <= hi <= max(1, len(options))):
                     errors.append(f"{where}: min_values/max_values {lo}/{hi}")
     return errors
 

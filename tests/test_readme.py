@@ -1,0 +1,209 @@
+"""Issue 33, "README and docs": the README stays true.
+
+The picture script (``python -m render.readme``) draws every picture the README embeds; every
+``python …`` command the README names runs a module or script that exists and takes the flags
+the README gives it; every ``/command`` it names is in the synced command tree (subcommands,
+options and choices included); every file it links to is in the repository; the quick start is
+two command lines in a virtual environment, one of them CI's test command; and neither the
+README nor ``docs/`` cites files outside this repository."""
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import re
+import shlex
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
+
+
+def _code_spans(text: str) -> list[str]:
+    """Inline code and every line of fenced code blocks."""
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
+    rest = re.sub(r"```[a-z]*\n.*?```", "", text, flags=re.S)
+    spans = [ln for b in blocks for ln in b.splitlines()]
+    spans += re.findall(r"`([^`\n]+)`", rest)
+    return spans
+
+
+# ---------------------------------------------------------------------------- pictures
+def test_the_picture_script_draws_every_picture_the_readme_embeds(tmp_path):
+    from render import readme
+
+    out = subprocess.run([sys.executable, "-m", "render.readme", "--out", str(tmp_path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    made = {p.name for p in tmp_path.iterdir()}
+    assert made == set(readme.pictures())
+    for name in made:
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    embedded = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README)
+    assert len(embedded) >= 7          # a board per game, a hand, the Act menu
+    for path in embedded:
+        assert path.startswith("docs/pictures/"), path
+        assert Path(path).name in made, path
+    games = {p[len("board_"):-len(".png")] for p in made if p.startswith("board_")}
+    from rules import registry
+    assert games == set(registry.names())
+    assert "python -m render.readme" in README
+
+
+def test_the_pictures_are_git_ignored_and_the_same_every_time():
+    from render import readme
+
+    assert "/docs/pictures/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert readme.board_png(readme.BOARDS[0]) == readme.board_png(readme.BOARDS[0])
+
+
+def test_the_act_menu_picture_shows_what_the_cog_sends():
+    """The picture's text and choices are build_menu's, from the player's moves in words."""
+    from render import readme
+
+    content, placeholder, options = readme.menu_parts(readme.MENU)
+    assert f"#{readme.MENU_MATCH_ID}" in content and placeholder
+    assert options and all(label for _, label, _ in options)
+    assert not any(re.fullmatch(r"[a-z]+( [a-z0-9]+)*", label) for _, label, _ in options), "notation, not words"
+    img = readme.menu_image(content, placeholder, options)
+    assert img.width >= 400 and img.height > 40 * len(options)
+
+
+# ---------------------------------------------------------------------------- python commands
+def _python_commands(text: str) -> list[list[str]]:
+    out: list[list[str]] = []
+    for span in _code_spans(text):
+        span = span.split(" #", 1)[0]
+        for part in re.split(r"&&|;|\|\|", span):
+            m = re.search(r"(?:^|\s|/)(?:python3?)\s+(.*)$", part.strip())
+            if not m:
+                continue
+            words = shlex.split(m.group(1).replace("…", "").replace("<", "").replace(">", ""), posix=True)
+            words = [w for w in words if w and not w.startswith("[")]
+            if words:
+                out.append(words)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _help(target: tuple[str, ...]) -> str:
+    run = subprocess.run([sys.executable, *target, "--help"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={"LANG": "C", "PATH": "/usr/bin:/bin"})
+    return run.stdout + run.stderr
+
+
+def test_every_python_command_in_the_readme_exists_with_its_flags():
+    commands = _python_commands(README)
+    assert any(c[:1] == ["bot.py"] for c in commands) and any(c[:2] == ["-m", "render.readme"] for c in commands)
+    for words in commands:
+        if words[0] == "-m":
+            module = words[1]
+            assert importlib.util.find_spec(module) is not None, module
+            if module == "venv":
+                continue
+            target, flags = ("-m", module), words[2:]
+        else:
+            script = words[0].split("/")[-1]
+            assert (ROOT / script).is_file(), words
+            target, flags = (script,), words[1:]
+            if flags[:1] == ["--local"]:        # the console's own options
+                target, flags = (script, "--local"), flags[1:]
+        text = _help(target)
+        for flag in flags:
+            if flag.startswith("--"):
+                name = flag.split("=", 1)[0]
+                assert name in text, f"`python {' '.join(words)}`: {name} is not in {' '.join(target)} --help"
+
+
+def test_the_quick_start_is_two_lines_in_a_virtual_environment_and_ci_runs_its_test_command():
+    quick = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", quick, flags=re.S).group(1).strip().splitlines()
+    assert len(block) == 2
+    assert all(line.startswith("python3 -m venv .venv && .venv/bin/pip install") for line in block)
+    assert block[0].endswith(".venv/bin/python bot.py")
+    assert block[1].endswith(".venv/bin/pytest -n auto --dist worksteal")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "\npytest -n auto --dist worksteal" in ci
+
+
+# ---------------------------------------------------------------------------- slash commands
+NOT_COMMANDS = {"metrics", "healthz", "data"}     # HTTP paths of the metrics server; the volume
+
+
+@pytest.fixture(scope="module")
+def tree() -> dict[str, dict]:
+    from bot import dump_commands
+
+    payload = asyncio.run(dump_commands())
+    out: dict[str, dict] = {}
+    for command in payload:
+        out[command["name"]] = command
+        for name in (command.get("name_localizations") or {}).values():
+            out[name] = command
+    return out
+
+
+def _allowed(node: dict) -> set[str]:
+    names: set[str] = set()
+    for option in node.get("options") or []:
+        names.add(option["name"])
+        names.update(str(c["value"]) for c in option.get("choices") or [])
+    return names
+
+
+def test_every_slash_command_in_the_readme_is_in_the_command_tree(tree):
+    mentions = [s for s in _code_spans(README) if re.match(r"/[\w-]", s)]
+    mentions += re.findall(r"(?<![\w/.)\]])(/[a-z][a-z0-9-]+)(?=[\s'’,.;:)]|$)", re.sub(r"`[^`]*`", "", README))
+    assert len(mentions) > 20
+    for mention in mentions:
+        words = re.split(r"[\s|]+", mention.strip())
+        if words[0].count("/") > 1 or words[0][1:] in NOT_COMMANDS:    # a path or a URL's
+            continue
+        name = re.sub(r"['’]s$", "", words[0][1:])
+        assert name in tree, mention
+        top = node = tree[name]
+        for word in words[1:]:
+            word = word.strip("[]")
+            if not word or "…" in word or "<" in word or word.startswith(("'", '"')):
+                continue
+            key = word.split(":", 1)[0]
+            subs = {o["name"]: o for n in (top, node) for o in n.get("options") or [] if o["type"] in (1, 2)}
+            if key in subs:             # a subcommand (or one of `a | b | c`, its siblings)
+                node = subs[key]
+                continue
+            assert key in _allowed(node), f"{mention}: {key!r} is no subcommand, option or choice of /{name}"
+
+
+# ---------------------------------------------------------------------------- links
+def test_every_file_the_readme_and_docs_link_to_exists():
+    for doc in [ROOT / "README.md", *DOCS]:
+        text = re.sub(r"```.*?```|`[^`\n]*`", "", doc.read_text(encoding="utf-8"), flags=re.S)   # prose only
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if target.startswith(("http://", "https://", "#", "mailto:")) or "docs/pictures/" in target:
+                continue
+            path = (doc.parent / target.split("#", 1)[0]).resolve()
+            assert path.exists(), f"{doc.relative_to(ROOT)} links to missing {target}"
+    for path in ("Dockerfile", "compose.yaml", "deploy/doujin-table.service"):
+        assert (ROOT / path).is_file() and f"]({path})" in README, path
+    assert ".env" in (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()   # no token in an image
+
+
+def test_the_docs_stand_alone_without_files_outside_the_repository():
+    for doc in [ROOT / "README.md", *DOCS]:
+        text = doc.read_text(encoding="utf-8")
+        for outside in ("GAMES.md", "shared/seeds", "../shared"):
+            assert outside not in text, f"{doc.relative_to(ROOT)} cites {outside}"
+
+
+def test_practice_and_deploying_are_documented():
+    assert "/practice game [level] [deck]" in README
+    for needle in ("docker compose up", "systemctl enable", "--recheck-quarantine", "migrat",
+                   "DATABASE_URL=postgresql://", "python bot.py --backup", "pg_dump"):
+        assert needle in README, needle
+    compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert "postgres" in compose and "DATABASE_URL: postgresql://" in compose
