@@ -56,6 +56,20 @@ def user_locale(interaction: discord.Interaction) -> str:
     return i18n.locale_of(interaction.locale)
 
 
+def send_kwargs(embed: Any, *, allowed_mentions: Any, content: str | None = None, file: Any = None,
+                view: Any = None) -> dict[str, Any]:
+    """The keyword arguments of a message with an embed, and the optional rest only when given
+    (discord.py's ``send`` refuses ``file=None`` and ``view=None`` the way it accepts nothing)."""
+    kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": allowed_mentions}
+    if content:
+        kwargs["content"] = clip(content, CONTENT_MAX)
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
 def render(m: Any, locale: str) -> str:
     """Render a host Msg (or pass through a str / None)."""
     if m is None:

@@ -32,7 +32,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, too_old_to_edit, tr,
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, send_kwargs, too_old_to_edit, tr,
 )
 from cogs.components import board_view
 from cogs.dms import PrivateDelivery, picture_file
@@ -330,14 +330,8 @@ class Delivery(PrivateDelivery, commands.Cog):
                           file: discord.File | None, view: discord.ui.View | None, *,
                           content: str | None, ping: list[int] | None) -> discord.Message | None:
         """Post a board (in the match channel, else the home channel) and remember it as the board."""
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": pings(ping) if ping else NO_PINGS}
-        if content:
-            kwargs["content"] = clip(content, CONTENT_MAX)
-        if file is not None:
-            kwargs["file"] = file
-        if view is not None:
-            kwargs["view"] = view
-        message = await self._post(rec, refs, **kwargs)
+        message = await self._post(rec, refs, **send_kwargs(embed, allowed_mentions=pings(ping) if ping else NO_PINGS,
+                                                           content=content, file=file, view=view))
         if message is None:
             log.warning("match %s: the board could not be posted anywhere", rec.id)
             return None

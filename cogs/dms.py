@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render, render_lines, too_old_to_edit, tr
+from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render, render_lines, send_kwargs, too_old_to_edit, tr
 from cogs.components import act_view, legal_hash
 from data.store import ACTIVE, FINISHED, MatchRecord
 
@@ -202,14 +202,8 @@ class PrivateDelivery:
                 file.reset()
         try:
             dm = await self.bot.create_dm(discord.Object(int(pu.user_id)))
-            kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-            if content:
-                kwargs["content"] = clip(content, CONTENT_MAX)
-            if file is not None:
-                kwargs["file"] = file
-            if view is not None:
-                kwargs["view"] = view
-            message = await dm.send(**kwargs)
+            message = await dm.send(**send_kwargs(embed, allowed_mentions=NO_PINGS, content=content,
+                                                  file=file, view=view))
         except discord.Forbidden as exc:
             log.info("match %s: DMs closed for user %s (code %s)", rec.id, pu.user_id, exc.code)
             await self._dm_closed(rec, refs, pu.user_id)

@@ -18,23 +18,28 @@ class Queries:
     async def legal(self, match_id: int, user_id: int) -> list[str]:
         return [c.command for c in await self.choices(match_id, user_id, None)]
 
+    async def _deciding(self, match_id: int, user_id: int) -> tuple[Any, int, Any, Any] | None:
+        """(record, seat, game, state) of a player seated in a match in play whose seat a
+        person plays (not the computer), or None — also for an unreadable match."""
+        rec, err = await self._get(match_id)
+        seat = None if err or rec.status != ACTIVE else self._seat_of(rec, user_id)
+        if seat is None or seat in self.ai_seats(rec):      # (the computer plays that seat)
+            return None
+        try:
+            return rec, seat, registry.get(rec.game), await self._state(rec)
+        except CorruptRow:
+            return None
+
     async def choices(self, match_id: int, user_id: int, locale: Any = "en", *,
                       only: str | None = None) -> list[Choice]:
         """The player's legal commands now, each described in words in ``locale``
         (:mod:`render.labels`: the menu, DM controls and autocomplete); [] when no decision of
         theirs is awaited.  ``locale=None``: the commands alone (labels are the notation).
         ``only``: just that command, described if it is legal now (else [])."""
-        rec, err = await self._get(match_id)
-        if err or rec.status != ACTIVE:
+        found = await self._deciding(match_id, user_id)
+        if found is None:
             return []
-        seat = self._seat_of(rec, user_id)
-        if seat is None or seat in self.ai_seats(rec):      # (the computer plays that seat)
-            return []
-        game = registry.get(rec.game)
-        try:
-            state = await self._state(rec)
-        except CorruptRow:
-            return []
+        rec, seat, game, state = found
         if seat not in game.to_act(state):
             return []
         legal = game.legal_commands(state, seat)
@@ -49,15 +54,10 @@ class Queries:
         ``batches``), each group with its options described in words in ``locale``."""
         from host import batch
 
-        rec, err = await self._get(match_id)
-        seat = None if err or rec.status != ACTIVE else self._seat_of(rec, user_id)
-        if seat is None or seat in self.ai_seats(rec):
+        found = await self._deciding(match_id, user_id)
+        if found is None:
             return []
-        game = registry.get(rec.game)
-        try:
-            state = await self._state(rec)
-        except CorruptRow:
-            return []
+        rec, seat, game, state = found
         groups = batch.groups(game, state, seat)
         if not groups:
             return []

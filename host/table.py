@@ -348,26 +348,36 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
     async def command(self, match_id: int, user_id: int, text: str) -> Result:
         text = " ".join(str(text or "").split())
         async with self._lock(int(match_id)):
-            rec, seat, err = await self._seated(match_id, user_id)
+            rec, seat, game, state, err = await self._to_act(match_id, user_id)
             if err:
                 return err
-            if seat in self.ai_seats(rec):          # fill:ai took it over: the computer plays it
-                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
-            game = registry.get(rec.game)
-            try:
-                state = await self._state(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-            if seat not in game.to_act(state):
-                shown = _public_to_act(game, state)
-                if seat in shown:  # a hidden decision of another seat is pending: say no more
-                    return Result.fail("host.err.resolving", match=rec)
-                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, shown))
             if not text:
                 return Result.fail("host.err.empty", match=rec, example=_example(game, state, seat))
             if len(text) > MAX_COMMAND_LEN:
                 return Result.fail("host.err.too_long", match=rec, max=MAX_COMMAND_LEN)
             return await self._apply(rec, game, state, seat, text)
+
+    async def _to_act(self, match_id: int, user_id: int) -> tuple[Any, Any, Any, Any, Result | None]:
+        """(record, seat, game, state, None) when ``user_id`` may act in the match now (lock
+        held), else (…, the Result refusing it): not seated, the computer's seat, an unreadable
+        match, or not their decision (a hidden decision of another seat: said no more)."""
+        rec, seat, err = await self._seated(match_id, user_id)
+        if err:
+            return rec, seat, None, None, err
+        if seat in self.ai_seats(rec):          # fill:ai took it over: the computer plays it
+            return rec, seat, None, None, Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
+        game = registry.get(rec.game)
+        try:
+            state = await self._state(rec)
+        except CorruptRow:
+            return rec, seat, game, None, Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+        if seat not in game.to_act(state):
+            shown = _public_to_act(game, state)
+            if seat in shown:  # a hidden decision of another seat is pending: say no more
+                return rec, seat, game, state, Result.fail("host.err.resolving", match=rec)
+            return rec, seat, game, state, Result.fail("host.err.not_your_turn", match=rec,
+                                                       names=_names(rec, shown))
+        return rec, seat, game, state, None
 
     async def _apply(self, rec: MatchRecord, game: Any, state: Any, seat: int, text: str,
                      lead: list[Msg] | None = None, *, entry: Callable[[], Any] | None = None,
@@ -442,21 +452,9 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
         — all or nothing — and told as one board update.  A single command is :meth:`command`."""
         commands = [" ".join(str(c or "").split()) for c in commands]
         async with self._lock(int(match_id)):
-            rec, seat, err = await self._seated(match_id, user_id)
+            rec, seat, game, state, err = await self._to_act(match_id, user_id)
             if err:
                 return err
-            if seat in self.ai_seats(rec):
-                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
-            game = registry.get(rec.game)
-            try:
-                state = await self._state(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-            if seat not in game.to_act(state):
-                shown = _public_to_act(game, state)
-                if seat in shown:
-                    return Result.fail("host.err.resolving", match=rec)
-                return Result.fail("host.err.not_your_turn", match=rec, names=_names(rec, shown))
             if not commands or not all(commands) or len(commands) > batch.MAX_PICK \
                     or any(len(c) > MAX_COMMAND_LEN for c in commands):
                 return Result.fail("host.err.batch_bad", match=rec, max=batch.MAX_PICK)
