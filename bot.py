@@ -11,7 +11,7 @@
 ``--help`` is argparse's, from :func:`parser`; its epilog lists :data:`ENVIRONMENT`, every
 environment variable the program reads (a test greps the code for ``os.environ``/``getenv`` and
 checks that list).  Settings come from the environment or ``.env`` (see ``.env.example``).
-Testing only (see "End-to-end tests" in README.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
+Testing only (see "End-to-end tests" in docs/testing.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP.
 
 A start that cannot work ends with one line that says why and what to do: no token, a token

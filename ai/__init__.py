@@ -5,7 +5,7 @@
 
 ``choose`` returns one of ``legal`` (the seat's ``legal_commands``).  It only ever sees what
 ``view`` shows the seat: whatever it needs beyond that it samples with the engine's
-``determinize`` (ENGINE.md), so it cannot peek at a hand, a deck or a secret choice.
+``determinize`` (docs/engine.md, "Playing from a seat's knowledge: determinize"), so it cannot peek at a hand, a deck or a secret choice.
 
 Levels:
 - ``easy``: a legal move at random.

@@ -12,7 +12,7 @@ against a one-ply greedy player, and the best of a few one-rule bots (always the
 legal command, always the game's favourite action) against ``normal``, each holding every
 ready-made deck against every deck of ``normal``'s, in both seats (``rule_bot_deals``).  SQUARES has no pairings, only the rest.  Draws count half.
 
-Targets (GAMES.md, "Content balance"): every pairing 40–60 %, first player 42–58 %, turn caps
+Targets (docs/balance.md, "Content balance, measured"): every pairing 40–60 %, first player 42–58 %, turn caps
 ≤ 5 %; ``hard`` wins ≥ 95 % against random and ≥ 70 % against greedy; no one-rule bot above
 30 % against ``normal``.  Every figure is printed with its 95 % interval (issue 32,
 :mod:`balance.judge`); the full plan judges each share against its target, a smaller plan

@@ -3,7 +3,7 @@
 Every judged figure is a share of ``n`` matches (draws count half) with its 95 % Wilson score
 interval, printed beside it in every plan.  The verdict:
 
-* **the full plan** judges each figure as GAMES.md states its target — the measured share against
+* **the full plan** judges each figure as docs/balance.md states its target — the measured share against
   the band (a pairing "wins 40–60 %") — because its sample sizes are the ones the targets are
   measured with (``FULL_PER_ORDER``, the strength and one-rule plans): **met** inside the band,
   **missed** outside it;
@@ -15,8 +15,8 @@ interval, printed beside it in every plan.  The verdict:
 A one-sided target is a band up to or from its line (≤ 30 % is 0–30 %, ≥ 95 % is 95–100 %).  A
 figure with no known sample is undecided, and so are ``hard``'s checks played at a time budget (the
 quick plan's): the targets are for ``hard`` at its fixed number of iterations, so such a figure
-measures another player.  SQUARES' first player is reported, not judged (GAMES.md's content
-targets are for the card games).
+measures another player.  SQUARES' first player is reported, not judged (the content targets of
+docs/balance.md are for the card games).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ RULE = ("the full plan judges each figure's share against its target, as the tar
         "target only when the whole 95 % Wilson interval lies inside it, misses it only when the whole "
         "interval lies outside, and is otherwise undecided (not enough matches to judge)")
 
-# GAMES.md, "Content balance (all card games)", as bands of a share: every pairing 40–60 %, first
+# docs/balance.md, "Content balance, measured", as bands of a share: every pairing 40–60 %, first
 # player 42–58 %, turn caps ≤ 5 %; hard ≥ 95 % against random and ≥ 70 % against greedy; no one-rule
 # bot above 30 % against normal
 TARGETS: dict[str, tuple[float, float]] = {
@@ -79,7 +79,7 @@ def judge(value: float | None, n: int | None, band: tuple[float, float],
 
 
 def describe(band: tuple[float, float] | list[float]) -> str:
-    """The target as GAMES.md writes it: ``40–60 %``, ``≤ 5 %``, ``≥ 95 %``."""
+    """The target as docs/balance.md writes it: ``40–60 %``, ``≤ 5 %``, ``≥ 95 %``."""
     lo, hi = band
     if lo <= 0.0:
         return f"≤ {hi * 100:g} %"
@@ -105,7 +105,7 @@ def judge_game(row: dict, budget: float | None = None, full: bool = False
     rate = functools.partial(judge, full=full)
     pairings = [rate(p["a_win"], p.get("n"), TARGETS["pairing"], p.get("ci95")) for p in row["pairings"]]
     figures: dict[str, dict] = {}
-    # GAMES.md's content targets are for the card games: SQUARES has no content to change, its first
+    # the content targets (docs/balance.md) are for the card games: SQUARES has no content to change, its first
     # player's share is the rulebook's own and is reported, not judged
     if row["pairings"] and row.get("first_player_win") is not None:
         figures["first_player_win"] = rate(row.get("first_player_win"), row.get("matches"),

@@ -319,7 +319,7 @@ async def _phone_text_px(bot: Any, game: str, match_id: int, players: int) -> fl
 
 
 def format_discord(result: dict) -> str:
-    """The figures as a Markdown table (README: "The Discord table, measured")."""
+    """The figures as a Markdown table (docs/performance.md: "The Discord table, measured")."""
     rows = result.get("discord") or {}
     head = ("| game | taps/move median | max | taps/turn median | p95 | public msgs/turn "
             "| REST calls/command | board last | raw-id labels | phone text px |")

@@ -38,6 +38,7 @@ from cogs.components import board_view
 from cogs.dms import PrivateDelivery, picture_file
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
+from host.queries import MOVED_FROM
 from host.options_text import public_options
 from host.texts import public_moves
 from rules import registry
@@ -202,8 +203,12 @@ class Delivery(PrivateDelivery, commands.Cog):
     async def _moved(self, rec: MatchRecord, refs: dict[str, str], channel_id: int) -> None:
         """The match channel (thread) is gone: the match lives in ``channel_id`` from now on."""
         log.info("match %s moves to channel %s", rec.id, channel_id)
+        left = rec.channel_id
         written = await self.host.set_channel(rec.id, channel_id)
         rec.channel_id = written.channel_id if written is not None else channel_id
+        if left is not None and refs.get("thread") == str(left):
+            # the thread keeps the match's history: a command there still means this match
+            await self.store.set_ref(rec.id, MOVED_FROM, str(left))
         await self.store.set_ref(rec.id, "thread", None)
         await self.store.set_ref(rec.id, "nothread", "1")
         refs.pop("thread", None)

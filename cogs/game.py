@@ -26,7 +26,7 @@ from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from cogs.controls import TableControls, said_move
 from cogs.decks import any_deck_autocomplete
 from cogs.play_options import options_autocomplete
-from data.store import UNFINISHED, MatchRecord
+from data.store import ABORTED, FINISHED, UNFINISHED, MatchRecord
 from rules import registry
 
 log = logging.getLogger("cogs.game")
@@ -84,6 +84,39 @@ async def channel_match_autocomplete(interaction: discord.Interaction, current: 
     except Exception:
         log.exception("channel match autocomplete failed")
         return []
+    return _match_choices(recs, locale, current)
+
+
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel of the thread a command was used in (None elsewhere): a match that had to
+    leave its thread lives there (host ``match_for``)."""
+    return _int(getattr(interaction.channel, "parent_id", None)) if is_thread(interaction.channel) else None
+
+
+async def here_match_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """For commands that read a match (its log, its status): the matches of this channel or
+    thread, finished ones too (newest first), then the invoking user's unfinished matches."""
+    locale = user_locale(interaction)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    try:
+        recs = []
+        if interaction.channel_id is not None:
+            recs = sorted(await store.matches_in_channel(interaction.channel_id, (*UNFINISHED, FINISHED, ABORTED)),
+                          key=lambda m: -m.id)
+            parent = parent_of(interaction)
+            if not recs and parent is not None:     # a thread its match had to leave
+                left = await interaction.client.host.match_for(  # type: ignore[attr-defined]
+                    interaction.user.id, interaction.channel_id, parent)
+                recs = [left] if left is not None else []
+        if len(recs) < CHOICE_MAX:
+            recs += await store.matches_for_user(interaction.user.id, UNFINISHED, CHOICE_MAX)
+    except Exception:
+        log.exception("match autocomplete failed")
+        return []
+    return _match_choices(recs, locale, current)
+
+
+def _match_choices(recs: list[MatchRecord], locale: str, current: str) -> list[Choice[int]]:
     out: list[Choice[int]] = []
     seen: set[int] = set()
     needle = (current or "").strip().lower().lstrip("#")
@@ -94,7 +127,7 @@ async def channel_match_autocomplete(interaction: discord.Interaction, current: 
         label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
                    others=tr("core.list_sep", locale).join(n for n in rec.names if n) or "-",
                    status=tr(f"host.state.{rec.status}", locale))
-        if needle and needle not in label.lower():
+        if needle and needle not in label.lower() and needle not in str(rec.id):
             continue
         out.append(Choice(name=clip(label, 100), value=int(rec.id)))
     return out[:CHOICE_MAX]
@@ -107,7 +140,8 @@ async def command_autocomplete(interaction: discord.Interaction, current: str) -
     match_id = getattr(interaction.namespace, "match", None)
     try:
         if match_id is None:
-            rec = await bot.host.match_for(interaction.user.id, interaction.channel_id)  # type: ignore[attr-defined]
+            rec = await bot.host.match_for(interaction.user.id, interaction.channel_id,  # type: ignore[attr-defined]
+                                           parent_of(interaction))
             if rec is None:
                 return []
             match_id = rec.id
@@ -163,9 +197,20 @@ class Game(TableControls, commands.Cog):
             if rec is None:
                 await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
             return rec if rec is not None and await check_match(interaction, rec, elsewhere) else None
-        rec = await self.host.match_for(interaction.user.id, interaction.channel_id)
+        rec = await self.host.match_for(interaction.user.id, interaction.channel_id, parent_of(interaction))
         if rec is None:
             await reply_error(interaction, tr("cogs.err.which_match", locale))
+        return rec
+
+    async def _resolve_played(self, interaction: discord.Interaction, match_id: int | None) -> MatchRecord | None:
+        """As :meth:`_resolve`, but without a number a challenge not yet started (a rematch
+        offered in a finished match's thread) gives way to the match played there (its log, a
+        player's last hand)."""
+        if match_id is not None:
+            return await self._resolve(interaction, match_id)
+        rec = await self.host.log_match_for(interaction.user.id, interaction.channel_id, parent_of(interaction))
+        if rec is None:
+            await reply_error(interaction, tr("cogs.err.which_match", user_locale(interaction)))
         return rec
 
     async def _remember(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -374,7 +419,7 @@ class Game(TableControls, commands.Cog):
     @match_group.command(name=N("status", "cmd.match.status.name"), description=L("cmd.match.status.description"))
     @app_commands.rename(match=N("match", "cmd.opt.match.name"))
     @app_commands.describe(match=L("cmd.opt.match.description"))
-    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(match=here_match_autocomplete)
     async def match_status(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
         rec = await self._resolve(interaction, match)
         if rec is None:
@@ -410,7 +455,7 @@ class Game(TableControls, commands.Cog):
     @app_commands.describe(match=L("cmd.opt.match.description"))
     @app_commands.autocomplete(match=match_autocomplete)
     async def match_hand(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        rec = await self._resolve(interaction, match)
+        rec = await self._resolve_played(interaction, match)
         if rec is None:
             return
         await self._remember(interaction, rec.id)
@@ -431,16 +476,9 @@ class Game(TableControls, commands.Cog):
     @match_group.command(name=N("log", "cmd.match.log.name"), description=L("cmd.match.log.description"))
     @app_commands.rename(match=N("match", "cmd.opt.match.name"))
     @app_commands.describe(match=L("cmd.opt.match.description"))
-    @app_commands.autocomplete(match=match_autocomplete)
+    @app_commands.autocomplete(match=here_match_autocomplete)
     async def match_log(self, interaction: discord.Interaction, match: Optional[int] = None) -> None:
-        if match is None:
-            # in a finished match's thread that holds a rematch offer: the match that was played
-            rec = await self.host.log_match_for(interaction.user.id, interaction.channel_id)
-            if rec is None:
-                await reply_error(interaction, tr("cogs.err.which_match", user_locale(interaction)))
-                return
-        else:
-            rec = await self._resolve(interaction, match)
+        rec = await self._resolve_played(interaction, match)
         if rec is None:
             return
         await self._defer(interaction)

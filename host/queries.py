@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
+from data.store import ABORTED, ACTIVE, FINISHED, UNFINISHED, CorruptRow, MatchRecord
 from host.replay import JOIN, RESIGN, _final_view, _hidden, _initial_state, _public_command, _step, own_part
-from host.types import PrivateUpdate, Result
+from host.types import Msg, PrivateUpdate, Result
 from host.texts import log_words, told
 from render.labels import Choice, choices as describe
 from rules import registry
+
+# a match's ref naming the thread it had to leave (the thread refused its posts: it went on in the
+# thread's channel, cogs/delivery.py); a command without a number in that thread still means it
+MOVED_FROM = "moved_from"
 
 
 class Queries:
@@ -106,6 +110,8 @@ class Queries:
         seat = self._seat_of(rec, user_id)
         if seat is None:
             return Result.fail("host.err.not_a_player", match=rec)
+        if rec.status == ABORTED:       # no hand is dealt any more ("not started" would be wrong)
+            return Result.fail("host.err.not_active", match=rec, status=Msg(f"host.state.{rec.status}"))
         if rec.status not in (ACTIVE, FINISHED):
             return Result.fail("host.err.not_started", match=rec)
         try:
@@ -148,11 +154,12 @@ class Queries:
                 entries += held        # nothing is secret any more
         return Result(ok=True, match=rec, data={"log": entries})
 
-    async def log_match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
-        """The match ``/match log`` without a number means: :meth:`match_for`, except that a
-        challenge not yet started (a rematch offered in a finished match's thread) has nothing to
-        show — then the newest match here that was played (the caller's own first)."""
-        guess = await self.match_for(user_id, channel_id)
+    async def log_match_for(self, user_id: int, channel_id: int | None,
+                            parent_id: int | None = None) -> MatchRecord | None:
+        """The match ``/match log`` (or ``/match hand``) without a number means: :meth:`match_for`,
+        except that a challenge not yet started (a rematch offered in a finished match's thread)
+        has nothing to show — then the newest match here that was played (the caller's own first)."""
+        guess = await self.match_for(user_id, channel_id, parent_id)
         if (guess is not None and guess.status in (ACTIVE, FINISHED, ABORTED)) or channel_id is None:
             return guess
         over = await self.store.matches_in_channel(int(channel_id), (ACTIVE, FINISHED, ABORTED))
@@ -160,12 +167,15 @@ class Queries:
         mine = [m for m in played if self._seat_of(m, user_id) is not None]
         return max(mine or played, key=lambda m: m.id) if (mine or played) else guess
 
-    async def match_for(self, user_id: int, channel_id: int | None) -> MatchRecord | None:
+    async def match_for(self, user_id: int, channel_id: int | None,
+                        parent_id: int | None = None) -> MatchRecord | None:
         """The match a command without a match number means: in a channel or a match's thread,
         the caller's newest unfinished match there, else their newest finished one there, else
         the channel's only match (a spectator in a match's own thread), or in a match's own
         thread holding its rematches too, the newest unfinished match there, else the newest;
-        anywhere else the caller's one running match."""
+        in a thread a match had to leave (``parent_id``: the thread's channel, where the match
+        went on once the thread refused its posts) that match; anywhere else the caller's one
+        running match."""
         if channel_id is not None:
             running = await self.store.matches_in_channel(int(channel_id))
             here = [m for m in running if self._seat_of(m, user_id) is not None]
@@ -182,6 +192,12 @@ class Queries:
             for m in running + over:
                 if (await self.store.get_refs(m.id)).get("thread") == str(channel_id):
                     return max(running or over, key=lambda m: m.id)
+            if parent_id is not None:
+                left = [m for m in await self.store.matches_in_channel(int(parent_id), (*UNFINISHED, FINISHED, ABORTED))
+                        if (await self.store.get_refs(m.id)).get(MOVED_FROM) == str(channel_id)]
+                mine = [m for m in left if self._seat_of(m, user_id) is not None]
+                if mine or left:
+                    return max(mine or left, key=lambda m: m.id)
         mine = await self.store.matches_for_user(int(user_id), (ACTIVE,))
         return mine[0] if len(mine) == 1 else None
 

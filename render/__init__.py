@@ -95,7 +95,7 @@ def _with_result_banner(image: Image.Image, ctx: Any, outcome: dict) -> Image.Im
 # thread adds little throughput (~8 % on 2 cores) but makes the event loop, which needs the GIL
 # too, wait about twice as long (loop lag p99 ~5 ms with one slot, ~10 ms with two, 20-30 ms
 # with asyncio's default pool of threads).  Extra callers queue here without touching the GIL.
-# See README, "Performance".
+# See docs/performance.md, "The host, the pictures and the process".
 SLOTS = 1
 
 

@@ -325,7 +325,7 @@ def draw_art_of_war(view: dict, ctx: Ctx) -> Image.Image:
         key = f"reason.{outcome.get('reason')}"
         if i18n.has(key):
             reason = ctx.t(key)
-        lines = fonts.wrap(f"{head} — {reason}", 18, W - 2 * M - 28, True)
+        lines = fonts.wrap(ctx.t("render.head_reason", head=head, reason=reason), 18, W - 2 * M - 28, True)
         h = 16 + 26 * len(lines)
         d.rounded_rectangle((M, fy, W - M, fy + h), radius=10, fill=HILITE)
         for i, line in enumerate(lines):
@@ -541,7 +541,8 @@ def art_of_war_text(view: dict, *, locale: str, names: list[str], notation: bool
         winners = outcome.get("winners") or []
         head = (i18n.t("render.wins", locale, name=" & ".join(name(w) for w in winners)) if winners
                 else i18n.t("render.draw", locale))
-        lines.append(f"{head} — {reason_text('art_of_war', outcome.get('reason'), locale)}")
+        lines.append(i18n.t("render.head_reason", locale, head=head,
+                            reason=reason_text("art_of_war", outcome.get("reason"), locale)))
     return "\n".join(lines)
 
 

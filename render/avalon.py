@@ -402,8 +402,11 @@ def avalon_text(view: dict, *, locale: str, names: list[str], notation: bool = F
         return f"P{seat + 1} " + (names[seat] if seat < len(names) else f"#{seat + 1}")
 
     def creature(cr):
-        kws = ", ".join(t(f"labels.avalon.kw.{k}") for k in cr.get("keywords") or [])
-        return f"{cname(cr['card'])} {cr['atk']}/{cr['dur']} {'★' * cr['orig']}" + (f" [{kws}]" if kws else "")
+        kws = t("labels.avalon.sep").join(t(f"labels.avalon.kw.{k}") for k in cr.get("keywords") or [])
+        stats = t("labels.avalon.stats.card", stats=t("labels.avalon.stats", atk=cr["atk"], dur=cr["dur"]),
+                  stars="★" * cr["orig"])
+        text = t("labels.avalon.creature", name=cname(cr["card"]), stats=stats)
+        return t("labels.avalon.with_kw", text=text, kws=kws) if kws else text
 
     if "players" not in view:                   # a seat's own part only (DM text, console)
         return "\n".join(_own_text(view, t, card, who, locale))

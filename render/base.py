@@ -159,9 +159,10 @@ class Ctx:
         else:
             head = self.t("render.draw")
         reason = str(outcome.get("reason") or "")
-        key = f"render.reason.{reason}"
-        text = self.t(key)
-        return head, ("" if not reason else (reason if text == key else text))
+        for key in (f"render.{self.game}.reason.{reason}", f"render.reason.{reason}"):
+            if reason and i18n.has(key):
+                return head, self.t(key)
+        return head, reason
 
 
 def reason_text(game: str, reason: Any, locale: str) -> str:

@@ -2,7 +2,8 @@
 
 Shows the game's name, whose decision is awaited, the clock, and a compact ``key: value``
 dump of the view's top-level fields (lists and objects are summarised), and the result when
-the match is over.  Height grows with the number of lines (capped), width is fixed.
+the match is over.  Every text is fitted (render/textfit.py: shrunk, wrapped, shortened only as
+a last resort), never cut at the card's edge.  Height grows with the rows (capped), width is fixed.
 """
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ import json
 from PIL import Image, ImageDraw
 
 from render import fonts
-from render.textfit import draw_fit
+from render.textfit import draw_fit, fit_block, min_px
 from render.base import INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, seat_colour, seat_dark, seat_text
 
 W = 720
 M = 20
 LINE_H = 24
 MAX_LINES = 28
+MAX_H = 1600          # the card grows with its rows up to this height
+TEXT = 15             # the rows' text size (never below render.textfit.min_px(W))
+LEADING = 1.25
+KEY_LINES, VALUE_LINES = 2, 3
 SKIP = {"game", "to_act", "outcome", "seat", "said"}   # said: the host's words for "last"
 
 
@@ -53,25 +58,47 @@ def _value(value, ctx: Ctx) -> str:
     return str(value)
 
 
+def _rows(lines: list[tuple[str, str]], key_w: int, value_w: int) -> list[tuple[tuple[int, tuple[str, ...]],
+                                                                              tuple[int, tuple[str, ...]], int]]:
+    """Each ``key: value`` row fitted as every drawer fits its labels (:mod:`render.textfit`):
+    shrunk no smaller than the picture's least text size, then wrapped (a key over up to
+    :data:`KEY_LINES` lines, a value over up to :data:`VALUE_LINES`), shortened only as a last
+    resort; with the row's height."""
+    least = min_px(W)
+    out = []
+    for key, value in lines:
+        k = fit_block(key, TEXT, least, key_w - 10, KEY_LINES, bold=True)
+        v = fit_block(value, TEXT, least, value_w, VALUE_LINES)
+        n = max(len(k[1]), len(v[1]))
+        out.append((k, v, max(LINE_H, round(n * max(k[0], v[0]) * LEADING) + 6)))
+    return out
+
+
 def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
     lines: list[tuple[str, str]] = []
     for key in sorted(view, key=str):
         if key in SKIP:
             continue
         lines.append((str(key), _value(view[key], ctx)))
-    extra = 0
-    if len(lines) > MAX_LINES:
-        extra = len(lines) - (MAX_LINES - 1)
-        lines = lines[: MAX_LINES - 1]
     outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else None
     top = 112 + (48 if outcome else 0)
-    height = top + LINE_H * (len(lines) + (1 if extra else 0)) + M
+    key_w = min(220, max((int(fonts.text_width(k, TEXT, True)) for k, _ in lines), default=0) + 16)
+    rows = _rows(lines[:MAX_LINES], key_w, W - 2 * M - key_w)
+    # as many rows as the card's height allows, then a line saying how many more there are
+    extra = len(lines) - len(rows)
+    room = MAX_H - top - M - (LINE_H if extra else 0)
+    while rows and sum(h for _, _, h in rows) > room:
+        rows.pop()
+        extra = len(lines) - len(rows)
+        room = MAX_H - top - M - LINE_H
+    height = top + sum(h for _, _, h in rows) + (LINE_H if extra else 0) + M
     img = Image.new("RGB", (W, max(240, height)), PAPER)
     d = ImageDraw.Draw(img)
 
-    draw_fit(d, (M, 28), ctx.game_title(), 26, 16, 440, INK, bold=True, anchor="lm")
-    fonts.text(d, (M, 56), ctx.view_label(view), 14, MUTED, anchor="lm")
     clock = ctx.clock_text()
+    clock_w = int(fonts.text_width(clock, 16, ctx.clock_urgent())) + 16 if clock else 0
+    draw_fit(d, (M, 28), ctx.game_title(), 26, 16, min(440, W - 2 * M - clock_w), INK, bold=True, anchor="lm")
+    draw_fit(d, (M, 56), ctx.view_label(view), 14, min_px(W), W - 2 * M, MUTED, anchor="lm")
     if clock:
         fonts.text(d, (W - M, 28), clock, 16, RED if ctx.clock_urgent() else INK,
                    bold=ctx.clock_urgent(), anchor="rm")
@@ -96,13 +123,13 @@ def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
         y += 48
     d.line((M, y, W - M, y), fill=LINE, width=1)
     y += 6
-    key_w = min(220, max((int(fonts.text_width(k, 15, True)) for k, _ in lines), default=0) + 16)
-    for key, value in lines:
-        fonts.text(d, (M, y + LINE_H // 2), fonts.fit(key, 15, key_w - 10, bold=True), 15, INK,
-                   bold=True, anchor="lm")
-        fonts.text(d, (M + key_w, y + LINE_H // 2), fonts.fit(value, 15, W - 2 * M - key_w), 15,
-                   INK, anchor="lm")
-        y += LINE_H
+    for (k_size, k_lines), (v_size, v_lines), h in rows:
+        for x, size, texts, bold in ((M, k_size, k_lines, True), (M + key_w, v_size, v_lines, False)):
+            ty = y + 3
+            for line in texts:
+                fonts.text(d, (x, ty), line, size, INK, bold=bold, anchor="la")
+                ty += size * LEADING
+        y += h
     if extra:
         fonts.text(d, (M, y + LINE_H // 2), ctx.t("render.generic.more", n=extra), 14, MUTED,
                    anchor="lm")

@@ -103,7 +103,7 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
                 out.append(Choice(command, label, what, t("answer.group"), emoji))
             else:
                 label = t("support.king" if by_king else "support", unit=card(effect), king=card("k"))
-                out.append(Choice(command, label + (f" — {' → '.join(rest)}" if rest else ""), what,
+                out.append(Choice(command, t("support.at", label=label, squares=" → ".join(rest)) if rest else label, what,
                                   t("support.group"), emoji))
         elif verb == "immigrate" and len(args) == 1:
             out.append(Choice(command, t("immigrate", unit=card(args[0])), t("immigrate.why"), t("immigrate.group"),

@@ -72,7 +72,8 @@ def choices(view: dict, seat: int, legal: list[str], locale: str, names: list[st
             out.append(Choice(command, t(verb + ".card", card=name(card)), why, t(verb + ".group"), emoji))
         elif verb in ("fb", "attack") and card:
             more = extra(args[1:])
-            label = t(verb + ".card", card=name(card)) + (f" — {more}" if more else "")
+            label = t(verb + ".card", card=name(card))
+            label = t("extra", label=label, more=more) if more else label
             out.append(Choice(command, label, stats(card), name(card), emoji))
         elif verb == "guard" and len(args) >= 2 and args[0] in POSTURES:
             kind = i18n.t(f"maken.posture.{args[0]}", locale)

@@ -467,7 +467,7 @@ def _decl_line(decl: dict, cards: dict, locale: str) -> str:
     text = _name(cards, cid, locale)
     card = cards.get(cid) or {}
     if card.get("cb"):
-        text += " [CB]"
+        text = i18n.t("render.ls.text.decl_cb", locale, decl=text)
     if decl.get("source") == "it":
         text = "IT " + text
     if decl.get("target"):
@@ -549,7 +549,7 @@ def _event_line(ev: dict, cards: dict, ctx: Ctx) -> str | None:
         return ctx.t("render.ls.ev.draw", name=who, count=ev.get("count", 0))
     if kind == "trash":
         src = ctx.t(f"render.ls.from.{ev.get('from')}")
-        names = ", ".join(_name(cards, c, ctx.locale) for c in ev.get("cards") or [])
+        names = ctx.t("core.list_sep").join(_name(cards, c, ctx.locale) for c in ev.get("cards") or [])
         return ctx.t("render.ls.ev.trash", name=who, cards=names or "-", source=src)
     if kind == "ap":
         key = "render.ls.ev.ap_banked" if ev.get("banked") else "render.ls.ev.ap"

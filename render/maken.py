@@ -367,7 +367,7 @@ def _middle_text(view: dict, ctx: Ctx) -> tuple[str, tuple, str]:
     if outcome:
         head, _ = ctx.outcome_text(outcome)
         reason = reason_text("maken", outcome.get("reason"), ctx.locale)
-        headline, colour = f"{head} — {reason}", RED
+        headline, colour = ctx.t("render.head_reason", head=head, reason=reason), RED
     else:
         sit = view.get("situation")
         pending = view.get("pending")
@@ -642,5 +642,6 @@ def _maken_text(view: dict, *, locale: str, names: list[str], notation: bool = F
         o = view["outcome"]
         winners = t("core.list_sep").join(name(w) for w in o.get("winners", []))
         head = i18n.t("render.wins", locale, name=winners) if winners else i18n.t("render.draw", locale)
-        out.append(f"★ {head} — {reason_text('maken', o.get('reason'), locale)}")
+        out.append("★ " + i18n.t("render.head_reason", locale, head=head,
+                                 reason=reason_text("maken", o.get("reason"), locale)))
     return "\n".join(out)

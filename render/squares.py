@@ -253,8 +253,8 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     turn = view.get("turn")
     max_turns = view.get("max_turns")
     if turn is not None:
-        text = (ctx.t("render.turn", turn=turn, max=max_turns) if max_turns
-                else ctx.t("render.turn_plain", turn=turn))
+        text = (ctx.t("render.squares.turn", turn=turn, max=max_turns) if max_turns
+                else ctx.t("render.squares.turn_plain", turn=turn))
         fonts.text(d, (W - M, 24), text, 20, INK, bold=True, anchor="rm")
     if clock:
         fonts.text(d, (W - M, 50), clock, 15, RED if ctx.clock_urgent() else INK,
@@ -294,7 +294,7 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, seat:
     if winner:
         badges.append(("★ " + ctx.t("render.winner_badge"), seat_dark(seat), WHITE, None))
     elif acting:
-        key = "render.must_return_badge" if phase == "return" else "render.to_move_badge"
+        key = "render.must_return_badge" if phase == "return" else "render.squares.to_move_badge"
         badges.append(("▶ " + ctx.t(key), seat_dark(seat), WHITE, None))
     # centre pips: squares held in the centre row, 3 wins
     centre = view.get("centre") or [0, 0]
@@ -511,7 +511,7 @@ def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, to_act: list[int], pha
         draw_fit(d, (W // 2, y + 20), text, 21, MIN_TEXT, W - 2 * M - 20, fg, bold=True,
                  anchor="mm", max_lines=2, leading=1.22, height=40)
     elif to_act:
-        key = "render.must_return" if phase == "return" else "render.to_move"
+        key = "render.must_return" if phase == "return" else "render.squares.to_move"
         text = "   ".join(ctx.t(key, name=ctx.name(s)) for s in to_act)
         fonts.text(d, (M + 4, y + 20), "▶", 20, seat_colour(to_act[0]), bold=True, anchor="lm")
         draw_fit(d, (M + 30, y + 20), text, 20, MIN_TEXT, W - 2 * M - 40, INK, bold=True,

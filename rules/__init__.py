@@ -1,4 +1,4 @@
-"""Pure, deterministic rules engines behind one contract (see ``../shared/ENGINE.md``).
+"""Pure, deterministic rules engines behind one contract (see ``docs/engine.md``).
 
 >>> from rules import registry
 >>> "squares" in registry.names()
@@ -52,7 +52,7 @@ def english(text: str, en: dict[str, str], params: dict[str, Any]) -> str:
 
 @runtime_checkable
 class Game(Protocol):
-    """The engine contract.  Names are fixed by ENGINE.md."""
+    """The engine contract.  Names are fixed by docs/engine.md."""
 
     name: str
     min_players: int

@@ -1,7 +1,7 @@
 """SQUARES (GOTTA2, 2014): the rules engine.
 
 Two players, a 5×5 board, ten two-sided pieces each; take 3 of the 5 centre squares.
-Rules, rulings and the notation: ``docs/rules/squares.md``.  The contract: ``ENGINE.md``.
+Rules, rulings and the notation: ``docs/rules/squares.md``.  The contract: ``docs/engine.md``.
 
 >>> from rules import registry
 >>> game = registry.get("squares")
@@ -319,7 +319,7 @@ def _normalise(command: str) -> list[str]:
 # --------------------------------------------------------------------------- the game
 
 class SquaresGame:
-    """SQUARES behind the engine contract (``ENGINE.md``)."""
+    """SQUARES behind the engine contract (``docs/engine.md``)."""
 
     name = "squares"
     min_players = 2
@@ -331,7 +331,8 @@ class SquaresGame:
                 for k, v in OPTION_SCHEMA.items()}
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
-        """GAMES.md: "in a rematch the previous winner moves second"; after a draw, random again."""
+        """Project ruling (docs/rules/squares.md): in a rematch the previous winner moves second;
+        after a draw, random again."""
         return loser_first(options, outcome)
 
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
@@ -457,7 +458,7 @@ class SquaresGame:
         }
 
     def determinize(self, view: dict, seat: int | None, rng: Any = None) -> SquaresState:
-        """The state ``view`` shows (ENGINE.md): SQUARES hides nothing, so nothing is sampled."""
+        """The state ``view`` shows (docs/engine.md): SQUARES hides nothing, so nothing is sampled."""
         board = [""] * 25
         for p in view["pieces"]:
             board[SQ_INDEX[p["square"]]] = f"{p['owner']}{p['side']}{p['number']}"

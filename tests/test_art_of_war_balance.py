@@ -85,7 +85,7 @@ def test_the_ai_samples_a_match_under_its_own_edition():
 # ----------------------------------------------------------------- each changed card, its clause
 
 def test_iron_king_defence_3_3():
-    """IRON KING 3/3 (was 4/3). GAMES.md: "One hit whose damage equals the defence exactly captures
+    """IRON KING 3/3 (was 4/3). project ruling (docs/rules/art_of_war.md): "One hit whose damage equals the defence exactly captures
     the unit"; "SOLDIER's attack is the attacker's hand size when the attack is declared": a SOLDIER
     with 3 cards in hand now captures the upright IRON KING (execution); under edition 2 it only
     damaged it (defence 4)."""
@@ -103,7 +103,7 @@ def test_iron_king_defence_3_3():
 
 
 def test_falcon_king_defence_3_2():
-    """FALCON KING 3/2 (was 3/1). GAMES.md: "Defence is upright/sideways: the unit's current
+    """FALCON KING 3/2 (was 3/1). project ruling (docs/rules/art_of_war.md): "Defence is upright/sideways: the unit's current
     orientation decides … attacking turns a unit sideways": an ARCHER's 1 no longer captures the
     sideways FALCON KING; under edition 2 it did (sideways defence 1)."""
     field = {"a2": "0a", "c3": "1k/"}
@@ -115,7 +115,7 @@ def test_falcon_king_defence_3_2():
 
 
 def test_sage_king_defence_3_2():
-    """SAGE KING 3/2 (was 2/2). GAMES.md: "One hit whose damage equals the defence exactly captures
+    """SAGE KING 3/2 (was 2/2). project ruling (docs/rules/art_of_war.md): "One hit whose damage equals the defence exactly captures
     the unit": a SOLDIER with 2 cards in hand no longer captures the upright SAGE KING; under
     edition 2 it did."""
     kings = ("king_iron", "king_sage")

@@ -3,7 +3,7 @@
 response window that the thread never reveals.
 
 Rulebook: 「KING」カード1枚+5種類のカードを20枚選び合計21で1デッキ(国)を構成し遊びます。
-Issue: "Hands by DM; the waiting area, kingdom and graveyard are public." GAMES.md: GUARDIAN's and
+Issue: "Hands by DM; the waiting area, kingdom and graveyard are public." project ruling (docs/rules/art_of_war.md): GUARDIAN's and
 WIZARD's supports are "real response windows for the other player, offered only when they could
 respond".
 """
@@ -143,7 +143,7 @@ async def test_hands_go_by_dm_and_the_thread_shows_only_public_facts(env):
 
 
 async def test_a_guardian_window_is_asked_by_dm_only_and_the_thread_shows_nothing_until_it_closes(env):
-    """GAMES.md: GUARDIAN's support is a response to an opponent's attack … offered only when they
+    """Project ruling (docs/rules/art_of_war.md): GUARDIAN's support is a response to an opponent's attack … offered only when they
     could respond.  The defender is asked privately; the thread neither pings nor names him, and the
     attack itself is held back until he answers."""
     match_id = await _start(env)

@@ -82,7 +82,7 @@ def _log_to_a_turn_player_window(options: dict) -> tuple[int, list[tuple[int, st
 
 
 async def test_the_turn_players_answer_window_is_private_too(host):
-    """GAMES.md: WIZARD's support is a response window "on either turn", "offered only when they
+    """Project ruling (docs/rules/art_of_war.md): WIZARD's support is a response window "on either turn", "offered only when they
     could respond" — privately.  When the turn player answers the opponent's response, the public
     lines must stay held back and the prompt must be secret, as for the first window."""
     options = {"first": 0, "decks": ["iron_wall", "falcon_raid"]}

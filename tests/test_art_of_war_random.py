@@ -1,4 +1,4 @@
-"""Art of War: hundreds of random matches through the registry contract only (ENGINE.md).
+"""Art of War: hundreds of random matches through the registry contract only (docs/engine.md).
 
 For every match: no exception; the match ends (no turn cap is needed: every turn draws from a
 finite deck and 終戦 ends the match at the end of the turn both decks are empty); dump/load is

@@ -1,5 +1,5 @@
-"""Art of War: every rule of the rulebook (shared/seeds/art-of-war.txt) and every ruling
-(GAMES.md and docs/rules/art_of_war.md).  Each test quotes the clause it checks.
+"""Art of War: every rule of the rulebook (docs/rules/art_of_war.md) and every ruling
+(project and engine rulings, docs/rules/art_of_war.md).  Each test quotes the clause it checks.
 
 Positions are built with ``game.position``: squares are absolute (files a–c, ranks 1–4; seat 0
 owns ranks 1 (back) and 2 (front), seat 1 owns ranks 3 (front) and 4 (back)).  Field entries:
@@ -127,7 +127,7 @@ def test_king_enters_hand_after_the_mulligan_and_setup_places_three_cards():
 
 # ----------------------------------------------------------------------------- ranges
 
-# seat 0's enemy squares in range, from each of its six squares (GAMES.md ranges)
+# seat 0's enemy squares in range, from each of its six squares (the project ruling's ranges, docs/rules/art_of_war.md)
 RANGES = {
     "s": {"a1": [], "b1": [], "c1": [], "a2": ["a3"], "b2": ["b3"], "c2": ["c3"]},
     "g": {"a1": [], "b1": [], "c1": [], "a2": ["a3"], "b2": ["b3"], "c2": ["c3"]},
@@ -148,7 +148,7 @@ def _mirror(sq: str) -> str:
 
 @pytest.mark.parametrize("code", list(RANGES))
 def test_each_unit_range_from_each_square(code):
-    """GAMES.md: "SOLDIER and GUARDIAN: one square forward. ARCHER: (+1 forward, ±2 sideways) and
+    """Project ruling (docs/rules/art_of_war.md): "SOLDIER and GUARDIAN: one square forward. ARCHER: (+1 forward, ±2 sideways) and
     (+2 forward, ±1 sideways). PRIEST: (+1, ±1) and (+2, ±2). WIZARD: every square forward in its
     column. Only enemy units can be attacked."  Checked on a full enemy battlefield through
     legal_commands, for seat 0 and (mirrored) for seat 1."""
@@ -180,7 +180,7 @@ KING_RANGES = {
 
 @pytest.mark.parametrize("king", list(KING_RANGES))
 def test_each_king_range_from_each_square(king):
-    """KING: 攻撃範囲・攻撃力・防御力 が違うキングが存在する。  GAMES.md: "Ranges use one 4×3 grid …
+    """KING: 攻撃範囲・攻撃力・防御力 が違うキングが存在する。  project ruling (docs/rules/art_of_war.md): "Ranges use one 4×3 grid …
     "forward" is toward the enemy … Only enemy units can be attacked."  Each KING's range (its card
     data) from each of its owner's six squares, for seat 0 and (mirrored) seat 1."""
     enemy_full = {sq: "1s" for sq in ("a3", "b3", "c3", "a4", "b4", "c4")}
@@ -198,7 +198,7 @@ def test_each_king_range_from_each_square(king):
 
 
 def test_king_ranges_come_from_the_card_data():
-    """GAMES.md: "Kings: design at least 3 original KINGs with different range/attack/defence"."""
+    """The project's content requirement: "Kings: design at least 3 original KINGs with different range/attack/defence"."""
     kings = {cid: c for cid, c in game.decks.cards().items() if c["category"] == "KING"}
     assert len(kings) >= 3
     shapes = {(json.dumps(c["range"]), c["attack"], json.dumps(c["defence"])) for c in kings.values()}
@@ -209,7 +209,7 @@ def test_king_ranges_come_from_the_card_data():
 
 
 def test_only_enemy_units_are_attacked_and_empty_squares_are_not_targets():
-    """GAMES.md: "Only enemy units can be attacked." (the WIZARD's own front unit is not a target)"""
+    """Project ruling (docs/rules/art_of_war.md): "Only enemy units can be attacked." (the WIZARD's own front unit is not a target)"""
     state = pos(player=0, field={"b1": "0w", "b2": "0s", "b3": "1s", "b4": "1s"}, hands={0: "s"})
     assert [c for c in legal(state, 0) if c.startswith("attack")] == \
         ["attack b1 b3", "attack b1 b4", "attack b2 b3"]              # never its own b2
@@ -252,7 +252,7 @@ def test_soldier_support_does_not_raise_the_archer_supports_damage():
 
 def test_capture_when_one_hit_equals_the_defence():
     """捕獲: 攻撃したユニットと攻撃を受けたユニットの防御力が等しい場合、攻撃を受けたユニットを攻撃を行った
-    プレイヤーの王国エリアに置く。  GAMES.md: "One hit whose damage equals the defence exactly captures
+    プレイヤーの王国エリアに置く。  project ruling (docs/rules/art_of_war.md): "One hit whose damage equals the defence exactly captures
     the unit (it goes to the attacker's kingdom)"."""
     state = pos(player=0, field={"a2": "0a", "b2": "0s", "c3": "1s/", "b3": "1p"}, hands={0: "s"})
     state = game.apply(state, 0, "attack a2 c3")       # 1 = sideways SOLDIER defence 1
@@ -344,7 +344,7 @@ def test_support_damage_never_captures():
 
 
 def test_defence_depends_on_orientation_and_attacking_turns_a_unit_sideways():
-    """GAMES.md: "Defence is "upright/sideways" (e.g. 2/1): the unit's current orientation decides.
+    """Project ruling (docs/rules/art_of_war.md): "Defence is "upright/sideways" (e.g. 2/1): the unit's current orientation decides.
     Units enter upright; attacking turns a unit sideways; recovery stands them up."
     1、リカバリーフェイズ ターンプレイヤーの戦場に居るユニットを縦向きにする。"""
     state = pos(player=0, field={"b2": "0a", "a2": "0s", "a3": "1g", "a4": "1a", "b3": "1s"}, hands={0: "s"},
@@ -372,7 +372,7 @@ def test_back_row_unit_moves_forward_when_the_front_unit_is_removed():
 # ----------------------------------------------------------------------------- arrange phase
 
 def test_arrange_deploy_takes_the_front_of_the_waiting_queue():
-    """待機エリアの先頭のカードを自分の戦場エリアに1体好きな場所へ配置する。 GAMES.md: "front = oldest"."""
+    """待機エリアの先頭のカードを自分の戦場エリアに1体好きな場所へ配置する。 project ruling (docs/rules/art_of_war.md): "front = oldest"."""
     state = pos(player=0, field={"b2": "0s", "b3": "1s"}, waiting={0: "gw"}, hands={0: "s"})
     state = game.apply(state, 0, "deploy b1")
     assert cell(state, "b1")["card"] == "g" and game.view(state, None)["players"][0]["waiting"] == ["w"]
@@ -534,7 +534,7 @@ def test_king_can_use_any_rear_support():
 # ----------------------------------------------------------------------------- response windows
 
 def test_guardian_cancels_an_attack_in_a_private_window():
-    """GUARDIAN 後方支援: 相手ユニットからの攻撃をキャンセルする。 GAMES.md: "GUARDIAN's support is a
+    """GUARDIAN 後方支援: 相手ユニットからの攻撃をキャンセルする。 project ruling (docs/rules/art_of_war.md): "GUARDIAN's support is a
     response to an opponent's attack … real response windows for the other player"."""
     state = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "ppp", 1: "g"})
     state = game.apply(state, 0, "attack b2 b3")
@@ -551,7 +551,7 @@ def test_guardian_cancels_an_attack_in_a_private_window():
 
 
 def test_no_window_without_a_legal_response():
-    """GAMES.md: "offered only when they could respond" — no GUARDIAN/KING in hand, or a full waiting area."""
+    """Project ruling (docs/rules/art_of_war.md): "offered only when they could respond" — no GUARDIAN/KING in hand, or a full waiting area."""
     state = pos(player=0, field={"b2": "0s", "a3": "1s", "b3": "1s"}, hands={0: "ppp", 1: "sw"})
     assert game.to_act(game.apply(state, 0, "attack b2 b3")) == [0]
     state = pos(player=0, field={"b2": "0s", "a3": "1s", "b3": "1s"}, hands={0: "ppp", 1: "gk"},
@@ -560,7 +560,7 @@ def test_no_window_without_a_legal_response():
 
 
 def test_no_wizard_window_without_a_wizard_or_king_or_with_a_full_waiting_area():
-    """GAMES.md: "offered only when they could respond" (WIZARD: 相手の発動した後方支援に対し発動できる;
+    """Project ruling (docs/rules/art_of_war.md): "offered only when they could respond" (WIZARD: 相手の発動した後方支援に対し発動できる;
     待機エリアには5枚までしかカードを置くことはできない)."""
     base = dict(player=0, field={"b2": "0s", "b3": "1s", "a3": "1s"})
     state = game.apply(pos(hands={0: "a", 1: "sgp"}, **base), 0, "support a b3")
@@ -607,7 +607,7 @@ def test_hidden_pending_is_true_exactly_while_a_window_is_open():
 
 
 def test_king_in_hand_can_answer_as_guardian_or_wizard():
-    """A KING can use any rear support (GAMES.md), including the responses."""
+    """A KING can use any rear support (project ruling, docs/rules/art_of_war.md), including the responses."""
     state = pos(player=0, field={"b2": "0s", "b3": "1s"}, hands={0: "ppp", 1: "k"})
     state = game.apply(state, 0, "attack b2 b3")
     assert legal(state, 1) == ["support k g", "pass"]
@@ -654,7 +654,7 @@ def test_attacker_may_negate_the_guardian_cancel_with_a_wizard():
 
 
 def test_after_a_wizard_negates_a_guardian_the_defender_may_answer_the_attack_again():
-    """GAMES.md: "GUARDIAN may be used any number of times: after a WIZARD negates a GUARDIAN, the
+    """Project ruling (docs/rules/art_of_war.md): "GUARDIAN may be used any number of times: after a WIZARD negates a GUARDIAN, the
     defender may answer the still-pending attack again (another GUARDIAN, or the KING as GUARDIAN),
     and the attacker may negate again; the windows alternate until one side passes."
     """
@@ -890,7 +890,7 @@ def test_end_of_war_draw_when_everything_ties():
 
 
 def test_deck_out_means_no_draw():
-    """GAMES.md: "Deck out: no draw." """
+    """Project ruling (docs/rules/art_of_war.md): "Deck out: no draw." """
     state = pos(player=0, field={"b2": "0s", "b3": "1s"}, decks={0: "s"}, hands={1: "g"})
     state = game.apply(state, 0, "end")
     assert game.view(state, None)["players"][1]["hand_count"] == 1 and game.outcome(state) is None

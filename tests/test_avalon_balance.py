@@ -39,7 +39,7 @@ def test_edition_5_is_the_current_edition():
 
 
 def test_the_patches_change_numbers_only():
-    """GAMES.md, Content balance: "Change card numbers, texts or decks to get there, keep the
+    """docs/balance.md: "Change card numbers, texts or decks to get there, keep the
     rulebook's mechanics": a patch never changes a card's category, attribute or originality
     (the deck rules and summoning read them), nor adds a mechanic no card had."""
     for patch in (PATCH, PATCH4):
@@ -176,7 +176,7 @@ def test_every_ready_made_deck_is_legal_in_every_edition(edition):
 
 @pytest.mark.parametrize("did", TWO_COLOUR)
 def test_the_two_colour_decks_validate_and_have_two_colours(did):
-    """Issue 17 / GAMES.md: "Avalon's Sanctuary's ready-made decks are all one colour plus
+    """Issue 17 / the project's content requirement: "Avalon's Sanctuary's ready-made decks are all one colour plus
     colourless (make two-colour decks too)"."""
     for edition in game.editions:
         cards, ready = game.files.at(edition)
@@ -215,7 +215,7 @@ def test_a_bad_edition_patch_is_refused(tmp_path: Path):
 
 
 def test_the_balance_editions_keep_the_rulebooks_numbers():
-    """GAMES.md: "Modes exactly as the table (life, target mana, proofs)" — 「ノーマルモード 2～3人
+    """Project ruling (docs/rules/avalon.md): "Modes exactly as the table (life, target mana, proofs)" — 「ノーマルモード 2～3人
     人数+2 12 2」, 「手札として6枚カードを引きます」: the balance edition changes cards and decks only,
     so a new match starts with the printed life, target mana, proofs and hand (no compensation for
     the seat that leads first: the rulebook has none, see docs/rules/avalon.md, Balance)."""

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_set_has_the_content_games_md_asks_for():
-    """GAMES.md: "at least 30 creatures over the 5 attributes and originality 1–5, including every
+    """The project's content requirement: "at least 30 creatures over the 5 attributes and originality 1–5, including every
     keyword ... the named battle supports ... and a Ninja Master creature; at least 8 magic cards;
     4 avatars; 4 legal ready-made decks." """
     cards = game.decks.cards()

@@ -256,7 +256,7 @@ def test_counter_damage_is_never_evaded_and_never_instant_death():
 
 
 def test_at_step_8_the_printed_tie_order_decides_between_instant_death_and_reflect():
-    """GAMES.md: "The printed tie order (invader's support, defender's support, invader's ability,
+    """Project ruling (docs/rules/avalon.md): "The printed tie order (invader's support, defender's support, invader's ability,
     defender's ability) decides between effects at the same step of the ability order, at every
     step including 8: an invader's instant death resolves before a defender's reflect."
     (8. 避け/反射/即死; ※同じ処理順番の場合は…侵略側の戦闘支援カード効果→防衛側の戦闘支援カードの効果→

@@ -45,7 +45,7 @@ def pick(rng: random.Random, legal: list[str]) -> str:
 
 async def test_three_players_a_late_joiner_private_hands_and_secret_supports(env):
     """「最大4人同時対戦」;「途中参加する場合は、チェイサーとしてリーダーターンが終了し次第プレイ」;
-    GAMES.md: "A battle's support choice is secret until both have chosen"; hands by DM."""
+    project ruling (docs/rules/avalon.md): "A battle's support choice is secret until both have chosen"; hands by DM."""
     dave = env.fake.user("Dave")
     users = [env.alice, env.bob, env.carol, dave]
     await env.play(env.alice, game="avalon", opponent=env.bob, opponent2=env.carol, options="leader=1")

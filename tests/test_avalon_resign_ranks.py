@@ -34,7 +34,7 @@ def play_round(s):
 # --------------------------------------------------------------------------- resigning
 
 def test_a_resigning_chaser_is_out_like_a_player_at_zero_life_and_the_match_goes_on():
-    """「・敗北条件 ライフが0になってしまった時点で、敗北となります」; GAMES.md: "A player at 0
+    """「・敗北条件 ライフが0になってしまった時点で、敗北となります」; project ruling (docs/rules/avalon.md): "A player at 0
     life is out"; **Ruling:** a player who resigns is out at once, exactly like a player at 0 life,
     and the others play on."""
     s = fresh(3)
@@ -92,7 +92,7 @@ def test_resigning_from_a_battle_waiting_for_supports_means_it_is_not_fought():
 
 
 def test_the_last_player_left_wins_by_resignation():
-    """GAMES.md: "the last one standing also wins" — also when the others resigned."""
+    """Project ruling (docs/rules/avalon.md): "the last one standing also wins" — also when the others resigned."""
     s = game.resign(fresh(2), 0)
     assert game.outcome(s) == {"winners": [1], "reason": "resign", "ranks": [2, 1]}
     s = game.resign(game.resign(fresh(3), 1), 0)
@@ -113,7 +113,7 @@ def test_resigning_twice_or_from_a_seat_that_does_not_exist_is_refused_clearly()
 
 
 def test_a_resignation_replays_exactly_and_dumps_round_trip():
-    """ENGINE.md: "The same seed and the same command sequence always give the same match"."""
+    """The engine contract (docs/engine.md): "The same seed and the same command sequence always give the same match"."""
     s = game.resign(fresh(4, seed=9), 2)
     again = game.resign(fresh(4, seed=9), 2)
     assert game.dump(s) == game.dump(again) == game.dump(game.load(game.dump(s)))

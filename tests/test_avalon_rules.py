@@ -1,5 +1,5 @@
 """Avalon's Sanctuary: rule tests.  Each test quotes the rulebook clause (アヴァロンの聖域
-ルール) or the GAMES.md / docs ruling it checks.
+ルール) or the project or engine ruling (docs/rules/avalon.md) it checks.
 
 Positions are built by editing a fresh match's state (lands are ``[mana, creature, atk_bonus]``,
 mana entries ``[card_id, conversions]``); every move then goes through the contract.
@@ -49,7 +49,7 @@ def to_main(s, seat=0):
 ])
 def test_modes_set_life_target_mana_and_proofs_as_the_mode_table(mode, players, life, target, proofs):
     """「入門モード 人数+3 10 2 / ノーマルモード 人数+2 12 2 / ベテランモード 人数+1 12 2 /
-    エキスパート 人数+1 12 3 / コンプリート エクステンド 3 12 3」; GAMES.md: "Modes exactly as the
+    エキスパート 人数+1 12 3 / コンプリート エクステンド 3 12 3」; project ruling (docs/rules/avalon.md): "Modes exactly as the
     table (life, target mana, proofs). Default: normal mode." """
     s = game.new_match(players=players, seed=3, options={"mode": mode})
     v = game.view(s, None)
@@ -70,7 +70,7 @@ def test_setup_draws_six_and_puts_life_from_the_memory():
 
 
 def test_unknown_options_raise_value_error():
-    """ENGINE.md: "Options are validated: an unknown option or value raises ValueError"; the
+    """The engine contract (docs/engine.md): "Options are validated: an unknown option or value raises ValueError"; the
     rulebook: 「プレイ人数 2~4名」."""
     with pytest.raises(ValueError):
         game.new_match(players=2, seed=1, options={"mode": "hard"})
@@ -129,7 +129,7 @@ def test_forged_cards_fill_at_most_five_lands_and_never_a_land_with_a_creature()
 
 def test_rainbow_vessel_turns_mana_below_rainbow_and_counts_zero_itself():
     """「虹の器:直前に素成した魔素のどれかを虹の器の魔素の数だけ、虹属性に変換する。この魔素は、
-    これ単体では魔素の数としてカウントしない」; GAMES.md: "a rainbow vessel itself counts 0"."""
+    これ単体では魔素の数としてカウントしない」; project ruling (docs/rules/avalon.md): "a rainbow vessel itself counts 0"."""
     s = fresh()
     p = s.players[0]
     p.hand = ["c30", "c05"]
@@ -306,7 +306,7 @@ def test_leader_main_phase_is_one_choice_and_chasers_battle_only_the_leader():
 def test_leader_advances_with_target_mana_but_never_a_colourless_creature():
     """「その数が、「目標魔力」以上素成に成功していれば、リーダーは自分の場にあるクリーチャー1体を
     選んで、聖地に配置することができます ... 無属性クリーチャーはリーダーのメインフェイスで聖地に
-    配置できない」; GAMES.md: "Mana counted for the target is the sum of mana icons on all of a
+    配置できない」; project ruling (docs/rules/avalon.md): "Mana counted for the target is the sum of mana icons on all of a
     player's lands"."""
     s = fresh()
     p = s.players[0]
@@ -528,7 +528,7 @@ def test_damage_resets_after_each_battle():
 # --------------------------------------------------------------------------- secrecy
 
 def test_support_choices_are_secret_until_both_have_chosen():
-    """GAMES.md: "A battle's support choice is secret until both have chosen: both choose, then both
+    """Project ruling (docs/rules/avalon.md): "A battle's support choice is secret until both have chosen: both choose, then both
     reveal." """
     s = fresh()
     s.players[0].lands[0] = land("c02", creature="c02")
@@ -548,7 +548,7 @@ def test_support_choices_are_secret_until_both_have_chosen():
 
 
 def test_hands_are_private():
-    """ENGINE.md: "view(state, s) never contains what seat s may not know (other hands ...)"."""
+    """The engine contract (docs/engine.md): "view(state, s) never contains what seat s may not know (other hands ...)"."""
     s = fresh(3)
     pub = game.view(s, None)
     assert "hand" not in pub
@@ -714,7 +714,7 @@ def test_running_out_of_memory_costs_a_life_and_reshuffles_the_discard_pile():
 
 
 def test_a_player_at_zero_life_is_out_and_the_last_one_standing_wins():
-    """「・敗北条件 ライフが0になってしまった時点で、敗北となります」; GAMES.md: "A player at 0 life
+    """「・敗北条件 ライフが0になってしまった時点で、敗北となります」; project ruling (docs/rules/avalon.md): "A player at 0 life
     is out; the last one standing also wins." """
     s = fresh(2)
     s.players[0].life = s.players[0].life[:1]
@@ -785,7 +785,7 @@ def test_timeout_defaults_keep_the_match_going():
 
 
 def test_wrong_seat_garbage_and_wrong_phase_commands_raise_and_change_nothing():
-    """ENGINE.md: "raises IllegalCommand(reason) for anything not legal: wrong seat, bad syntax, rule
+    """The engine contract (docs/engine.md): "raises IllegalCommand(reason) for anything not legal: wrong seat, bad syntax, rule
     violation"; the set phase offers 「魔素を素成する・クリーチャーを召喚する・魔法カードを使う・カード
     を捨てる」 only."""
     s = fresh(2)

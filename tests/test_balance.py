@@ -36,7 +36,7 @@ def test_a_tiny_run_has_every_field(tmp_path):
 
 
 def test_misses_judges_the_content_targets_of_the_card_games_only():
-    """GAMES.md, "Content balance (all card games)": every pairing 40–60 %, the first player
+    """docs/balance.md, "Content balance, measured": every pairing 40–60 %, the first player
     42–58 %, at most 5 % of matches on a turn cap, no one-rule bot above 30 % against normal;
     SQUARES has no content to change, so its first player's share is reported, not judged.
     The full plan judges each share as the target states it (a pairing at 0.62 over its 40
@@ -117,7 +117,7 @@ def test_the_quick_plan_judges_nothing_it_did_not_measure_enough_to_judge(monkey
 
 
 def test_one_rule_bots_play_every_deck_against_every_deck_in_both_seats():
-    """GAMES.md: "no trivial one-rule strategy ... beats the normal AI" — with any deck: the
+    """docs/balance.md: "no trivial one-rule strategy ... beats the normal AI" — with any deck: the
     full plan's one-rule bots hold each ready-made deck against each of normal's, in each seat."""
     deals = rule_bot_deals("avalon", 72)
     decks = ["dawn", "ember", "tide", "grove", "sunfire", "mistwood"]

@@ -512,7 +512,7 @@ async def test_settings_language_makes_public_messages_japanese(env):
     challenge = env.fake.posts()[-1]
     assert "対戦の申し込み" in challenge["content"]
     labels = [c["label"] for row in challenge["components"] for c in row["components"]]
-    assert labels == ["受ける", "断る"]
+    assert labels == ["承諾", "辞退"]
 
 
 # ---------------------------------------------------------------------------- Japanese

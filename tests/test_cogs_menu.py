@@ -87,4 +87,4 @@ def test_custom_ids_stay_within_discord_limits_and_match_their_templates():
 def test_the_menu_speaks_japanese():
     content, view = build_menu(1, moves(3), 0, 0, "ja")
     assert "あなたの番" in content and "選ぶとすぐに実行" in content
-    assert items(view)[0].placeholder == "手を選んでください…"
+    assert items(view)[0].placeholder == "行動を選んでください…"

@@ -101,6 +101,6 @@ def test_console_join_refusals_are_clear():
     console_main(["--game", "avalon", "--seed", "1", "--no-pictures", "--lang", "ja"],
                  stdin=io.StringIO(f"join {ready[-1]}\n1: join\njoin zzz\nquit\n"), stdout=out)
     text = out.getvalue().replace(" ", "")     # the Japanese catalog's spacing is not the point here
-    assert "プレイヤー3が途中参加しました。" in text                         # with a ready-made deck
+    assert "プレイヤー3が途中参加した。" in text                         # with a ready-made deck
     assert "!p1はまだプレイ中です" in text or "!プレイヤー1はまだプレイ中です" in text   # seat 1 is not out
     assert "!「zzz」という名前のデッキはありません" in text

@@ -1,4 +1,4 @@
-"""``determinize`` (ENGINE.md, issue 17): a full state consistent with one seat's view, with what
+"""``determinize`` (docs/engine.md, issue 17): a full state consistent with one seat's view, with what
 that seat cannot see sampled.  The law, at every reachable position, tested by random play for
 every game that has it and every player count:
 

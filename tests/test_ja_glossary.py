@@ -53,6 +53,7 @@ def area(stem: str, key: str) -> str:
 CARD_GAMES_AND_SHARED = [
     (r"(?<!/)対局(?!番号)", "対戦 (the command name /対局 and its option 対局番号 excepted)"),
     (r"棋譜", "記録"), (r"合法手", "できる行動"), (r"指[しすせ]", "行う・選ぶ"),
+    (r"手番|手数|(?<![相])手を選", "番・ターン・行動 (手番 is SQUARES' word)"),
 ]
 BANNED = {
     "squares": [(r"控え", "手元"), (r"手持ち", "手元"), (r"駒", "コマ"), (r"段", "列"), (r"筋", "縦の並び"),
@@ -131,7 +132,68 @@ def test_no_space_between_japanese_and_a_placeholder_or_a_number():
 
 def test_avalon_narration_puts_card_names_in_corner_brackets():
     text = i18n.t("avalon.ev.forge", "ja", player="コンピューター2", card="灰刃の決闘士", land="土地3")
-    assert text == "コンピューター2は「灰刃の決闘士」を土地3に素成しました。"
+    assert text == "コンピューター2は「灰刃の決闘士」を土地3に素成した。"
+
+
+# what the thread narrates as it happens: plain style (plain past, or a noun ending), never です・ます
+NARRATION = re.compile(r"^(narrate\.|avalon\.ev\.|maken\.log\.|render\.ls\.ev\.|render\.ls\.last\.|art_of_war\.event\.)")
+POLITE = re.compile(r"(です|ます|ました|ません|でした|ください)")
+
+
+def test_narration_is_in_one_plain_style():
+    """The thread narrates in plain style: 「{name}は「{card}」を{land}に素成した。」,
+    「Bobに5ダメージ」 — not a mix with 「…素成しました。」."""
+    bad = [f"{stem}.json {key}: {text[:90]!r}" for stem, key, text in ja_entries()
+           if NARRATION.match(key) and POLITE.search(_outside(text))]
+    assert not bad, "\n".join(bad)
+
+
+def _first_line(text: str) -> str:
+    return _outside(text).split("\n")[0].strip()
+
+
+def polite(sentence: str) -> bool:
+    return bool(re.search(r"(です|ます|ください|ません|でした|ました)[。？]?$|？$", sentence.strip()))
+
+
+def test_errors_are_polite_sentences():
+    """An error (`*.err.*`) is told in です・ます: its first sentence ends in です／ます／ください／
+    ません (before a 「：」 that introduces what follows, as in 「その操作はできません：{reason}」),
+    and so does every later sentence but a label and its list (「今できること：{legal}」)."""
+    bad = []
+    for stem, key, text in ja_entries():
+        if ".err." not in key:
+            continue
+        line = _first_line(text)
+        while re.search(r"（[^（）]*）", line):          # an aside in brackets is no sentence
+            line = re.sub(r"（[^（）]*）", "", line)
+        sentences = [x.strip() for x in re.split(r"(?<=[。？])", line) if x.strip()]
+        for n, sentence in enumerate(sentences):
+            if sentence.strip("\u0000。") == "":       # a placeholder: a sentence of its own
+                continue
+            if "：" in sentence:
+                if n:                                   # a label and its list
+                    continue
+                head, _, rest = sentence.partition("：")
+                # 「その操作はできません：{reason}」, or a heading: 「徴兵：先に…してください。」
+                sentence = head if polite(head) else rest
+            if not polite(sentence):
+                bad.append(f"{stem}.json {key}: {sentence[:60]!r} in {text[:90]!r}")
+                break
+    assert not bad, "\n".join(bad)
+
+
+BUTTONS = re.compile(r"\.button\.|_button$|badge")
+# Project Maken's rulebook names its two guard states 「ガードしている」「ガードさせている」
+RULEBOOK_STATES = {"maken.render.badge.guarding", "maken.render.badge.guarded"}
+
+
+def test_buttons_and_badges_are_nouns():
+    """A button or a badge is a noun (承諾・辞退・投了・行動中), not a sentence or a verb."""
+    bad = [f"{stem}.json {key}: {text!r}" for stem, key, text in ja_entries()
+           if BUTTONS.search(key) and key not in RULEBOOK_STATES and (re.search(r"[。！？]", text) or POLITE.search(text)
+                                       or re.search(r"[るうくすつむぶぐ]$", text))]
+    assert not bad, "\n".join(bad)
 
 
 def test_fragments_are_rewritten_as_finished_sentences():
@@ -142,7 +204,7 @@ def test_fragments_are_rewritten_as_finished_sentences():
     assert "未 / 未" not in i18n.t("avalon.label.battle", "ja", invader="P1", defender="P2",
                                   a=ja["avalon.label.no"], d=ja["avalon.label.no"])
     assert i18n.t("narrate.squares.centre_two", "ja", name="Alice") == \
-        "Aliceは中央の列の2マスを制圧しています。あと1マスで勝利です"
+        "Aliceは中央の列の2マスを制圧している。あと1マスで勝利"
     for game in GAMES:
         assert "最初の画像" not in ja[f"guide.{game}.1.title"], game
     # the paragraph the four card-game guides share names what that game has

@@ -46,7 +46,7 @@ def test_forge_and_summon_name_the_card_and_the_land():
     # rules edition 4: every creature but two has "防衛側で戦闘する時 +1 attack / +2 durability"
     assert summon.description == "3/4 ★★★ · on 2 mana cards · Reflect · +1 attack, +2 durability when defending"
     assert ja["summon c05 l2"].label == "光輪の守人を土地2に召喚"
-    assert ja["summon c05 l2"].description == "3/4 ★★★、魔素カード2枚の上、反射、防衛側で攻撃値+1・耐久値+2"
+    assert ja["summon c05 l2"].description == "3／4・★★★、魔素カード2枚の上、反射、防衛側で攻撃値+1・耐久値+2"
     assert en["discard c05"].label == "Discard Halo Warden" and en["discard c05"].group == "Discard a card"
     assert en["done"].label == "Done" and ja["done"].label == "セット終了"
 
@@ -72,8 +72,8 @@ def test_magic_on_another_players_land_names_the_player_and_the_creature():
     hex_ = en["magic m03 p2l3"]
     assert hex_.label == "Magic: Thorn Hex → Bob's land 3" and hex_.emoji == "🪄"
     assert hex_.description == "destroys Cinder Pup 2/2 (its mana stays)"
-    assert ja["magic m03 p2l3"].label == "魔法：茨の呪詛 → Bobの土地3"
-    assert ja["magic m03 p2l3"].description == "燠火の仔犬 2/2を破壊（魔素は残る）"
+    assert ja["magic m03 p2l3"].label == "魔法：茨の呪詛（対象：Bobの土地3）"
+    assert ja["magic m03 p2l3"].description == "燠火の仔犬（2／2）を破壊（魔素は残る）"
     assert en["magic m01"].label == "Magic: Starfall Insight" and en["magic m01"].description == "draw 2 cards"
 
 
@@ -90,7 +90,7 @@ def test_ranged_battles_name_both_creatures_and_group_by_the_attacker():
     assert r.description == "land 1 → Bob's land 3 · 3/4 (Reflect) vs 2/2"
     assert r.group == en["ranged l1 p3l2"].group == "Ranged battle with Halo Warden (land 1)"
     assert en["ranged l1 p3l2"].description == "land 1 → Carol's land 2 · 3/4 (Reflect) vs 2/4 (Counter)"
-    assert ja["ranged l1 p2l3"].label == "遠距離戦闘：光輪の守人 → Bobの燠火の仔犬"
+    assert ja["ranged l1 p2l3"].label == "遠距離戦闘：光輪の守人→Bobの燠火の仔犬"
     assert en["pass"].label == "Pass" and en["pass"].description == "no advance and no battle this turn"
     assert ja["pass"].label == "パス"
 

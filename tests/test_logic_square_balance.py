@@ -151,7 +151,7 @@ def test_aegis_awakening_takes_10_off_each_hit():
 
 
 def test_quantum_wall_takes_10_off_each_hit():
-    """Quantum Wall (IT): 10 less damage from each hit while it stands (was 20). GAMES.md: "A placed
+    """Quantum Wall (IT): 10 less damage from each hit while it stands (was 20). project ruling (docs/rules/logic_square.md): "A placed
     card occupies its square … and has durability"; its aura acts while it stands: a Pulse Jab (40)
     takes 30 off the AVI behind it now (its own 150 durability is hit too), 20 under edition 2."""
     for ed, want in ((3, 470), (2, 480)):

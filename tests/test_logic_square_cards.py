@@ -1,5 +1,5 @@
 """Battle Logic Square cards as data: the starter content, the schema and its error messages, the
-loader (with an admin folder), the deck rules (rulebook 3 / GAMES.md) and deck codes."""
+loader (with an admin folder), the deck rules (rulebook 3 and the project rulings, docs/rules/logic_square.md) and deck codes."""
 from __future__ import annotations
 
 import json
@@ -24,7 +24,7 @@ game = registry.get("logic_square")
 # ============================================================================ the starter content
 
 def test_at_least_three_avis_each_with_an_ap_cost_ability_and_an_awakening():
-    """GAMES.md: "at least 3 AVIs (each with an AP-cost effect and an awakening)". 9. <覚醒 X>"""
+    """The project's content requirement: "at least 3 AVIs (each with an AP-cost effect and an awakening)". 9. <覚醒 X>"""
     avis = [cs[c] for c in cs.ids("AVI")]
     assert len(avis) >= 3
     for avi in avis:
@@ -33,7 +33,7 @@ def test_at_least_three_avis_each_with_an_ap_cost_ability_and_an_awakening():
 
 
 def test_at_least_24_resource_cards_covering_every_category_colour_cb_break_and_placement():
-    """GAMES.md: "at least 24 resource cards covering every category, colour, CB, Br with break
+    """The project's content requirement: "at least 24 resource cards covering every category, colour, CB, Br with break
     conditions, placed cards with durability"."""
     res = [cs[c] for c in cs.cards if cs[c].is_resource]
     assert len(res) >= 24
@@ -47,7 +47,7 @@ def test_at_least_24_resource_cards_covering_every_category_colour_cb_break_and_
 
 
 def test_at_least_eight_it_cards_with_build_conditions():
-    """GAMES.md: "at least 8 IT cards with build conditions"."""
+    """The project's content requirement: "at least 8 IT cards with build conditions"."""
     its = [cs[c] for c in cs.ids("IT")]
     assert len(its) >= 8 and all(c.build for c in its)
 
@@ -79,7 +79,7 @@ def test_the_content_uses_every_effect_modifier_and_break_condition():
 
 
 def test_at_least_three_ready_made_decks_all_legal():
-    """GAMES.md: "at least 3 legal ready-made decks". 3. デッキの構築ルール"""
+    """The project's content requirement: "at least 3 legal ready-made decks". 3. デッキの構築ルール"""
     assert len(cs.decks) >= 3
     for deck in cs.decks.values():
         assert validate_deck(cs, deck.to_spec()) == [], deck.id
@@ -96,7 +96,7 @@ def test_the_game_is_registered_with_the_packaged_card_set():
 # ============================================================================ the schema
 
 def test_ranges_as_grids_or_offset_pairs():
-    """GAMES.md: "Hit ranges are sets of (forward, sideways) offsets from the user's AVI, drawn for the
+    """Project ruling (docs/rules/logic_square.md): "Hit ranges are sets of (forward, sideways) offsets from the user's AVI, drawn for the
     user facing the opponent"; a grid's top row is the farthest forward."""
     class Ctx:
         def fail(self, field, message):
@@ -347,7 +347,7 @@ def test_blue_total_and_red_total():
 
 def test_it_deck_is_exactly_five_different_it_cards():
     """3.III 《IT》カードのみで構成します。同名のカードは1枚まで、合計5枚まで選んで構築します。
-    GAMES.md: "IT deck exactly 5 different IT cards." """
+    project ruling (docs/rules/logic_square.md): "IT deck exactly 5 different IT cards." """
     assert keys(validate_deck(cs, spec(it=["it01", "it02", "it03", "it04"]))) == ["logic_square.deck.it_count"]
     assert keys(validate_deck(cs, spec(it=["it01", "it02", "it03", "it04", "it04"]))) == [
         "logic_square.deck.it_duplicate"]

@@ -1,7 +1,7 @@
 """Battle Logic Square secrecy in Discord (discord.py's real objects, HTTP faked).
 
 The issue: "a secrecy test that the public view, the channel picture and autocomplete shown to the
-opponent never contain a hand card or an unused IT card".  GAMES.md: "IT cards are face-down and
+opponent never contain a hand card or an unused IT card".  project ruling (docs/rules/logic_square.md): "IT cards are face-down and
 private to the owner until used … Send hand and IT deck to the owner by DM."  A match is played by
 /move; after every command the thread's new messages, the board message, the opponent's DMs and
 both players' /move autocomplete are checked against the cards that are, at that moment, only in a

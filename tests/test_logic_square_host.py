@@ -1,6 +1,6 @@
 """Battle Logic Square through the host: the chain-answer window is a secret, timed decision.
 
-GAMES.md: "The opponent's chance to respond is a real decision with a time limit, offered only
+project ruling (docs/rules/logic_square.md): "The opponent's chance to respond is a real decision with a time limit, offered only
 when they hold a card that may legally respond — never reveal that they hold one."  The issue:
 "A chance to chain is a private prompt to the responding player listing only the legal responses
 and a pass, with a time limit; it is offered only when a legal response exists, and nothing public
@@ -157,7 +157,7 @@ async def test_an_illegal_answer_is_refused_and_changes_nothing(host):
 
 
 async def test_public_updates_never_hold_an_unrevealed_hand_or_it_card(host):
-    """GAMES.md: "IT cards are face-down and private to the owner until used"; 4.⑦ 手札は相手に
+    """Project ruling (docs/rules/logic_square.md): "IT cards are face-down and private to the owner until used"; 4.⑦ 手札は相手に
     見えない.  Through a whole match: every public view (the channel picture is drawn from it and
     nothing else) and every update sent to a seat hold no card that is only in the other seat's
     hand or face-down IT deck."""
@@ -194,7 +194,7 @@ async def test_public_updates_never_hold_an_unrevealed_hand_or_it_card(host):
 
 
 async def test_without_a_turn_clock_the_window_still_has_a_time_limit(host):
-    """GAMES.md: the chance to respond is "a real decision with a time limit" — also in a match
+    """Project ruling (docs/rules/logic_square.md): the chance to respond is "a real decision with a time limit" — also in a match
     started without a turn clock.  The window then lasts ``WINDOW_SECONDS``; no other decision of
     an untimed match has a deadline, nothing public is posted before it runs out, and running out
     is the same silent pass."""

@@ -1,4 +1,4 @@
-"""Battle Logic Square: hundreds of random matches through the registry contract only (ENGINE.md).
+"""Battle Logic Square: hundreds of random matches through the registry contract only (docs/engine.md).
 
 Checks, for every match: no exception; the match ends; dump/load is exact; replaying seed +
 options + command log gives the identical dump; garbage and illegal commands raise

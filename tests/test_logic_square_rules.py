@@ -1,5 +1,5 @@
-"""Battle Logic Square: every rule of the rulebook (shared/seeds/battle-logic-square.txt), every
-GAMES.md ruling and every engine ruling of docs/rules/logic_square.md.
+"""Battle Logic Square: every rule of the rulebook (docs/rules/logic_square.md), every
+project ruling and every engine ruling of docs/rules/logic_square.md.
 
 Each test quotes the clause it checks.  Positions are built with ``game.position`` (main phase,
 turn 3, 3 AP unless told); seat 0 plays from rank 1 (its area ranks 1–2), seat 1 from rank 5
@@ -56,21 +56,21 @@ def square_of(state, seat):
 # ============================================================================ set-up (5.)
 
 def test_contract_attributes_and_registry():
-    """ENGINE.md: name, min_players, max_players; registry.get("logic_square")."""
+    """The engine contract (docs/engine.md): name, min_players, max_players; registry.get("logic_square")."""
     assert game.name == "logic_square" and game.min_players == 2 and game.max_players == 2
     assert "logic_square" in registry.names()
 
 
 def test_avis_start_on_the_centre_column_nearest_row():
     """5.① お互いに自身の《AVI》カードを自分のエリアの中央の列、もっとも手前のマスに置く。
-    GAMES.md: "AVIs start on column 3, row 1 of their owner." """
+    project ruling (docs/rules/logic_square.md): "AVIs start on column 3, row 1 of their owner." """
     view = game.view(game.new_match(2, 1, {}), None)
     assert [a["square"] for a in view["board"]["avis"]] == ["c1", "c5"]
 
 
 def test_decks_are_shuffled_by_the_seeded_prng_and_each_player_draws_five():
     """5.② リソースデッキを裏向きでシャッフル  5.⑤ お互いに自身のリソースデッキを5枚引いて手札にする。
-    ENGINE.md: randomness only from a PRNG in the state."""
+    the engine contract (docs/engine.md): randomness only from a PRNG in the state."""
     a = game.new_match(2, 11, {"first": 0})
     b = game.new_match(2, 11, {"first": 0})
     assert game.dump(a) == game.dump(b)
@@ -128,7 +128,7 @@ def test_draw_phase_with_five_or_more_draws_one():
 
 
 def test_draw_phase_with_an_empty_deck_draws_nothing():
-    """GAMES.md: "Draw phase: draw to 5; with 5 or more in hand, draw 1. An empty deck draws nothing." """
+    """Project ruling (docs/rules/logic_square.md): "Draw phase: draw to 5; with 5 or more in hand, draw 1. An empty deck draws nothing." """
     state = pos(player=1, hands={0: ["ac01"]}, decks={0: [], 1: ["sc01"]})
     state = act(state, "end")
     assert state.player == 0 and list(state.hand[0]) == ["ac01"] and game.outcome(state) is None
@@ -159,7 +159,7 @@ def test_move_never_into_the_opponents_area():
 
 
 def test_move_never_onto_an_avi_or_a_placed_card():
-    """GAMES.md: "An AVI never enters the opponent's area nor an occupied square." "A placed card
+    """Project ruling (docs/rules/logic_square.md): "An AVI never enters the opponent's area nor an occupied square." "A placed card
     occupies its square, blocks movement"."""
     state = pos(pos=("c2", "c3"), placed=[("b2", 1, "sc03", 60), ("d2", 0, "sc03", 60)])
     rejected(state, 0, "move c3", "logic_square.err.move_occupied")
@@ -198,7 +198,7 @@ def test_hit_damage_lowers_life_costs_one_ap_and_the_card_goes_to_the_trash():
 
 
 def test_ranges_are_drawn_for_the_user_facing_the_opponent():
-    """GAMES.md: "Hit ranges are sets of (forward, sideways) offsets from the user's AVI, drawn for
+    """Project ruling (docs/rules/logic_square.md): "Hit ranges are sets of (forward, sideways) offsets from the user's AVI, drawn for
     the user facing the opponent"."""
     # Long Packet hits 2–4 squares ahead.  Seat 0 on c1 reaches c3–c5; seat 1 on c5 reaches c3–c1.
     s0 = pos(hands={0: ["ac02"]}, pos=("c1", "c4"))
@@ -236,7 +236,7 @@ def test_a_hit_hits_every_opponents_object_in_range_but_never_own_placed_cards()
 
 
 def test_a_placed_card_loses_durability_and_goes_to_its_owners_trash_at_zero():
-    """GAMES.md: "A placed card occupies its square, blocks movement and has durability; hit damage
+    """Project ruling (docs/rules/logic_square.md): "A placed card occupies its square, blocks movement and has durability; hit damage
     to it lowers durability; at 0 it goes to its owner's trash." """
     state = pos(hands={0: ["ac06"]}, pos=("c1", "c5"), placed=[("c2", 1, "sc03", 60)])
     state = act(state, "use ac06")                                      # Drive Lance 70 on c2–c3
@@ -247,7 +247,7 @@ def test_a_placed_card_loses_durability_and_goes_to_its_owners_trash_at_zero():
 
 
 def test_a_card_that_places_names_an_empty_square_in_range_and_stays_on_the_board():
-    """GAMES.md: "A card that places needs an empty square in range. The target is chosen when the
+    """Project ruling (docs/rules/logic_square.md): "A card that places needs an empty square in range. The target is chosen when the
     card is declared." 2.③ 設置するカードは、耐久値が記載されています。"""
     state = pos(hands={0: ["sc03"]}, pos=("c1", "c5"), placed=[("c2", 1, "sc03", 60)], edition=2)
     assert [c for c in game.legal_commands(state, 0) if c.startswith("use")] == ["use sc03 b2", "use sc03 d2"]
@@ -412,7 +412,7 @@ def test_caa_needs_one_to_three_cards_from_hand():
 
 
 def test_caa_with_a_short_deck_draws_what_is_left():
-    """6.II E トラッシュに置いたカードの枚数の2倍の枚数、自分のリソースデッキを引きます — GAMES.md: "An empty deck draws nothing."."""
+    """6.II E トラッシュに置いたカードの枚数の2倍の枚数、自分のリソースデッキを引きます — project ruling (docs/rules/logic_square.md): "An empty deck draws nothing."."""
     state = pos(hands={0: ["ac01", "ac02"]}, decks={0: ["sc01"]})
     state = act(state, "caa ac01 ac02")
     assert list(state.hand[0]) == ["sc01"] and state.deck[0] == ()
@@ -435,7 +435,7 @@ def test_main_phase_ends_when_all_ap_is_spent():
 
 
 def test_end_ends_the_main_phase_early_and_remaining_ap_is_lost():
-    """GAMES.md: "the player acts until AP is 0 or declares end of turn (remaining AP is lost)." """
+    """Project ruling (docs/rules/logic_square.md): "the player acts until AP is 0 or declares end of turn (remaining AP is lost)." """
     state = pos(ap=3, decks={0: ["sc01"], 1: ["sc01"]})
     state = act(state, "end")
     assert state.player == 1 and state.ap == 3
@@ -489,7 +489,7 @@ def test_a_cb_card_gives_the_opponent_a_chance_to_answer_with_a_cb_card():
 
 
 def test_no_window_when_the_opponent_holds_no_legal_response():
-    """GAMES.md: "offered only when they hold a card that may legally respond"."""
+    """Project ruling (docs/rules/logic_square.md): "offered only when they hold a card that may legally respond"."""
     no_cb = pos(hands={0: ["ac01"], 1: ["ac11"]}, pos=("c3", "c4"))     # Pulse Jab has no CB
     assert game.to_act(act(no_cb, "use ac01")) == [0]
     out_of_range = pos(hands={0: ["ac02"], 1: ["ac11"]}, pos=("c1", "c4"))   # 8.: ヒット範囲を満たす
@@ -649,7 +649,7 @@ def test_every_revealed_card_goes_to_the_trash_used_it_to_the_it_area_placed_car
     wall = act(wall, "use sc03 c3", "chain br08")
     assert [p["card"] for p in game.view(wall, None)["board"]["placed"]] == ["sc03"]
     assert list(wall.trash[0]) == [] and list(wall.trash[1]) == ["br08"]
-    # GAMES.md: "An effect that names the opponent's "next turn" applies to their next turn, never
+    # project ruling (docs/rules/logic_square.md): "An effect that names the opponent's "next turn" applies to their next turn, never
     # the turn in which it resolved." Wall Breaker 「相手は次のターンに得るAP-1」, answered in seat 0's
     # main phase: seat 0 keeps its AP now (3 - 1 for sc03) and gains 1 AP less next turn
     assert wall.ap == 2 and wall.ap_bank == (-1, 0)
@@ -662,7 +662,7 @@ def test_every_revealed_card_goes_to_the_trash_used_it_to_the_it_area_placed_car
 
 
 def test_a_br_card_with_cb_answers_a_cb_card_even_when_its_break_condition_fails():
-    """GAMES.md: "A Br card that has CB may answer a CB card as a CB answer (section 8's CB clause),
+    """Project ruling (docs/rules/logic_square.md): "A Br card that has CB may answer a CB card as a CB answer (section 8's CB clause),
     whether or not its break condition holds; with its break condition it may also answer as a Br
     card."  Reflect Shell (Br, CB) breaks on a card of hit damage 50 or more; Static Shot (CB) deals 30."""
     state = pos(hands={0: ["ac13"], 1: ["br02"]}, pos=("c2", "c4"))
@@ -680,7 +680,7 @@ def test_a_br_card_with_cb_answers_a_cb_card_even_when_its_break_condition_fails
 
 
 def test_an_it_card_a_chain_kept_from_resolving_goes_to_the_trash():
-    """GAMES.md: ""Every card revealed in the chain goes to the trash": an IT card revealed in a
+    """Project ruling (docs/rules/logic_square.md): ""Every card revealed in the chain goes to the trash": an IT card revealed in a
     chain that did not resolve goes to its owner's trash; an IT card that resolved goes face up to
     the IT area (6.C)."  8. 公開されたお互いのカードすべてをトラッシュに置きます。"""
     state = pos(hands={0: ["br01", "ac13"], 1: ["ac11"]}, it={0: ["it05"]}, pos=("c3", "c4"))
@@ -692,7 +692,7 @@ def test_an_it_card_a_chain_kept_from_resolving_goes_to_the_trash():
 
 
 def test_a_destroyed_placed_card_goes_to_the_trash_an_it_card_too():
-    """GAMES.md: "A placed card of any category destroyed at 0 durability goes to its owner's trash."
+    """Project ruling (docs/rules/logic_square.md): "A placed card of any category destroyed at 0 durability goes to its owner's trash."
     (2.③ 設置するカード … 耐久値が0になるとトラッシュに置きます.)"""
     state = pos(hands={0: ["ac01"]}, placed=[("c3", 1, "it02", 10)], pos=("c1", "c5"))
     state = act(state, "use ac01")
@@ -749,7 +749,7 @@ def test_responses_cost_no_ap_and_work_on_the_opponents_turn_with_zero_ap():
 # ============================================================================ effects
 
 def test_push_and_pull_stop_at_the_area_edge_and_obstacles():
-    """GAMES.md: "An AVI never enters the opponent's area nor an occupied square." (pushes too)"""
+    """Project ruling (docs/rules/logic_square.md): "An AVI never enters the opponent's area nor an occupied square." (pushes too)"""
     state = pos(hands={0: ["ac07"]}, pos=("c3", "c4"), placed=[("c5", 1, "sc03", 60)])
     state = act(state, "use ac07")
     assert square_of(state, 1) == "c4"                                   # blocked by the placed card
@@ -824,7 +824,7 @@ def test_lose_life_is_never_reduced():
 
 def test_awakening_is_on_while_life_is_at_most_x():
     """9. 自身の《AVI》カードのライフポイントがX以下となった場合、効果が働きます。
-    GAMES.md: "Awakening <覚醒 X>: the effect is on while the AVI's life ≤ X." """
+    project ruling (docs/rules/logic_square.md): "Awakening <覚醒 X>: the effect is on while the AVI's life ≤ X." """
     state = pos(hands={0: ["ac01"]}, pos=("c2", "c4"), avis=("av01", "av02"), life=(200, 500), edition=2)
     assert game.view(state, None)["board"]["avis"][0]["awakened"] is True
     assert life(act(state, "use ac01")) == (200, 440)                    # 40 + 20
@@ -834,7 +834,7 @@ def test_awakening_is_on_while_life_is_at_most_x():
 
 
 def test_awakening_turns_off_again_when_life_rises_above_x():
-    """GAMES.md: "the effect is on while the AVI's life ≤ X" — not once awakened, always awakened."""
+    """Project ruling (docs/rules/logic_square.md): "the effect is on while the AVI's life ≤ X" — not once awakened, always awakened."""
     state = pos(hands={0: ["sc02", "ac01"]}, pos=("c2", "c4"), avis=("av01", "av02"), life=(180, 500), edition=2)
     state = act(state, "use sc02", "use ac01")
     assert life(state) == (240, 460)
@@ -881,7 +881,7 @@ def test_a_player_at_zero_life_or_below_loses():
 
 
 def test_both_avis_at_zero_at_the_same_moment_is_a_draw():
-    """GAMES.md: "Both AVIs at ≤ 0 life at the same moment: draw." """
+    """Project ruling (docs/rules/logic_square.md): "Both AVIs at ≤ 0 life at the same moment: draw." """
     state = pos(hands={0: ["ac15"]}, pos=("c3", "d3"), life=(100, 100))
     state = act(state, "use ac15")
     assert game.outcome(state) == {"winners": [], "reason": "double_knockout"}
@@ -894,7 +894,7 @@ def test_losing_life_by_your_own_card_can_lose_the_match():
 
 
 def test_a_lethal_card_wins_and_what_it_does_then_does_not_happen():
-    """GAMES.md (Battle Logic Square): "A card's effects resolve in printed order, and the match ends
+    """Project ruling (docs/rules/logic_square.md): "A card's effects resolve in printed order, and the match ends
     the moment an AVI's life is 0 or less; what a card does "then" (その後) after knocking the
     opponent out does not happen (a lethal Zero-Day-Burst-like card wins, it is not a double
     knockout)."  Zero-Day Burst: 「ヒットダメージ150。その後、自身の《AVI》のライフを50失う。」"""
@@ -922,7 +922,7 @@ def test_both_decks_empty_higher_life_wins_at_the_end_of_that_turn():
 
 
 def test_both_decks_empty_with_equal_life_is_a_draw():
-    """GAMES.md: "Both resource decks empty: at the end of that turn the higher life wins; equal life is a draw." """
+    """Project ruling (docs/rules/logic_square.md): "Both resource decks empty: at the end of that turn the higher life wins; equal life is a draw." """
     state = pos(life=(300, 300))
     assert game.outcome(act(state, "end")) == {"winners": [], "reason": "decks_out"}
 
@@ -986,7 +986,7 @@ def test_decks_by_id_code_spec_and_text():
      ["seat 0", "illegal deck", "AVI", "7 cards", "red cards", "ac01 is white", "5 IT", "twice"]),
 ])
 def test_bad_options_raise_value_error_naming_the_problem(options, words):
-    """ENGINE.md: "Options are validated: an unknown option or value raises ValueError with a clear message." """
+    """The engine contract (docs/engine.md): "Options are validated: an unknown option or value raises ValueError with a clear message." """
     with pytest.raises(ValueError) as info:
         game.new_match(2, 1, options)
     for word in words:
@@ -1017,7 +1017,7 @@ def test_rematch_the_loser_moves_first():
     ("avi 01", "avi 1"),
 ])
 def test_friendly_spellings(typed, canonical):
-    """ENGINE.md: "apply accepts it (and may accept friendly variants)"."""
+    """The engine contract (docs/engine.md): "apply accepts it (and may accept friendly variants)"."""
     state = pos(hands={0: ["ac01", "ac02"]}, it={0: ["it01"]}, pos=("c2", "c4"), avis=("av01", "av02"))
     assert game.public_command(state, 0, typed) == canonical
     assert game.dump(game.apply(state, 0, typed)) == game.dump(game.apply(state, 0, canonical))
@@ -1040,7 +1040,7 @@ def test_each_token_level_offers_at_most_25_choices():
 
 
 def test_legal_commands_apply_and_are_canonical():
-    """ENGINE.md: "legal_commands returns the canonical spelling; apply accepts it"."""
+    """The engine contract (docs/engine.md): "legal_commands returns the canonical spelling; apply accepts it"."""
     state = pos(hands={0: ["ac01", "sc03", "sc05"]}, it={0: ["it02", "it06"]}, pos=("c2", "c4"),
                 avis=("av04", "av02"), decks={0: ["sc01"] * 6, 1: ["sc01"] * 6})
     for cmd in game.legal_commands(state, 0):
@@ -1088,7 +1088,7 @@ def midgame():
     (0, "pass", "logic_square.err.no_window"),
 ])
 def test_bad_input_is_refused_and_changes_nothing(midgame, seat, command, key):
-    """ENGINE.md: apply "raises IllegalCommand(reason) for anything not legal: wrong seat, bad
+    """The engine contract (docs/engine.md): apply "raises IllegalCommand(reason) for anything not legal: wrong seat, bad
     syntax, rule violation — with a message a player can act on"; the old state is not changed."""
     err = rejected(midgame, seat, command, key)
     if "legal" in err.params:
@@ -1096,7 +1096,7 @@ def test_bad_input_is_refused_and_changes_nothing(midgame, seat, command, key):
 
 
 def test_apply_returns_a_new_state_and_never_mutates_the_old(midgame):
-    """ENGINE.md: "-> new state; the old one is not changed"."""
+    """The engine contract (docs/engine.md): "-> new state; the old one is not changed"."""
     before = game.dump(midgame)
     for cmd in game.legal_commands(midgame, 0):
         new = game.apply(midgame, 0, cmd)
@@ -1119,7 +1119,7 @@ def test_timeout_command_passes_in_a_window_and_discards_the_newest_card():
 # ============================================================================ dump / load
 
 def test_dump_load_round_trip_is_exact_also_mid_chain():
-    """ENGINE.md: "dump(state) -> str; load(s) … JSON text round-trip, exact"."""
+    """The engine contract (docs/engine.md): "dump(state) -> str; load(s) … JSON text round-trip, exact"."""
     state = pos(hands={0: ["ac13"], 1: ["ac11"]}, pos=("c3", "c4"), placed=[("a2", 1, "sc03", 60)])
     for s in (state, act(state, "use ac13"), act(state, "use ac13", "chain ac11"), game.new_match(2, 5, {})):
         text = game.dump(s)
@@ -1145,7 +1145,7 @@ def test_a_match_keeps_its_own_card_definitions():
 
 
 def test_a_match_started_before_the_rulings_plays_on_under_its_own_edition():
-    """A ruling never changes a match already under way: GAMES.md's rulings (issue 16) are rules
+    """A ruling never changes a match already under way: the project rulings of issue 16 (docs/rules/logic_square.md) are rules
     edition 2; a match started before them keeps edition 1 in its record and replays exactly as it
     was played (docs/rules/logic_square.md, "Rules editions")."""
     assert game.editions[:2] == (1, 2)          # edition 3: the balance numbers (test_logic_square_balance.py)

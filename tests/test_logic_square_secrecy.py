@@ -2,9 +2,9 @@
 cards; a chain-response window is a secret decision that nothing public reveals, and a pass looks
 exactly like no window at all.
 
-GAMES.md: "The opponent's chance to respond is a real decision with a time limit, offered only when
+project ruling (docs/rules/logic_square.md): "The opponent's chance to respond is a real decision with a time limit, offered only when
 they hold a card that may legally respond — never reveal that they hold one."  "IT cards are
-face-down and private to the owner until used".  ENGINE.md: "view(state, s) never contains what
+face-down and private to the owner until used".  the engine contract (docs/engine.md): "view(state, s) never contains what
 seat s may not know (other hands, deck order, face-down cards, IT decks, secret choices)".
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ def responder_window(hand1):
 
 
 def test_a_hidden_window_shows_nothing_to_the_public_or_to_the_active_player():
-    """GAMES.md: "never reveal that they hold one".  The issue: "nothing public reveals that it was
+    """Project ruling (docs/rules/logic_square.md): "never reveal that they hold one".  The issue: "nothing public reveals that it was
     offered".  While the window is open, the public view and the declarer's view are exactly the
     views of the moment before the declaration (no chain, no used card, no AP spent): the same
     whichever response card the responder holds, and the same as a command not yet made."""

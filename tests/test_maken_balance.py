@@ -258,7 +258,7 @@ def test_a_later_patch_builds_on_the_earlier_editions_in_any_file_order():
 # ------------------------------------------------- rules edition 5: the rulebook's opening again
 
 def test_edition_5_is_edition_4s_cards_under_the_rulebooks_opening():
-    """GAMES.md: the TP declares 1 to the draw limit, "the very first TP of the game at most 2" — a
+    """Project ruling (docs/rules/maken.md): the TP declares 1 to the draw limit, "the very first TP of the game at most 2" — a
     rule, not a card's number, so edition 5 drops editions 2–4's ``first_draw_limit`` 1 and changes
     nothing else: the cards, characters and ready-made decks are edition 4's."""
     four, five = game.cardset_at(4), game.cardset_at(5)
@@ -292,7 +292,7 @@ def test_editions_2_to_4_still_load_with_their_rules_patch(edition):
 
 @pytest.mark.parametrize("key, value", [("first_draw_limit", 1), ("first_draw_limit", 2), ("second_hand", 6)])
 def test_the_loader_refuses_a_rules_patch_after_edition_4_naming_the_file_and_the_key(tmp_path, key, value):
-    """GAMES.md: rules editions change card content only and never a rule of the game, so a
+    """Project ruling (docs/rules/maken.md): rules editions change card content only and never a rule of the game, so a
     ``rules`` patch in an edition after 4 is refused, naming the file and the key."""
     data = json.loads((MAKEN_DIR / "editions.json").read_text(encoding="utf-8"))
     data["editions"]["5"]["rules"] = {key: value}

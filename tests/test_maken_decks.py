@@ -1,6 +1,6 @@
 """Project Maken decks and card data: the ``game.decks`` API (docs/engine.md) and the ruling
 "one character card plus 30 cards from that character's own pool, at most 3 copies of a name;
-support cards count toward the 30" (GAMES.md)."""
+support cards count toward the 30" (project ruling, docs/rules/maken.md)."""
 from __future__ import annotations
 
 import json
@@ -27,7 +27,7 @@ def test_ready_made_decks_are_legal_and_there_are_at_least_two_characters():
 
 
 def test_every_pool_covers_the_mechanics():
-    """GAMES.md content: 12–16 cards per pool covering speed/reach/front-back reach, postures, each
+    """The project's content requirement: 12–16 cards per pool covering speed/reach/front-back reach, postures, each
     unguardable kind, gauge cost and gain, GC-only and GC-able, hit effects, each destination icon
     and support cards."""
     cs = load_maken()
@@ -138,7 +138,7 @@ async def env(tmp_path):
 
 
 async def test_a_deck_is_built_card_by_card_with_the_deck_commands_and_played(env):
-    """GAMES.md ruling: one character card plus 30 cards from that character's own pool, at most 3
+    """Project ruling (docs/rules/maken.md): one character card plus 30 cards from that character's own pool, at most 3
     copies of a name; support cards count toward the 30 — built through /deck new and /deck edit."""
     from data.store import ACTIVE
     from discord_fakes import message_text

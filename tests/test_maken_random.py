@@ -1,4 +1,4 @@
-"""Project Maken: hundreds of random matches through the registry contract only (ENGINE.md).
+"""Project Maken: hundreds of random matches through the registry contract only (docs/engine.md).
 
 For every match: no exception; it ends; dump/load is exact; replaying seed + options + command
 log gives the identical dump; garbage and illegal commands raise IllegalCommand with a catalogued

@@ -1,5 +1,5 @@
 """Project Maken rules: every footnote of the attack phase (seed ``project-maken-attack-phase.txt``),
-the five judge outcomes with their formulas, figure 3, the turn and the rulings of GAMES.md.
+the five judge outcomes with their formulas, figure 3, the turn and the project rulings (docs/rules/maken.md).
 
 Each test quotes the clause it checks.  Positions are built with ``game.position`` (see
 ``rules/maken/engine.py``); card ids are from ``data/cards/maken`` (ts = Tsubaki, gu = Gou).
@@ -332,7 +332,7 @@ def test_clean_hit_sums_every_card_and_applies_hit_effects():
 
 def test_clean_hit_with_an_empty_opponent_field_gives_a_bonus_bet():
     """D.1: 相手のアタックフィールドに1枚もカードが無ければ、「直撃」したプレイヤーは1回【ボーナスベット】できます。
-    GAMES.md: a bet during the judge, ignoring speed and reach."""
+    project ruling (docs/rules/maken.md): a bet during the judge, ignoring speed and reach."""
     s = pos(field0=["ts01"], hand0=["ts03"], hand1=["gu01"], after_fb=True)
     s = act(s, "call")
     assert game.to_act(s) == [0] and legal(s) == ["bonus ts03", "pass"]
@@ -398,7 +398,7 @@ def test_footnote_16_guard_break_correction():
 
 
 def test_guard_cancel_hits_with_the_opened_card_and_a_bonus_bet():
-    """D.5: GC成立時の攻撃値合計=GCを成立させたカードの攻撃値; ruling (GAMES.md): with a guard
+    """D.5: GC成立時の攻撃値合計=GCを成立させたカードの攻撃値; project ruling (docs/rules/maken.md): with a guard
     cancel a bonus bet may follow, all those cards hit and the damage adds up."""
     s = guarding(field0=["ts01"], guard1=["gu01", "gu08"], hand1=["gu06"])
     s = act(s, "gc")
@@ -479,7 +479,7 @@ def test_footnote_19_destination_icons_and_the_gauge_cap():
 
 # --------------------------------------------------------------------------- double / triple attack
 def test_double_attack_draws_one_adds_a_bonus_and_text_applies_once():
-    """GAMES.md: double attack — two copies at once: draw 1 at once and pick one bonus (+1 attack,
+    """Project ruling (docs/rules/maken.md): double attack — two copies at once: draw 1 at once and pick one bonus (+1 attack,
     +1 speed, +1 guard difficulty); the card text does not double."""
     s = pos(field0=["ts04"], actor=1, hand1=["gu05", "gu05"], chars=("tsubaki", "gou"))
     assert "attack gu05 double spd" in legal(s)
@@ -499,7 +499,7 @@ def test_double_attack_speed_bonus_counts_for_the_call():
 
 
 def test_triple_attack_picks_two_bonuses():
-    """GAMES.md: triple attack: choose two (of +1 attack, +1 speed, +1 guard difficulty)."""
+    """Project ruling (docs/rules/maken.md): triple attack: choose two (of +1 attack, +1 speed, +1 guard difficulty)."""
     s = pos(field0=["ts04"], actor=1, hand1=["gu01"] * 3, chars=("tsubaki", "gou"))
     assert "attack gu01 triple atk grd" in legal(s)
     s = act(s, "attack gu01 x3 grd atk")                       # friendly spelling
@@ -509,7 +509,7 @@ def test_triple_attack_picks_two_bonuses():
 
 # --------------------------------------------------------------------------- the turn
 def test_opening_lp_cards_hand_and_mulligan():
-    """GAMES.md: top 3 cards become face-down LP cards, the rest is stamina; each draws 5; each may
+    """Project ruling (docs/rules/maken.md): top 3 cards become face-down LP cards, the rest is stamina; each draws 5; each may
     mulligan once.  Ruling: the first TP decides first."""
     s = game.new_match(2, 11, {"first": 1})
     v = game.view(s, None)
@@ -524,7 +524,7 @@ def test_opening_lp_cards_hand_and_mulligan():
 
 
 def test_declared_draw_one_to_the_limit_first_tp_two():
-    """GAMES.md: the TP declares how many cards (1 to the draw limit, normally 3; the very first TP
+    """Project ruling (docs/rules/maken.md): the TP declares how many cards (1 to the draw limit, normally 3; the very first TP
     of the game at most 2); with no stamina, no draw."""
     s = act(game.new_match(2, 3, {"first": 0}), "ready", "ready")
     assert legal(s) == ["draw 1", "draw 2"]
@@ -536,7 +536,7 @@ def test_declared_draw_one_to_the_limit_first_tp_two():
 
 
 def test_the_newest_edition_lets_the_very_first_tp_draw_two():
-    """GAMES.md: the TP declares how many cards (1 to the draw limit, normally 3; the very first TP
+    """Project ruling (docs/rules/maken.md): the TP declares how many cards (1 to the draw limit, normally 3; the very first TP
     of the game at most 2) — a rule of the game, which no rules edition changes (issue 32: editions
     2–4 let the very first TP draw at most 1; from edition 5 the rule holds again)."""
     newest = registry.get("maken")
@@ -561,7 +561,7 @@ def test_the_newest_edition_lets_the_very_first_tp_draw_two():
 
 
 def test_support_cards_max_six_set_and_used_on_a_later_turn():
-    """GAMES.md: support cards can be set; at most 6 set at once.  Ruling: a support card is used
+    """Project ruling (docs/rules/maken.md): support cards can be set; at most 6 set at once.  Ruling: a support card is used
     from a later turn on, at its timing (before / after attack)."""
     s = pos(step="before", hand0=["ts12", "ts01"], hand1=["gu01"], support0=[["ts14", 1]] * 6, turn=5)
     assert "set ts12" not in legal(s)
@@ -574,7 +574,7 @@ def test_support_cards_max_six_set_and_used_on_a_later_turn():
 
 
 def test_after_attack_support_and_turn_passes():
-    """GAMES.md: after attack, "after attack" effects; then the other player becomes TP."""
+    """Project ruling (docs/rules/maken.md): after attack, "after attack" effects; then the other player becomes TP."""
     s = pos(field0=["ts03"], field1=["gu03"], actor=1, hand1=[], turn=5, support0=[["ts13", 2]],
             damage0=["ts01"] * 4)
     s = act(s, "call")
@@ -586,7 +586,7 @@ def test_after_attack_support_and_turn_passes():
 
 
 def test_a_turn_without_any_decision_passes_at_once():
-    """Ruling (engine): with no stamina (GAMES.md: no draw), no hand (no first bet is possible)
+    """Ruling (engine): with no stamina (project ruling: no draw), no hand (no first bet is possible)
     and no support card set on an earlier turn, the TP has nothing to decide: the turn passes."""
     s = pos(step="after", turn=5, support0=[["ts13", 2]], hand1=[], stamina1=[], hand0=["ts01"],
             stamina0=[])
@@ -605,7 +605,7 @@ def test_turn_limit_house_rule_decides_by_lp_cards():
 
 # --------------------------------------------------------------------------- secrecy
 def test_hands_and_face_down_guard_cards_are_secret():
-    """ENGINE.md: view(None) only public facts; the opponent never sees face-down cards or the hand."""
+    """The engine contract (docs/engine.md): view(None) only public facts; the opponent never sees face-down cards or the hand."""
     s = guarding(field0=["ts01"], guard1=["gu11", "gu08"], hand1=["gu13", "gu12"], hand0=["ts14"],
                  support1=[["gu14", 1]])
     for seat in (None, 0):
@@ -696,7 +696,7 @@ def test_gc_pays_its_gauge_cost_and_applies_no_gauge_gain():
 
 
 def test_bonus_bet_ignores_speed_and_reach():
-    """GAMES.md: bonus bet (a bet during the judge, ignoring speed and reach).  After a GC the
+    """Project ruling (docs/rules/maken.md): bonus bet (a bet during the judge, ignoring speed and reach).  After a GC the
     opponent's top card is ts04 (speed 3, back reach 1): gu03 (speed 1) and gu10 (reach 0) may
     still be bet."""
     s = guarding(field0=["ts01", "ts04"], guard1=["gu01", "gu08"], hand1=["gu03", "gu10"])
@@ -732,7 +732,7 @@ def test_footnote_18_ten_damage_cards_down_even_outside_damage_resolution():
 
 # --------------------------------------------------------------------------- double / triple, more
 def test_double_attack_as_first_bet():
-    """GAMES.md: double attack (betting two copies of the same card at once: draw 1 at once and pick
+    """Project ruling (docs/rules/maken.md): double attack (betting two copies of the same card at once: draw 1 at once and pick
     one bonus); ruling (engine): possible as the first bet too."""
     s = pos(step="before", hand0=["ts04", "ts04"], hand1=["gu01"])
     assert "fb ts04 double spd" in legal(s)
@@ -742,7 +742,7 @@ def test_double_attack_as_first_bet():
 
 
 def test_triple_attack_pays_each_cost_draws_one_and_the_guard_break_counts_copies_as_one():
-    """GAMES.md: triple attack: choose two (distinct) bonuses; ruling (engine): each copy pays its
+    """Project ruling (docs/rules/maken.md): triple attack: choose two (distinct) bonuses; ruling (engine): each copy pays its
     cost, a triple draws 1, the copies below the top count 1 each in a GB (注16 GB補正)."""
     s = pos(actor=1, situation="guard", guarder=0, field1=["gu04"], guard0=["ts01"], gtype0="stand",
             hand1=["gu09"] * 3, gauge1=["gu01"] * 3, hand0=[], chars=("tsubaki", "gou"))
@@ -756,13 +756,13 @@ def test_triple_attack_pays_each_cost_draws_one_and_the_guard_break_counts_copie
 
 # --------------------------------------------------------------------------- the turn, more
 def test_turn_start_the_tp_character_stands_upright():
-    """GAMES.md: Turn start: the TP's character card stands upright, the other's turns sideways."""
+    """Project ruling (docs/rules/maken.md): Turn start: the TP's character card stands upright, the other's turns sideways."""
     s = act(game.new_match(2, 8, {"first": 1}), "ready", "ready")
     assert [p["upright"] for p in game.view(s, None)["players"]] == [False, True]
 
 
 def test_no_stamina_no_draw_and_the_draw_stops_at_the_stamina_left():
-    """GAMES.md: draws that many from stamina; with no stamina, no draw.  Ruling (engine): the
+    """Project ruling (docs/rules/maken.md): draws that many from stamina; with no stamina, no draw.  Ruling (engine): the
     declared number stops at the stamina left."""
     s = pos(step="after", turn=5, support0=[["ts13", 2]], stamina1=[], hand1=["gu01"])
     s = act(s, "end")

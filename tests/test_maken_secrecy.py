@@ -2,7 +2,7 @@
 seat holds in its hidden zones (hand, face-down guard cards, set support cards, LP cards, gauge,
 damage, stamina order).
 
-ENGINE.md: "view(state, s) never contains what seat s may not know (other hands, deck order,
+the engine contract (docs/engine.md): "view(state, s) never contains what seat s may not know (other hands, deck order,
 face-down cards …), and view(state, None) contains only public facts."  The issue: "face-down
 guard cards are private"; seed B.2: 手札から…カードを裏返しにベットします.
 """

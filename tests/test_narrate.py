@@ -52,24 +52,24 @@ def test_squares_battle_is_told_with_both_values_and_who_returns():
     said(en, "Battle on c3", "Alice's Leap 4 (4)", "Bob's Swap 3 (3)")
     said(en, "Leap 4 wins", "Bob's Swap 3 goes back to the reserve")
     said(ja, "c3で戦闘", "（4）", "（3）")
-    said(ja, "Bobの", "手元に戻ります")
+    said(ja, "Bobの", "手元に戻った")
 
 
 def test_squares_a_tie_returns_both_and_says_so():
     """6.(3)(a) 数字が同じ場合 両方のコマを、所有者の手元に戻します。"""
     _, en, ja = told("squares", sq_pos({"c2": "S3"}, {"c3": "P3"}), 0, "move c2 c3")
     said(en, "A tie", "Support 3", "Supply 3", "both go back")
-    said(ja, "同値", "どちらも手元に戻ります")
+    said(ja, "同値", "どちらも手元に戻った")
 
 
 def test_squares_a_pending_return_and_the_returned_piece_are_told():
     """5.(4)(b) ①上限値以下になるまで、コマを手元に戻します。②どのコマを戻すかは、選択出来ます。"""
     state, en, ja = told("squares", sq_pos({"c1": "L5", "a3": "S4"}, {"a5": "S1"}), 0, "leap c1 c3")
     said(en, "Alice's row 3 is over its limit", "must return a piece")
-    said(ja, "列3が上限を超えています")
+    said(ja, "列3が上限を超えている")
     _, en, ja = told("squares", state, 0, "return a3")
     said(en, "Alice returns Support 4 from a3 to the reserve")
-    said(ja, "a3", "手元に戻しました")
+    said(ja, "a3", "手元に戻した")
     assert not any("over its limit" in line for line in en), "the return settled it"
 
 
@@ -96,8 +96,8 @@ def test_logic_square_damage_and_a_card_that_did_not_resolve_are_told():
     said(en, "Bob's AVI takes 40")
     # ac07 pushed Bob to c5; his ac11 then reaches c4/b4/d4/b5/d5 and misses Alice on c3
     said(en, "Bob's " + names["ac11"]["en"], "resolves but hits nothing in its range")
-    said(ja, "「" + names["ac13"]["ja"], "解決しませんでした")
-    said(ja, names["ac11"]["ja"], "範囲に何もありません")
+    said(ja, "「" + names["ac13"]["ja"], "解決しなかった")
+    said(ja, names["ac11"]["ja"], "範囲に何もなかった")
     said(ja, "40")
 
 
@@ -140,7 +140,7 @@ def test_art_of_war_cancel_destroy_and_capture_are_told():
         "nothing public is said while the secret answer is awaited"
     _, en, ja = told("art_of_war", window, 1, "support g")
     said(en, "Alice's attack is cancelled")
-    said(ja, "Aliceの攻撃はガーディアンの後方支援でキャンセルされました")
+    said(ja, "Aliceの攻撃はガーディアンの後方支援でキャンセルされた")
     _, en, ja = told("art_of_war", window, 1, "pass")
     said(en, "Bob's SOLDIER on b3 is destroyed")
     said(ja, "b3", "破壊")
@@ -174,7 +174,7 @@ def av_battle(inv: str, dfn: str, sup_i: str = "avatar", sup_d: str = "avatar"):
 
 
 def test_avalon_the_battle_is_revealed_only_once_both_chose_then_in_full():
-    """GAMES.md: "A battle's support choice is secret until both have chosen: both choose, then both
+    """Project ruling (docs/rules/avalon.md): "A battle's support choice is secret until both have chosen: both choose, then both
     reveal."  Then the table reads the supports, the ability order, the final numbers, every strike
     and what was destroyed."""
     s = avalon.new_match(players=2, seed=1, options={"leader": 0, "mode": "normal"})
@@ -198,7 +198,7 @@ def test_avalon_the_battle_is_revealed_only_once_both_chose_then_in_full():
             said(en, f"{NAMES[side]}'s", f"for {n}")
     said(en, "Result:")
     said(ja, "遠距離戦闘：Aliceの")
-    said(ja, "戦闘支援：Alice — " + cards["s02"]["name"]["ja"])
+    said(ja, "戦闘支援：Aliceは" + cards["s02"]["name"]["ja"])
 
 
 def test_avalon_the_end_phase_is_told():

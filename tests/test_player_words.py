@@ -142,7 +142,7 @@ def test_a_magic_cards_effect_is_told_in_words():
     after = game.apply(state, seat, "magic m01")
     lines = narrate("avalon", game.view(state, None), game.view(after, None), NAMES, seat)
     assert f"Starfall Insight: {NAMES[seat]} draws 2 cards." in _said(lines), lines
-    assert any("2枚引きます" in line for line in _said(lines, "ja")), lines
+    assert any("2枚引いた" in line for line in _said(lines, "ja")), lines
 
 
 def test_two_creatures_of_one_name_are_told_apart_by_their_land():

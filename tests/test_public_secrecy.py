@@ -238,7 +238,7 @@ def test_public_options_name_each_changed_option():
 
     sq = registry.get("squares")
     assert public_options(sq, {"first": 1, "max_turns": 200}, ["Alice", "Bob"], "en") == "First player: Bob"
-    assert public_options(sq, {"max_turns": 50}, ["Alice", "Bob"], "ja") == "ターン上限：50"
+    assert public_options(sq, {"max_turns": 50}, ["Alice", "Bob"], "ja") == "手番数の上限：50"
     if "avalon" in registry:
         av = registry.get("avalon")
         text = public_options(av, {"mode": "expert", "leader": None}, ["A", "B", "C"], "en")

@@ -200,6 +200,39 @@ def test_the_docs_stand_alone_without_files_outside_the_repository():
             assert outside not in text, f"{doc.relative_to(ROOT)} cites {outside}"
 
 
+def _code_files() -> list[Path]:
+    """The project's code and configuration (not its tests, not its docs)."""
+    skip = {"tests", ".git", ".venv", "venv", "node_modules"}
+    files = [p for p in ROOT.rglob("*.py") if not skip & set(p.relative_to(ROOT).parts)]
+    return files + [ROOT / n for n in ("Dockerfile", "compose.yaml", "pyproject.toml", ".env.example",
+                                       "deploy/doujin-table.service") if (ROOT / n).is_file()]
+
+
+def test_the_code_points_to_the_repositorys_own_docs_and_their_sections_exist():
+    """Issue 33: docstrings and comments cited "GAMES.md", "shared/seeds/…", "ENGINE.md" (outside
+    this repository) and README sections that moved to docs/; each now names a file of docs/ (or the
+    README), and every section it names by its title is there."""
+    def headings(doc: Path) -> list[str]:
+        return [line.lstrip("#").strip() for line in doc.read_text(encoding="utf-8").splitlines()
+                if line.startswith("#")]
+
+    cited = 0
+    for path in _code_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        where = path.relative_to(ROOT)
+        for outside in ("GAMES.md", "shared/seeds", "../shared", "ENGINE.md"):
+            assert outside not in text, f"{where} cites {outside}"
+        refs = re.findall(r'(README(?:\.md)?|docs/[\w/]+\.md)[,:]? "([^"\n]+)"', text)
+        refs += [(doc, title) for title, doc in re.findall(r'"([^"\n]+)" in (README\.md|docs/[\w/]+\.md)', text)]
+        for doc, title in refs:
+            target = ROOT / ("README.md" if doc.startswith("README") else doc)
+            assert target.is_file(), f"{where} cites {doc}"
+            assert any(h == title or h.startswith(title + " ") for h in headings(target)), \
+                f"{where} cites section {title!r} of {doc}, which has no such heading"
+            cited += 1
+    assert cited >= 8, cited
+
+
 def test_practice_and_deploying_are_documented():
     assert "/practice game [level] [deck]" in README
     for needle in ("docker compose up", "systemctl enable", "--recheck-quarantine", "migrat",

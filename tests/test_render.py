@@ -281,3 +281,26 @@ def test_a_waiting_public_picture_is_drawn_before_waiting_private_ones():
     private.join(5)
     public.join(5)
     assert order == ["public", "private"]
+
+
+def test_generic_card_wraps_its_rows_instead_of_cutting_them():
+    """Issue 33: the fallback card cut its ``key: value`` rows with "…"; it fits them as the other
+    drawers do (render/textfit.py: shrink, wrap, shorten only as a last resort)."""
+    from render import fonts
+    from render.generic import TEXT, W, _rows
+    from render.textfit import min_px
+
+    note = "A long note about the state of the game that goes on past the width of the card, " * 2
+    key = "a_key_name_much_longer_than_its_column"
+    [(k, v, height)] = _rows([(key, note.strip())], 220, 460)
+    assert len(v[1]) > 1 and not any("…" in line for line in v[1]), v
+    assert "".join(v[1]).replace(" ", "") == note.strip().replace(" ", "")     # every word is there
+    assert len(k[1]) == 2 and "".join(k[1]) == key and not any("…" in line for line in k[1]), k
+    assert all(fonts.text_width(line, v[0]) <= 460 for line in v[1])
+    assert all(fonts.text_width(line, k[0], True) <= 210 for line in k[1])
+    assert min(k[0], v[0]) >= min_px(W) and max(k[0], v[0]) <= TEXT
+    assert height >= len(v[1]) * v[0]                          # the row is as tall as its lines
+    # only what cannot fit even wrapped over three lines is shortened
+    [(_, v, _)] = _rows([("note", note * 4)], 220, 460)
+    assert len(v[1]) == 3 and v[1][-1].endswith("…")
+    decode(render_png("mystery", {"game": "mystery", "note": note, key: "x"}))

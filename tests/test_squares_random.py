@@ -1,4 +1,4 @@
-"""SQUARES: thousands of random matches through the registry contract only (ENGINE.md).
+"""SQUARES: thousands of random matches through the registry contract only (docs/engine.md).
 
 Checks, for every match: no exception; the match ends within its turn cap; dump/load is exact;
 replaying seed + options + command log gives the identical dump; random garbage and illegal

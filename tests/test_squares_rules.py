@@ -1,4 +1,4 @@
-"""SQUARES: every rule of the rulebook (shared/seeds/squares.txt) and every GAMES.md ruling.
+"""SQUARES: every rule of the rulebook and every project ruling (docs/rules/squares.md).
 
 Each test quotes the clause it checks.  Positions are built with ``game.position`` (seat ->
 {square: label}); seat 0 plays from rank 1, seat 1 from rank 5; rank 3 is the centre row.
@@ -57,7 +57,7 @@ def test_contract_attributes_and_registry():
 
 
 def test_first_player_is_seeded_and_option_first_overrides():
-    """GAMES.md: "First player: random for a first match" — from the seeded PRNG in the state."""
+    """Project ruling (docs/rules/squares.md): "First player: random for a first match" — from the seeded PRNG in the state."""
     firsts = {game.new_match(2, seed, {}).first for seed in range(40)}
     assert firsts == {0, 1}
     for seed in range(10):
@@ -71,7 +71,7 @@ def test_first_player_is_seeded_and_option_first_overrides():
 
 def test_each_player_starts_with_ten_pieces_in_reserve():
     """1.(1) 各プレイヤーは、10枚(1セット)を手元に持ちます。表援護・裏飛躍1～5、表交換・裏補給1～5のセット
-    GAMES.md: "Each player owns 10 pieces: A1–A5 (face Support n, back Leap n) and B1–B5"."""
+    project ruling (docs/rules/squares.md): "Each player owns 10 pieces: A1–A5 (face Support n, back Leap n) and B1–B5"."""
     state = game.new_match(2, 1, {"first": 0})
     view = game.view(state, None)
     for seat in (0, 1):
@@ -83,7 +83,7 @@ def test_each_player_starts_with_ten_pieces_in_reserve():
 
 def test_placement_only_on_nearest_row():
     """3.(1) 手元にあるコマのどれかを手前の列のどこかに出せます。
-    GAMES.md: "A player's "nearest row" is their row 1." (rank 1 for seat 0, rank 5 for seat 1)"""
+    project ruling (docs/rules/squares.md): "A player's "nearest row" is their row 1." (rank 1 for seat 0, rank 5 for seat 1)"""
     state = game.new_match(2, 1, {"first": 0})
     places = [c for c in game.legal_commands(state, 0) if c.startswith("place")]
     assert {c.split()[2] for c in places} == {"a1", "b1", "c1", "d1", "e1"}
@@ -99,7 +99,7 @@ def test_placement_only_on_nearest_row():
 
 def test_placement_either_side_up_and_a_piece_is_one_physical_piece():
     """3.(2) コマは、裏表どちらでも構いません。
-    GAMES.md: "A piece shows the same number on both sides ... The side is chosen when the piece
+    project ruling (docs/rules/squares.md): "A piece shows the same number on both sides ... The side is chosen when the piece
     is placed and never changes on the board." — so S3 and L3 are the same piece A3."""
     state = game.new_match(2, 1, {"first": 0})
     legal = game.legal_commands(state, 0)
@@ -126,7 +126,7 @@ def test_row_limit_on_placement():
 
 def test_supply_raises_its_owners_limit_including_the_arriving_piece():
     """5.(2)(b) 補給 常時能力 列の合計値上限が1増加します。
-    GAMES.md: "the sum of that player's own pieces in a row must stay ≤ 8 + (number of that
+    project ruling (docs/rules/squares.md): "the sum of that player's own pieces in a row must stay ≤ 8 + (number of that
     player's Supply-up pieces in that row). Supply helps its owner only." """
     state = pos({"a1": "S5"}, {"a5": "S1"})
     assert "place P4 b1" in game.legal_commands(state, 0)          # 9 <= 8 + 1 (P4 itself)
@@ -138,7 +138,7 @@ def test_supply_raises_its_owners_limit_including_the_arriving_piece():
 
 
 def test_opponent_pieces_neither_count_nor_help_in_my_row():
-    """GAMES.md: "Row limit: for each player separately ... Supply helps its owner only." """
+    """Project ruling (docs/rules/squares.md): "Row limit: for each player separately ... Supply helps its owner only." """
     # seat 1 has P5 and S3 on rank 1 (their row 5): seat 0's limit there stays 8, sum 5
     state = pos({"a1": "S5"}, {"c1": "P5", "d1": "S3"})
     assert game.view(state, None)["row_sums"][0][0] == 5
@@ -148,7 +148,7 @@ def test_opponent_pieces_neither_count_nor_help_in_my_row():
 
 
 def test_row_limit_message_counts_rows_from_the_players_side():
-    """GAMES.md: "Rows are counted from each player's side" — seat 1's rank 5 is their row 1."""
+    """Project ruling (docs/rules/squares.md): "Rows are counted from each player's side" — seat 1's rank 5 is their row 1."""
     state = pos({"a1": "S1"}, {"a5": "S5"}, player=1)
     err = rejected(state, 1, "place S4 b5", "squares.err.row_limit")
     assert "Rank 5 (your row 1)" in err.reason
@@ -171,7 +171,7 @@ def test_move_one_square_orthogonally():
 
 def test_own_pieces_never_share_a_square():
     """4.(3) 自分のコマは重ねて置けません。
-    GAMES.md: "A player's own pieces never share a square." """
+    project ruling (docs/rules/squares.md): "A player's own pieces never share a square." """
     state = pos({"c1": "S1", "c2": "S2"}, {"a5": "S1"})
     assert "move c1 c2" not in game.legal_commands(state, 0)
     rejected(state, 0, "move c1 c2", "squares.err.own_piece_on_target")
@@ -190,7 +190,7 @@ def test_row_limit_on_move():
 
 
 def test_move_into_battle_still_checks_the_movers_row_limit():
-    """GAMES.md: "Place / move are illegal if the moving player's row sum would exceed their limit
+    """Project ruling (docs/rules/squares.md): "Place / move are illegal if the moving player's row sum would exceed their limit
     with the piece standing on its target square." (also when the target holds an opponent)"""
     state = pos({"a3": "S5", "c2": "S4"}, {"c3": "S1"})
     rejected(state, 0, "move c2 c3", "squares.err.row_limit")
@@ -251,7 +251,7 @@ def test_two_supports_stack():
 
 
 def test_support_counts_only_orthogonal_neighbours_and_never_itself():
-    """GAMES.md: "+ 1 for each of that side's own Support-up pieces orthogonally adjacent to the
+    """Project ruling (docs/rules/squares.md): "+ 1 for each of that side's own Support-up pieces orthogonally adjacent to the
     battle square" — diagonal Supports and the battling piece itself do not count."""
     state = pos({"c2": "S3", "b2": "S1", "d4": "S2"}, {"c3": "X3"})
     state = game.apply(state, 0, "move c2 c3")
@@ -268,7 +268,7 @@ def test_supply_and_other_sides_do_not_support():
 
 def test_battle_on_placement():
     """6.(1) 移動(出した)先に相手のコマがあった場合「戦闘」となります。
-    GAMES.md: "Moving or placing onto an opponent's piece starts a battle." """
+    project ruling (docs/rules/squares.md): "Moving or placing onto an opponent's piece starts a battle." """
     state = pos({"b1": "S1"}, {"c1": "X2"})
     assert "place S3 c1" in game.legal_commands(state, 0)
     state = game.apply(state, 0, "place S3 c1")
@@ -291,7 +291,7 @@ def test_battle_ignores_limits_and_bonuses_never_count_toward_rows():
 
 def test_leap_jumps_over_pieces_and_battles_on_landing():
     """5.(3)(a) 飛躍 選択能力 縦横どちらか、2マス先に動かします。間にコマがあっても飛び越えます。
-    GAMES.md: "Leap ... jumping anything; may land on an opponent (battle)" """
+    project ruling (docs/rules/squares.md): "Leap ... jumping anything; may land on an opponent (battle)" """
     state = pos({"c1": "L4", "c2": "S1"}, {"c3": "X3", "e1": "S2"})
     legal = {c for c in game.legal_commands(state, 0) if c.startswith("leap")}
     assert legal == {"leap c1 a1", "leap c1 e1", "leap c1 c3"}
@@ -309,14 +309,14 @@ def test_leap_over_an_opponent_piece_to_an_empty_square():
 
 
 def test_leap_never_lands_on_own_piece():
-    """GAMES.md: "Leap ... may land on an opponent (battle), never on an own piece." """
+    """Project ruling (docs/rules/squares.md): "Leap ... may land on an opponent (battle), never on an own piece." """
     state = pos({"c1": "L4", "c3": "S1"}, {"a5": "S1"})
     assert "leap c1 c3" not in game.legal_commands(state, 0)
     rejected(state, 0, "leap c1 c3", "squares.err.leap_own_piece")
 
 
 def test_leap_is_exactly_two_squares_orthogonally_and_stays_on_the_board():
-    """GAMES.md: "Leap (active, the piece's own action): move exactly 2 squares orthogonally" """
+    """Project ruling (docs/rules/squares.md): "Leap (active, the piece's own action): move exactly 2 squares orthogonally" """
     state = pos({"a1": "L4"}, {"a5": "S1"})
     rejected(state, 0, "leap a1 a2", "squares.err.leap_distance")
     rejected(state, 0, "leap a1 c3", "squares.err.leap_distance")
@@ -351,7 +351,7 @@ def test_abilities_may_break_limits_then_the_player_returns_pieces():
 
 def test_swap_with_opponent_piece_without_battle():
     """5.(3)(b) 交換 選択能力 隣接するコマと位置を交換出来ます。自分のコマでも、相手のコマでも交換出来ます。
-    GAMES.md: "Swap (active): exchange places with an orthogonally adjacent piece, own or
+    project ruling (docs/rules/squares.md): "Swap (active): exchange places with an orthogonally adjacent piece, own or
     opponent's, no battle." """
     state = pos({"c2": "X1"}, {"c3": "S5"})
     assert "swap c2 c3" in game.legal_commands(state, 0)
@@ -435,7 +435,7 @@ def test_three_centre_squares_win_at_turn_end():
 
 
 def test_win_is_checked_after_returns():
-    """GAMES.md: "Win: when a turn ends, a player occupying at least 3 of the 5 centre squares
+    """Project ruling (docs/rules/squares.md): "Win: when a turn ends, a player occupying at least 3 of the 5 centre squares
     wins" — after all returns: a centre piece returned for the limit no longer counts."""
     state = pos({"a3": "S5", "b3": "S2", "c1": "L3"}, {"a5": "S1"})
     state = game.apply(state, 0, "leap c1 c3")          # 3 centre pieces, rank 3 = 10 > 8
@@ -449,7 +449,7 @@ def test_win_is_checked_after_returns():
 
 
 def test_opponent_wins_through_a_swap():
-    """GAMES.md: "Win: when a turn ends, a player occupying at least 3 of the 5 centre squares wins
+    """Project ruling (docs/rules/squares.md): "Win: when a turn ends, a player occupying at least 3 of the 5 centre squares wins
     (both cannot)." — both players are checked, so the acting player can hand the opponent a win."""
     state = pos({"c3": "X1"}, {"a3": "S1", "b3": "S2", "c4": "S3"})
     state = game.apply(state, 0, "swap c3 c4")
@@ -490,14 +490,14 @@ def test_worked_example_2_swap_forces_opponent_return_and_wins():
 # ----------------------------------------------------------------------------- pass and draws
 
 def test_pass_is_refused_while_any_action_exists():
-    """GAMES.md: "A player with no legal action passes." — so pass is refused otherwise."""
+    """Project ruling (docs/rules/squares.md): "A player with no legal action passes." — so pass is refused otherwise."""
     state = game.new_match(2, 3, {"first": 1})
     err = rejected(state, 1, "pass", "squares.err.pass_not_allowed")
     assert err.params["count"] == len(game.legal_commands(state, 1))
 
 
 def test_pass_when_no_action_is_the_only_command_and_ends_the_turn(monkeypatch):
-    """GAMES.md: "A player with no legal action passes." — no reachable position leaves a player
+    """Project ruling (docs/rules/squares.md): "A player with no legal action passes." — no reachable position leaves a player
     without an action (see the rules doc), so the generator is forced here to test the mechanism."""
     import rules.squares as sq
 
@@ -526,7 +526,7 @@ def _shuffle(state, times):
 
 
 def test_repetition_draw_on_the_third_occurrence():
-    """House rule (GAMES.md): "Draw by house rule when the same position with the same player to
+    """House rule (docs/rules/squares.md): "Draw by house rule when the same position with the same player to
     act occurs a third time" """
     state = game.new_match(2, 1, {"first": 0})
     state = game.apply(state, 0, "place S1 a1")
@@ -551,7 +551,7 @@ def test_repetition_option_changes_the_count():
 
 
 def test_turn_limit_draw():
-    """House rule (GAMES.md): "Draw ... after 200 turns (both configurable)." """
+    """House rule (docs/rules/squares.md): "Draw ... after 200 turns (both configurable)." """
     state = game.new_match(2, 1, {"first": 0, "max_turns": 10, "repetition": 10})
     cmds = ["place S1 a1", "place S1 a5", "move a1 b1", "move a5 b5", "move b1 c1",
             "move b5 c5", "move c1 d1", "move c5 d5", "move d1 e1"]
@@ -600,7 +600,7 @@ def test_option_schema():
     ({"repetition": False}, "whole number"),
 ])
 def test_bad_options_raise_value_error_naming_allowed_values(options, word):
-    """ENGINE.md: "Options are validated: an unknown option or value raises ValueError with a
+    """The engine contract (docs/engine.md): "Options are validated: an unknown option or value raises ValueError with a
     clear message." """
     with pytest.raises(ValueError) as info:
         game.new_match(2, 1, options)
@@ -618,7 +618,7 @@ def test_good_options_are_accepted():
 
 def test_rematch_options_winner_moves_second_and_draw_is_random():
     """1.(3) 前回のプレイで勝利したプレイヤーが後番になります。
-    GAMES.md: "in a rematch the previous winner moves second." """
+    project ruling (docs/rules/squares.md): "in a rematch the previous winner moves second." """
     opts = {"max_turns": 100}
     assert game.rematch_options(opts, {"winners": [0], "reason": "centre"}) == {"max_turns": 100, "first": 1}
     assert game.rematch_options({"first": 1}, {"winners": [1], "reason": "centre"}) == {"first": 0}
@@ -728,7 +728,7 @@ def midgame():
     (0, None, "squares.err.syntax"),
 ])
 def test_bad_input_is_refused_and_changes_nothing(midgame, seat, command, key):
-    """ENGINE.md: apply "raises IllegalCommand(reason) for anything not legal: wrong seat, bad
+    """The engine contract (docs/engine.md): apply "raises IllegalCommand(reason) for anything not legal: wrong seat, bad
     syntax, rule violation — with a message a player can act on (which rule, what is allowed
     instead)"; the old state is not changed."""
     err = rejected(midgame, seat, command, key)

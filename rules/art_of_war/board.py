@@ -56,7 +56,7 @@ def front_of(i: int, seat: int) -> int | None:
 def reach(seat: int, sq: int, rng: tuple) -> tuple[int, ...]:
     """Enemy squares in range of a unit of ``seat`` on ``sq`` with range offsets ``rng``.
 
-    GAMES.md: "Ranges use one 4×3 grid: own back row, own front row, enemy front row, enemy back
+    Project ruling (docs/rules/art_of_war.md): "Ranges use one 4×3 grid: own back row, own front row, enemy front row, enemy back
     row; "forward" is toward the enemy."  Sideways is as the owner sees it (seat 1 faces down the
     board, so its right is toward file a)."""
     r, c = divmod(sq, 3)
@@ -107,7 +107,7 @@ def tables_for(cards: dict) -> dict:
 
 # Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
 # changed replays exactly as it was played.  1: after a WIZARD negated a GUARDIAN the defender could
-# only negate that WIZARD; 2 (GAMES.md): the defender may also answer the still-pending attack with
+# only negate that WIZARD; 2 (a project ruling, docs/rules/art_of_war.md): the defender may also answer the still-pending attack with
 # another GUARDIAN (or the KING as GUARDIAN), and the windows alternate until one side passes;
 # 3: the balance changes of data/cards/art_of_war/editions.json (KING defences, see
 # docs/rules/art_of_war.md, "Balance (rules edition 3)").

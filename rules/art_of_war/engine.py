@@ -1,4 +1,4 @@
-"""Art of War: the rules engine behind the contract (``ENGINE.md``; rules: ``docs/rules/art_of_war.md``).
+"""Art of War: the rules engine behind the contract (``docs/engine.md``; rules: ``docs/rules/art_of_war.md``).
 
 >>> from rules import registry
 >>> game = registry.get("art_of_war")
@@ -451,7 +451,7 @@ class ArtOfWarGame:
 
     # ------------------------------------------------------------------ determinize
     def determinize(self, view: dict, seat: int | None, rng: Any) -> AowState:
-        """A full state consistent with ``view`` (ENGINE.md): both decks (face down to everyone)
+        """A full state consistent with ``view`` (docs/engine.md): both decks (face down to everyone)
         and the opponent's hand, which the seat cannot see, sampled card by card from the basic
         units (the opponent's KING in its hand once dealt and not seen elsewhere); a fresh
         random stream.  A window the seat is answering is rebuilt

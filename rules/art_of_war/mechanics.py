@@ -22,7 +22,7 @@ def _shuffle(s: AowState, cards: list) -> None:
 def _draw(s: AowState, seat: int, n: int) -> None:
     deck, hand = s.decks[seat], s.hands[seat]
     for _ in range(n):
-        if deck:                                   # GAMES.md: "Deck out: no draw."
+        if deck:                                   # project ruling (docs/rules/art_of_war.md): deck out, no draw
             hand.append(deck.pop())
 
 
@@ -72,7 +72,7 @@ def _can_respond(s: AowState, seat: int, eff: str) -> bool:
 
 def _answers(s: AowState, seat: int) -> tuple[str, ...]:
     """The supports ``seat`` may answer the chain's last entry with (whether or not it holds
-    them): GUARDIAN to an attack, WIZARD to an opponent's rear support — and, GAMES.md, "after a
+    them): GUARDIAN to an attack, WIZARD to an opponent's rear support — and, a project ruling (docs/rules/art_of_war.md), "after a
     WIZARD negates a GUARDIAN, the defender may answer the still-pending attack again (another
     GUARDIAN, or the KING as GUARDIAN)" (rules edition 2)."""
     last = s.chain[-1]
@@ -337,7 +337,7 @@ def _resolve(s: AowState) -> AowState:
 
 
 def _hit(s: AowState, by: int, t: int, power: int, attack: bool) -> None:
-    """GAMES.md: "One hit whose damage equals the defence exactly captures the unit …; a hit
+    """docs/rules/art_of_war.md: "One hit whose damage equals the defence exactly captures the unit …; a hit
     above the defence, or an accumulated total ≥ defence after two or more hits, destroys it"."""
     owner, code, side, prior = s.field[t]
     dfc = s.tab[(owner, code)][3 if side else 2]

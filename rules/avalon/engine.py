@@ -1,4 +1,4 @@
-"""Avalon's Sanctuary (アヴァロンの聖域): the rules engine behind the contract (ENGINE.md).
+"""Avalon's Sanctuary (アヴァロンの聖域): the rules engine behind the contract (docs/engine.md).
 
 2–4 players, leader and chasers, late join.  Rules, rulings, notation and view format:
 ``docs/rules/avalon.md``.
@@ -47,7 +47,7 @@ STEP_VERBS = {"set": ("forge", "summon", "magic", "discard", "use", "done"),
 
 
 class AvalonGame:
-    """Avalon's Sanctuary behind the engine contract (``ENGINE.md`` + ``docs/engine.md``)."""
+    """Avalon's Sanctuary behind the engine contract (``docs/engine.md``)."""
 
     name = "avalon"
     min_players = 2
@@ -610,7 +610,7 @@ class AvalonGame:
 
     # ----------------------------------------------------------------- determinize
     def determinize(self, view: dict, seat: int | None, rng: Any) -> State:
-        """A full state consistent with ``view`` (ENGINE.md).  Sampled from each player's
+        """A full state consistent with ``view`` (docs/engine.md).  Sampled from each player's
         deck's cards (their avatar's ready-made deck when the view cannot tell): the memory, the
         face-down life, the opponents' hands, the discard pile under its top card, an
         opponent's secret battle support (the avatar: always a possible choice); the random

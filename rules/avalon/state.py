@@ -78,7 +78,7 @@ class Player:
 
 # Rules editions.  A match keeps the edition it started under, so a match stored before a ruling
 # changed replays exactly as it was played.  1: reflect always beat instant death, and a lasting
-# attack bonus on a land counted before the ability order; 2 (GAMES.md): the printed tie order
+# attack bonus on a land counted before the ability order; 2 (a project ruling, docs/rules/avalon.md): the printed tie order
 # decides at step 8 too (an invader's instant death resolves before a defender's reflect), and a
 # lasting attack bonus is an attack change of ability order 4; 3: edition 2's rules with the
 # balance changes to card numbers and ready-made decks of data/cards/avalon/06_editions.json

@@ -517,7 +517,7 @@ def resolve_battle(s: State) -> None:
             death = "death" in kw[x] and "death_null" not in kw[y]
             reflect = "reflect" in kw[y] and "reflect_null" not in kw[x]
             if reflect and death and new_rules and rank[x]["death"] < rank[y]["reflect"]:
-                reflect = False    # GAMES.md: the printed tie order holds at step 8 — death first
+                reflect = False    # project ruling: the printed tie order holds at step 8 — death first
             if reflect:
                 dmg[x] += atk[x]
                 strikes.append([x, "reflect", atk[x]])

@@ -1,4 +1,4 @@
-"""Deck rules (rulebook section 3, GAMES.md) and the shareable deck code.
+"""Deck rules (rulebook section 3 and the project rulings, docs/rules/logic_square.md "Deck rules") and the shareable deck code.
 
 :func:`validate_deck` is pure: it takes the card set and a deck spec and lists EVERY broken
 rule at once, each as a :class:`DeckProblem` with a catalog key and its params (``/deck
@@ -94,7 +94,7 @@ def normalise_deck(spec: Any) -> dict:
 def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
     """Every rule the deck breaks (an empty list = legal).
 
-    Rules (rulebook 3 and GAMES.md): exactly 1 AVI; a resource deck of exactly 30 Ac/Sc/Br
+    Rules (rulebook 3 and the project rulings, docs/rules/logic_square.md): exactly 1 AVI; a resource deck of exactly 30 Ac/Sc/Br
     cards, white ≤ 3 per name, green ≤ 2 per name, blue ≤ 1 per name and ≤ 5 in total, red ≤ 1
     in total; an IT deck of exactly 5 different IT cards.
     """

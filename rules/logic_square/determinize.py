@@ -11,7 +11,7 @@ from rules.logic_square.match import EDITION, Decl, LSState
 
 
 def determinize(game: Any, view: dict, seat: int | None, rng: Any) -> LSState:
-    """A full state consistent with ``view`` (ENGINE.md).  Sampled (from the card set's
+    """A full state consistent with ``view`` (docs/engine.md).  Sampled (from the card set's
     resource cards): both resource decks, which nobody sees, and the opponent's hand; the
     opponent's face-down IT cards (different IT cards it has not used); the random stream.  A chain the
     seat is answering is rebuilt from the view."""

@@ -1,4 +1,4 @@
-"""Battle Logic Square (AMaRo Project., 2023): the rules engine behind the contract (ENGINE.md).
+"""Battle Logic Square (AMaRo Project., 2023): the rules engine behind the contract (docs/engine.md).
 
 Rules, rulings, the notation and the view format: ``docs/rules/logic_square.md``.  Card data:
 ``docs/cards.md``.  The engine is built with a validated :class:`CardSet` (the loader in
@@ -56,7 +56,7 @@ def _copy(x: Any) -> Any:
 
 
 class LogicSquareGame:
-    """Battle Logic Square behind the engine contract (``ENGINE.md``)."""
+    """Battle Logic Square behind the engine contract (``docs/engine.md``)."""
 
     name = GAME
     min_players = 2
@@ -731,7 +731,7 @@ class LogicSquareGame:
         return out
 
     def determinize(self, view: dict, seat: int | None, rng: Any) -> LSState:
-        """A full state consistent with ``view`` (ENGINE.md): see :mod:`rules.logic_square.determinize`."""
+        """A full state consistent with ``view`` (docs/engine.md): see :mod:`rules.logic_square.determinize`."""
         from rules.logic_square.determinize import determinize
 
         return determinize(self, view, seat, rng)

@@ -24,8 +24,8 @@ CAA_MAX = 3
 MASK = (1 << 64) - 1
 
 # Rules editions.  A match keeps the edition it was started under, so a match stored before a
-# ruling changed replays exactly as it was played.  1: the engine's own rulings before the GAMES.md
-# rulings of issue 16; 2: those rulings (a knockout ends the match at once; AP effects on the
+# ruling changed replays exactly as it was played.  1: the engine's own rulings before the project
+# rulings of issue 16 (docs/rules/logic_square.md); 2: those rulings (a knockout ends the match at once; AP effects on the
 # opponent bank for their next turn; a Br card with CB answers any CB card; an IT card a chain
 # kept from resolving, and any destroyed placed card, goes to the trash).
 # 3: the balance changes of the "editions" key in data/cards/logic_square/05_editions.json (card
@@ -239,7 +239,7 @@ class Match:
 
     def __init__(self, st: LSState) -> None:
         self.st = st
-        self.new_rules = st.edition >= 2        # the GAMES.md rulings (see EDITIONS)
+        self.new_rules = st.edition >= 2        # the project rulings (see EDITIONS)
         self.cards = st.cards
         self.rng = st.rng
         self.turn = st.turn
@@ -381,7 +381,7 @@ class Match:
         if p[3] <= 0:
             self.placed.remove(p)
             if self.new_rules or self.cards[p[2]].category != "IT":
-                self.trash[p[1]].append(p[2])       # any category, IT too (GAMES.md)
+                self.trash[p[1]].append(p[2])       # any category, IT too (project ruling)
             else:
                 self.it_used[p[1]].append(p[2])     # edition 1: a placed IT card stayed in its IT area
             self.event(type="destroyed", seat=p[1], square=SQUARES[p[0]], card=p[2])
@@ -428,7 +428,7 @@ class Match:
             if self.pos[seat] in squares:                # only when the card says so: (0, 0)
                 self.damage_avi(seat, dmg, cid)
         if self.knocked_out():
-            return placed          # GAMES.md: the match ends the moment an AVI is at 0 or less
+            return placed          # project ruling: the match ends the moment an AVI is at 0 or less
         if act.target == "empty":
             if target in squares and self.free(target):
                 self.placed.append([target, seat, cid, act.durability])
@@ -498,7 +498,7 @@ class Match:
         elif do == "ap":
             who = seat if e["who"] == "self" else opp
             # the user's own AP changes now (in their main phase); an effect on the opponent
-            # names their "next turn" (GAMES.md): never the turn in which it resolved
+            # names their "next turn" (project ruling): never the turn in which it resolved
             if (who == seat or not self.new_rules) and self.phase == "main" and self.player == who and self.result is None:
                 before = self.ap
                 self.ap = max(0, self.ap + e["amount"])
@@ -538,7 +538,7 @@ class Match:
         card = self.cards[cid]
         cb_kinds = ("Ac", "Sc", "Br") if self.new_rules else ("Ac", "Sc")
         if card.cb and self.cards[d.card].cb and card.category in cb_kinds:
-            return True     # a CB answer to a CB card (8.) — a Br card with CB too, break or not (GAMES.md)
+            return True     # a CB answer to a CB card (8.) — a Br card with CB too, break or not (project ruling)
         if card.category == "Br":
             return all(self.break_holds(seat, b, d) for b in card.breaks)
         return False
@@ -596,7 +596,7 @@ class Match:
                 break
         for i, d in enumerate(chain):
             if i not in placed:
-                # GAMES.md: an IT card that resolved goes face up to its IT area (6.C); one that a
+                # project ruling: an IT card that resolved goes face up to its IT area (6.C); one that a
                 # chain kept from resolving goes to the trash like every other revealed card
                 if d.source == "it" and (i in done or not self.new_rules):
                     self.it_used[d.seat].append(d.card)

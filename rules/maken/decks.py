@@ -1,4 +1,4 @@
-"""Project Maken decks (GAMES.md ruling): one character card plus exactly 30 cards from that
+"""Project Maken decks (project ruling, docs/rules/maken.md "Decks"): one character card plus exactly 30 cards from that
 character's own pool, at most 3 copies of a name; support cards count toward the 30.
 
 A deck spec is ``{"character": id | None, "cards": {card_id: copies}}``.  Deck code:

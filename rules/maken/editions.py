@@ -78,7 +78,7 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
             raise CardDataError(file, None, f"{where}.{part}",
                                 "unknown key; allowed: characters, cards, decks, rules, comment")
         if part == "rules" and int(key) > RULES_PATCH_LAST:
-            # the opening numbers are rules of the game, not printed on a card (GAMES.md: an edition
+            # the opening numbers are rules of the game, not printed on a card (docs/rules/maken.md: an edition
             # never changes a rule); editions 2–4 stay only so that their matches replay exactly
             named = f".{next(iter(value))}" if isinstance(value, dict) and value else ""
             raise CardDataError(file, None, f"{where}.rules{named}",

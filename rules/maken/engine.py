@@ -1,8 +1,8 @@
-"""Project Maken (さあくる湯沢温泉): the rules engine behind the contract (``ENGINE.md``).
+"""Project Maken (さあくる湯沢温泉): the rules engine behind the contract (``docs/engine.md``).
 
 Rules, rulings, notation and the view format: ``docs/rules/maken.md``.  The attack phase follows
-``shared/seeds/project-maken-attack-phase.txt`` (sections A–F and footnotes 注1–注19); the rest
-of the turn follows the rulings of ``GAMES.md``.
+its section "Attack phase (seed)" there (sections A–F and footnotes 注1–注19); the rest of the
+turn follows the project rulings stated there too.
 
 >>> from rules import registry
 >>> game = registry.get("maken")
@@ -44,7 +44,7 @@ def _int_option(name: str, value: Any) -> int:
 
 
 class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
-    """Project Maken behind the engine contract (``ENGINE.md``); rules editions: ``editions.py``,
+    """Project Maken behind the engine contract (``docs/engine.md``); rules editions: ``editions.py``,
     errors and public text: ``diagnosis.py``, view and determinize: ``views.py``."""
 
     name = GAME
@@ -624,7 +624,7 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
         if kind == "clean_hit" and not d["field"][1 - winner]:
             bonus_seat = winner                  # D.1: the opponent's field is empty
         elif kind == "guard_cancel":
-            bonus_seat = winner                  # ruling (GAMES.md): a bonus bet after a GC
+            bonus_seat = winner                  # project ruling (docs/rules/maken.md): a bonus bet after a GC
         if bonus_seat is not None:
             d["pending"]["seat"] = bonus_seat
             if d["hand"][bonus_seat]:             # asked whenever the hand is not empty (public),

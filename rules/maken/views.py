@@ -87,7 +87,7 @@ class ViewMixin:
 
     # ----------------------------------------------------------------- determinize
     def determinize(self, view: dict, seat: int | None, rng: Any) -> MakenState:
-        """A full state consistent with ``view`` (ENGINE.md).  Sampled from each player's
+        """A full state consistent with ``view`` (docs/engine.md).  Sampled from each player's
         character's cards: every face-down pile (stamina, LP, gauge, damage — face down to their
         owner too), the opponent's hand, face-down guard and set support cards; the random
         stream.  Everything face up (fields, dust, an opened guard-cancel card) is as shown."""

@@ -11,7 +11,6 @@ import pytest
 
 from .checks import assert_every_message_within_limits
 from .conftest import TEST_PLUGINS
-from .harness import BotProcess
 from .hidden_rules import NAME as HIDDEN
 from .twin import components_of, find_component, message_text
 
@@ -26,15 +25,9 @@ def bot_plugins() -> str:
 
 
 @pytest.fixture
-async def bot(twin, tmp_path, bot_plugins):
-    proc = BotProcess(twin, tmp_path, plugins=bot_plugins, extra_env={"BOT_TEST_CLOCK_LOOP": str(CLOCK_LOOP)})
-    try:
-        await proc.start()
-        yield proc
-    finally:
-        await proc.stop()
-    errors = proc.errors() + [w for w in proc.warnings() if " cogs" in w or " bot:" in w]
-    assert not errors, "the bot logged errors:\n" + "\n".join(errors[:20]) + "\n" + proc.log()[-4000:]
+def bot_env() -> dict:
+    """conftest's bot, with a fast clock loop."""
+    return {"BOT_TEST_CLOCK_LOOP": str(CLOCK_LOOP)}
 
 
 def prompts(twin, user: dict) -> list[dict]:

@@ -12,7 +12,6 @@ import socket
 import aiohttp
 import pytest
 
-from .harness import BotProcess
 
 
 def free_port() -> int:
@@ -27,16 +26,9 @@ def metrics_port() -> int:
 
 
 @pytest.fixture
-async def bot(twin, tmp_path, bot_plugins, metrics_port):
-    """conftest's bot, with METRICS_PORT (and the same teardown checks)."""
-    proc = BotProcess(twin, tmp_path, plugins=bot_plugins, extra_env={"METRICS_PORT": str(metrics_port)})
-    try:
-        await proc.start()
-        yield proc
-    finally:
-        await proc.stop()
-    errors = proc.errors() + [w for w in proc.warnings() if " cogs" in w or " bot:" in w]
-    assert not errors, "the bot logged errors:\n" + "\n".join(errors[:20]) + "\n" + proc.log()[-4000:]
+def bot_env(metrics_port) -> dict:
+    """conftest's bot, with METRICS_PORT."""
+    return {"METRICS_PORT": str(metrics_port)}
 
 
 async def get(port: int, path: str) -> tuple[int, str, str]:
