@@ -165,12 +165,12 @@ def _status_text(view: dict, ctx: Ctx) -> tuple[str, tuple]:
     if outcome:
         winners = outcome.get("winners") or []
         reason = reason_text("avalon", outcome.get("reason"), ctx.locale)
-        text = (ctx.t("avalon.label.winner", who=", ".join(_player_label(ctx, w) for w in winners), reason=reason)
+        text = (ctx.t("avalon.label.winner", who=ctx.t("core.list_sep").join(_player_label(ctx, w) for w in winners), reason=reason)
                 if winners else ctx.t("avalon.label.draw", reason=reason))
         return text, RED
     if to_act:
         step = ctx.t(f"avalon.step.{view.get('step')}")
-        return ctx.t("avalon.label.to_act", who=", ".join(_player_label(ctx, s) for s in to_act), step=step), INK
+        return ctx.t("avalon.label.to_act", who=ctx.t("core.list_sep").join(_player_label(ctx, s) for s in to_act), step=step), INK
     return "", INK
 
 
@@ -460,10 +460,10 @@ def avalon_text(view: dict, *, locale: str, names: list[str], notation: bool = F
     if view.get("outcome"):
         o = view["outcome"]
         reason = reason_text("avalon", o.get("reason"), locale)
-        out.append(t("avalon.label.winner", who=", ".join(who(w) for w in o["winners"]), reason=reason)
+        out.append(t("avalon.label.winner", who=t("core.list_sep").join(who(w) for w in o["winners"]), reason=reason)
                    if o.get("winners") else t("avalon.label.draw", reason=reason))
     elif to_act:
-        out.append(t("avalon.label.to_act", who=", ".join(who(s) for s in to_act), step=t(f"avalon.step.{view.get('step')}")))
+        out.append(t("avalon.label.to_act", who=t("core.list_sep").join(who(s) for s in to_act), step=t(f"avalon.step.{view.get('step')}")))
     out += _hand_text(view, t, card, who, locale)
     return "\n".join(out)
 

@@ -103,7 +103,7 @@ def draw_generic(view: dict, ctx: Ctx) -> Image.Image:
         fonts.text(d, (W - M, 28), clock, 16, RED if ctx.clock_urgent() else INK,
                    bold=ctx.clock_urgent(), anchor="rm")
     to_act = [s for s in (view.get("to_act") or []) if isinstance(s, int)]
-    names = ", ".join(ctx.name(s) for s in to_act) or ctx.t("render.generic.nobody")
+    names = ctx.t("core.list_sep").join(ctx.name(s) for s in to_act) or ctx.t("render.generic.nobody")
     y = 86
     if to_act and not outcome:
         d.polygon([(M, y - 8), (M + 14, y), (M, y + 8)], fill=seat_colour(to_act[0]))

@@ -581,7 +581,7 @@ def _last_headline(last: dict, cards: dict, ctx: Ctx) -> str:
         return ctx.t("render.ls.last.avi", name=who, ability=label, cost=last.get("cost", "?"))
     if kind == "caa":
         return ctx.t("render.ls.last.caa", name=who,
-                     cards=", ".join(name(c) for c in last.get("cards") or []))
+                     cards=ctx.t("core.list_sep").join(name(c) for c in last.get("cards") or []))
     if kind == "end":
         return ctx.t("render.ls.last.end", name=who)
     if kind == "discard":

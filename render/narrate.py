@@ -108,7 +108,7 @@ def _squares(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str
         for seat in after.get("to_act") or []:
             rows = (after.get("over_limit") or [[], []])[seat] if seat in (0, 1) else []
             out.append(ctx.t("narrate.squares.must_return", name=ctx.name(seat),
-                             ranks=", ".join(str(r) for r in rows) or "?"))
+                             ranks=ctx.t("core.list_sep").join(str(r) for r in rows) or "?"))
     centre = after.get("centre") or [0, 0]
     if not after.get("outcome"):
         for seat in (0, 1):

@@ -161,7 +161,7 @@ def battle_lines(view: dict, ctx: Ctx, b: dict, *, brief: bool = False) -> list[
     kws = [list(k or []) for k in (b.get("keywords") or [[], []])]
     stats = []
     for side in (0, 1):
-        words = ", ".join(ctx.t(f"labels.avalon.kw.{k}") for k in kws[side] if k in KEYWORDS)
+        words = ctx.t("core.list_sep").join(ctx.t(f"labels.avalon.kw.{k}") for k in kws[side] if k in KEYWORDS)
         stats.append(ctx.t("narrate.avalon.stats", card=creature[side], atk=atk[side], dur=dur[side],
                            keywords=(" · " + words) if words else ""))
     out.append(ctx.t("narrate.avalon.stats_both", a=stats[0], d=stats[1]))

@@ -492,7 +492,7 @@ def _notes(view: dict, ctx: Ctx) -> list[tuple[tuple[str, ...], tuple]]:
     notes = [(fonts.wrap(line, 15, W - 2 * M - 8), INK)]
     returned = [str(s) for s in last.get("returned") or []]
     if returned:
-        notes.append((fonts.wrap(ctx.t("render.returned", squares=", ".join(returned)), 15, W - 2 * M - 8),
+        notes.append((fonts.wrap(ctx.t("render.returned", squares=ctx.t("core.list_sep").join(returned)), 15, W - 2 * M - 8),
                       MUTED))
     return notes
 

@@ -381,3 +381,19 @@ def test_japanese_card_texts_speak_the_rulebooks_words_in_japanese_punctuation()
             if re.search(pattern, plain):
                 bad.append(f"{where}: {what}: {text[:90]!r}")
     assert not bad, "\n".join(bad)
+
+
+def test_pictures_and_narration_join_lists_with_the_readers_separator():
+    """"commas are ASCII ("アレンジ済み, 入国済み", "手札 4, 山札 17")": a list a player reads is joined
+    with the catalog's ``core.list_sep`` (、 in Japanese), never a hard-coded ", " — in the
+    drawing and narration code of render/ (the console's raw view, render/text.py, the README
+    pictures' script and the command line's own help are not read by players in Discord)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "render"
+    allowed = {"__main__.py", "text.py", "readme.py"}
+    found = [f"{p.name}:{n}" for p in sorted(root.glob("*.py")) if p.name not in allowed
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"""["'], ["']\.join\(""", line)]
+    assert not found, found
