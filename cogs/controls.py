@@ -195,20 +195,31 @@ class TableControls:
                                    batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
         await show(content, view)
 
+    async def _menu_moves(self, interaction: discord.Interaction, match_id: int, h: str,
+                          locale: str) -> tuple[MatchRecord, list[Any]] | None:
+        """(the match, the player's moves now) for a pick in a menu built on moves of hash
+        ``h``; None once the pick has been answered instead — the match is gone, or its moves
+        changed (the menu is opened afresh, saying so when there still are moves)."""
+        rec = await self._record(match_id)
+        if rec is None:
+            await interaction.response.edit_message(
+                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+            return None
+        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
+        if not moves or legal_hash([c.command for c in moves]) != h:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
+            return None
+        return rec, moves
+
     async def on_menu_select(self, interaction: discord.Interaction, match_id: int, h: str, group: int,
                              page: int, value: str) -> None:
         """A pick in the move menu: a move (``c:<i>``) is played at once; a group (``g:<k>``)
         opens its moves; ``p:<n>`` turns the page."""
         locale = user_locale(interaction)
-        rec = await self._record(match_id)
-        if rec is None:
-            await interaction.response.edit_message(
-                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+        found = await self._menu_moves(interaction, match_id, h, locale)
+        if found is None:
             return
-        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
-        if not moves or legal_hash([c.command for c in moves]) != h:
-            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
-            return
+        rec, moves = found
         kind, _, number = value.partition(":")
         n = _int(number)
         if kind == "c" and n is not None and 0 <= n < len(moves):
@@ -259,17 +270,14 @@ class TableControls:
                               values: list[str]) -> None:
         """Picks in a multi-select of the menu (cogs/batch_menu.py): played as one batch."""
         locale = user_locale(interaction)
-        rec = await self._record(match_id)
-        if rec is None:
-            await interaction.response.edit_message(
-                content="⚠️ " + tr("host.err.no_match", locale, match_id=match_id), view=None)
+        found = await self._menu_moves(interaction, match_id, h, locale)
+        if found is None:
             return
-        moves = await self.host.choices(rec.id, interaction.user.id, locale) if rec.status == ACTIVE else []
-        batches = await self.host.batch_choices(rec.id, interaction.user.id, locale) if moves else []
+        rec, moves = found
+        batches = await self.host.batch_choices(rec.id, interaction.user.id, locale)
         ix = picked(values)
-        if not moves or legal_hash([c.command for c in moves]) != h or not 0 <= k < len(shown_batches(batches)) \
-                or ix is None:
-            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale) if moves else None)
+        if not 0 <= k < len(shown_batches(batches)) or ix is None:
+            await self._open_menu(interaction, rec, notice=tr("cogs.act.changed", locale))
             return
         group, options = batches[k]
         try:

@@ -91,8 +91,7 @@ class PrivateDelivery:
         """How a finished match ended (the board's result line), or None."""
         if rec.status != FINISHED or rec.result is None:
             return None
-        outcome = getattr(self.host, "_outcome_msg", None)
-        return outcome(rec) if outcome is not None else None
+        return self.host._outcome_msg(rec)
 
     async def secret_prompt(self, rec: MatchRecord, user_id: int, legal: list[str] | None = None) -> None:
         """Tell a player, by DM only, that a hidden decision of theirs is waiting.  If their

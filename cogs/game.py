@@ -59,16 +59,7 @@ async def match_autocomplete(interaction: discord.Interaction, current: str) -> 
     except Exception:
         log.exception("match autocomplete failed")
         return []
-    out: list[Choice[int]] = []
-    needle = (current or "").strip().lower().lstrip("#")
-    for rec in recs:
-        others = [n for u, n in zip(rec.seats, rec.names) if u != interaction.user.id and n]
-        label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
-                   others=tr("core.list_sep", locale).join(others) or "-", status=tr(f"host.state.{rec.status}", locale))
-        if needle and needle not in label.lower() and needle not in str(rec.id):
-            continue
-        out.append(Choice(name=clip(label, 100), value=int(rec.id)))
-    return out[:CHOICE_MAX]
+    return _match_choices(recs, locale, current, exclude=interaction.user.id)
 
 
 async def channel_match_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
@@ -116,7 +107,11 @@ async def here_match_autocomplete(interaction: discord.Interaction, current: str
     return _match_choices(recs, locale, current)
 
 
-def _match_choices(recs: list[MatchRecord], locale: str, current: str) -> list[Choice[int]]:
+def _match_choices(recs: list[MatchRecord], locale: str, current: str, *,
+                   exclude: int | None = None) -> list[Choice[int]]:
+    """Matches as suggestions ("#12 SQUARES — Alice, Bob (in play)"), each once, filtered by
+    what is typed (words or the number); ``exclude``: a user left out of the names (the caller,
+    in a list of their own matches)."""
     out: list[Choice[int]] = []
     seen: set[int] = set()
     needle = (current or "").strip().lower().lstrip("#")
@@ -125,7 +120,8 @@ def _match_choices(recs: list[MatchRecord], locale: str, current: str) -> list[C
             continue
         seen.add(rec.id)
         label = tr("cogs.match.choice", locale, match_id=rec.id, game=game_name(rec.game, locale),
-                   others=tr("core.list_sep", locale).join(n for n in rec.names if n) or "-",
+                   others=tr("core.list_sep", locale).join(
+                       n for u, n in zip(rec.seats, rec.names) if n and (exclude is None or u != exclude)) or "-",
                    status=tr(f"host.state.{rec.status}", locale))
         if needle and needle not in label.lower() and needle not in str(rec.id):
             continue
