@@ -24,3 +24,22 @@ def random_log_until(game: Any, options: dict, stop: Callable[[Any], bool], *, s
             if stop(state):
                 return seed, log
     raise AssertionError(f"no seed in {seeds} reaches the position")
+
+
+def untexted(view: Any) -> Any:
+    """A view without the cards' rules texts (``text`` of each entry of ``cards``, and of Art of
+    War's ``units`` and ``kings``): their wording is presentation and is improved (issue 16
+    rewrote Avalon's; issue 33 gave Art of War's units theirs, for the hand pictures), while the
+    deal, the play and every number must stay exactly as recorded."""
+    def bare(part: Any) -> Any:
+        def one(c: Any) -> Any:
+            return {k: v for k, v in c.items() if k != "text"} if isinstance(c, dict) else c
+        if isinstance(part, dict):
+            return {k: one(c) for k, c in part.items()}
+        if isinstance(part, list):
+            return [one(c) for c in part]
+        return part
+
+    if not isinstance(view, dict):
+        return view
+    return {k: bare(v) if k in ("cards", "units", "kings") else v for k, v in view.items()}

@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+try:
+    from playing import untexted
+except ImportError:         # run as ``python -m tests.test_ai --write-moves`` from the root
+    from tests.playing import untexted
 from ai import LEVELS, choose
 from rules import registry
 
@@ -282,20 +286,9 @@ def _digest(obj) -> str:
 
 
 def _view_digest(view) -> str:
-    """The digest of a view without the cards' rules texts (``text`` of a card's entry in
-    ``cards``, and of Art of War's ``units`` and ``kings``): their wording is presentation and is
-    improved (issue 33), while the position and what the AI may choose must stay the same."""
-    def untexted(part):
-        if isinstance(part, dict):
-            return {k: {kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c
-                    for k, c in part.items()}
-        if isinstance(part, list):
-            return [{kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c for c in part]
-        return part
-
-    if isinstance(view, dict):
-        view = {k: untexted(v) if k in ("cards", "units", "kings") else v for k, v in view.items()}
-    return _digest(view)
+    """The digest of a view without the cards' rules texts (``playing.untexted``): the position
+    and what the AI may choose must stay the same while the wording improves."""
+    return _digest(untexted(view))
 
 
 def _decision(game, state):

@@ -20,29 +20,12 @@ import pytest
 from data import migrate
 from data.store import ACTIVE, FINISHED, MatchRecord, open_store
 from host import Host
+from playing import untexted
 from host.records import Records
 from rules import prng, registry
 
 GOLDEN = Path(__file__).parent / "data" / "legacy_prng_matches.json"
 A, B = 101, 202
-
-
-def _untexted(view: dict) -> dict:
-    """The view without the cards' rules texts: their wording is presentation and is improved
-    (issue 16 rewrote Avalon's), while the deal, the play and every number must replay exactly.
-    (The digests were re-recorded from the engines that matched the first recording, text
-    included, and the engines of today give the same.)"""
-    if isinstance(view, dict) and isinstance(view.get("cards"), dict):
-        view = dict(view, cards={k: ({kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c)
-                                 for k, c in view["cards"].items()})
-    # Art of War's units and KINGs carry their ability text since issue 33 (the hand pictures)
-    if isinstance(view, dict) and isinstance(view.get("units"), dict):
-        view = dict(view, units={k: {kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c
-                                 for k, c in view["units"].items()})
-    if isinstance(view, dict) and isinstance(view.get("kings"), list):
-        view = dict(view, kings=[{kk: vv for kk, vv in c.items() if kk != "text"} if isinstance(c, dict) else c
-                                 for c in view["kings"]])
-    return view
 
 
 # what views carry since the recording so that a player's AI can go on from a view (issue 17,
@@ -53,7 +36,8 @@ ADDED_SINCE = {"squares": ("repetition", "history", "player"), "art_of_war": ("e
 
 
 def _recorded(game, view: dict) -> dict:
-    view = _untexted(view)
+    view = untexted(view)   # (the digests were re-recorded from engines that matched the first
+    #                         recording, texts included, and today's engines give the same)
     return {k: v for k, v in view.items() if k not in ADDED_SINCE.get(game.name, ())}
 
 
