@@ -1,7 +1,7 @@
 """``python -m bench``: the benchmarks' command line (``--help`` is plain argparse text).
 
 Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
-(:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`).
+(:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`).
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> int:
                "  python -m bench --quick                  the host benchmark, a smaller sample\n"
                "  python -m bench --discord --game maken   one match through the Discord controls\n"
                "  python -m bench --ai --quick             how long the computer player takes\n"
-               "  python -m bench --scale --json out.json  what one process carries, also as JSON")
+               "  python -m bench --scale --json out.json  what one process carries, also as JSON\n"
+               "  python -m bench --leagues --quick        how long tournament pairing takes")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale", action="store_true",
                    help="what one process carries: commands/s, database transactions and pictures per "
                         "command, memory per active match (docs/scale.md)")
+    p.add_argument("--leagues", action="store_true",
+                   help="tournament pairing and pictures: Swiss pairing at 256 and 1,024 players "
+                        "(issue targets in docs/performance.md)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -65,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_scale(plan, args.game, log=log, database_url=args.database_url)
         _report(format_scale(result), scale_misses(result), result, args.json)
+        return 0
+    if args.leagues:
+        from bench.leagues import format_leagues, misses as leagues_misses, run_leagues
+
+        result = run_leagues(plan, log=log)
+        _report(format_leagues(result), leagues_misses(result), result, args.json)
         return 0
     if args.discord:
         from bench.discord import format_discord, misses, run_discord

@@ -158,8 +158,10 @@ def log_expired(interaction: discord.Interaction, what: str) -> None:
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 embed: discord.Embed | None = None, file: discord.File | None = None,
-                view: discord.ui.View | None = None, ephemeral: bool = True) -> None:
-    """Answer an interaction whether or not it was already responded to (or deferred)."""
+                view: discord.ui.View | None = None, ephemeral: bool = True,
+                files: list[discord.File] | None = None) -> None:
+    """Answer an interaction whether or not it was already responded to (or deferred);
+    ``file`` one attachment, ``files`` several."""
     kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS, "ephemeral": ephemeral}
     if content is not None:
         kwargs["content"] = clip(content, CONTENT_MAX)
@@ -167,6 +169,8 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         kwargs["embed"] = embed
     if file is not None:
         kwargs["file"] = file
+    if files:
+        kwargs["files"] = files
     if view is not None:
         kwargs["view"] = view
     try:

@@ -154,7 +154,7 @@ class TableControls:
             await interaction.edit_original_response(content=chosen, view=None)
         except discord.HTTPException:
             await reply(interaction, chosen)
-        await self._publish(result, interaction.user.id)
+        await self._publish(result, interaction.user.id, via=interaction)
 
     async def _defer_ephemeral(self, interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():
@@ -264,7 +264,7 @@ class TableControls:
                 content, view = build_menu(rec.id, moves, 0, 0, locale, notice=played,
                                            batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
         await interaction.edit_original_response(content=content, view=view)
-        await self._publish(result, interaction.user.id)
+        await self._publish(result, interaction.user.id, via=interaction)
 
     async def on_batch_select(self, interaction: discord.Interaction, match_id: int, h: str, k: int,
                               values: list[str]) -> None:
@@ -304,7 +304,7 @@ class TableControls:
             await interaction.edit_original_response(content="⚠️ " + render(result.error, locale), view=None)
             return
         await interaction.edit_original_response(content=tr("cogs.resigned", locale, match_id=match_id), view=None)
-        await self._publish(result, interaction.user.id)
+        await self._publish(result, interaction.user.id, via=interaction)
 
     async def _not_yours(self, interaction: discord.Interaction, rec: MatchRecord, locale: str,
                          in_menu: bool) -> None:

@@ -8,7 +8,11 @@
   (:meth:`Delivery.turn_board`): edited in place while the same players are awaited, posted anew
   — with what happened in the turn, in words, and a ping for whoever acts now — when the turn
   passes or the match ends; the previous board keeps its words and loses its picture and
-  controls.  If the thread is gone the match falls back to its home channel.
+  controls.  If the thread is gone the match falls back to its home channel.  A new board
+  that follows a player's tap in the thread goes out as that interaction's **follow-up**
+  (:meth:`Delivery._followup`): the same message, pings and controls, but Discord does not count
+  interaction follow-ups against the bot's global rate limit, so a live match spends its
+  budget only on edits.
 * **Notices** without a board (clock reminders, lapsed challenges) are short messages pinging
   exactly the users concerned (``AllowedMentions`` users only).
 * **Private views** go by DM, edited in place (ref ``dm:<user>``).  Closed DMs (403/50007) get a
@@ -32,7 +36,8 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, pings, render, render_lines, send_kwargs, too_old_to_edit, tr,
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, send_kwargs,
+    too_old_to_edit, tr,
 )
 from cogs.components import board_view
 from cogs.dms import PrivateDelivery, picture_file
@@ -46,6 +51,11 @@ from rules import registry
 log = logging.getLogger("cogs.delivery")
 
 DM_CLOSED = 50007
+# An interaction token lives 15 minutes; a follow-up is tried only well inside that.
+FOLLOWUP_MAX_AGE = 10 * 60
+# The answers after which a follow-up is a new message of its own: the tap's message updated
+# (or its update deferred).  After a "thinking" defer the first follow-up would replace it.
+_UPDATED = (discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update)
 COLOURS = {
     PENDING: discord.Colour.gold(), OPEN: discord.Colour.gold(), ACTIVE: discord.Colour.blurple(),
     FINISHED: discord.Colour.green(), ABORTED: discord.Colour.dark_grey(),
@@ -200,6 +210,25 @@ class Delivery(PrivateDelivery, commands.Cog):
             return message
         return None
 
+    async def _followup(self, rec: MatchRecord, via: Any, kwargs: dict[str, Any]) -> Any:
+        """Send a new board as the follow-up of ``via``, the player's tap in the match channel
+        that made it — or None, and the caller posts it through the channel.  Only a tap in
+        the match's own channel, already answered by updating its message (so the follow-up is
+        a message of its own, public), and whose token is young: a follow-up is the same
+        message with the same pings and controls, edited and retired later through the channel
+        like any other, but Discord does not count it against the bot's global rate limit."""
+        if not isinstance(via, discord.Interaction) or rec.channel_id is None or via.channel_id != rec.channel_id:
+            return None
+        if via.response.type not in _UPDATED or message_age(via.id, self.host.now()) > FOLLOWUP_MAX_AGE:
+            return None
+        try:
+            return await via.followup.send(wait=True, **kwargs)
+        except discord.HTTPException as exc:   # an expired token, a thread gone…: the channel it is
+            log.info("match %s: the board could not follow the tap (%s)", rec.id, getattr(exc, "code", exc))
+            if kwargs.get("file") is not None:
+                kwargs["file"].reset()
+            return None
+
     async def _moved(self, rec: MatchRecord, refs: dict[str, str], channel_id: int) -> None:
         """The match channel (thread) is gone: the match lives in ``channel_id`` from now on."""
         log.info("match %s moves to channel %s", rec.id, channel_id)
@@ -333,10 +362,16 @@ class Delivery(PrivateDelivery, commands.Cog):
 
     async def _post_board(self, rec: MatchRecord, refs: dict[str, str], embed: discord.Embed,
                           file: discord.File | None, view: discord.ui.View | None, *,
-                          content: str | None, ping: list[int] | None) -> discord.Message | None:
-        """Post a board (in the match channel, else the home channel) and remember it as the board."""
-        message = await self._post(rec, refs, **send_kwargs(embed, allowed_mentions=pings(ping) if ping else NO_PINGS,
-                                                           content=content, file=file, view=view))
+                          content: str | None, ping: list[int] | None,
+                          via: discord.Interaction | None = None) -> discord.Message | None:
+        """Post a board (in the match channel, else the home channel) and remember it as the board.
+        ``via``: the tap that made this board's news — in the match channel it carries the board
+        as its follow-up (:meth:`_followup`)."""
+        kwargs = send_kwargs(embed, allowed_mentions=pings(ping) if ping else NO_PINGS, content=content,
+                             file=file, view=view)
+        message = await self._followup(rec, via, kwargs) if via is not None else None
+        if message is None:
+            message = await self._post(rec, refs, **kwargs)
         if message is None:
             log.warning("match %s: the board could not be posted anywhere", rec.id)
             return None
@@ -347,7 +382,8 @@ class Delivery(PrivateDelivery, commands.Cog):
 
     # ------------------------------------------------------------------ the turn board
     async def turn_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
-                         actor: int | None, *, notice: bool = False) -> discord.Message | None:
+                         actor: int | None, *, notice: bool = False,
+                         via: discord.Interaction | None = None) -> discord.Message | None:
         """The board of a match under way (or just ended), always at hand.
 
         While the same players are awaited the board is edited in place: its picture, its
@@ -399,7 +435,7 @@ class Delivery(PrivateDelivery, commands.Cog):
         if over:
             embed.description = None    # the result is said once: in the words above the picture
         message = await self._post_board(rec, refs, embed, file, self._controls(rec, public, locale),
-                                         content="\n".join(words + calls), ping=ping_ids)
+                                         content="\n".join(words + calls), ping=ping_ids, via=via)
         if message is None:
             await self._set_lines(rec, refs, turn)
             return None
@@ -455,8 +491,11 @@ class Delivery(PrivateDelivery, commands.Cog):
             await self._set_lines(rec, refs, _lines(refs.get("turnlog")) + lines)
 
     # ------------------------------------------------------------------ the one entry point
-    async def publish(self, result: Any, *, actor: int | None = None) -> discord.Message | None:
-        """Show a successful host Result: board, events, pings, private DMs.  Never raises."""
+    async def publish(self, result: Any, *, actor: int | None = None,
+                      via: discord.Interaction | None = None) -> discord.Message | None:
+        """Show a successful host Result: board, events, pings, private DMs.  Never raises.
+        ``via``: the interaction of the player whose tap made ``result``; a new board may go out
+        as its follow-up (:meth:`_followup`)."""
         rec = getattr(result, "match", None)
         if rec is None or not getattr(result, "ok", False):
             return None
@@ -470,7 +509,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             self._queued[rec.id] = (coalesce(queued[0], result) if queued else result, actor)
             return None
         async with lock:
-            message = await self._publish(result, rec, actor)
+            message = await self._publish(result, rec, actor, via)
             while (queued := self._queued.pop(rec.id, None)) is not None:
                 rec = queued[0].match
                 message = await self._publish(queued[0], rec, queued[1]) or message
@@ -481,7 +520,8 @@ class Delivery(PrivateDelivery, commands.Cog):
                 log.exception("match %s: an after-publish callback failed", rec.id)
         return message
 
-    async def _publish(self, result: Any, rec: MatchRecord, actor: int | None) -> discord.Message | None:
+    async def _publish(self, result: Any, rec: MatchRecord, actor: int | None,
+                       via: discord.Interaction | None = None) -> discord.Message | None:
         board_message = None
         stale = rec.version < self._shown.get(rec.id, 0)
         if not stale:
@@ -510,7 +550,7 @@ class Delivery(PrivateDelivery, commands.Cog):
                     board_message = await self.update_board(rec, refs, locale, public, content=content,
                                                             ping=ping_ids)
                 else:
-                    board_message = await self.turn_board(rec, refs, locale, result, actor)
+                    board_message = await self.turn_board(rec, refs, locale, result, actor, via=via)
             elif public is not None and public.status_line is not None and played:
                 # an older update arriving after a newer one: its words still reach the next board
                 await self._remember_lines(rec, refs, render_lines(public.text, locale))

@@ -228,9 +228,11 @@ class Game(TableControls, commands.Cog):
             await reply(interaction, tr("cogs.done", locale))
         return True
 
-    async def _publish(self, result: Any, actor: int | None) -> None:
+    async def _publish(self, result: Any, actor: int | None, via: discord.Interaction | None = None) -> None:
+        """Show a result.  ``via``: the player's interaction that made it, whose follow-up may
+        carry a new board in the match's thread (see :meth:`Delivery.publish`)."""
         if self.delivery is not None and result.ok:
-            await self.delivery.publish(result, actor=actor)
+            await self.delivery.publish(result, actor=actor, via=via)
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         if interaction.response.is_done():

@@ -2,7 +2,8 @@
 
 ``/league`` keeps what every member may do (join, leave, standings, schedule, play, report for
 their own pairing, claim); this group holds what only an organiser may do: create, start,
-next-round, forfeit, remove, close, season, role and report for any pairing.  The group has
+next-round, forfeit, remove, close, season, role, report for any pairing, and read the league's
+trail of every change (trail) or take its CSV files (export).  The group has
 default member permissions **Manage Server**, so members do not even see it; a server admin can
 give the organiser role access in Server Settings → Integrations.  Every command still checks
 organiser power itself (Manage Server, or the organiser role set with ``/league-admin role``),
@@ -21,7 +22,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import L, N, render, reply, reply_error, tr, user_locale
-from cogs.leagues import FORMAT_CHOICES, RESULT_CHOICES, _game_choices, league_autocomplete, pairing_autocomplete
+from cogs.league_records import export_files, trail_content
+from cogs.leagues import (
+    FORMAT_CHOICES, RESULT_CHOICES, SCORING_CHOICES, _game_choices, league_autocomplete, pairing_autocomplete,
+)
 from host import leagues as LG
 from host.records import ORGANISER_ROLE_KEY
 
@@ -56,17 +60,21 @@ class LeagueAdmin(commands.Cog):
                          format=N("format", "cmd.league.opt.format.name"), rounds=N("rounds", "cmd.league.opt.rounds.name"),
                          deadline_hours=N("deadline_hours", "cmd.league.opt.deadline.name"),
                          rated=N("rated", "cmd.play.rated.name"),
-                         signup_hours=N("signup_hours", "cmd.league.opt.signup.name"))
+                         signup_hours=N("signup_hours", "cmd.league.opt.signup.name"),
+                         scoring=N("scoring", "cmd.league.opt.scoring.name"))
     @app_commands.describe(name=L("cmd.league.opt.name.description"), game=L("cmd.league.opt.game.description"),
                            format=L("cmd.league.opt.format.description"), rounds=L("cmd.league.opt.rounds.description"),
                            deadline_hours=L("cmd.league.opt.deadline.description"),
                            rated=L("cmd.league.opt.rated.description"),
-                           signup_hours=L("cmd.league.opt.signup.description"))
-    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES)
+                           signup_hours=L("cmd.league.opt.signup.description"),
+                           scoring=L("cmd.league.opt.scoring.description"))
+    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES, scoring=SCORING_CHOICES)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], game: str,
                      format: str, rounds: Optional[app_commands.Range[int, 1, 30]] = None,
                      deadline_hours: Optional[app_commands.Range[int, 0, 720]] = None,
-                     rated: Optional[bool] = None, signup_hours: Optional[app_commands.Range[int, 0, 720]] = None) -> None:
+                     rated: Optional[bool] = None, signup_hours: Optional[app_commands.Range[int, 0, 720]] = None,
+                     scoring: Optional[str] = None) -> None:
+        """``scoring``: the preset (default: chess for SQUARES, card for the card games)."""
         cog = await self._ready(interaction)
         if cog is None:
             return
@@ -76,7 +84,7 @@ class LeagueAdmin(commands.Cog):
                                        organiser=interaction.user.id, name=name, game=game, fmt=format,
                                        rounds=rounds, deadline_hours=72 if deadline_hours is None else deadline_hours,
                                        rated=True if rated is None else rated, signup_hours=signup_hours,
-                                       locale=public)
+                                       locale=public, scoring=scoring)
         if await cog._fail(interaction, res):
             return
         lg = res.data["league"]
@@ -92,7 +100,7 @@ class LeagueAdmin(commands.Cog):
         lg = cog and await cog._resolve(interaction, league, organiser=True)
         if not lg:
             return
-        res = await cog.service.start(lg.id, interaction.guild_id)
+        res = await cog.service.start(lg.id, interaction.guild_id, by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
         rounds = LG.total_rounds(res.data["league"].data)
@@ -151,7 +159,8 @@ class LeagueAdmin(commands.Cog):
         lg = cog and await cog._resolve(interaction, league, organiser=True)
         if not lg:
             return
-        res = await cog.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None)
+        res = await cog.service.forfeit(lg.id, interaction.guild_id, pairing, loser.id if loser else None,
+                                        by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
         await reply(interaction, tr("leagues.forfeited", user_locale(interaction), pairing=pairing))
@@ -167,7 +176,7 @@ class LeagueAdmin(commands.Cog):
         lg = cog and await cog._resolve(interaction, league, organiser=True)
         if not lg:
             return
-        res = await cog.service.leave(lg.id, interaction.guild_id, user.id, removed=True)
+        res = await cog.service.leave(lg.id, interaction.guild_id, user.id, removed=True, by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
         await reply(interaction, tr("leagues.removed", user_locale(interaction), user=f"<@{user.id}>", league=lg.id))
@@ -183,7 +192,7 @@ class LeagueAdmin(commands.Cog):
         lg = cog and await cog._resolve(interaction, league, organiser=True)
         if not lg:
             return
-        res = await cog.service.next_round(lg.id, interaction.guild_id)
+        res = await cog.service.next_round(lg.id, interaction.guild_id, by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
         new = res.data["league"]
@@ -200,7 +209,7 @@ class LeagueAdmin(commands.Cog):
         lg = cog and await cog._resolve(interaction, league, organiser=True)
         if not lg:
             return
-        res = await cog.service.close(lg.id, interaction.guild_id)
+        res = await cog.service.close(lg.id, interaction.guild_id, by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
         await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=lg.data["name"]))
@@ -231,3 +240,35 @@ class LeagueAdmin(commands.Cog):
         # /league-admin is shown to Manage Server only: the role needs access given by an admin
         await reply(interaction, tr("leagues.role.set", locale, role=f"<@&{role.id}>") + "\n"
                     + tr("league_admin.role.access", locale, role=f"<@&{role.id}>"))
+
+    @league_admin.command(name=N("trail", "cmd.league_admin.trail.name"),
+                          description=L("cmd.league_admin.trail.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"),
+                         page=N("page", "cmd.league_admin.opt.page.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"),
+                           page=L("cmd.league_admin.opt.page.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def trail(self, interaction: discord.Interaction, league: Optional[int] = None,
+                    page: Optional[app_commands.Range[int, 1, 999]] = None) -> None:
+        """Every change of a result or a standing, newest first, ten to a page (only you see it)."""
+        cog = await self._ready(interaction)
+        lg = cog and await cog._resolve(interaction, league, organiser=True)
+        if not lg:
+            return
+        await reply(interaction, trail_content(lg, page or 1, user_locale(interaction)))
+
+    @league_admin.command(name=N("export", "cmd.league_admin.export.name"),
+                          description=L("cmd.league_admin.export.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def export(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
+        """The league's standings and pairings as CSV files, headers in your language (only you see them)."""
+        cog = await self._ready(interaction)
+        lg = cog and await cog._resolve(interaction, league, organiser=True)
+        if not lg:
+            return
+        locale = user_locale(interaction)
+        files = export_files(lg, locale)
+        await reply(interaction, tr("events.export.done", locale, league=lg.id, name=lg.data["name"],
+                                    files=tr("core.list_sep", locale).join(f.filename for f in files)), files=files)

@@ -12,12 +12,15 @@ close, season, role, report for any pairing) are ``/league-admin …`` (cogs/lea
 shown to Manage Server by default; they use the helpers of this cog (``is_organiser``,
 ``_resolve``, ``refresh``, ``after_change``).
 
-custom_id template: ``lg:<league>:<join|play|standings>``.
+The standings (text, picture, pages), the trail and the exports are shown by
+cogs/league_records.py.
+
+custom_id template: ``lg:<league>:<join|play|standings>`` (and ``lgs:<league>:<page>``, the
+standings picture's pages: cogs/league_records.py).
 """
 from __future__ import annotations
 
 import logging
-import unicodedata
 from typing import Any, Optional
 
 import discord
@@ -30,9 +33,12 @@ from cogs.common import (
     reply_error, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
+from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, send_standings, table_text
 from data.store import LeagueRecord
 from host.decks import DeckBook
 from host import leagues as LG
+from host.events import scoring as SC
+from host.events.words import result_text as _result_text
 from host.records import ORGANISER_ROLE_KEY, Leagues as LeagueService
 from rules import registry
 
@@ -49,6 +55,7 @@ RESULT_CHOICES = [Choice(name=L("leagues.result.win"), value="win"),
                   Choice(name=L("leagues.result.first"), value="first"),
                   Choice(name=L("leagues.result.second"), value="second")]
 MY_RESULT_CHOICES = RESULT_CHOICES[:3]      # a player reports their own result: win, loss, draw
+SCORING_CHOICES = [Choice(name=L(f"events.scoring.{p}"), value=p) for p in SC.PRESETS]
 
 
 def _game_choices() -> list[Choice[str]]:
@@ -145,43 +152,6 @@ async def league_deck_autocomplete(interaction: discord.Interaction, current: st
         return []
     interaction.namespace.game = mine[0].data["game"]   # any_deck_autocomplete reads the game there
     return await any_deck_autocomplete(interaction, current)
-
-
-def _cells(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def _fit_cells(text: str, width: int) -> str:
-    """``text`` cut to ``width`` display cells (wide CJK characters count 2), with "…"."""
-    if sum(map(_cells, text)) <= width:
-        return text
-    out, used = "", 0
-    for ch in text:
-        if used + _cells(ch) > width - 1:
-            break
-        out, used = out + ch, used + _cells(ch)
-    return out + "…"
-
-
-def _pad_cells(text: str, width: int) -> str:
-    return text + " " * max(0, width - sum(map(_cells, text)))
-
-
-def _result_text(p: dict, names: dict, locale: str) -> str:
-    if p["held"]:
-        return tr("leagues.pairing.held", locale)
-    res = p["result"]
-    if res is None:
-        return tr("leagues.pairing.open", locale)
-    if res == "bye":
-        return tr("leagues.pairing.bye", locale)
-    if res == "double":
-        return tr("leagues.pairing.double", locale)
-    if res == "draw":
-        return tr("leagues.pairing.draw", locale)
-    winner = names.get(p[res], "?")
-    key = "leagues.pairing.forfeit_win" if p["how"] in ("forfeit", "drop") else "leagues.pairing.win"
-    return tr(key, locale, name=winner)
 
 
 class Leagues(commands.Cog):
@@ -323,23 +293,8 @@ class Leagues(commands.Cog):
         return line
 
     def _table_text(self, lg: LeagueRecord, locale: str, limit: int = 50, budget: int = 1700) -> str:
-        """The standings as a monospaced block of at most ``limit`` rows and ``budget``
-        characters (the rest summed up in one line), names padded by display width so that
-        Japanese names keep the columns aligned."""
-        rows = LG.table(lg.data)
-        places = LG.places(rows)     # exact ties share a place
-        lines = [tr("leagues.standings.header", locale)]
-        size = len(lines[0]) + 8
-        for i, s in enumerate(rows, start=1):
-            name = _fit_cells(s.name.replace("`", "'"), 16) + ("" if s.status == "active" else "*")
-            line = (f"{places[i - 1]:>2} {_pad_cells(name, 17)} {s.points:>4g} {s.wins}-{s.draws}-{s.losses:<3} "
-                    f"{s.buchholz:>5g} {s.sonneborn_berger:>5g} {s.head_to_head:>3g}")
-            if i > limit or size + len(line) + 1 > budget - 40:
-                lines.append(tr("leagues.standings.more", locale, n=len(rows) - i + 1))
-                break
-            lines.append(line)
-            size += len(line) + 1
-        return "```\n" + "\n".join(lines) + "\n```"
+        """The standings as a monospaced block (cogs/league_records.py)."""
+        return table_text(lg, locale, limit=limit, budget=budget)
 
     def league_view(self, lg: LeagueRecord, locale: str) -> discord.ui.View | None:
         view = discord.ui.View(timeout=None)
@@ -501,12 +456,8 @@ class Leagues(commands.Cog):
             await self._standings(interaction, lg)
 
     async def _standings(self, interaction: discord.Interaction, lg: LeagueRecord) -> None:
-        locale = user_locale(interaction)
-        head = tr("leagues.standings.title", locale, league=lg.id, name=lg.data["name"],
-                  round=lg.data["round"] or "-", rounds=LG.total_rounds(lg.data) or "-",
-                  status=tr(f"leagues.status.{lg.status}", locale))
-        await reply(interaction, head + "\n" + self._table_text(lg, locale) + "\n"
-                    + tr("leagues.standings.legend", locale))
+        """The table in text with every tiebreak of the league's preset, and its picture."""
+        await send_standings(interaction, lg)
 
     @league.command(name=N("schedule", "cmd.league.schedule.name"), description=L("cmd.league.schedule.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"), round=N("round", "cmd.league.opt.round.name"))
@@ -682,4 +633,4 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
             await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 
 
-DYNAMIC_ITEMS = (LeagueButton,)
+DYNAMIC_ITEMS = (LeagueButton, *RECORD_ITEMS)

@@ -8,17 +8,28 @@ Formats
 -------
 * **Round robin** (``rr``): the circle method; with an odd number of players a bye is added, so
   each round one player rests.  The whole schedule is fixed at the start.
-* **Swiss** (``swiss``): each round pairs players of the current standings from the top, never
-  a rematch while a rematch-free pairing of everyone exists (decided exactly, with networkx's
-  Edmonds blossom algorithm: a rematch-free pairing is a perfect matching of the not-yet-met graph);
-  with an odd number the bye goes to the lowest-ranked player who has not had one (among those
-  whose bye still leaves a rematch-free pairing).  When no rematch-free pairing exists, as few
-  rematches as possible.
+* **Swiss** (``swiss``): each round pairs within score groups (:mod:`host.events.swiss`): players
+  of equal points among themselves, the top group first, the top half of a group against its
+  bottom half in standings order; a group's odd player, or one who cannot be paired in it
+  without a rematch, floats down to the next group.  Never a rematch while a rematch-free pairing
+  of everyone exists (decided exactly, with augmenting paths of Edmonds' blossom algorithm: a
+  rematch-free pairing is a perfect matching of the not-yet-met graph); with an odd number the
+  bye goes to the lowest-ranked player who has not had one (among those whose bye still leaves a
+  rematch-free pairing).  When no rematch-free pairing exists, as few rematches as possible.
 
-Scoring and tiebreaks: win 1, draw ½, loss 0, bye 1.  Ties are broken by Buchholz (sum of the
-opponents' scores), then Sonneborn-Berger (sum of the scores of the opponents one beat, plus
-half of those one drew), then head-to-head (points scored in games among the tied players),
-then sign-up order.  Byes and double forfeits have no opponent and count for neither tiebreak.
+Scoring: each league has a preset (``d["scoring"]``, :mod:`host.events.scoring`): ``card``
+(match points 3/1/0, OMW%, GW%, OGW%; the default for every game but SQUARES), ``pokemon``
+(match points, resistance) or ``chess`` (the default for SQUARES, and what a league stored
+without the key keeps).  :func:`table` is that preset's standings; Swiss rounds are paired on
+its points (match points for card and pokemon).  A league pairing has no game list yet, so a
+result decided by play (a bot match, the players' reports, an organiser) counts as a single
+game (1-0, or one drawn game) and a forfeit as no game at all (:func:`score_pairings`).
+
+The chess preset is :func:`standings` below: win 1, draw ½, loss 0, bye 1.  Ties are broken by
+Buchholz (sum of the opponents' scores), then Sonneborn-Berger (sum of the scores of the
+opponents one beat, plus half of those one drew), then head-to-head (points scored in games
+among the tied players), then sign-up order.  Byes and double forfeits have no opponent and
+count for neither tiebreak.
 
 >>> round_robin([1, 2, 3, 4])[0]
 [(1, 4), (2, 3)]
@@ -33,7 +44,13 @@ from typing import Any, Iterable
 
 import networkx as nx
 
+from host.events import scoring, swiss
+
 FORMATS = ("rr", "swiss")
+# a league stored without "scoring" (made before the presets existed) keeps today's scoring
+LEGACY_SCORING = "chess"
+# how a pairing was decided when it was played (one game counts); forfeits count no game
+PLAYED = ("match", "report", "organiser")
 # pairing results: "a"/"b" (that side won), "draw", "bye" (a rests, scores 1), "double"
 # (double forfeit: nobody scores)
 RESULTS = ("a", "b", "draw", "bye", "double")
@@ -74,8 +91,9 @@ def round_robin(players: list[int]) -> list[list[tuple[int, int | None]]]:
 
 # A perfect matching of the "have not met yet" graph is exactly a rematch-free pairing of
 # everyone.  A maximum-cardinality matching (networkx's Edmonds blossom algorithm) decides in
-# polynomial time whether one exists, so "no rematch while one can be avoided" holds for any
-# number of players and rounds, without a search that can run out of budget.
+# polynomial time whether one exists.  The helpers below are the former top-down pairer over the
+# whole field (about n^3: 1.8 s at 128 players), kept as the exact reference the tests check
+# against; rounds are paired by score groups with :func:`host.events.swiss.pair`.
 def _graph(players: list[int], played: set[frozenset]) -> nx.Graph:
     """Index graph: i - j when players[i] and players[j] have not met."""
     n = len(players)
@@ -133,26 +151,15 @@ def _pair_fewest_rematches(players: list[int], played: set[frozenset]) -> list[t
     return [(players[a], players[b]) for a, b in sorted(pairs)]
 
 
-def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int]
-                   ) -> list[tuple[int, int | None]]:
-    """Pairings for the next Swiss round.  ``ranked``: active players, best first."""
-    players = list(ranked)
-    if len(players) < 2:
-        return [(players[0], None)] if players else []
-    if len(players) % 2 == 0:
-        pairs = _pair_without_rematch(players, played)
-        return list(pairs) if pairs is not None else list(_pair_fewest_rematches(players, played))
-    # odd: the bye goes to the lowest-ranked player without one (whose bye leaves a
-    # rematch-free pairing, if any does)
-    candidates = [p for p in reversed(players) if p not in had_bye] or list(reversed(players))
-    for bye in candidates:
-        rest = [p for p in players if p != bye]
-        pairs = _pair_without_rematch(rest, played)
-        if pairs is not None:
-            return list(pairs) + [(bye, None)]
-    bye = candidates[0]
-    rest = [p for p in players if p != bye]
-    return list(_pair_fewest_rematches(rest, played)) + [(bye, None)]
+def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int],
+                   points: dict[int, float] | None = None) -> list[tuple[int, int | None]]:
+    """Pairings for the next Swiss round (:func:`host.events.swiss.pair`, rules in its module
+    doc).  ``ranked``: active players, best first; ``points``: their scores, for the score
+    groups.  Without points, standings order alone: each player is a score group of their own,
+    so the best unpaired player meets the next-best one they have not met (top-down)."""
+    if points is None:
+        points = {p: -float(i) for i, p in enumerate(ranked)}
+    return swiss.pair(list(ranked), points, played, had_bye)
 
 
 # ---------------------------------------------------------------------------- standings
@@ -235,16 +242,28 @@ def standings(players: list[dict], games: Iterable[tuple[int, int | None, str]])
 
 
 # ---------------------------------------------------------------------------- the league document
+def default_scoring(game: str) -> str:
+    """The preset a new league of ``game`` gets: chess for SQUARES, card for the card games."""
+    return "chess" if game == "squares" else "card"
+
+
+def scoring_of(d: dict) -> str:
+    return d.get("scoring") or LEGACY_SCORING
+
+
 def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_hours: int,
                rated: bool, signup_hours: int | None, organiser: int, channel_id: int | None,
-               season: int, now: float, locale: str = "en") -> dict:
+               season: int, now: float, locale: str = "en", scoring_preset: str | None = None) -> dict:
     if fmt not in FORMATS:
         raise LeagueError("leagues.err.format")
+    preset = scoring_preset or default_scoring(game)
+    if preset not in scoring.PRESETS:
+        raise LeagueError("events.err.scoring")
     return {"name": name, "game": game, "format": fmt, "rounds": rounds, "deadline_hours": deadline_hours,
             "rated": bool(rated), "signup_until": now + signup_hours * 3600 if signup_hours else None,
             "organiser": organiser, "channel_id": channel_id, "message": None, "season": season,
-            "locale": locale,
-            "players": [], "round": 0, "schedule": [], "pairings": [], "next_id": 1}
+            "locale": locale, "scoring": preset,
+            "players": [], "round": 0, "schedule": [], "pairings": [], "next_id": 1, "trail": []}
 
 
 def player(d: dict, user_id: int) -> dict | None:
@@ -286,14 +305,42 @@ def games(d: dict) -> list[tuple[int, int | None, str]]:
     return [(p["a"], p["b"], p["result"]) for p in d["pairings"] if p["result"] in RESULTS]
 
 
-def table(d: dict) -> list[Standing]:
-    return standings(d["players"], games(d))
+def score_pairings(d: dict) -> list[dict]:
+    """The league's decided pairings in the shape :mod:`host.events.scoring` reads: ``{"round",
+    "a", "b", "games", "result"}``.  ``games`` is the pairing's own list when it has one (best of
+    three, later); without one, a result decided by play (:data:`PLAYED`) is a single game — won
+    by the winner, or drawn — and a forfeit, a drop, a bye or a double forfeit has no games.
+    Pairings without a result (to play, or held for an organiser) are left out."""
+    out = []
+    for p in d["pairings"]:
+        res = p.get("result")
+        if res not in RESULTS:
+            continue
+        games = list(p.get("games", []))
+        if not games and p.get("how") in PLAYED and res in ("a", "b", "draw"):
+            games = [res]
+        out.append({"round": p["round"], "a": p["a"], "b": p["b"], "games": games, "result": res})
+    return out
 
 
-def places(rows: list[Standing]) -> list[int]:
+def table(d: dict) -> list[scoring.Row]:
+    """The league's standings, best first, by its scoring preset (:func:`scoring_of`); each row
+    has its ``place`` (exact ties share one)."""
+    return scoring.standings(d["players"], score_pairings(d), scoring_of(d))
+
+
+def tiebreaks(d: dict) -> tuple[str, ...]:
+    """The tiebreak columns of the league's preset, in order."""
+    return scoring.TIEBREAKS[scoring_of(d)]
+
+
+def places(rows: list) -> list[int]:
     """The place of each row of a table (best first): players equal on points and every
     tiebreak share a place, and the next place skips as many (1, 2, 2, 4) — sign-up order only
-    decides who is printed first."""
+    decides who is printed first.  Rows of :func:`table` carry their place; rows of
+    :func:`standings` (the chess preset's own) are compared here."""
+    if rows and hasattr(rows[0], "place"):
+        return [r.place for r in rows]
     out: list[int] = []
     for i, s in enumerate(rows):
         key = (s.points, s.buchholz, s.sonneborn_berger, s.head_to_head)
@@ -354,10 +401,12 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
                 p["result"], p["how"] = "double", "drop"
             out.append(p)
         return out
-    ranked = [s.user_id for s in table(d) if s.user_id in active]
+    rows = table(d)
+    ranked = [s.user_id for s in rows if s.user_id in active]
+    points = {s.user_id: s.points for s in rows}
     played = {frozenset((p["a"], p["b"])) for p in d["pairings"] if p["b"] is not None}
     had_bye = {p["a"] for p in d["pairings"] if p["b"] is None}
-    for a, b in swiss_pairings(ranked, played, had_bye):
+    for a, b in swiss_pairings(ranked, played, had_bye, points):
         out.append(_add_pairing(d, rnd, a, b, now))
     return out
 

@@ -6,8 +6,9 @@
   current rating season (``guild:<id>:s<n>``) — unless the match is unrated (``meta.rated`` is
   False), and answers profile / history / head-to-head / leaderboard / export questions.
 * :class:`Leagues` loads a league, applies one :mod:`host.leagues` step and writes it back
-  naming the version it read (retrying on a conflict), starts pairing matches through the host
-  and reports finished league matches automatically.
+  naming the version it read (retrying on a conflict), with the trail entries of what the step
+  changed (:mod:`host.events.trail`), starts pairing matches through the host and reports
+  finished league matches automatically.
 
 Every call returns a :class:`host.types.Result`: ``ok`` False means nothing changed and
 ``error`` says why and what is allowed instead.
@@ -33,6 +34,8 @@ from data.store import (
 )
 from host import leagues as L
 from host import ratings as R
+from host.events import scoring as S
+from host.events import trail as T
 from host.shards import owns
 from host.types import Msg, Result, msg
 
@@ -317,12 +320,16 @@ class Leagues:
         return [lg for lg in await self.store.leagues(None, statuses) if owns(shards, lg.guild_id)]
 
     async def _mutate(self, league_id: int, guild_id: int | None,
-                      step: Callable[[dict, str], tuple[str, Any]], *, system: bool = False) -> Result:
+                      step: Callable[[dict, str], tuple[str, Any]], *, system: bool = False,
+                      by: int | None = None, act: str | None = None, target: int | None = None) -> Result:
         """Load, apply ``step(data, status) -> (new status, payload)`` to a copy, write back
         (version-checked, retried); ``LeagueError`` becomes a failed Result.  A caller acts only
         on a league of its own server (``guild_id``; None — a DM — reaches none); only the bot's
         own bookkeeping (``system=True``: its message, a finished match reporting itself, the
-        clock) acts on any."""
+        clock) acts on any.  Whatever the step changed in a result or a player's standing goes
+        to the league's trail in the same write (:func:`host.events.trail.changes`: ``by`` the
+        user who did it, None for the bot; ``act`` and ``target`` what they did, to which
+        pairing)."""
         for _ in range(5):
             lg = await self.store.get_league(int(league_id))
             if lg is None or (not system and (guild_id is None or lg.guild_id != int(guild_id))):
@@ -332,6 +339,7 @@ class Leagues:
                 status, payload = step(data, lg.status)
             except L.LeagueError as e:
                 return Result.fail(e.key, **e.params)
+            T.add(data, T.changes(lg.data, data, lg.status, status, at=self.now(), by=by, act=act, target=target))
             try:
                 written = await self.store.update_league(
                     replace(lg, data=data, status=status, updated_at=self.now()), lg.version)
@@ -343,7 +351,7 @@ class Leagues:
     # ------------------------------------------------------------------ life cycle
     async def create(self, *, guild_id: int, channel_id: int | None, organiser: int, name: str,
                      game: str, fmt: str, rounds: int | None, deadline_hours: int, rated: bool,
-                     signup_hours: int | None, locale: str = "en") -> Result:
+                     signup_hours: int | None, locale: str = "en", scoring: str | None = None) -> Result:
         from rules import registry
 
         if game not in registry:
@@ -353,6 +361,8 @@ class Leagues:
             return refused
         if fmt not in L.FORMATS:
             return Result.fail("leagues.err.format")
+        if scoring is not None and scoring not in S.PRESETS:
+            return Result.fail("events.err.scoring")
         if rounds is not None and not 1 <= rounds <= MAX_LEAGUE_ROUNDS:
             return Result.fail("leagues.err.rounds", max=MAX_LEAGUE_ROUNDS)
         if not 0 <= deadline_hours <= MAX_DEADLINE_HOURS:
@@ -366,7 +376,7 @@ class Leagues:
         data = L.new_league(name=name, game=game, fmt=fmt, rounds=rounds if fmt == "swiss" else None,
                             deadline_hours=deadline_hours, rated=rated, signup_hours=signup_hours or None,
                             organiser=organiser, channel_id=channel_id, season=season, now=self.now(),
-                            locale=locale)
+                            locale=locale, scoring_preset=scoring)
         lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
                                                          data=data, created_at=self.now(),
                                                          updated_at=self.now()))
@@ -384,9 +394,11 @@ class Leagues:
         def step(d: dict, status: str) -> tuple[str, Any]:
             L.join(d, status, user_id, name, now)
             return status, len(L.active_ids(d))
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=user_id, act="join")
 
-    async def leave(self, league_id: int, guild_id: int, user_id: int, *, removed: bool = False) -> Result:
+    async def leave(self, league_id: int, guild_id: int, user_id: int, *, removed: bool = False,
+                    by: int | None = None) -> Result:
+        """A player leaves (``by``: themselves) or is removed (``by``: the organiser)."""
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
@@ -396,24 +408,25 @@ class Leagues:
                 state, paired = L.advance(d, now)
                 new_status = "finished" if state == "finished" else status
             return new_status, {"decided": decided, "paired": paired}
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=user_id if by is None else by,
+                                  act="remove" if removed else "leave")
 
-    async def start(self, league_id: int, guild_id: int) -> Result:
+    async def start(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             return "running", L.start(d, status, now)
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=by, act="start")
 
-    async def close(self, league_id: int, guild_id: int) -> Result:
+    async def close(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         def step(d: dict, status: str) -> tuple[str, Any]:
             if status == "closed":
                 raise L.LeagueError("leagues.err.closed")
             d["closed_from"] = status
             return "closed", None
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=by, act="close")
 
-    async def next_round(self, league_id: int, guild_id: int) -> Result:
+    async def next_round(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
@@ -424,7 +437,7 @@ class Leagues:
                 raise L.LeagueError("leagues.err.round_open", pairings=", ".join(f"#{p['id']}" for p in open_))
             state, paired = L.advance(d, now)
             return ("finished" if state == "finished" else status), paired
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=by, act="next_round")
 
     def _after_result(self, d: dict, status: str) -> tuple[str, list]:
         state, paired = L.advance(d, self.now())
@@ -436,14 +449,16 @@ class Leagues:
             state = L.report(d, status, pairing_id, by, outcome, organiser)
             new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
             return new_status, {"state": state, "paired": paired}
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=by, act="decide" if organiser else "report",
+                                  target=int(pairing_id))
 
-    async def forfeit(self, league_id: int, guild_id: int, pairing_id: int, loser: int | None) -> Result:
+    async def forfeit(self, league_id: int, guild_id: int, pairing_id: int, loser: int | None,
+                      by: int | None = None) -> Result:
         def step(d: dict, status: str) -> tuple[str, Any]:
             L.forfeit(d, status, pairing_id, loser)
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
-        return await self._mutate(league_id, guild_id, step)
+        return await self._mutate(league_id, guild_id, step, by=by, act="forfeit", target=int(pairing_id))
 
     async def claim(self, league_id: int, guild_id: int, pairing_id: int, by: int) -> Result:
         lg = await self.get(league_id)
@@ -475,7 +490,7 @@ class Leagues:
             withdrawn = await self.host.decline(waiting.id, waiting.creator)
             if not withdrawn.ok:   # accepted at this very moment: it is being played now
                 return Result.fail("leagues.err.match_running", match_id=waiting.id)
-        res = await self._mutate(league_id, guild_id, step)
+        res = await self._mutate(league_id, guild_id, step, by=by, act="claim", target=int(pairing_id))
         if res.ok and withdrawn is not None:
             res.data["withdrawn"] = withdrawn
         return res
@@ -543,7 +558,7 @@ class Leagues:
                 raise L.LeagueError("leagues.err.ignored")
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
-        res = await self._mutate(int(league_id), None, step, system=True)
+        res = await self._mutate(int(league_id), None, step, system=True, act="match", target=int(pairing_id))
         return res if res.ok else None
 
     async def catch_up(self, league: LeagueRecord | None = None) -> list[Result]:
@@ -594,7 +609,7 @@ class Leagues:
                     return "closed", len(L.active_ids(d))
                 return "running", L.start(d, status, now)
             try:
-                res = await self._mutate(lg.id, None, begin, system=True)
+                res = await self._mutate(lg.id, None, begin, system=True, act="start")
             except Exception:   # one league that fails never stops the others
                 log.exception("league %s: starting after sign-up failed", lg.id)
                 continue

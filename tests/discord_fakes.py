@@ -275,9 +275,10 @@ class FakeDiscord:
         return [c for c in self.channels.values() if c["type"] in (10, 11, 12)]
 
     def posts(self, channel_id: int | str | None = None) -> list[dict]:
-        """Messages the bot posted through the channel API (current state, after edits)."""
-        out = [m for m in self.messages.values() if m.get("_via") == "channel"
-               and int(m["id"]) not in self.deleted_messages]
+        """Messages the bot posted for everyone to see (current state, after edits): through the
+        channel API, or as an interaction's public follow-up (a board after a tap in the thread)."""
+        out = [m for m in self.messages.values() if int(m["id"]) not in self.deleted_messages
+               and (m.get("_via") == "channel" or (m.get("_via") == "followup" and not m.get("flags", 0) & 64))]
         if channel_id is not None:
             out = [m for m in out if m["channel_id"] == str(channel_id)]
         return out

@@ -342,3 +342,19 @@ def test_the_scale_benchmark_counts_what_a_command_costs(tmp_path):
     assert 0 < t["picture_busy_share"] <= 1.05 and result["memory_kib_per_active_match"] > 0
     table = format_scale(result)
     assert "commands/s one process carries" in table and "per active match" in table
+
+
+def test_the_leagues_benchmark_times_pairing_and_the_tournament_pictures():
+    """``python -m bench --leagues`` (docs/performance.md): Swiss pairing at 256 and 1,024
+    players, the 64-player bracket and the 256-player standings drawn, the bracket's smallest
+    text at 400 px.  Measured, not asserted: the smoke test checks every figure is there."""
+    from bench.leagues import TARGETS, format_leagues, misses, run_leagues
+
+    result = run_leagues("tiny")
+    figures = result["leagues"]
+    assert set(figures) == set(TARGETS)
+    assert all(isinstance(v, float) and v > 0 for v in figures.values())
+    assert result["meta"]["pictures"]["bracket_pages_64"] > 1
+    assert all(r["rematches"] == 0 for r in result["meta"]["swiss"]["fields"].values())
+    table = format_leagues(result)
+    assert "64-player double elimination" in table and isinstance(misses(result), list)

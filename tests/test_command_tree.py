@@ -15,7 +15,8 @@ from data import i18n
 from data.store import RatingRow
 from host.records import PER_PAGE, Records
 
-ORGANISER_SUBCOMMANDS = {"create", "start", "next-round", "forfeit", "remove", "close", "season", "role", "report"}
+ORGANISER_SUBCOMMANDS = {"create", "start", "next-round", "forfeit", "remove", "close", "season", "role", "report",
+                         "trail", "export"}
 MEMBER_SUBCOMMANDS = {"join", "leave", "standings", "schedule", "play", "report", "claim"}
 MANAGE_GUILD = 1 << 5
 

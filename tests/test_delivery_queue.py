@@ -32,7 +32,7 @@ async def test_updates_behind_a_slow_publish_are_coalesced_and_shown_once_after_
     shown: list[tuple[int, list[str]]] = []
     release = asyncio.Event()
 
-    async def slow_publish(result, rec, actor):
+    async def slow_publish(result, rec, actor, via=None):
         if not shown:
             await release.wait()              # the first board edit sleeps out a 429
         shown.append((rec.version, [m.render("en") for m in result.public.text]))

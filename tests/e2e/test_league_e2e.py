@@ -135,8 +135,8 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
     ranked = [line.split()[1] for line in table_lines]
     assert sorted(ranked) == sorted(users)
     assert [points[n] for n in ranked] == sorted(points.values(), reverse=True), (ranked, points)
-    for line in table_lines:
-        assert float(line.split()[2]) == points[line.split()[1]], line
+    for line in table_lines:    # place, name, W-L-D, points, then the tiebreaks
+        assert float(line.split()[3]) == points[line.split()[1]], line
     assert ranked[0] in final["content"] and "```" in final["content"]
     same = await twin.slash(bob, "league standings", league=league_id)
     assert same.text == ix.text

@@ -127,6 +127,7 @@ class Twin(TwinGateway, TwinRest):
         self.commands: list[dict] = []
         self.thread_members: dict[int, set[int]] = {}
         self._limits: list[dict] = []          # injected 429s
+        self.refuse_followups = False          # public follow-ups answered 401/50027 (an expired token)
         self._attachment_bytes: dict[str, bytes] = {}   # attachment id -> uploaded bytes
         first = self.add_guild(0, "Twin Guild")
         self.guild_id, self.bot_role_id = first["id"], first["role_id"]
@@ -367,8 +368,10 @@ class Twin(TwinGateway, TwinRest):
         return [m for m in self.messages.values() if int(m["channel_id"]) in dm_ids]
 
     def posts(self, channel_id: Any = None) -> list[dict]:
-        """Messages the bot posted through the channel API (current versions)."""
-        out = [m for m in self.messages.values() if m["_via"] == "channel" and int(m["id"]) not in self.deleted_messages]
+        """Messages the bot posted for everyone to see (current versions): through the channel API,
+        or as the public follow-up of an interaction (a board after a tap in the thread)."""
+        out = [m for m in self.messages.values() if int(m["id"]) not in self.deleted_messages
+               and (m["_via"] == "channel" or (m["_via"] == "followup" and not m["flags"] & EPHEMERAL))]
         if channel_id is not None:
             out = [m for m in out if m["channel_id"] == str(channel_id)]
         return out
@@ -417,7 +420,9 @@ class Twin(TwinGateway, TwinRest):
         """(a 429 answer, or None; the X-RateLimit headers for the answer)."""
         now = time.monotonic()
         headers: dict[str, str] = {}
-        if self.global_limit and not path.startswith("/interactions/"):
+        # interaction callbacks and the interaction webhooks (follow-ups, edits of the original
+        # answer) are not bound to the global limit
+        if self.global_limit and not path.startswith(("/interactions/", "/webhooks/")):
             self._global_hits = [t for t in self._global_hits if now - t < 1.0]
             if len(self._global_hits) >= self.global_limit:
                 retry = round(1.0 - (now - self._global_hits[0]), 3)

@@ -228,7 +228,7 @@ class TwinRest:
         if g := m(r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", path):
             return self._webhook_message(int(g.group(1)), method, g.group(2), g.group(3), payload, files)
         if (g := m(r"/webhooks/(\d+)/([^/]+)", path)) and method == "POST":
-            return self._followup(int(g.group(1)), g.group(2), payload, files)
+            return await self._followup(int(g.group(1)), g.group(2), payload, files)
         raise Reject(404, 0, f"the twin has no route for {method} {path}")
 
     def _check(self, payload: Any, files: list, *, create: bool = True) -> None:
@@ -432,7 +432,7 @@ class TwinRest:
         self._snap(ix, msg)
         return 200, self.public(msg)
 
-    def _followup(self, app_id: int, token: str, payload: Any, files: list) -> tuple[int, Any]:
+    async def _followup(self, app_id: int, token: str, payload: Any, files: list) -> tuple[int, Any]:
         ix = self._ix(app_id, token)
         self._require_acked(ix)
         self._check(payload, files)
@@ -444,7 +444,20 @@ class TwinRest:
             self._snap(ix, original)
             return 200, self.public(original)
         flags = int((payload or {}).get("flags") or 0)
-        msg = self._new_message(int(ix.payload["channel_id"]), payload, files, via="followup",
+        if self.refuse_followups and not flags & EPHEMERAL:
+            raise Reject(401, 50027, "Invalid Webhook Token", violation=False)
+        cid = int(ix.payload["channel_id"])
+        ch = self.channels.get(cid) or {}
+        if not flags & EPHEMERAL and ch.get("thread_metadata"):
+            # a public follow-up is a new message of the thread, as a post is: it unarchives
+            # the thread (not a locked one) and counts as activity
+            if self._archived(cid):
+                if ch["thread_metadata"].get("locked"):
+                    raise Reject(400, 50083, "Thread is archived", violation=False)
+                ch["thread_metadata"]["archived"] = False
+                await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
+            self._thread_active[cid] = self.wall()
+        msg = self._new_message(cid, payload, files, via="followup",
                                 viewer=ix.user_id if flags & EPHEMERAL else None)
         self._snap(ix, msg)
         return 200, self.public(msg)

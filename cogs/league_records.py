@@ -1,0 +1,205 @@
+"""What a league shows of its records: the standings (a table in text with every tiebreak of
+the league's scoring preset, and a picture of it, paged beyond 16 players), the trail of every
+change (``/league-admin trail``) and the CSV exports (``/league-admin export``).
+
+Thin: the numbers come from :func:`host.leagues.table`, the trail's words from
+:mod:`host.events.trail`, the files from :mod:`host.events.exports`, the picture from
+:mod:`render.standings`.  The commands themselves are in cogs/leagues.py (``/league
+standings``, the Standings button) and cogs/league_admin.py (trail, export); this module holds
+what they show.
+
+custom_id template: ``lgs:<league>:<page>`` — a page (from 0) of the standings picture.  The
+buttons are persistent (a :class:`discord.ui.DynamicItem`): the league is read again on every
+press, so they keep working after a restart.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import unicodedata
+from typing import Any
+
+import discord
+
+from cogs.common import clip, reply, reply_error, tr, user_locale
+from data.store import LeagueRecord
+from host import leagues as LG
+from host.events import exports, trail
+from render.standings import draw_standings, number_text, standings_pages, tiebreak_text
+
+log = logging.getLogger("cogs.league_records")
+
+STANDINGS_TEMPLATE = r"lgs:(?P<league>\d{1,20}):(?P<page>\d{1,4})"
+PER_PICTURE = 16          # players on one page of the standings picture
+NAME_CELLS = 16
+
+
+# ---------------------------------------------------------------------------- the table in text
+def _cells(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """Display cells of ``text`` in a monospaced block (wide CJK characters count 2)."""
+    return sum(map(_cells, text))
+
+
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to ``cells`` display cells, with "…"."""
+    if width(text) <= cells:
+        return text
+    out, used = "", 0
+    for ch in text:
+        if used + _cells(ch) > cells - 1:
+            break
+        out, used = out + ch, used + _cells(ch)
+    return out + "…"
+
+
+def pad_cells(text: str, cells: int) -> str:
+    return text + " " * max(0, cells - width(text))
+
+
+def rjust_cells(text: str, cells: int) -> str:
+    return " " * max(0, cells - width(text)) + text
+
+
+def _row_cells(row: Any, columns: tuple[str, ...]) -> list[str]:
+    """Place, name (``*`` when no longer playing), W-L-D, points, each tiebreak."""
+    name = fit_cells(row.name.replace("`", "'"), NAME_CELLS) + ("" if row.status == "active" else "*")
+    return ([str(row.place), name, f"{row.wins}-{row.losses}-{row.draws}", number_text(row.points)]
+            + [tiebreak_text(c, row.tiebreaks.get(c)) for c in columns])
+
+
+def table_text(lg: LeagueRecord, locale: str, limit: int = 50, budget: int = 1700) -> str:
+    """The standings as a monospaced block of at most ``limit`` rows and ``budget`` characters
+    (the rest summed up in one line): place (exact ties share one), name, W-L-D, points, then
+    each tiebreak of the league's preset (percentages with 2 decimals); columns padded by
+    display width so that Japanese names keep them aligned."""
+    columns = LG.tiebreaks(lg.data)
+    rows = LG.table(lg.data)
+    head = [tr(f"events.table.col.{k}", locale) for k in ("place", "name", "record", "points", *columns)]
+    cells = [_row_cells(r, columns) for r in rows]
+    shown = cells[:limit]
+    widths = [max([width(head[i])] + [width(c[i]) for c in shown]) for i in range(len(head))]
+    widths[1] = max(widths[1], NAME_CELLS + 1)
+
+    def line(c: list[str]) -> str:
+        return " ".join([rjust_cells(c[0], widths[0]), pad_cells(c[1], widths[1])]
+                        + [rjust_cells(x, w) for x, w in zip(c[2:], widths[2:])]).rstrip()
+
+    lines = [line(head)]
+    size = len(lines[0]) + 8
+    for i, c in enumerate(cells, start=1):
+        text = line(c)
+        if i > limit or size + len(text) + 1 > budget - 40:
+            lines.append(tr("leagues.standings.more", locale, n=len(rows) - i + 1))
+            break
+        lines.append(text)
+        size += len(text) + 1
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def standings_content(lg: LeagueRecord, locale: str) -> str:
+    d = lg.data
+    head = tr("leagues.standings.title", locale, league=lg.id, name=d["name"], round=d["round"] or "-",
+              rounds=LG.total_rounds(d) or "-", status=tr(f"leagues.status.{lg.status}", locale))
+    scoring = tr("events.standings.scoring", locale, preset=tr(f"events.scoring.{LG.scoring_of(d)}", locale))
+    return clip("\n".join([head, scoring, table_text(lg, locale),
+                           tr(f"events.table.legend.{LG.scoring_of(d)}", locale)]), 2000)
+
+
+# ---------------------------------------------------------------------------- the picture
+def picture_rows(lg: LeagueRecord) -> list[dict]:
+    return [{"place": r.place, "name": r.name, "status": "active" if r.status == "active" else "dropped",
+             "wins": r.wins, "losses": r.losses, "draws": r.draws, "points": r.points,
+             "tiebreaks": dict(r.tiebreaks)} for r in LG.table(lg.data)]
+
+
+def standings_png(lg: LeagueRecord, locale: str, page: int) -> tuple[bytes, int, int]:
+    """The picture of page ``page`` (from 0, clamped): (PNG, page, pages)."""
+    rows = picture_rows(lg)
+    pages = standings_pages(len(rows), PER_PICTURE)
+    page = min(max(0, int(page)), pages - 1)
+    title = tr("events.standings.picture_title", locale, league=lg.id, name=lg.data["name"])
+    png = draw_standings(rows, list(LG.tiebreaks(lg.data)), locale, title=title, page=page, per_page=PER_PICTURE)
+    return png, page, pages
+
+
+def page_view(league_id: int, page: int, pages: int, locale: str) -> discord.ui.View | None:
+    """◀ ▶ under the picture (none when it fits one page).  A disabled button names the page
+    shown, so the two custom ids stay different."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    prev = discord.ui.Button(label=tr("records.page.prev", locale), style=discord.ButtonStyle.secondary,
+                             custom_id=f"lgs:{int(league_id)}:{max(page - 1, 0)}", disabled=page == 0)
+    nxt = discord.ui.Button(label=tr("records.page.next", locale), style=discord.ButtonStyle.secondary,
+                            custom_id=f"lgs:{int(league_id)}:{min(page + 1, pages - 1)}", disabled=page + 1 >= pages)
+    view.add_item(StandingsPage(prev, int(league_id), max(page - 1, 0)))
+    view.add_item(StandingsPage(nxt, int(league_id), min(page + 1, pages - 1)))
+    return view
+
+
+async def send_standings(interaction: discord.Interaction, lg: LeagueRecord, page: int = 0) -> None:
+    """The answer of /league standings and of the Standings button: the table in text, the
+    picture of page ``page`` attached, ◀ ▶ when there are more pages."""
+    locale = user_locale(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    png, page, pages = await asyncio.to_thread(standings_png, lg, locale, page)
+    await reply(interaction, standings_content(lg, locale), file=discord.File(io.BytesIO(png), filename="standings.png"),
+                view=page_view(lg.id, page, pages, locale))
+
+
+async def turn_page(interaction: discord.Interaction, league_id: int, page: int) -> None:
+    """◀ ▶: the same answer with another page of the picture, edited in place."""
+    locale = user_locale(interaction)
+    lg = await interaction.client.store.get_league(int(league_id))  # type: ignore[attr-defined]
+    if lg is None or lg.guild_id != interaction.guild_id:
+        await reply_error(interaction, tr("leagues.err.no_league", locale, league=league_id))
+        return
+    png, page, pages = await asyncio.to_thread(standings_png, lg, locale, page)
+    await interaction.response.edit_message(
+        content=standings_content(lg, locale), attachments=[discord.File(io.BytesIO(png), filename="standings.png")],
+        view=page_view(lg.id, page, pages, locale))
+
+
+class StandingsPage(discord.ui.DynamicItem[discord.ui.Button], template=STANDINGS_TEMPLATE):
+    def __init__(self, item: discord.ui.Button, league_id: int, page: int) -> None:
+        super().__init__(item)
+        self.league_id, self.page = int(league_id), int(page)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
+        return cls(item, int(match["league"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await turn_page(interaction, self.league_id, self.page)
+        except Exception:
+            log.exception("standings page %s of league %s failed", self.page, self.league_id)
+            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+
+
+# ---------------------------------------------------------------------------- trail and exports
+def trail_content(lg: LeagueRecord, page: int, locale: str) -> str:
+    """Page ``page`` (from 1, clamped) of the league's trail, newest first, in words."""
+    d = lg.data
+    entries, shown, pages = trail.page(d, page - 1)
+    names = {p["id"]: p["name"] for p in d["players"]}
+    lines = [tr("events.trail.title", locale, league=lg.id, name=d["name"], page=shown + 1, pages=pages)]
+    lines += [clip(trail.line(e, names, locale), 300) for e in entries] or [tr("events.trail.empty", locale)]
+    if d.get("trail_cut"):
+        lines.append(tr("events.trail.cut", locale, n=d["trail_cut"], max=trail.TRAIL_MAX))
+    if shown + 1 < pages:
+        lines.append(tr("events.trail.more", locale, page=shown + 2))
+    return clip("\n".join(lines), 2000)
+
+
+def export_files(lg: LeagueRecord, locale: str) -> list[discord.File]:
+    return [discord.File(io.BytesIO(raw), filename=name) for name, raw in exports.files(lg.data, locale)]
+
+
+DYNAMIC_ITEMS = (StandingsPage,)
