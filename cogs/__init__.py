@@ -10,12 +10,14 @@ from cogs.delivery import Delivery
 from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.league_admin import LeagueAdmin
+from cogs.league_event import LeagueEvent
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
 from cogs.practice import Practice
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.settings import Settings
 
-COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, Decks)
+# LeagueEvent after Leagues and LeagueAdmin: it adds its commands to their groups
+COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, Decks)
 
 
 async def setup_all(bot: commands.Bot) -> None:

@@ -66,13 +66,21 @@ class TableControls:
             if not check.ok:
                 await reply_error(interaction, render(check.error, locale))
                 return
-        if action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
+        locked = None
+        if action == "accept" and rec.meta.get("league") is not None:
+            # an event match: the deck its player registered for the event, without asking
+            from cogs.league_event import event_deck
+
+            locked = await event_deck(self.store, rec, user)
+        if locked is None and action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
             if await self._offer_decks(interaction, rec, action):
                 return
         # accept / decline / join / start: the host decides who may
         await interaction.response.defer()
         if action == "join":
             result = await self.host.join(rec.id, user, interaction.user.display_name)
+        elif locked is not None:
+            result = await self.host.accept(rec.id, user, deck=locked)
         else:
             result = await getattr(self.host, action)(rec.id, user)
         if not result.ok:

@@ -19,6 +19,7 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import L, N, render, reply, reply_error, tr, user_locale
@@ -30,6 +31,10 @@ from host import leagues as LG
 from host.records import ORGANISER_ROLE_KEY
 
 log = logging.getLogger("cogs.league_admin")
+
+CUT_CHOICES = [Choice(name=L("events.bracket.cut.none"), value=0)] + [
+    Choice(name=L(f"events.bracket.cut.{n}"), value=n) for n in (2, 4, 8)]
+SEEDING_CHOICES = [Choice(name=L(f"events.bracket.seeding.{s}"), value=s) for s in ("rating", "random")]
 
 
 class LeagueAdmin(commands.Cog):
@@ -61,20 +66,30 @@ class LeagueAdmin(commands.Cog):
                          deadline_hours=N("deadline_hours", "cmd.league.opt.deadline.name"),
                          rated=N("rated", "cmd.play.rated.name"),
                          signup_hours=N("signup_hours", "cmd.league.opt.signup.name"),
-                         scoring=N("scoring", "cmd.league.opt.scoring.name"))
+                         scoring=N("scoring", "cmd.league.opt.scoring.name"),
+                         cut=N("cut", "cmd.league.bracket.opt.cut.name"),
+                         seeding=N("seeding", "cmd.league.bracket.opt.seeding.name"),
+                         reset=N("reset", "cmd.league.bracket.opt.reset.name"))
     @app_commands.describe(name=L("cmd.league.opt.name.description"), game=L("cmd.league.opt.game.description"),
-                           format=L("cmd.league.opt.format.description"), rounds=L("cmd.league.opt.rounds.description"),
+                           format=L("cmd.league.bracket.opt.format.description"),
+                           rounds=L("cmd.league.bracket.opt.rounds.description"),
                            deadline_hours=L("cmd.league.opt.deadline.description"),
                            rated=L("cmd.league.opt.rated.description"),
                            signup_hours=L("cmd.league.opt.signup.description"),
-                           scoring=L("cmd.league.opt.scoring.description"))
-    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES, scoring=SCORING_CHOICES)
+                           scoring=L("cmd.league.opt.scoring.description"),
+                           cut=L("cmd.league.bracket.opt.cut.description"),
+                           seeding=L("cmd.league.bracket.opt.seeding.description"),
+                           reset=L("cmd.league.bracket.opt.reset.description"))
+    @app_commands.choices(game=_game_choices(), format=FORMAT_CHOICES, scoring=SCORING_CHOICES, cut=CUT_CHOICES,
+                          seeding=SEEDING_CHOICES)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 60], game: str,
                      format: str, rounds: Optional[app_commands.Range[int, 1, 30]] = None,
                      deadline_hours: Optional[app_commands.Range[int, 0, 720]] = None,
                      rated: Optional[bool] = None, signup_hours: Optional[app_commands.Range[int, 0, 720]] = None,
-                     scoring: Optional[str] = None) -> None:
-        """``scoring``: the preset (default: chess for SQUARES, card for the card games)."""
+                     scoring: Optional[str] = None, cut: Optional[int] = None, seeding: Optional[str] = None,
+                     reset: Optional[bool] = None) -> None:
+        """``scoring``: the preset (default: chess for SQUARES, card for the card games); ``cut``,
+        ``seeding``, ``reset``: the event's stages (host/events/stages.py)."""
         cog = await self._ready(interaction)
         if cog is None:
             return
@@ -84,7 +99,7 @@ class LeagueAdmin(commands.Cog):
                                        organiser=interaction.user.id, name=name, game=game, fmt=format,
                                        rounds=rounds, deadline_hours=72 if deadline_hours is None else deadline_hours,
                                        rated=True if rated is None else rated, signup_hours=signup_hours,
-                                       locale=public, scoring=scoring)
+                                       locale=public, scoring=scoring, cut=cut, seeding=seeding, reset=reset)
         if await cog._fail(interaction, res):
             return
         lg = res.data["league"]
@@ -144,7 +159,12 @@ class LeagueAdmin(commands.Cog):
         if await cog._fail(interaction, res):
             return
         state = res.data["payload"]["state"]
-        await reply(interaction, tr(f"leagues.report.{state}", locale, pairing=pairing))
+        text = tr(f"leagues.report.{state}", locale, pairing=pairing)
+        void = res.data["payload"].get("void")
+        if void:     # a correction in a bracket: later pairings no longer fit and are voided
+            text += "\n" + tr("events.bracket.voided", locale,
+                               pairings=tr("core.list_sep", locale).join(f"#{v}" for v in void))
+        await reply(interaction, text)
         await cog.after_change(res)
 
     @league_admin.command(name=N("forfeit", "cmd.league.forfeit.name"), description=L("cmd.league.forfeit.description"))
@@ -181,6 +201,9 @@ class LeagueAdmin(commands.Cog):
             return
         await reply(interaction, tr("leagues.removed", user_locale(interaction), user=f"<@{user.id}>", league=lg.id))
         await cog.after_change(res)
+        event = self.bot.get_cog("LeagueEvent")      # the first on the waiting list moved up: told
+        if event is not None:
+            await event.announce_moves(res.data["league"], res.data["payload"].get("moved") or [])
 
     @league_admin.command(name=N("next-round", "cmd.league.next_round.name"),
                           description=L("cmd.league.next_round.description"))

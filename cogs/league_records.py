@@ -25,7 +25,7 @@ import discord
 from cogs.common import clip, reply, reply_error, tr, user_locale
 from data.store import LeagueRecord
 from host import leagues as LG
-from host.events import exports, trail
+from host.events import exports, stages, trail
 from render.standings import draw_standings, number_text, standings_pages, tiebreak_text
 
 log = logging.getLogger("cogs.league_records")
@@ -106,7 +106,8 @@ def standings_content(lg: LeagueRecord, locale: str) -> str:
     head = tr("leagues.standings.title", locale, league=lg.id, name=d["name"], round=d["round"] or "-",
               rounds=LG.total_rounds(d) or "-", status=tr(f"leagues.status.{lg.status}", locale))
     scoring = tr("events.standings.scoring", locale, preset=tr(f"events.scoring.{LG.scoring_of(d)}", locale))
-    return clip("\n".join([head, scoring, table_text(lg, locale),
+    placings = stages.placings_lines(d, locale)     # a bracket: its placings first (host/events/stages.py)
+    return clip("\n".join([head, *placings, scoring, table_text(lg, locale),
                            tr(f"events.table.legend.{LG.scoring_of(d)}", locale)]), 2000)
 
 

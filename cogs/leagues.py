@@ -15,8 +15,10 @@ shown to Manage Server by default; they use the helpers of this cog (``is_organi
 The standings (text, picture, pages), the trail and the exports are shown by
 cogs/league_records.py.
 
-custom_id template: ``lg:<league>:<join|play|standings>`` (and ``lgs:<league>:<page>``, the
-standings picture's pages: cogs/league_records.py).
+custom_id template: ``lg:<league>:<join|checkin|play|standings>`` (checkin: cogs/league_event.py;
+and ``lgs:<league>:<page>``, the
+standings picture's pages: cogs/league_records.py; ``lgb:<league>:<page>``, the bracket
+picture's: cogs/league_bracket.py).
 """
 from __future__ import annotations
 
@@ -33,10 +35,14 @@ from cogs.common import (
     reply_error, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
+from cogs.league_bracket import (
+    DYNAMIC_ITEMS as BRACKET_ITEMS, announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
+)
 from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, send_standings, table_text
 from data.store import LeagueRecord
 from host.decks import DeckBook
 from host import leagues as LG
+from host.events import entry as EV
 from host.events import scoring as SC
 from host.events.words import result_text as _result_text
 from host.records import ORGANISER_ROLE_KEY, Leagues as LeagueService
@@ -44,11 +50,13 @@ from rules import registry
 
 log = logging.getLogger("cogs.leagues")
 
-BUTTON_TEMPLATE = r"lg:(?P<league>\d{1,20}):(?P<action>join|play|standings)"
+BUTTON_TEMPLATE = r"lg:(?P<league>\d{1,20}):(?P<action>join|checkin|play|standings)"
 OPEN_STATUSES = ("signup", "running", "finished")
 
 FORMAT_CHOICES = [Choice(name=L("leagues.format.rr"), value="rr"),
-                  Choice(name=L("leagues.format.swiss"), value="swiss")]
+                  Choice(name=L("leagues.format.swiss"), value="swiss"),
+                  Choice(name=L("leagues.format.single"), value="single"),
+                  Choice(name=L("leagues.format.double"), value="double")]
 RESULT_CHOICES = [Choice(name=L("leagues.result.win"), value="win"),
                   Choice(name=L("leagues.result.loss"), value="loss"),
                   Choice(name=L("leagues.result.draw"), value="draw"),
@@ -268,6 +276,7 @@ class Leagues(commands.Cog):
                            round=d["round"] or "-"))
         if d.get("cancelled"):
             info.append(tr("leagues.embed.cancelled", locale))
+        info += EV.summary_lines(d, lg.status, locale, self.bot.host.now())   # cap, start, check-in, decklists
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]
@@ -300,6 +309,8 @@ class Leagues(commands.Cog):
         view = discord.ui.View(timeout=None)
         if lg.status == "signup":
             view.add_item(LeagueButton(lg.id, "join", label=tr("leagues.button.join", locale)))
+            if EV.checkin_open(lg.data, self.bot.host.now()):     # while check-in is open
+                view.add_item(LeagueButton(lg.id, "checkin", label=tr("events.reg.button.checkin", locale)))
         if lg.status == "running":
             view.add_item(LeagueButton(lg.id, "play", label=tr("leagues.button.play", locale)))
         if lg.status != "closed":
@@ -348,13 +359,21 @@ class Leagues(commands.Cog):
             log.info("league %s: cannot announce in %s", lg.id, cid)
 
     async def after_change(self, res: Any) -> None:
-        """Refresh the message; announce a new round or the final standings."""
+        """Refresh the message; announce a new round or the final standings.  In a bracket:
+        the bracket picture posted or brought up to date, every new match announced to its two
+        players, a drawn match to be played again (cogs/league_bracket.py)."""
         lg: LeagueRecord = res.data["league"]
         payload = res.data.get("payload") or {}
         await self.refresh(lg)
         locale = await self.public_locale(lg.guild_id, lg)
         paired = payload.get("paired") or [] if isinstance(payload, dict) else (
             payload if isinstance(payload, list) else [])
+        if isinstance(payload, dict) and payload.get("state") == "replay":
+            await announce_replay(self, lg, payload, locale)
+        if lg.data.get("bracket"):
+            await post_bracket(self, lg)
+            await announce_matches(self, lg, paired, locale)
+            paired = [p for p in paired if not p.get("bracket")]
         if paired:
             names = {p["id"]: p["name"] for p in lg.data["players"]}
             lines = [tr("leagues.round.paired", locale, league=lg.id, name=lg.data["name"], round=lg.data["round"])]
@@ -363,8 +382,9 @@ class Leagues(commands.Cog):
             lines.append(mention_line(who))
             await self.announce(lg, "\n".join(lines), ping=who)
         if lg.status == "finished" and res.data.get("was") == "running":
+            crown = champion_line(lg, locale)
             await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
-                                + "\n" + self._table_text(lg, locale, 10))
+                                + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10))
 
     # ------------------------------------------------------------------ match hook and clock
     async def _on_match_finished(self, rec: Any) -> None:
@@ -427,9 +447,18 @@ class Leagues(commands.Cog):
         res = await self.service.join(league_id, interaction.guild_id, interaction.user.id, interaction.user.display_name)
         if await self._fail(interaction, res):
             return
-        await reply(interaction, tr("leagues.joined", user_locale(interaction), league=league_id,
-                                    name=res.data["league"].data["name"], n=res.data["payload"]))
-        await self.refresh(res.data["league"])
+        lg: LeagueRecord = res.data["league"]
+        if res.data.get("waiting"):      # past the player cap: on the waiting list
+            text = tr("events.reg.joined_waiting", user_locale(interaction), league=league_id, name=lg.data["name"],
+                      place=res.data["waiting"])
+        else:
+            text = tr("leagues.joined", user_locale(interaction), league=league_id, name=lg.data["name"],
+                      n=res.data["payload"])
+        if EV.has_checkin(lg.data):      # and when to check in
+            text += "\n" + tr("events.reg.joined_checkin", user_locale(interaction),
+                               opens=int(EV.reg(lg.data)["start_at"] - EV.reg(lg.data)["checkin_minutes"] * 60))
+        await reply(interaction, text)
+        await self.refresh(lg)
 
     @league.command(name=N("leave", "cmd.league.leave.name"), description=L("cmd.league.leave.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -445,6 +474,9 @@ class Leagues(commands.Cog):
         key = "leagues.left" if lg.status == "signup" else "leagues.dropped"
         await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=lg.data["name"]))
         await self.after_change(res)
+        event = self.bot.get_cog("LeagueEvent")
+        if event is not None:      # the first on the waiting list moved up: told, with a ping
+            await event.announce_moves(res.data["league"], res.data["payload"].get("moved") or [])
 
     @league.command(name=N("standings", "cmd.league.standings.name"), description=L("cmd.league.standings.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
@@ -458,6 +490,21 @@ class Leagues(commands.Cog):
     async def _standings(self, interaction: discord.Interaction, lg: LeagueRecord) -> None:
         """The table in text with every tiebreak of the league's preset, and its picture."""
         await send_standings(interaction, lg)
+
+    @league.command(name=N("bracket", "cmd.league.bracket.name"), description=L("cmd.league.bracket.description"))
+    @app_commands.rename(league=N("league", "cmd.league.opt.league.name"),
+                         page=N("page", "cmd.league.bracket.opt.page.name"),
+                         public=N("public", "cmd.records.public.name"))
+    @app_commands.describe(league=L("cmd.league.opt.league.description"),
+                           page=L("cmd.league.bracket.opt.page.description"),
+                           public=L("cmd.records.public.description"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    async def bracket(self, interaction: discord.Interaction, league: Optional[int] = None,
+                      page: Optional[app_commands.Range[int, 1, 99]] = None, public: bool = False) -> None:
+        """The bracket picture of an elimination or a top cut (cogs/league_bracket.py)."""
+        lg = await self._resolve(interaction, league)
+        if lg is not None:
+            await send_bracket(interaction, lg, (page or 1) - 1, public=public)
 
     @league.command(name=N("schedule", "cmd.league.schedule.name"), description=L("cmd.league.schedule.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"), round=N("round", "cmd.league.opt.round.name"))
@@ -553,7 +600,22 @@ class Leagues(commands.Cog):
             await self.delivery.publish(withdrawn)      # the unanswered challenge is withdrawn
         await self.after_change(res)
         state = res.data["payload"]["state"]
-        await reply(interaction, tr(f"leagues.claim.{state}", locale, pairing=pairing))
+        no_show = res.data["payload"].get("no_show")
+        if no_show is None:
+            await reply(interaction, tr(f"leagues.claim.{state}", locale, pairing=pairing))
+            return
+        # a no-show claim (host/events/entry.py): said to the claimant, and to the opponent with a ping
+        kind = "noted" if state == "noted" else no_show["kind"]
+        minutes = no_show.get("minutes") or 0
+        await reply(interaction, tr(f"events.reg.claim.{kind}", locale, pairing=pairing, minutes=minutes,
+                                    twice=2 * minutes))
+        new: LeagueRecord = res.data["league"]
+        p = LG.pairing(new.data, pairing)
+        other = p["b"] if p["a"] == interaction.user.id else p["a"]
+        public = await self.public_locale(new.guild_id, new)
+        await self.announce(new, tr(f"events.reg.no_show.public_{kind}", public, mention=f"<@{other}>",
+                                    name=interaction.user.display_name, pairing=pairing, league=new.id,
+                                    minutes=minutes, twice=2 * minutes), ping=[other])
 
     # ------------------------------------------------------------------ buttons
     async def on_button(self, interaction: discord.Interaction, league_id: int, action: str) -> None:
@@ -564,13 +626,24 @@ class Leagues(commands.Cog):
             return
         if action == "join":
             await self._join(interaction, lg.id)
+        elif action == "checkin":
+            event = self.bot.get_cog("LeagueEvent")
+            if event is None:
+                await reply_error(interaction, tr("cogs.err.generic", locale))
+                return
+            await event.checkin_button(interaction, lg)
         elif action == "standings":
             await self._standings(interaction, lg)
         else:
             await self._play(interaction, lg)
 
     async def _play(self, interaction: discord.Interaction, lg: LeagueRecord, deck: Any = None) -> None:
+        """Start the caller's pairing; a deck registered for the event (host/events/entry.py) is
+        the caller's deck, without asking."""
         locale = user_locale(interaction)
+        locked = EV.locked_deck(lg.data, interaction.user.id)
+        if locked is not None:
+            deck = EV.play_deck(locked)
         await interaction.response.defer(ephemeral=True, thinking=True)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale)
         res = await self.service.play(lg.id, interaction.guild_id, interaction.user.id, interaction.channel_id,
@@ -606,6 +679,13 @@ class Leagues(commands.Cog):
             await reply_error(interaction, "\n".join([render(err.error, locale)]
                                                       + ["• " + t for t in render_lines(err.info, locale)]))
             return
+        locked = EV.locked_deck(lg.data, interaction.user.id)
+        if locked is not None and chosen is not None and not EV.same_deck(lg.data, interaction.user.id, chosen):
+            # the deck registered for the event is locked: another one is refused
+            locale = user_locale(interaction)
+            await reply_error(interaction, tr("events.reg.err.other_deck", locale,
+                                              deck=EV.deck_label(lg.data["game"], locked, locale)))
+            return
         await self._play(interaction, lg, deck=chosen)
 
 
@@ -633,4 +713,4 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
             await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 
 
-DYNAMIC_ITEMS = (LeagueButton, *RECORD_ITEMS)
+DYNAMIC_ITEMS = (LeagueButton, *RECORD_ITEMS, *BRACKET_ITEMS)

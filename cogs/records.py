@@ -238,6 +238,12 @@ class Records(commands.Cog):
         if not res.ok:
             await reply_error(interaction, res.error.render(locale))
             return
+        if rec is not None and rec.meta.get("league") is not None:
+            # an event match: the full record (seed, decks) only to organisers, and to its players
+            # once the event has ended; anyone else the public record (cogs/league_event.py)
+            from cogs.league_event import event_export
+
+            res.data["export"] = await event_export(self.bot, interaction, rec, res.data["export"])
         raw = json.dumps(res.data["export"], ensure_ascii=False, indent=2).encode("utf-8")
         file = discord.File(io.BytesIO(raw), filename=f"match-{match_id}.json")
         await reply(interaction, tr("records.export.done", locale, match_id=match_id), file=file)

@@ -16,6 +16,10 @@ Formats
   rematch-free pairing is a perfect matching of the not-yet-met graph); with an odd number the
   bye goes to the lowest-ranked player who has not had one (among those whose bye still leaves a
   rematch-free pairing).  When no rematch-free pairing exists, as few rematches as possible.
+* **Single and double elimination** (``single``, ``double``), and a Swiss (or round robin) into
+  a **top cut**: a bracket (:mod:`host.events.bracket`) whose matches are paired as soon as
+  their players are known; the rules, the defaults by MTR Appendix E and the placings are in
+  :mod:`host.events.stages`.
 
 Scoring: each league has a preset (``d["scoring"]``, :mod:`host.events.scoring`): ``card``
 (match points 3/1/0, OMW%, GW%, OGW%; the default for every game but SQUARES), ``pokemon``
@@ -42,11 +46,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import networkx as nx
+from host.events import scoring, stages, swiss
 
-from host.events import scoring, swiss
-
-FORMATS = ("rr", "swiss")
+# rr and swiss, then the elimination events (single, double: host/events/stages.py)
+FORMATS = ("rr", "swiss", "single", "double")
 # a league stored without "scoring" (made before the presets existed) keeps today's scoring
 LEGACY_SCORING = "chess"
 # how a pairing was decided when it was played (one game counts); forfeits count no game
@@ -87,68 +90,6 @@ def round_robin(players: list[int]) -> list[list[tuple[int, int | None]]]:
         rounds.append(pairs + byes)
         ps = [ps[0], ps[-1]] + ps[1:-1]
     return rounds
-
-
-# A perfect matching of the "have not met yet" graph is exactly a rematch-free pairing of
-# everyone.  A maximum-cardinality matching (networkx's Edmonds blossom algorithm) decides in
-# polynomial time whether one exists.  The helpers below are the former top-down pairer over the
-# whole field (about n^3: 1.8 s at 128 players), kept as the exact reference the tests check
-# against; rounds are paired by score groups with :func:`host.events.swiss.pair`.
-def _graph(players: list[int], played: set[frozenset]) -> nx.Graph:
-    """Index graph: i - j when players[i] and players[j] have not met."""
-    n = len(players)
-    g = nx.Graph()
-    g.add_nodes_from(range(n))
-    g.add_edges_from((i, j) for i in range(n) for j in range(i + 1, n)
-                     if frozenset((players[i], players[j])) not in played)
-    return g
-
-
-def _maximum_matching(g: nx.Graph) -> set[tuple[int, int]]:
-    return nx.max_weight_matching(g, maxcardinality=True)
-
-
-def _has_perfect_matching(g: nx.Graph) -> bool:
-    return 2 * len(_maximum_matching(g)) == g.number_of_nodes()
-
-
-def _pair_without_rematch(players: list[int], played: set[frozenset]) -> list[tuple[int, int]] | None:
-    """Pair ``players`` (best first) with no rematch, None if that is impossible.  Top-down:
-    the best unpaired player meets the next-best player they have not met whose pairing still
-    leaves a rematch-free pairing of everyone below (the first such pairing in standings order,
-    found greedily with a perfect-matching test instead of a search)."""
-    n = len(players)
-    if n % 2:
-        return None
-    g = _graph(players, played)
-    if not _has_perfect_matching(g):
-        return None
-    out = []
-    for i in range(n):
-        if i not in g:
-            continue
-        for j in sorted(g[i]):
-            rest = g.copy()
-            rest.remove_nodes_from((i, j))
-            if _has_perfect_matching(rest):
-                g = rest
-                out.append((players[i], players[j]))
-                break
-        else:  # pragma: no cover - the perfect matching above guarantees a partner
-            raise AssertionError("no partner although a perfect matching exists")
-    return out
-
-
-def _pair_fewest_rematches(players: list[int], played: set[frozenset]) -> list[tuple[int, int]]:
-    """When every pairing of everyone has a rematch: as many new pairings as possible (a
-    maximum matching of the not-yet-met graph), the players left over paired in standings
-    order; listed best first."""
-    n = len(players)
-    pairs = [tuple(sorted(e)) for e in _maximum_matching(_graph(players, played))]
-    matched = {v for e in pairs for v in e}
-    rest = [i for i in range(n) if i not in matched]
-    pairs += [(rest[k], rest[k + 1]) for k in range(0, len(rest) - 1, 2)]
-    return [(players[a], players[b]) for a, b in sorted(pairs)]
 
 
 def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int],
@@ -253,16 +194,26 @@ def scoring_of(d: dict) -> str:
 
 def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_hours: int,
                rated: bool, signup_hours: int | None, organiser: int, channel_id: int | None,
-               season: int, now: float, locale: str = "en", scoring_preset: str | None = None) -> dict:
+               season: int, now: float, locale: str = "en", scoring_preset: str | None = None,
+               cut: int | None = None, seeding: str | None = None, reset: bool | None = None) -> dict:
+    """A new league document.  ``cut`` (0, 2, 4, 8; None: by MTR Appendix E at the start),
+    ``seeding`` (``rating`` or ``random``) and ``reset`` (double elimination): the event's
+    stages, :mod:`host.events.stages`; the league is marked ``"events": 1`` for them."""
     if fmt not in FORMATS:
         raise LeagueError("leagues.err.format")
     preset = scoring_preset or default_scoring(game)
     if preset not in scoring.PRESETS:
         raise LeagueError("events.err.scoring")
+    if cut is not None and cut not in stages.CUTS:
+        raise LeagueError("events.bracket.err.cut")
+    if seeding is not None and seeding not in stages.SEEDINGS:
+        raise LeagueError("events.bracket.err.seeding")
     return {"name": name, "game": game, "format": fmt, "rounds": rounds, "deadline_hours": deadline_hours,
             "rated": bool(rated), "signup_until": now + signup_hours * 3600 if signup_hours else None,
             "organiser": organiser, "channel_id": channel_id, "message": None, "season": season,
             "locale": locale, "scoring": preset,
+            "events": 1, "cut": cut, "seeding": seeding or "rating", "reset": True if reset is None else bool(reset),
+            "bracket": None,
             "players": [], "round": 0, "schedule": [], "pairings": [], "next_id": 1, "trail": []}
 
 
@@ -275,16 +226,18 @@ def active_ids(d: dict) -> list[int]:
 
 
 def total_rounds(d: dict) -> int:
-    if d["format"] == "rr":
-        return len(d["schedule"])
-    return int(d["rounds"] or 0)
+    """Every round of the league: the round robin's or the Swiss rounds, then the bracket's."""
+    return stages.own_rounds(d) + stages.bracket_rounds(d)
 
 
 def default_swiss_rounds(n: int) -> int:
     return max(1, math.ceil(math.log2(max(2, n))))
 
 
-def join(d: dict, status: str, user_id: int, name: str, now: float) -> None:
+def join(d: dict, status: str, user_id: int, name: str, now: float) -> str | None:
+    """A sign-up.  A league with a player cap (its registration, :mod:`host.events.entry`)
+    returns ``"registered"`` or ``"waiting"`` (on the waiting list, past the cap); None
+    without one."""
     if status != "signup":
         raise LeagueError("leagues.err.started")
     if d["signup_until"] is not None and now > d["signup_until"]:
@@ -294,11 +247,16 @@ def join(d: dict, status: str, user_id: int, name: str, now: float) -> None:
         raise LeagueError("leagues.err.already_joined")
     if p is not None and p["status"] == "removed":
         raise LeagueError("leagues.err.removed")
+    if d.get("registration"):
+        from host.events import entry
+
+        return entry.sign_up(d, user_id, name, now)
     if p is not None:
         p["status"] = "active"
         p["name"] = name
-        return
+        return None
     d["players"].append({"id": int(user_id), "name": name, "status": "active"})
+    return None
 
 
 def games(d: dict) -> list[tuple[int, int | None, str]]:
@@ -325,8 +283,12 @@ def score_pairings(d: dict) -> list[dict]:
 
 def table(d: dict) -> list[scoring.Row]:
     """The league's standings, best first, by its scoring preset (:func:`scoring_of`); each row
-    has its ``place`` (exact ties share one)."""
-    return scoring.standings(d["players"], score_pairings(d), scoring_of(d))
+    has its ``place`` (exact ties share one).  The matches of a top cut do not count in them;
+    with a bracket the placings come first (:func:`host.events.stages.final_rows`)."""
+    if not d.get("bracket"):
+        return scoring.standings(d["players"], score_pairings(d), scoring_of(d))
+    swiss_only = dict(d, pairings=[p for p in d["pairings"] if p.get("stage") != "cut"])
+    return stages.final_rows(d, scoring.standings(d["players"], score_pairings(swiss_only), scoring_of(d)))
 
 
 def tiebreaks(d: dict) -> tuple[str, ...]:
@@ -354,6 +316,10 @@ def places(rows: list) -> list[int]:
 
 
 def round_pairings(d: dict, rnd: int | None = None) -> list[dict]:
+    """The pairings of round ``rnd``; without it, the current ones (in a bracket also every
+    open pairing of an earlier round: :func:`host.events.stages.current`)."""
+    if rnd is None and d.get("bracket"):
+        return stages.current(d)
     rnd = d["round"] if rnd is None else rnd
     return [p for p in d["pairings"] if p["round"] == rnd]
 
@@ -369,17 +335,36 @@ def _add_pairing(d: dict, rnd: int, a: int, b: int | None, now: float) -> dict:
     return p
 
 
-def start(d: dict, status: str, now: float) -> list[dict]:
-    """Close sign-up and pair round 1; returns the new pairings."""
+def admit(d: dict, now: float) -> None:
+    """At the start: who of those signed up plays (check-in, the player cap and its waiting list
+    — the event's registration settings); without such settings everyone signed up plays.
+    With check-in only checked-in players play: registered players who did not check in are
+    left out, waiting-list players who checked in fill free places (:func:`host.events.entry.admit`)."""
+    if d.get("registration"):
+        from host.events import entry
+
+        entry.admit(d, now)
+
+
+def start(d: dict, status: str, now: float, *, ratings: dict[int, float] | None = None,
+          key: Any = None) -> list[dict]:
+    """Close sign-up and pair round 1 (or the first matches of an elimination of everyone:
+    :func:`host.events.stages.plan`); returns the new pairings.  ``ratings``: the players'
+    server ratings, for seeding by rating; ``key``: the league's id, stored as the seed of the
+    event's random draws."""
     if status != "signup":
         raise LeagueError("leagues.err.started")
+    admit(d, now)
     ids = active_ids(d)
     if len(ids) < 2:
         raise LeagueError("leagues.err.too_few", n=len(ids))
+    elimination = d["format"] != "rr" and stages.plan(d, len(ids))
+    if key is not None:
+        d["draw_seed"] = str(key)
     if d["format"] == "rr":
         d["schedule"] = [[[a, b] for a, b in rnd] for rnd in round_robin(ids)]
-    elif not d["rounds"]:
-        d["rounds"] = default_swiss_rounds(len(ids))
+    elif elimination:
+        return stages.open_elimination(d, now, ratings)
     return _pair_round(d, 1, now)
 
 
@@ -417,12 +402,20 @@ def round_complete(d: dict) -> bool:
 
 def advance(d: dict, now: float) -> tuple[str, list[dict]]:
     """After a result: ``("finished", [])`` when the last round is complete, ``("paired",
-    pairings)`` when the next round was paired, ``("wait", [])`` otherwise."""
+    pairings)`` when the next round was paired, ``("wait", [])`` otherwise.  After the last
+    round a league with a cut pairs its top cut; in a bracket, every match whose two players
+    are known is paired at once, and the event is finished when it has a champion
+    (:mod:`host.events.stages`)."""
+    if d.get("bracket"):
+        return stages.advance(d, now)
     if not d["round"] or not round_complete(d):
         return "wait", []
     paired: list[dict] = []
     while True:
-        if d["round"] >= total_rounds(d) or len(active_ids(d)) < 2:
+        if d["round"] >= stages.own_rounds(d) or len(active_ids(d)) < 2:
+            if stages.cut_due(d):
+                state, more = stages.start_cut(d, now)
+                return state, paired + more
             return "finished", paired
         paired += _pair_round(d, d["round"] + 1, now)
         if not round_complete(d):   # a round decided in advance (drops, byes) is skipped over
@@ -456,7 +449,8 @@ def _relative(p: dict, user_id: int, outcome: str) -> str:
 def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organiser: bool) -> str:
     """A result report.  ``outcome`` is 'win'/'loss'/'draw' from ``by``'s side, or for an
     organiser 'a'/'b'/'draw'/'double'.  Returns 'final', 'waiting' (one side reported) or
-    'held' (the two sides disagree: an organiser decides)."""
+    'held' (the two sides disagree: an organiser decides).  An elimination match has a
+    winner: a draw (or a double forfeit) is refused there."""
     if status != "running":
         raise LeagueError("leagues.err.not_running")
     p = pairing(d, pairing_id)
@@ -465,6 +459,7 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
     if organiser:
         if outcome not in ("a", "b", "draw", "double"):
             raise LeagueError("leagues.err.bad_result")
+        stages.refuse_draw(p, outcome)
         p["result"], p["how"], p["held"] = outcome, "organiser", False
         return "final"
     if by not in (p["a"], p["b"]):
@@ -473,6 +468,7 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
         raise LeagueError("leagues.err.already_reported", pairing=p["id"])
     if outcome not in ("win", "loss", "draw"):
         raise LeagueError("leagues.err.bad_result")
+    stages.refuse_draw(p, outcome)
     res = _relative(p, by, outcome)
     p["reports"][str(by)] = res
     other = p["b"] if by == p["a"] else p["a"]
@@ -491,7 +487,8 @@ def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int],
     """A bot match of this pairing finished (``winners``: user ids; ``seated``: everyone who
     sat in it).  False if ignored: the pairing already has a result, the match is not the
     pairing's, or it was not the two players of the pairing alone (someone else sat in, or won)
-    — then the players report it, or an organiser decides."""
+    — then the players report it, or an organiser decides.  A drawn match of an elimination
+    pairing is played again: the pairing stays open (True the first time it is told)."""
     p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
     if p is None or p["match"] != int(match_id) or p["result"] is not None:
         return False
@@ -499,6 +496,8 @@ def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int],
     if (seated is not None and set(seated) != pair) or not set(winners) <= pair:
         return False
     if not winners or set(winners) == pair:
+        if p.get("bracket"):
+            return stages.replay(p, match_id)
         p["result"] = "draw"
     else:
         p["result"] = "a" if p["a"] in winners else "b"
@@ -506,9 +505,13 @@ def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int],
     return True
 
 
-def claim(d: dict, status: str, pairing_id: int, by: int, now: float, match_active: bool) -> str:
+def claim(d: dict, status: str, pairing_id: int, by: int, now: float, match_active: bool, *,
+          begun: bool = False, challenger: int | None = None) -> str:
     """A forfeit claim after the deadline.  'final' (the claimant wins) or 'held' (both sides
-    claimed: an organiser decides)."""
+    claimed: an organiser decides).  A league with the no-show rule (``no_show_minutes``) takes
+    a no-show claim first (:func:`host.events.entry.no_show`: a game win, then the match; 'noted'
+    when a game claim does not decide a longer match): ``begun`` — a game of the pairing has
+    begun; ``challenger`` — who made the pairing's challenge still waiting to be accepted."""
     if status != "running":
         raise LeagueError("leagues.err.not_running")
     p = pairing(d, pairing_id)
@@ -516,6 +519,12 @@ def claim(d: dict, status: str, pairing_id: int, by: int, now: float, match_acti
         raise LeagueError("leagues.err.not_yours", pairing=p["id"])
     if p["result"] is not None:
         raise LeagueError("leagues.err.already_reported", pairing=p["id"])
+    if d.get("no_show_minutes"):
+        from host.events import entry
+
+        state = entry.no_show(d, p, by, now, begun=begun or match_active, challenger=challenger)
+        if state is not None:
+            return state
     if p["deadline"] is None or now < p["deadline"]:
         raise LeagueError("leagues.err.before_deadline", pairing=p["id"],
                           at=int(p["deadline"]) if p["deadline"] else 0)
@@ -539,6 +548,7 @@ def forfeit(d: dict, status: str, pairing_id: int, loser: int | None) -> None:
     if p["b"] is None:
         raise LeagueError("leagues.err.bye_pairing")
     if loser is None:
+        stages.refuse_draw(p, "double")
         p["result"] = "double"
     elif loser in (p["a"], p["b"]):
         p["result"] = "b" if loser == p["a"] else "a"
@@ -547,10 +557,16 @@ def forfeit(d: dict, status: str, pairing_id: int, loser: int | None) -> None:
     p["how"], p["held"] = "forfeit", False
 
 
-def drop(d: dict, status: str, user_id: int, removed: bool) -> list[dict]:
-    """A player leaves (or is removed).  In sign-up they are simply taken off the list; once
+def drop(d: dict, status: str, user_id: int, removed: bool, now: float = 0.0) -> list[dict]:
+    """A player leaves (or is removed).  In sign-up they are simply taken off the list (with a
+    player cap, the first on the waiting list moves up: :func:`host.events.entry.leave`); once
     running, their open pairings in the current round are forfeited to the opponent and they
     are paired no more (their results stay for the tiebreaks).  Returns the pairings decided."""
+    if status == "signup" and d.get("registration"):
+        from host.events import entry
+
+        entry.leave(d, user_id, now)
+        return []
     p = player(d, user_id)
     if p is None or p["status"] != "active":
         raise LeagueError("leagues.err.not_member")
@@ -560,6 +576,10 @@ def drop(d: dict, status: str, user_id: int, removed: bool) -> list[dict]:
     if status not in ("running",):
         raise LeagueError("leagues.err.not_running")
     p["status"] = "removed" if removed else "dropped"
+    if d.get("registration"):
+        from host.events import entry
+
+        entry.drop(d, user_id, now)
     decided = []
     for q in round_pairings(d):
         if user_id not in (q["a"], q["b"]) or q["result"] is not None:

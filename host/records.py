@@ -34,7 +34,9 @@ from data.store import (
 )
 from host import leagues as L
 from host import ratings as R
+from host.events import entry as E
 from host.events import scoring as S
+from host.events import stages as ST
 from host.events import trail as T
 from host.shards import owns
 from host.types import Msg, Result, msg
@@ -351,7 +353,11 @@ class Leagues:
     # ------------------------------------------------------------------ life cycle
     async def create(self, *, guild_id: int, channel_id: int | None, organiser: int, name: str,
                      game: str, fmt: str, rounds: int | None, deadline_hours: int, rated: bool,
-                     signup_hours: int | None, locale: str = "en", scoring: str | None = None) -> Result:
+                     signup_hours: int | None, locale: str = "en", scoring: str | None = None,
+                     cut: int | None = None, seeding: str | None = None, reset: bool | None = None) -> Result:
+        """A new league in sign-up.  ``cut`` (a top cut after Swiss or round-robin rounds: 0, 2,
+        4, 8; None: by the number of players for a Swiss), ``seeding`` and ``reset``: the event's
+        stages (:mod:`host.events.stages`)."""
         from rules import registry
 
         if game not in registry:
@@ -363,6 +369,12 @@ class Leagues:
             return Result.fail("leagues.err.format")
         if scoring is not None and scoring not in S.PRESETS:
             return Result.fail("events.err.scoring")
+        if cut is not None and cut not in ST.CUTS:
+            return Result.fail("events.bracket.err.cut")
+        if cut and fmt in ST.ELIMINATION:
+            return Result.fail("events.bracket.err.cut_format")
+        if seeding is not None and seeding not in ST.SEEDINGS:
+            return Result.fail("events.bracket.err.seeding")
         if rounds is not None and not 1 <= rounds <= MAX_LEAGUE_ROUNDS:
             return Result.fail("leagues.err.rounds", max=MAX_LEAGUE_ROUNDS)
         if not 0 <= deadline_hours <= MAX_DEADLINE_HOURS:
@@ -376,7 +388,7 @@ class Leagues:
         data = L.new_league(name=name, game=game, fmt=fmt, rounds=rounds if fmt == "swiss" else None,
                             deadline_hours=deadline_hours, rated=rated, signup_hours=signup_hours or None,
                             organiser=organiser, channel_id=channel_id, season=season, now=self.now(),
-                            locale=locale, scoring_preset=scoring)
+                            locale=locale, scoring_preset=scoring, cut=cut, seeding=seeding, reset=reset)
         lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
                                                          data=data, created_at=self.now(),
                                                          updated_at=self.now()))
@@ -389,34 +401,61 @@ class Leagues:
         await self._mutate(league_id, None, step, system=True)
 
     async def join(self, league_id: int, guild_id: int, user_id: int, name: str) -> Result:
+        """A sign-up; payload: the players now in.  Past a player cap the player goes on the
+        waiting list: ``data["waiting"]`` is their place in line (else None)."""
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             L.join(d, status, user_id, name, now)
             return status, len(L.active_ids(d))
-        return await self._mutate(league_id, guild_id, step, by=user_id, act="join")
+        res = await self._mutate(league_id, guild_id, step, by=user_id, act="join")
+        if res.ok:
+            res.data["waiting"] = E.place(res.data["league"].data, user_id)
+        return res
 
     async def leave(self, league_id: int, guild_id: int, user_id: int, *, removed: bool = False,
                     by: int | None = None) -> Result:
-        """A player leaves (``by``: themselves) or is removed (``by``: the organiser)."""
+        """A player leaves (``by``: themselves) or is removed (``by``: the organiser).  Payload:
+        ``decided`` (pairings forfeited by a drop), ``paired``, and ``moved`` — who moved up from
+        the waiting list into the free place (before the start)."""
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            decided = L.drop(d, status, int(user_id), removed)
+            line = set(E.waiting(d))
+            decided = L.drop(d, status, int(user_id), removed, now)
             new_status, paired = status, []
             if status == "running":
                 state, paired = L.advance(d, now)
                 new_status = "finished" if state == "finished" else status
-            return new_status, {"decided": decided, "paired": paired}
+            moved = [q["id"] for q in d["players"] if q["id"] in line]
+            return new_status, {"decided": decided, "paired": paired, "moved": moved}
         return await self._mutate(league_id, guild_id, step, by=user_id if by is None else by,
                                   act="remove" if removed else "leave")
 
     async def start(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         now = self.now()
+        lg = await self.get(league_id)
+        extra = await self.start_args(lg) if lg is not None and lg.guild_id == int(guild_id) else {}
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            return "running", L.start(d, status, now)
+            return "running", L.start(d, status, now, **extra)
         return await self._mutate(league_id, guild_id, step, by=by, act="start")
+
+    async def start_args(self, lg: LeagueRecord) -> dict[str, Any]:
+        """What :func:`host.leagues.start` needs beyond the document: the league's id (the seed
+        of its random draws) and the server ratings of those signed up, for seeding by rating
+        (the conservative estimate the leaderboard orders by; unrated players have none)."""
+        ids = [p["id"] for p in lg.data.get("players", [])]
+        rows = await self.store.get_ratings(guild_scope(lg.guild_id), lg.data["game"], ids) if ids else {}
+        return {"key": lg.id, "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
+
+    async def set_bracket_message(self, league_id: int, info: dict) -> None:
+        """Where the bracket picture is posted (``{"round", "refs", "digest"}``: the round it
+        shows, its messages ``"<channel>:<message>"``, what it drew)."""
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            d["bracket_message"] = info
+            return status, None
+        await self._mutate(league_id, None, step, system=True)
 
     async def close(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         def step(d: dict, status: str) -> tuple[str, Any]:
@@ -445,10 +484,14 @@ class Leagues:
 
     async def report(self, league_id: int, guild_id: int, pairing_id: int, by: int, outcome: str,
                      organiser: bool) -> Result:
+        """A report (an organiser's counts at once).  Payload ``{"state", "paired", "void"}``:
+        ``void``, the pairings an organiser's correction took out of a bracket."""
         def step(d: dict, status: str) -> tuple[str, Any]:
             state = L.report(d, status, pairing_id, by, outcome, organiser)
+            seen = len((d.get("bracket") or {}).get("void") or [])
             new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
-            return new_status, {"state": state, "paired": paired}
+            void = [p["id"] for p in ((d.get("bracket") or {}).get("void") or [])[seen:]]
+            return new_status, {"state": state, "paired": paired, "void": void}
         return await self._mutate(league_id, guild_id, step, by=by, act="decide" if organiser else "report",
                                   target=int(pairing_id))
 
@@ -465,19 +508,26 @@ class Leagues:
         if lg is not None and lg.guild_id == int(guild_id) and await self.catch_up(lg):
             # the pairing's match had finished: its result stands, no forfeit to claim
             lg = await self.get(league_id)
-        active, waiting = False, None
+        active, waiting, begun = False, None, False
         if lg is not None:
             p = next((p for p in lg.data["pairings"] if p["id"] == int(pairing_id)), None)
             if p is not None and p.get("match"):
                 m = await self._match(p["match"])
                 active = m is not None and m.status == ACTIVE
+                begun = m is not None and m.status in (ACTIVE, FINISHED)
                 waiting = m if m is not None and m.status in (PENDING, OPEN) else None
         now = self.now()
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            state = L.claim(d, status, pairing_id, by, now, active)
+            q = next((q for q in d["pairings"] if q["id"] == int(pairing_id)), None)
+            before = q.get("no_show") if q is not None else None
+            state = L.claim(d, status, pairing_id, by, now, active, begun=begun,
+                            challenger=waiting.creator if waiting is not None else None)
             new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
-            return new_status, {"state": state, "paired": paired}
+            after = L.pairing(d, pairing_id).get("no_show")
+            # a no-show claim: its kind ("game", "match") and the rule's minutes, for the words
+            no_show = dict(after, minutes=d.get("no_show_minutes")) if after and after != before else None
+            return new_status, {"state": state, "paired": paired, "no_show": no_show}
 
         withdrawn = None
         if waiting is not None and lg is not None and lg.guild_id == int(guild_id):
@@ -500,6 +550,63 @@ class Leagues:
             return await self.store.get_match(int(match_id))
         except Exception:
             return None
+
+    # ------------------------------------------------------------------ registration (host/events/entry.py)
+    async def settings(self, league_id: int, guild_id: int, by: int, **changes: Any) -> Result:
+        """``/league-admin settings``: the player cap, the start time, the check-in minutes, the
+        no-show minutes, open decklists (:func:`host.events.entry.configure`; during sign-up).
+        Payload: ``{"changed", "moved"}``."""
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            return status, E.configure(d, status, now, **changes)
+        return await self._mutate(league_id, guild_id, step, by=by, act="settings")
+
+    async def checkin(self, league_id: int, guild_id: int, user_id: int, *, by: int | None = None,
+                      organiser: bool = False, deck: Any = None, kind: str = "code",
+                      label: str | None = None) -> Result:
+        """A check-in: the player's own (in the window) or, with ``organiser``, an organiser's
+        (``by``: who, at any time before the start).  ``deck`` (a ready-made
+        deck id or a legal spec; ``kind`` and ``label`` say what the player chose): registered
+        and locked for the event in the same write — also for a player already checked in who
+        has no deck yet, and in an event without check-in (the deck alone).  Payload:
+        ``{"status": "registered"|"waiting"|None, "place", "deck"}``."""
+        now = self.now()
+
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            out: dict[str, Any] = {"status": None, "deck": None}
+            if status != "signup":
+                raise L.LeagueError("events.err.started")
+            if deck is None or (E.has_checkin(d) and not E.checked_in(d, user_id)):
+                out["status"] = E.check_in(d, status, user_id, now, by_organiser=organiser)
+            if deck is not None:
+                out["deck"] = E.register_deck(d, status, user_id, deck, now, kind=kind, label=label)
+            out["place"] = E.place(d, user_id)
+            return status, out
+        return await self._mutate(league_id, guild_id, step, by=user_id if by is None else by, act="checkin")
+
+    async def checkin_due(self) -> list[Result]:
+        """Sign-up leagues whose check-in has just opened, marked as told (once each): the bot
+        says so in the league channel and shows the Check-in button."""
+        out = []
+        now = self.now()
+        for lg in await self._mine(("signup",)):
+            try:
+                if not E.checkin_due(lg.data, lg.status, now):
+                    continue
+            except Exception:
+                log.exception("league %s: its registration cannot be read", lg.id)
+                continue
+
+            def step(d: dict, status: str) -> tuple[str, Any]:
+                if not E.checkin_due(d, status, now):
+                    raise L.LeagueError("leagues.err.ignored")
+                d["checkin_told"] = now
+                return status, None
+            res = await self._mutate(lg.id, None, step, system=True)
+            if res.ok:
+                out.append(res)
+        return out
 
     # ------------------------------------------------------------------ bot matches
     async def play(self, league_id: int, guild_id: int, user_id: int, channel_id: int | None,
@@ -556,6 +663,9 @@ class Leagues:
         def step(d: dict, status: str) -> tuple[str, Any]:
             if status != "running" or not L.match_result(d, pairing_id, rec.id, winners, seated):
                 raise L.LeagueError("leagues.err.ignored")
+            if L.pairing(d, pairing_id)["result"] is None:    # a drawn elimination match: again
+                return status, {"state": "replay", "paired": [], "pairing": L.pairing(d, pairing_id),
+                                "match": rec.id}
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
         res = await self._mutate(int(league_id), None, step, system=True, act="match", target=int(pairing_id))
@@ -601,15 +711,17 @@ class Leagues:
             if until is None or now < until:
                 continue
 
-            def begin(d: dict, status: str) -> tuple[str, Any]:
+            def begin(d: dict, status: str, extra: dict) -> tuple[str, Any]:
                 if status != "signup":
                     raise L.LeagueError("leagues.err.started")
                 if len(L.active_ids(d)) < 2:
                     d["closed_from"], d["cancelled"] = status, "too_few"
                     return "closed", len(L.active_ids(d))
-                return "running", L.start(d, status, now)
+                return "running", L.start(d, status, now, **extra)
             try:
-                res = await self._mutate(lg.id, None, begin, system=True, act="start")
+                extra = await self.start_args(lg)
+                res = await self._mutate(lg.id, None, lambda d, status, extra=extra: begin(d, status, extra),
+                                         system=True, act="start")
             except Exception:   # one league that fails never stops the others
                 log.exception("league %s: starting after sign-up failed", lg.id)
                 continue

@@ -26,6 +26,7 @@ match ``j * n_next // n`` (two into one, or one into one in the losers' bracket)
 """
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -353,7 +354,8 @@ def draw_page(page: Page, m: Metrics, locale: str, crown: str | None = None) -> 
     seeds = [str(s["seed"]) for s in slots if s.get("seed") is not None and s.get("name")]
     seed_w = int(max((fonts.text_width(s, m.small) for s in seeds), default=0))
     scores = [str(s["score"]) for s in slots if s.get("score") not in (None, "")]
-    score_w = int(min(bw * 0.3, max((fonts.text_width(s, m.name, True) for s in scores), default=0)))
+    # rounded up: a score exactly as wide as the room must still fit (fit_name drops what does not)
+    score_w = math.ceil(min(bw * 0.3, max((fonts.text_width(s, m.name, True) for s in scores), default=0)))
 
     # the header: the page's title on the left, the champion on the right
     title = _page_title(page, locale)

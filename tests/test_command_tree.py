@@ -16,8 +16,10 @@ from data.store import RatingRow
 from host.records import PER_PAGE, Records
 
 ORGANISER_SUBCOMMANDS = {"create", "start", "next-round", "forfeit", "remove", "close", "season", "role", "report",
-                         "trail", "export"}
-MEMBER_SUBCOMMANDS = {"join", "leave", "standings", "schedule", "play", "report", "claim"}
+                         "trail", "export",
+                         "settings", "checkin", "decklists"}    # issue 34: registration (cogs/league_event.py)
+MEMBER_SUBCOMMANDS = {"join", "leave", "standings", "schedule", "play", "report", "claim", "bracket",
+                      "checkin", "decklists"}                   # issue 34: registration (cogs/league_event.py)
 MANAGE_GUILD = 1 << 5
 
 

@@ -319,7 +319,7 @@ def test_the_csv_exports_read_back_with_localized_headers_numbers_and_words():
     L.report(d, "running", p2["id"], ORG, "draw", organiser=True)
     L.drop(d, "running", 4, removed=False)
     files = dict(exports.files(d, "en"))
-    assert list(files) == ["standings.csv", "pairings.csv"]
+    assert list(files) == ["standings.csv", "pairings.csv", "decklists.csv"]   # decklists: issue 34
     assert files["standings.csv"].startswith(b"\xef\xbb\xbf")
     rows = read_csv(files["standings.csv"])
     assert rows[0] == ["Place", "Player", "Status", "Wins", "Losses", "Draws", "Byes", "Points", "OMW%", "GW%", "OGW%"]

@@ -158,7 +158,7 @@ async def test_export_attaches_standings_and_pairings_as_csv_files_for_organiser
     refused."""
     league_id = await card_league(env)
     ix = await env.fake.slash(env.bot, env.alice, "league-admin export", permissions=ALL_PERMISSIONS)
-    assert ix.ephemeral and ix.files == ["standings.csv", "pairings.csv"]
+    assert ix.ephemeral and ix.files == ["standings.csv", "pairings.csv", "decklists.csv"]   # decklists: issue 34
     files = dict(attachments(env, ix))
     standings = read_csv(files["standings.csv"])
     assert standings[0] == ["Place", "Player", "Status", "Wins", "Losses", "Draws", "Byes", "Points",

@@ -6,13 +6,16 @@ escaped).  Pure.
   of the league's scoring preset as a number (percentages as percent, 4 decimals: 66.6667).
 * ``pairings.csv``: round, pairing number, player A, player B (empty for a bye), the result in
   words, how it was decided, the bot match's number (empty when there was none).
+* ``decklists.csv``: every registered deck, one row per card — player, deck, hash, section,
+  card (by name), count (:func:`host.events.entry.decklists_table`; the organiser's file: a
+  closed list is the organiser's business).
 
 Another file is one more ``(file name, builder)`` in :data:`FILES`: a builder takes the league
 document and the locale and returns ``(header, rows)``.
 
 >>> d = {"players": [{"id": 1, "name": "Ann", "status": "active"}], "pairings": [], "scoring": "card"}
 >>> [name for name, _ in files(d, "en")]
-['standings.csv', 'pairings.csv']
+['standings.csv', 'pairings.csv', 'decklists.csv']
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from typing import Any, Callable
 from data import i18n
 from data.csv_export import to_csv
 from host import leagues as L
+from host.events.entry import decklists_table
 from host.events.words import how_text, result_text, status_text
 
 PERCENT = frozenset({"omw", "gwp", "ogw", "owp", "oowp"})
@@ -62,6 +66,7 @@ def pairings(d: dict, locale: str) -> Table:
 FILES: tuple[tuple[str, Callable[[dict, str], Table]], ...] = (
     ("standings.csv", standings),
     ("pairings.csv", pairings),
+    ("decklists.csv", decklists_table),
 )
 
 

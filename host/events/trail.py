@@ -22,7 +22,12 @@ standing goes untold, whichever command made it.  Kinds:
   ``claim`` (a forfeit win claimed after the deadline), ``claim_held`` (both sides claimed),
   ``match`` (a bot match reported itself; ``params["match"]``), ``result`` (anything else);
 * the league: ``start``, ``paired`` (a round's new pairings, ``after["pairings"]``), ``finished``
-  (the last round is complete), ``close``, ``cancelled`` (sign-up ended with too few players).
+  (the last round is complete), ``close``, ``cancelled`` (sign-up ended with too few players);
+* a bracket (:mod:`host.events.stages`; ``what`` ``events.bracket.trail.<kind>``): ``cut`` (the
+  top cut, ``after["seeds"]``), ``draw`` (the random draw that broke a tie at the cut line:
+  ``after`` is the draw), ``start`` (an elimination of everyone and its seeding), ``replay`` (a
+  drawn elimination match, played again), ``void`` (a pairing whose match changed players after
+  a correction: taken out with its result, ``before``).
 
 The standings are never stored: they are computed from the results each time, so an entry that
 changes an old result (an ``override``) corrects every place and tiebreak after it.
@@ -54,7 +59,8 @@ def state(p: dict[str, Any]) -> dict[str, Any]:
 
 def _pairing_kind(act: str | None, before: dict, after: dict) -> str:
     if act == "match":
-        return "match"
+        # a drawn elimination match stays open: it is played again
+        return "match" if after["result"] is not None else "events.bracket.trail.replay"
     if act == "decide":
         return "decide" if before["result"] is None else "override"
     if act == "forfeit":
@@ -78,14 +84,22 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
     out: list[dict] = []
 
     def entry(kind: str, params: dict, was: Any, now: Any, who: int | None = by) -> None:
-        out.append({"at": float(at), "by": who, "what": f"events.trail.{kind}", "params": params,
-                    "before": was, "after": now})
+        what = kind if "." in kind else f"events.trail.{kind}"
+        out.append({"at": float(at), "by": who, "what": what, "params": params, "before": was, "after": now})
 
     old_players = {p["id"]: p for p in before.get("players", [])}
     new_players = {p["id"]: p for p in after.get("players", [])}
     old_pairings = {p["id"]: p for p in before.get("pairings", [])}
     gone: set[int] = set()
+    # the event's registration, check-ins, decks and no-shows (host/events/entry.py) first; the
+    # players and pairings they tell are not told again below
+    from host.events.entry import trail_changes
+
+    told, told_players, told_pairings = trail_changes(before, after, at=at, by=by, act=act)
+    out += told
     for uid, p in new_players.items():
+        if uid in told_players:
+            continue
         was = old_players.get(uid)
         was_status = was["status"] if was else None
         if was_status == p["status"]:
@@ -100,13 +114,13 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
               {"status": was_status},
               {"status": p["status"], "decided": [{"pairing": q["id"], "result": q["result"]} for q in decided]})
     for uid, p in old_players.items():
-        if uid not in new_players:
+        if uid not in new_players and uid not in told_players:
             entry("remove" if act == "remove" else "left", {"player": uid, "name": p.get("name", "")},
                   {"status": p["status"]}, {"status": None})
 
     for q in after.get("pairings", []):
         was = old_pairings.get(q["id"])
-        if was is None:
+        if was is None or q["id"] in told_pairings:
             continue
         s0, s1 = state(was), state(q)
         if s0 == s1 and q["id"] != target:
@@ -117,14 +131,23 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
         params: dict[str, Any] = {"pairing": q["id"], "round": q["round"], "a": q["a"], "b": q["b"]}
         if kind in ("report", "confirm", "held") and by is not None:
             params["outcome"] = s1["reports"].get(str(by))
-        if kind == "match":
+        if kind in ("match", "events.bracket.trail.replay"):
             params["match"] = q.get("match")
         entry(kind, params, s0, s1)
 
+    for q in before.get("pairings", []):
+        if q.get("bracket") and q["id"] not in {x["id"] for x in after.get("pairings", [])}:
+            out.append({"at": float(at), "by": by, "what": "events.bracket.trail.void",
+                        "params": {"pairing": q["id"], "round": q["round"], "a": q["a"], "b": q["b"]},
+                        "before": state(q), "after": None})
     if status_before == "signup" and status_after == "running":
+        from host.leagues import total_rounds
+
         active = [p for p in after.get("players", []) if p["status"] == "active"]
-        rounds = len(after.get("schedule") or []) if after.get("format") == "rr" else after.get("rounds")
+        rounds = total_rounds(after) if after.get("events") else \
+            len(after.get("schedule") or []) if after.get("format") == "rr" else after.get("rounds")
         entry("start", {"players": len(active), "rounds": rounds}, {"status": status_before}, {"status": status_after})
+    out += _bracket(before, after, at, by if act in ("start", "next_round") else None)
     fresh = [q for q in after.get("pairings", []) if q["id"] not in old_pairings]
     for rnd in sorted({q["round"] for q in fresh}):
         made = [q for q in fresh if q["round"] == rnd]
@@ -140,6 +163,32 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
             entry("cancelled", {"players": len(active)}, {"status": status_before}, {"status": status_after}, who=None)
         else:
             entry("close", {}, {"status": status_before}, {"status": status_after})
+    return out
+
+
+def _bracket(before: dict, after: dict, at: float, by: int | None) -> list[dict]:
+    """A bracket that starts: a top cut (who went through, and the draw that broke a tie at the
+    cut line) or an elimination of everyone (how it was seeded)."""
+    b = after.get("bracket")
+    if not b or before.get("bracket"):
+        return []
+    seeds = list(b["structure"]["seeds"])
+    if b["stage"] == "cut":
+        out = [{"at": float(at), "by": by, "what": "events.bracket.trail.cut",
+                "params": {"n": len(seeds), "seeds": seeds}, "before": None, "after": {"seeds": seeds}}]
+    else:
+        out = [{"at": float(at), "by": by, "what": "events.bracket.trail.start",
+                "params": {"n": len(seeds), "seeds": seeds, "kind": f"leagues.format.{b['kind']}",
+                           "seeding": f"events.bracket.seeding.{after.get('seeding') or 'rating'}"},
+                "before": None, "after": {"seeds": seeds}}]
+    draw = b.get("draw")
+    if draw:
+        above = sum(1 for u in seeds if u not in draw["tied"])
+        seats = len(seeds) - above
+        out.append({"at": float(at), "by": None, "what": "events.bracket.trail.draw",
+                    "params": {"place": draw["place"], "tied": list(draw["tied"]), "drawn": list(draw["drawn"]),
+                               "seed": str(draw["seed"]), "seats": seats, "count": seats},
+                    "before": None, "after": dict(draw)})
     return out
 
 
@@ -179,6 +228,11 @@ def line(e: dict, names: dict[int, str], locale: str) -> str:
     no player, an organiser, is a mention, which Discord shows by name)."""
     p = e.get("params") or {}
     words: dict[str, Any] = {k: v for k, v in p.items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
+    for k, v in p.items():        # players (a list of ids) by name; words given as catalog keys
+        if isinstance(v, list):
+            words[k] = i18n.t("core.list_sep", locale).join(_name(u, names) for u in v)
+        elif k in ("kind", "seeding") and isinstance(v, str) and i18n.has(v):
+            words[k] = i18n.t(v, locale)
     words["who"] = i18n.t("events.trail.bot", locale) if e.get("by") is None else _name(e["by"], names)
     if "player" in p:
         words["player"] = _name(p["player"], names, p.get("name", ""))
