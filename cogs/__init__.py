@@ -11,13 +11,14 @@ from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.league_admin import LeagueAdmin
 from cogs.league_event import LeagueEvent
+from cogs.league_series import DYNAMIC_ITEMS as SERIES_ITEMS, LeagueSeries
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
 from cogs.practice import Practice
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.settings import Settings
 
-# LeagueEvent after Leagues and LeagueAdmin: it adds its commands to their groups
-COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, Decks)
+# LeagueEvent and LeagueSeries after Leagues and LeagueAdmin: they add their commands to their groups
+COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries, Decks)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -25,7 +26,7 @@ async def setup_all(bot: commands.Bot) -> None:
     for cog in COGS:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

@@ -36,17 +36,20 @@ log = logging.getLogger("cogs.guide")
 GUIDE_TEMPLATE = r"guide:(?P<game>[a-z0-9_]{1,40}):(?P<page>\d{1,2})"
 MAX_PAGES = 20
 PICTURE = "start.png"
+# the organiser's guide to running an event (/help topic): paged like a game's guide
+EVENTS = "events"
 
 
-def guide_pages(game: str, locale: str) -> list[tuple[str, str]]:
-    """(title, body) of each page of ``game``'s guide in ``locale`` (English where a page is
-    missing in it); [] when the game has no guide."""
+def guide_pages(game: str, locale: str, names: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """(title, body) of each page of ``game``'s guide (or :data:`EVENTS`) in ``locale``
+    (English where a page is missing in it); [] when there is no guide.  ``names``: the
+    commands' placeholders (:func:`command_names`) a page may name."""
     pages = []
     for n in range(1, MAX_PAGES + 1):
         title, body = f"guide.{game}.{n}.title", f"guide.{game}.{n}.body"
         if not (i18n.has(title) and i18n.has(body)):
             break
-        pages.append((i18n.t(title, locale), i18n.t(body, locale)))
+        pages.append((i18n.t(title, locale), i18n.t(body, locale, **(names or {}))))
     return pages
 
 
@@ -79,17 +82,19 @@ def start_picture(game: str, locale: str) -> bytes | None:
         return None
 
 
-def guide_message(game: str, page: int, locale: str, picture: bytes | None
+def guide_message(game: str, page: int, locale: str, picture: bytes | None, names: dict[str, str] | None = None
                   ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
-    """Page ``page`` (0-based, clamped) of the guide: its embed, the start picture (first page
-    only) and the ◀ ▶ buttons (none for a one-page guide)."""
-    pages = guide_pages(game, locale) or [_fallback_page(game, locale)]
+    """Page ``page`` (0-based, clamped) of the guide of ``game`` (or the organiser's guide,
+    :data:`EVENTS`, whose pages name commands from ``names``): its embed, the start picture
+    (a game's first page only) and the ◀ ▶ buttons (none for a one-page guide)."""
+    pages = guide_pages(game, locale, names) or [_fallback_page(game, locale)]
     page = max(0, min(int(page), len(pages) - 1))
     title, body = pages[page]
-    embed = discord.Embed(title=clip(f"{game_name(game, locale)} — {title}", 256),
+    heading = tr("guide.events.title", locale) if game == EVENTS else game_name(game, locale)
+    embed = discord.Embed(title=clip(f"{heading} — {title}", 256),
                           description=clip(body, 4000), colour=discord.Colour.blurple())
-    engine = registry.get(game)
-    if page == 0:
+    engine = registry.get(game) if game != EVENTS else None
+    if page == 0 and engine is not None:
         embed.add_field(name=tr("cogs.rules.players", locale),
                         value=f"{engine.min_players}–{engine.max_players}", inline=True)
         embed.add_field(name=tr("cogs.board.options", locale), value=clip(_options_text(engine, locale), 1024),
@@ -141,20 +146,31 @@ class Guide(commands.Cog):
 
     async def on_page(self, interaction: discord.Interaction, game: str, page: int) -> None:
         locale = user_locale(interaction)
-        if game not in registry:
+        if game not in registry and game != EVENTS:
             await reply_error(interaction, tr("cogs.err.generic", locale))
             return
-        picture = await asyncio.to_thread(start_picture, game, locale) if page == 0 else None
-        embed, file, view = guide_message(game, page, locale, picture)
+        picture = await asyncio.to_thread(start_picture, game, locale) if page == 0 and game != EVENTS else None
+        names = command_names(self.bot.tree, locale) if game == EVENTS else None
+        embed, file, view = guide_message(game, page, locale, picture, names)
         await interaction.response.edit_message(embed=embed, attachments=[file] if file else [], view=view)
 
     # ------------------------------------------------------------------ /help
     @app_commands.command(name=N("help", "cmd.help.name"), description=L("cmd.help.description"))
-    @app_commands.rename(public=N("public", "cmd.guide.public.name"))
-    @app_commands.describe(public=L("cmd.guide.public.description"))
-    async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
+    @app_commands.rename(topic=N("topic", "cmd.help.topic.name"), public=N("public", "cmd.guide.public.name"))
+    @app_commands.describe(topic=L("cmd.help.topic.description"), public=L("cmd.guide.public.description"))
+    @app_commands.choices(topic=[app_commands.Choice(name=L("cmd.help.topic.commands"), value="commands"),
+                                 app_commands.Choice(name=L("cmd.help.topic.events"), value=EVENTS)])
+    async def help(self, interaction: discord.Interaction, topic: str = "commands", public: bool = False) -> None:
+        """``topic``: the commands by task, or the organiser's guide to running an event (paged)."""
         locale = user_locale(interaction)
-        await reply(interaction, embed=help_embed(self.bot.tree, locale), ephemeral=not public)
+        if topic != EVENTS:
+            await reply(interaction, embed=help_embed(self.bot.tree, locale), ephemeral=not public)
+            return
+        embed, _, view = guide_message(EVENTS, 0, locale, None, command_names(self.bot.tree, locale))
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": not public}
+        if view is not None:
+            kwargs["view"] = view
+        await reply(interaction, **kwargs)
 
 
 def command_names(tree: app_commands.CommandTree, locale: str) -> dict[str, str]:

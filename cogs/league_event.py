@@ -32,6 +32,7 @@ from cogs.decks import any_deck_autocomplete
 from cogs.leagues import league_autocomplete
 from data.store import LeagueRecord
 from host.decks import DeckBook
+from host.events import bestof as BO
 from host.events import entry as E
 
 log = logging.getLogger("cogs.league_event")
@@ -39,6 +40,7 @@ log = logging.getLogger("cogs.league_event")
 MEMBER_COMMANDS = ("checkin", "decklists")                           # into /league
 ORGANISER_COMMANDS = ("settings", "admin_checkin", "admin_decklists")  # into /league-admin
 CLEAR = frozenset({"none", "-", "off", "0", "なし", "なし。"})
+BEST_OF_CHOICES = [Choice(name=L(f"events.series.best_of.{n}"), value=n) for n in BO.BEST_OFS]
 
 DATE_RE = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]+|\s*)(\d{1,2}):(\d{2})$")
 EPOCH_RE = re.compile(r"^(?:<t:)?(\d{9,12})(?::[tTdDfFR])?>?$")
@@ -294,14 +296,21 @@ class LeagueEvent(commands.Cog):
                          checkin_minutes=N("checkin_minutes", "cmd.league_admin.opt.checkin.name"),
                          no_show_minutes=N("no_show_minutes", "cmd.league_admin.opt.no_show.name"),
                          open_decklists=N("open_decklists", "cmd.league_admin.opt.open_decklists.name"),
-                         utc_offset=N("utc_offset", "cmd.league_admin.opt.utc_offset.name"))
+                         utc_offset=N("utc_offset", "cmd.league_admin.opt.utc_offset.name"),
+                         best_of=N("best_of", "cmd.league_admin.opt.best_of.name"),
+                         cut_best_of=N("cut_best_of", "cmd.league_admin.opt.cut_best_of.name"),
+                         round_minutes=N("round_minutes", "cmd.league_admin.opt.round_minutes.name"))
     @app_commands.describe(league=L("cmd.league.opt.league.description"),
                            cap=L("cmd.league_admin.opt.cap.description"),
                            start=L("cmd.league_admin.opt.start.description"),
                            checkin_minutes=L("cmd.league_admin.opt.checkin.description"),
                            no_show_minutes=L("cmd.league_admin.opt.no_show.description"),
                            open_decklists=L("cmd.league_admin.opt.open_decklists.description"),
-                           utc_offset=L("cmd.league_admin.opt.utc_offset.description"))
+                           utc_offset=L("cmd.league_admin.opt.utc_offset.description"),
+                           best_of=L("cmd.league_admin.opt.best_of.description"),
+                           cut_best_of=L("cmd.league_admin.opt.cut_best_of.description"),
+                           round_minutes=L("cmd.league_admin.opt.round_minutes.description"))
+    @app_commands.choices(best_of=BEST_OF_CHOICES, cut_best_of=BEST_OF_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete)
     async def settings(self, interaction: discord.Interaction, league: Optional[int] = None,
                        cap: Optional[app_commands.Range[int, 0, 1024]] = None,
@@ -309,9 +318,12 @@ class LeagueEvent(commands.Cog):
                        checkin_minutes: Optional[app_commands.Range[int, 0, 1440]] = None,
                        no_show_minutes: Optional[app_commands.Range[int, 0, 1440]] = None,
                        open_decklists: Optional[bool] = None,
-                       utc_offset: Optional[app_commands.Range[str, 1, 12]] = None) -> None:
+                       utc_offset: Optional[app_commands.Range[str, 1, 12]] = None,
+                       best_of: Optional[int] = None, cut_best_of: Optional[int] = None,
+                       round_minutes: Optional[app_commands.Range[int, 0, 10080]] = None) -> None:
         """Organisers, during sign-up: 0 (or ``none`` for the start) clears a setting; no
-        option at all shows them."""
+        option at all shows them.  ``best_of`` / ``cut_best_of`` (1, 3, 5) and ``round_minutes``:
+        best-of-N play and the round time limit (:mod:`host.events.bestof`)."""
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
@@ -326,6 +338,11 @@ class LeagueEvent(commands.Cog):
             changes["no_show_minutes"] = no_show_minutes or None
         if open_decklists is not None:
             changes["open_decklists"] = open_decklists
+        for key, value in (("best_of", best_of), ("cut_best_of", cut_best_of)):
+            if value is not None:
+                changes[key] = value
+        if round_minutes is not None:
+            changes["round_minutes"] = round_minutes or None
         if start is not None:
             if unicodedata.normalize("NFKC", start).strip().lower() in CLEAR:
                 changes["start_at"] = None
@@ -352,7 +369,7 @@ class LeagueEvent(commands.Cog):
         else:
             moved = []
         lines = [tr("events.reg.set.title", locale, league=lg.id, name=lg.data["name"])]
-        lines += ["• " + x for x in E.settings_lines(lg.data, locale)]
+        lines += ["• " + x for x in E.settings_lines(lg.data, locale) + BO.settings_lines(lg.data, locale)]
         if read_as is not None:
             lines.append(tr("events.reg.set.read_as", locale, offset=offset_text(read_as[0]), at=int(read_as[1])))
         if moved:

@@ -18,7 +18,8 @@ cogs/league_records.py.
 custom_id template: ``lg:<league>:<join|checkin|play|standings>`` (checkin: cogs/league_event.py;
 and ``lgs:<league>:<page>``, the
 standings picture's pages: cogs/league_records.py; ``lgb:<league>:<page>``, the bracket
-picture's: cogs/league_bracket.py).
+picture's: cogs/league_bracket.py; ``lgc:<league>:<pairing>:<game>:<f|s>``, the choice of who
+moves first in a best-of-3 or -5 pairing: cogs/league_series.py).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, send_standings, t
 from data.store import LeagueRecord
 from host.decks import DeckBook
 from host import leagues as LG
+from host.events import bestof as BO
 from host.events import entry as EV
 from host.events import scoring as SC
 from host.events.words import result_text as _result_text
@@ -275,8 +277,10 @@ class Leagues(commands.Cog):
             info.append(tr("leagues.embed.status", locale, status=tr(f"leagues.status.{lg.status}", locale),
                            round=d["round"] or "-"))
         if d.get("cancelled"):
-            info.append(tr("leagues.embed.cancelled", locale))
+            info.append(tr("leagues.embed.cancelled_checkin" if d["cancelled"] == "too_few_checkin"
+                           else "leagues.embed.cancelled", locale))
         info += EV.summary_lines(d, lg.status, locale, self.bot.host.now())   # cap, start, check-in, decklists
+        info += BO.summary_lines(d, locale)                                    # best of N, the round time limit
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]
@@ -370,6 +374,7 @@ class Leagues(commands.Cog):
             payload if isinstance(payload, list) else [])
         if isinstance(payload, dict) and payload.get("state") == "replay":
             await announce_replay(self, lg, payload, locale)
+        fresh = list(paired)
         if lg.data.get("bracket"):
             await post_bracket(self, lg)
             await announce_matches(self, lg, paired, locale)
@@ -381,6 +386,9 @@ class Leagues(commands.Cog):
             who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
             lines.append(mention_line(who))
             await self.announce(lg, "\n".join(lines), ping=who)
+        series = self.bot.get_cog("LeagueSeries")
+        if fresh and series is not None:    # best of 3 or 5: game 1's draw, a bracket's choice
+            await series.announce(lg, fresh, locale)
         if lg.status == "finished" and res.data.get("was") == "running":
             crown = champion_line(lg, locale)
             await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
@@ -413,12 +421,19 @@ class Leagues(commands.Cog):
                 await self.after_change(res)
                 n += 1
                 continue
+            series = self.bot.get_cog("LeagueSeries")
+            if res.data.get("time_up") and series is not None:     # the round time limit
+                await series.on_time_up(res)
+                n += 1
+                continue
             locale = await self.public_locale(lg.guild_id, lg)
             if res.data.get("cancelled"):
                 await self.refresh(lg)
                 organiser = lg.data.get("organiser")
                 who = [u for u in [organiser, *LG.active_ids(lg.data)] if u]
-                await self.announce(lg, tr("leagues.cancelled.too_few", locale, league=lg.id, name=lg.data["name"],
+                key = "leagues.cancelled.no_checkin" if lg.data.get("cancelled") == "too_few_checkin" \
+                    else "leagues.cancelled.too_few"
+                await self.announce(lg, tr(key, locale, league=lg.id, name=lg.data["name"],
                                            n=res.data["payload"], mentions=mention_line(who)), ping=who)
                 n += 1
                 continue
@@ -616,6 +631,9 @@ class Leagues(commands.Cog):
         await self.announce(new, tr(f"events.reg.no_show.public_{kind}", public, mention=f"<@{other}>",
                                     name=interaction.user.display_name, pairing=pairing, league=new.id,
                                     minutes=minutes, twice=2 * minutes), ping=[other])
+        series = self.bot.get_cog("LeagueSeries")
+        if state == "noted" and series is not None:     # one game won: the next game's choice
+            await series.after_claim(new, pairing)
 
     # ------------------------------------------------------------------ buttons
     async def on_button(self, interaction: discord.Interaction, league_id: int, action: str) -> None:
@@ -651,6 +669,12 @@ class Leagues(commands.Cog):
         if await self._fail(interaction, res):
             return
         rec = res.match
+        series = self.bot.get_cog("LeagueSeries")
+        if res.data.get("prev") is not None and series is not None:
+            # a later game of a best-of-3 or -5 pairing: started in the previous game's thread
+            await series.show_next(res, actor=interaction.user.id)
+            await reply(interaction, tr("leagues.play.posted", locale, match_id=rec.id, pairing=res.data.get("pairing")))
+            return
         game_cog = self.bot.get_cog("Game")
         if game_cog is not None:
             await game_cog._setup_refs(rec.id, interaction.channel, interaction.channel_id)
@@ -661,7 +685,11 @@ class Leagues(commands.Cog):
                 await self.bot.host.decline(rec.id, interaction.user.id)  # type: ignore[attr-defined]
                 await reply_error(interaction, tr("cogs.err.cannot_post", locale))
                 return
-        await reply(interaction, tr("leagues.play.posted", locale, match_id=rec.id, pairing=res.data.get("pairing")))
+        text = tr("leagues.play.posted", locale, match_id=rec.id, pairing=res.data.get("pairing"))
+        if res.data.get("first") is not None:     # best of 3 or 5: who moves first, and why
+            p = LG.pairing(lg.data, res.data["pairing"])
+            text += "\n" + BO.first_text(lg.data, p, locale)
+        await reply(interaction, text)
 
     @league.command(name=N("play", "cmd.league.play.name"), description=L("cmd.league.play.description"))
     @app_commands.rename(deck=N("deck", "cmd.league.opt.deck.name"), league=N("league", "cmd.league.opt.league.name"))

@@ -25,9 +25,10 @@ Scoring: each league has a preset (``d["scoring"]``, :mod:`host.events.scoring`)
 (match points 3/1/0, OMW%, GW%, OGW%; the default for every game but SQUARES), ``pokemon``
 (match points, resistance) or ``chess`` (the default for SQUARES, and what a league stored
 without the key keeps).  :func:`table` is that preset's standings; Swiss rounds are paired on
-its points (match points for card and pokemon).  A league pairing has no game list yet, so a
-result decided by play (a bot match, the players' reports, an organiser) counts as a single
-game (1-0, or one drawn game) and a forfeit as no game at all (:func:`score_pairings`).
+its points (match points for card and pokemon).  A pairing played best of 3 or 5
+(:mod:`host.events.bestof`) counts its real games; a best-of-one result decided by play (a bot
+match, the players' reports, an organiser) counts as a single game (1-0, or one drawn game) and
+a forfeit as no game at all (:func:`score_pairings`).
 
 The chess preset is :func:`standings` below: win 1, draw ½, loss 0, bye 1.  Ties are broken by
 Buchholz (sum of the opponents' scores), then Sonneborn-Berger (sum of the scores of the
@@ -46,7 +47,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from host.events import scoring, stages, swiss
+from host.events import bestof, scoring, stages, swiss
 
 # rr and swiss, then the elimination events (single, double: host/events/stages.py)
 FORMATS = ("rr", "swiss", "single", "double")
@@ -265,16 +266,17 @@ def games(d: dict) -> list[tuple[int, int | None, str]]:
 
 def score_pairings(d: dict) -> list[dict]:
     """The league's decided pairings in the shape :mod:`host.events.scoring` reads: ``{"round",
-    "a", "b", "games", "result"}``.  ``games`` is the pairing's own list when it has one (best of
-    three, later); without one, a result decided by play (:data:`PLAYED`) is a single game — won
-    by the winner, or drawn — and a forfeit, a drop, a bye or a double forfeit has no games.
-    Pairings without a result (to play, or held for an organiser) are left out."""
+    "a", "b", "games", "result"}``.  ``games`` is the pairing's own list when it has one (every
+    game of a best-of-3 or -5 series, a no-show game claim); without one, a result decided by
+    play (:data:`PLAYED`) is a single game — won by the winner, or drawn — and a forfeit, a drop,
+    a bye or a double forfeit has no games.  Pairings without a result (to play, or held for an
+    organiser) are left out."""
     out = []
     for p in d["pairings"]:
         res = p.get("result")
         if res not in RESULTS:
             continue
-        games = list(p.get("games", []))
+        games = bestof.games_of(p)
         if not games and p.get("how") in PLAYED and res in ("a", "b", "draw"):
             games = [res]
         out.append({"round": p["round"], "a": p["a"], "b": p["b"], "games": games, "result": res})
@@ -363,9 +365,9 @@ def start(d: dict, status: str, now: float, *, ratings: dict[int, float] | None 
         d["draw_seed"] = str(key)
     if d["format"] == "rr":
         d["schedule"] = [[[a, b] for a, b in rnd] for rnd in round_robin(ids)]
-    elif elimination:
-        return stages.open_elimination(d, now, ratings)
-    return _pair_round(d, 1, now)
+    paired = stages.open_elimination(d, now, ratings) if elimination else _pair_round(d, 1, now)
+    bestof.attach(d, now)         # best of 3 or 5, the round's time limit
+    return paired
 
 
 def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
@@ -406,6 +408,12 @@ def advance(d: dict, now: float) -> tuple[str, list[dict]]:
     round a league with a cut pairs its top cut; in a bracket, every match whose two players
     are known is paired at once, and the event is finished when it has a champion
     (:mod:`host.events.stages`)."""
+    state, paired = _advance(d, now)
+    bestof.attach(d, now)         # the new pairings' series (best of 3 or 5) and time limits
+    return state, paired
+
+
+def _advance(d: dict, now: float) -> tuple[str, list[dict]]:
     if d.get("bracket"):
         return stages.advance(d, now)
     if not d["round"] or not round_complete(d):
@@ -483,18 +491,22 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
 
 
 def match_result(d: dict, pairing_id: int, match_id: int, winners: list[int],
-                 seated: list[int] | None = None) -> bool:
+                 seated: list[int] | None = None, first: int | None = None) -> bool:
     """A bot match of this pairing finished (``winners``: user ids; ``seated``: everyone who
-    sat in it).  False if ignored: the pairing already has a result, the match is not the
-    pairing's, or it was not the two players of the pairing alone (someone else sat in, or won)
-    — then the players report it, or an organiser decides.  A drawn match of an elimination
-    pairing is played again: the pairing stays open (True the first time it is told)."""
+    sat in it; ``first``: who moved first, when the match says).  False if ignored: the pairing
+    already has a result, the match is not the pairing's, or it was not the two players of the
+    pairing alone (someone else sat in, or won) — then the players report it, or an organiser
+    decides.  A drawn match of an elimination pairing is played again: the pairing stays open
+    (True the first time it is told).  A pairing played best of 3 or 5 records the game in its
+    series and stays open until the series is decided (:func:`host.events.bestof.record_match`)."""
     p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
     if p is None or p["match"] != int(match_id) or p["result"] is not None:
         return False
     pair = {p["a"], p["b"]}
     if (seated is not None and set(seated) != pair) or not set(winners) <= pair:
         return False
+    if p.get("series") is not None:
+        return bestof.record_match(d, p, match_id, winners, first)
     if not winners or set(winners) == pair:
         if p.get("bracket"):
             return stages.replay(p, match_id)

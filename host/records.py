@@ -34,6 +34,7 @@ from data.store import (
 )
 from host import leagues as L
 from host import ratings as R
+from host.events import bestof as BO
 from host.events import entry as E
 from host.events import scoring as S
 from host.events import stages as ST
@@ -308,9 +309,12 @@ def league_game_refusal(game: str) -> Result | None:
 
 class Leagues:
     def __init__(self, store: Store, host: Any, *, now: Callable[[], float] = time.time) -> None:
+        from host.series_table import SeriesTable
+
         self.store = store
         self.host = host
         self.now = now
+        self.series = SeriesTable(self)     # best of 3 or 5: choices, next games, time limits
 
     async def get(self, league_id: int) -> LeagueRecord | None:
         return await self.store.get_league(int(league_id))
@@ -435,7 +439,8 @@ class Leagues:
     async def start(self, league_id: int, guild_id: int, by: int | None = None) -> Result:
         now = self.now()
         lg = await self.get(league_id)
-        extra = await self.start_args(lg) if lg is not None and lg.guild_id == int(guild_id) else {}
+        mine = lg is not None and guild_id is not None and lg.guild_id == int(guild_id)
+        extra = await self.start_args(lg) if mine else {}
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             return "running", L.start(d, status, now, **extra)
@@ -445,7 +450,15 @@ class Leagues:
         """What :func:`host.leagues.start` needs beyond the document: the league's id (the seed
         of its random draws) and the server ratings of those signed up, for seeding by rating
         (the conservative estimate the leaderboard orders by; unrated players have none)."""
-        ids = [p["id"] for p in lg.data.get("players", [])]
+        # who plays is known after the admission (check-in, waiting-list players taking free
+        # places): read their ratings, not only those of the players registered before it
+        probe = copy.deepcopy(lg.data)
+        try:
+            L.admit(probe, self.now())
+        except L.LeagueError:
+            pass
+        ids = list(dict.fromkeys([p["id"] for p in lg.data.get("players", [])]
+                                 + [p["id"] for p in probe.get("players", [])]))
         rows = await self.store.get_ratings(guild_scope(lg.guild_id), lg.data["game"], ids) if ids else {}
         return {"key": lg.id, "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
 
@@ -554,12 +567,17 @@ class Leagues:
     # ------------------------------------------------------------------ registration (host/events/entry.py)
     async def settings(self, league_id: int, guild_id: int, by: int, **changes: Any) -> Result:
         """``/league-admin settings``: the player cap, the start time, the check-in minutes, the
-        no-show minutes, open decklists (:func:`host.events.entry.configure`; during sign-up).
-        Payload: ``{"changed", "moved"}``."""
+        no-show minutes, open decklists (:func:`host.events.entry.configure`), best of N for the
+        rounds and the top cut and the round time limit (:func:`host.events.bestof.configure`);
+        during sign-up.  Payload: ``{"changed", "moved"}``."""
         now = self.now()
+        series = {k: changes.pop(k) for k in list(changes) if k in BO.SETTINGS}
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            return status, E.configure(d, status, now, **changes)
+            changed = BO.configure(d, status, **series)      # best of N, the round time limit
+            out = E.configure(d, status, now, **changes)
+            out["changed"] = out["changed"] + changed
+            return status, out
         return await self._mutate(league_id, guild_id, step, by=by, act="settings")
 
     async def checkin(self, league_id: int, guild_id: int, user_id: int, *, by: int | None = None,
@@ -613,7 +631,10 @@ class Leagues:
                    locale: str = "en", deck: Any = None) -> Result:
         """Start the caller's current pairing as a bot match (a challenge to the opponent).
         ``deck``: the caller's deck for a card game (see ``host.decks.DeckBook.for_play``);
-        the opponent picks theirs when accepting."""
+        the opponent picks theirs when accepting.  A pairing played best of 3 or 5: game 1 with
+        the series' first player (refused until an elimination's higher seed chose), a later game
+        through :meth:`host.series_table.SeriesTable.next_game`.  Data: ``pairing``, and
+        ``first`` when the series says who moves first."""
         lg = await self.get(league_id)
         if lg is None or lg.guild_id != int(guild_id):
             return Result.fail("leagues.err.no_league", league=league_id)
@@ -627,13 +648,24 @@ class Leagues:
             m = await self._match(p["match"])
             if m is not None and m.status in UNFINISHED:
                 return Result.fail("leagues.err.match_exists", match_id=m.id)
+        try:   # best of 3 or 5: who moves first is the series' (a draw, a choice, SQUARES' rule)
+            first = BO.first_for_play(d, p)
+        except L.LeagueError as e:
+            return Result.fail(e.key, **e.params)
+        if first is not None and p.get("match") and BO.played(p):
+            # a later game: started in the thread of the one before, for both players at once
+            return await self.series.next_game(lg.id, p["id"])
         opponent = p["b"] if p["a"] == user_id else p["a"]
         names = {q["id"]: q["name"] for q in d["players"]}
+        meta = {"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]}
+        if p.get("series"):
+            meta["game"] = BO.number(p)
         res = await self.host.challenge(
             d["game"], int(user_id), names.get(user_id, str(user_id)),
             opponents=[(opponent, names.get(opponent, str(opponent)))],
+            options=BO.first_options(d["game"], 0 if first == user_id else 1) if first is not None else None,
             guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
-            meta={"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]}, deck=deck)
+            meta=meta, deck=deck)
         if not res.ok:
             return res
         match_id, seen = res.match.id, p.get("match")
@@ -650,6 +682,8 @@ class Leagues:
             await self.host.decline(match_id, int(user_id))
             return linked
         res.data["pairing"] = p["id"]
+        if first is not None:
+            res.data.update(first=first, n=BO.number(p))
         return res
 
     async def on_finish(self, rec: MatchRecord) -> Result | None:
@@ -659,13 +693,16 @@ class Leagues:
             return None
         winners = [rec.seats[s] for s in (rec.result or {}).get("winners", []) if 0 <= s < len(rec.seats)]
         seated = [u for u in rec.seats if u is not None]
+        first = BO.first_of_match(rec.game, rec.options, rec.seats)
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            if status != "running" or not L.match_result(d, pairing_id, rec.id, winners, seated):
+            if status != "running" or not L.match_result(d, pairing_id, rec.id, winners, seated, first):
                 raise L.LeagueError("leagues.err.ignored")
-            if L.pairing(d, pairing_id)["result"] is None:    # a drawn elimination match: again
-                return status, {"state": "replay", "paired": [], "pairing": L.pairing(d, pairing_id),
-                                "match": rec.id}
+            q = L.pairing(d, pairing_id)
+            if q["result"] is None and q.get("series") is not None:    # best of 3 or 5: the next game
+                return status, {"state": "game", "paired": [], "pairing": q, "match": rec.id}
+            if q["result"] is None:    # a drawn elimination match: again
+                return status, {"state": "replay", "paired": [], "pairing": q, "match": rec.id}
             new_status, paired = self._after_result(d, status)
             return new_status, {"state": "final", "paired": paired}
         res = await self._mutate(int(league_id), None, step, system=True, act="match", target=int(pairing_id))
@@ -701,9 +738,11 @@ class Leagues:
     async def tick(self) -> list[Result]:
         """Start leagues whose sign-up window has ended with at least two players (data
         ``started``) and call off those it ended with fewer (``cancelled``: nobody can join
-        any more, so they could never start), report league matches that finished unreported
-        (``caught_up``), and announce pairings whose deadline has passed (once each): they may
-        now be claimed."""
+        any more, so they could never start) — also an event with check-in whose start came with
+        fewer than two checked in (``d["cancelled"] == "too_few_checkin"``, the payload the
+        number checked in) — report league matches that finished unreported (``caught_up``),
+        apply the round time limits (``time_up``: :meth:`host.series_table.SeriesTable.time_up`),
+        and announce pairings whose deadline has passed (once each): they may now be claimed."""
         out = []
         now = self.now()
         for lg in await self._mine(("signup",)):
@@ -717,6 +756,14 @@ class Leagues:
                 if len(L.active_ids(d)) < 2:
                     d["closed_from"], d["cancelled"] = status, "too_few"
                     return "closed", len(L.active_ids(d))
+                try:      # tried on a copy: a refused start changes nothing
+                    L.start(copy.deepcopy(d), status, now, **extra)
+                except L.LeagueError as e:
+                    if e.key != "leagues.err.too_few":
+                        raise
+                    # fewer than two checked in by the start: called off, not tried every minute
+                    d["closed_from"], d["cancelled"] = status, "too_few_checkin"
+                    return "closed", int(e.params.get("n", 0))
                 return "running", L.start(d, status, now, **extra)
             try:
                 extra = await self.start_args(lg)
@@ -731,6 +778,7 @@ class Leagues:
         for res in await self.catch_up():
             res.data["caught_up"] = True
             out.append(res)
+        out += await self.series.time_up()        # the round time limit (data "time_up")
         for lg in await self._mine(("running",)):
             try:
                 if not L.overdue(lg.data, now):

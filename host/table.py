@@ -515,12 +515,15 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
             return await self._finish(rec, {"winners": winners, "reason": "resign", "resigned": seat},
                                       [msg("host.resigned", name=rec.names[seat])])
 
-    async def abort(self, match_id: int, user_id: int, *, moderator_guild: int | None = None) -> Result:
+    async def abort(self, match_id: int, user_id: int, *, moderator_guild: int | None = None,
+                    said: str | None = None) -> Result:
         """A player's vote to abort (every player still in must ask), or a moderator's abort.
 
         ``moderator_guild``: the server in which the caller holds moderator permissions (None:
         none, or a DM).  Moderator power counts only in the match's own server; a moderator of
-        another server who is not seated is refused and nothing changes."""
+        another server who is not seated is refused and nothing changes.  ``said``: the catalog
+        key the board says instead of "a moderator aborted the match" — the bot's own abort with
+        moderator power (an event's round time limit, host/series_table.py)."""
         async with self._lock(int(match_id)):
             rec, err = await self._get(match_id)
             if err:
@@ -542,6 +545,8 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
                 if written is None:
                     return Result.fail("host.err.conflict", match=rec)
                 key = "host.aborted_by_mod" if moderator and seat is None else "host.aborted"
+                if said and moderator and seat is None:
+                    key = said
                 return await self._board(written, [msg(key)], prompts=False, private=False)
             if int(user_id) in rec.abort_votes:
                 return Result.fail("host.err.already_voted", match=rec)

@@ -17,7 +17,8 @@ from host.records import PER_PAGE, Records
 
 ORGANISER_SUBCOMMANDS = {"create", "start", "next-round", "forfeit", "remove", "close", "season", "role", "report",
                          "trail", "export",
-                         "settings", "checkin", "decklists"}    # issue 34: registration (cogs/league_event.py)
+                         "settings", "checkin", "decklists",    # issue 34: registration (cogs/league_event.py)
+                         "extend"}                              # issue 34: best-of-N time limits (cogs/league_series.py)
 MEMBER_SUBCOMMANDS = {"join", "leave", "standings", "schedule", "play", "report", "claim", "bracket",
                       "checkin", "decklists"}                   # issue 34: registration (cogs/league_event.py)
 MANAGE_GUILD = 1 << 5

@@ -313,3 +313,32 @@ def test_errors():
             call()
         assert e.value.key == "events.err.series_over"
     assert series.score(s) == (2, 0, 0)
+
+
+# -- decisive series (an event's elimination matches) ---------------------------------------------
+
+def test_a_decisive_series_does_not_count_drawn_games_and_ends_only_with_a_winner():
+    """"In elimination a drawn series is not possible: drawn games do not count toward the wins
+    needed" — 1-1-1 goes on to a fourth game, and the series ends when someone has 2 wins; after a
+    drawn game whoever chose for it chooses again."""
+    s = series.new(A, B, 3, elimination=True, decisive=True, seeds=(1, 2), game="maken", seed="d")
+    _play(s, "a", "draw", "b")
+    assert not series.over(s) and series.result(s) is None and series.score_text(s) == "1–1–1"
+    assert series.chooser(s) == A            # B won game 3: A lost and chooses game 4
+    _play(s, "draw", "draw")
+    assert not series.over(s) and len(s["games"]) == 5 and series.chooser(s) == A
+    _play(s, "b")
+    assert series.over(s) and series.result(s) == "b" and series.score_text(s, a_first=False) == "2–1–3"
+    back = json.loads(json.dumps(s))
+    assert series.over(back) and back["decisive"] is True
+
+
+def test_a_decisive_series_refuses_a_time_out():
+    """"In elimination a time-out does not decide a pairing: the organiser is pinged to decide" —
+    the series does not end at the time limit."""
+    s = series.new(A, B, 3, elimination=True, decisive=True, seeds=(1, 2), game="maken", seed="d")
+    with pytest.raises(series.SeriesError) as e:
+        series.time_out(s, unfinished=True)
+    assert e.value.key == "events.err.decisive_time_out" and s["games"] == [] and not s["timed_out"]
+    plain = series.new(A, B, 3, elimination=True, seeds=(1, 2), game="maken", seed="d")
+    assert "decisive" not in plain, "a series made without it is stored as before"

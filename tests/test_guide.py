@@ -208,3 +208,40 @@ def test_japanese_help_uses_no_latin_words_outside_backticks():
     assert len(keys) >= 8
     for key in keys:
         assert _latin_outside_backticks(re.sub(r"\{[a-z0-9_]+\}", "", ja[key])) == [], key
+
+
+# ---------------------------------------------------------------------------- the organiser's guide
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+async def test_help_topic_events_pages_through_the_organisers_guide_naming_real_commands(env, locale):
+    """/help with the topic "Running an event" (issue 34: an organiser's guide page in /help,
+    paged like /rules): every page names the event commands as the reader's client shows them,
+    with ◀ ▶ that keep working (persistent custom ids)."""
+    lang = i18n.locale_of(locale)
+    ix = await env.fake.slash(env.bot, env.alice, "help", locale=locale, topic="events")
+    assert ix.ephemeral
+    pages = guide_pages("events", lang)
+    assert len(pages) >= 5
+    seen = []
+    message = ix.last
+    for n in range(len(pages)):
+        embed = message["embeds"][0]
+        assert embed["title"].endswith(pages[n][0])
+        text = embed["description"]
+        assert "{" not in text and "}" not in text, "a command placeholder was not filled in"
+        seen.append(text)
+        if n + 1 < len(pages):
+            ix = await env.fake.click(env.bot, env.alice, message, f"guide:events:{n + 1}", locale=locale)
+            message = ix.last
+    shown = "\n".join(seen)
+    ja = i18n.catalog("ja")
+    admin = next(c for c in env.bot.tree.get_commands() if c.name == "league-admin")
+    for sub in ("create", "settings", "checkin", "report", "trail", "export", "decklists"):
+        cmd = next(c for c in admin.commands if c.name == sub)
+        words = f"{ja[admin._locale_name.extras['key']]} {ja[cmd._locale_name.extras['key']]}" if lang == "ja" \
+            else f"league-admin {sub}"
+        assert f"`/{words}`" in shown, f"the organiser's guide does not name /league-admin {sub}"
+
+
+def test_the_japanese_organisers_guide_uses_no_latin_words_outside_backticks():
+    for title, body in guide_pages("events", "ja"):
+        assert _latin_outside_backticks(title + "\n" + re.sub(r"\{[a-z0-9_]+\}", "", body)) == [], title

@@ -15,7 +15,8 @@ The league keys (all optional: a league without them behaves as before)
 * ``decklists``: ``{"<user id>": {"spec", "ready", "kind", "label", "hash", "at"}}`` — each player's
   registered deck, locked for the event.
 * ``checkin_told``: when the bot announced that check-in is open (once).
-* a pairing's ``no_show``: ``{"by", "kind": "game"|"match", "at"}`` — a no-show claim.
+* a pairing's ``no_show``: ``{"by", "kind": "game"|"match", "at"}`` — a no-show claim (a game
+  claim in a best-of-3 or -5 pairing is one game won in its series: :mod:`host.events.bestof`).
 
 How it fits the league
 ----------------------
@@ -399,7 +400,10 @@ def started_at(d: dict, p: dict) -> float | None:
 
 
 def best_of(d: dict, p: dict) -> int:
-    return int(p.get("best_of") or d.get("best_of") or 1)
+    """Best of how many games pairing ``p`` is played (:func:`host.events.bestof.stage_best_of`)."""
+    from host.events import bestof
+
+    return int(p.get("best_of") or bestof.stage_best_of(d, p))
 
 
 def no_show(d: dict, p: dict, by: int, now: float, *, begun: bool, challenger: int | None) -> str | None:
@@ -432,7 +436,9 @@ def no_show(d: dict, p: dict, by: int, now: float, *, begun: bool, challenger: i
     side = "a" if by == p["a"] else "b"
     p["no_show"] = {"by": int(by), "kind": kind, "at": now}
     if kind == "game" and best_of(d, p) > 1:
-        return "noted"
+        from host.events import bestof   # one game won in the series (best of 3 or 5)
+
+        return bestof.forfeit_game(d, p, int(by))
     p["result"], p["how"], p["held"] = side, "forfeit", False
     p["games"] = [side] if kind == "game" else []
     return "final"

@@ -39,10 +39,15 @@ The rules (the project's rulings)
 * A game awarded without being played (a no-show claim, :mod:`host.events.registration`) is
   recorded with ``forfeit=True``; it may be recorded before the first player was decided.  Any
   other game needs its first player decided before it is recorded.
+* **Decisive** series (``decisive=True``; an event's elimination matches, where a match must have
+  a winner): drawn games do not count toward the wins needed and do not end the series — it goes
+  on, game after game, until one player has won the majority (2 of 3, 3 of 5), so its result is
+  never a draw.  Who moves first after a drawn game follows the rules above.  Its time-out is not
+  decided here (:func:`time_out` refuses it): the event's organiser decides.
 
 The series is a JSON-able dict (the host stores it)::
 
-    {"a", "b", "best_of", "elimination", "seeds": [seed_a, seed_b], "game", "seed",
+    {"a", "b", "best_of", "elimination", "decisive", "seeds": [seed_a, seed_b], "game", "seed",
      "games": [{"result", "first", "chosen_by", "how", "match", "forfeit", "unfinished"}],
      "chooser": user | None, "first": user | None, "how": str | None, "draws": int, "timed_out": bool}
 
@@ -94,9 +99,10 @@ def needed(best_of: int) -> int:
 
 
 def new(a: int, b: int, best_of: int, *, elimination: bool, seeds: tuple[int | None, int | None] = (None, None),
-        game: str, seed: str) -> dict:
+        game: str, seed: str, decisive: bool = False) -> dict:
     """A series not yet begun.  Swiss (``elimination`` False): game 1's first player is drawn
-    now from ``random.Random(seed)``.  Elimination: the higher seed is the chooser for game 1."""
+    now from ``random.Random(seed)``.  Elimination: the higher seed is the chooser for game 1.
+    ``decisive``: drawn games do not count, the series ends only with a winner (module doc)."""
     needed(best_of)
     if a == b:
         raise SeriesError("events.err.same_player", user=a)
@@ -106,6 +112,8 @@ def new(a: int, b: int, best_of: int, *, elimination: bool, seeds: tuple[int | N
                          "seeds": list(seeds), "game": game, "seed": seed, "games": [],
                          "chooser": None, "first": None, "how": None, "draws": 0,
                          "timed_out": False}
+    if decisive:
+        s["decisive"] = True
     if elimination:
         s["chooser"] = _higher_seed(s)
     else:
@@ -141,8 +149,11 @@ def score(s: dict) -> tuple[int, int, int]:
 
 
 def over(s: dict) -> bool:
-    """The series has ended: a majority won, all N games played, or the time ran out."""
+    """The series has ended: a majority won, all N games played, or the time ran out (a
+    decisive series: only a majority won)."""
     wa, wb, _ = score(s)
+    if s.get("decisive"):
+        return max(wa, wb) >= needed(s["best_of"])
     return (s["timed_out"] or max(wa, wb) >= needed(s["best_of"])
             or len(s["games"]) >= s["best_of"])
 
@@ -228,7 +239,10 @@ def _next(s: dict) -> None:
 def time_out(s: dict, unfinished: bool, *, match_id: int | None = None) -> dict:
     """The round's time ran out: an ``unfinished`` game (one under way, ``match_id`` its bot
     match) counts as drawn and the series ends with the games played so far.  A series already
-    over is left as it is (an unfinished game then is an error)."""
+    over is left as it is (an unfinished game then is an error).  A decisive series is refused
+    (``events.err.decisive_time_out``): its time-out decides nothing, the organiser does."""
+    if s.get("decisive"):
+        raise SeriesError("events.err.decisive_time_out")
     if over(s):
         if unfinished:
             raise SeriesError("events.err.series_over")

@@ -20,9 +20,16 @@ standing goes untold, whichever command made it.  Kinds:
   organiser's result for an open or held pairing), ``override`` (an organiser's result for a
   decided one: ``before`` is the result it replaces), ``forfeit`` (an organiser's forfeit),
   ``claim`` (a forfeit win claimed after the deadline), ``claim_held`` (both sides claimed),
-  ``match`` (a bot match reported itself; ``params["match"]``), ``result`` (anything else);
+  ``match`` (a bot match reported itself; ``params["match"]``), ``time_out`` (the round's time
+  limit decided it), ``result`` (anything else);
+* best of 3 or 5 (:mod:`host.events.bestof`): ``game`` (each game of a series: ``params["n"]``,
+  the game score after it), ``game_forfeit`` (a game won by a no-show claim), ``game_unfinished``
+  (a game under way at the time limit, counted as drawn), ``first_drawn`` (the random draw of
+  who moves first, with its seed), ``choice_first`` / ``choice_second`` (a player's choice),
+  ``extend`` (an organiser's extra minutes), ``time_up`` (a bracket pairing's time ran out);
 * the league: ``start``, ``paired`` (a round's new pairings, ``after["pairings"]``), ``finished``
-  (the last round is complete), ``close``, ``cancelled`` (sign-up ended with too few players);
+  (the last round is complete), ``close``, ``cancelled`` (sign-up ended with too few players),
+  ``cancelled_checkin`` (fewer than two players checked in by the start);
 * a bracket (:mod:`host.events.stages`; ``what`` ``events.bracket.trail.<kind>``): ``cut`` (the
   top cut, ``after["seeds"]``), ``draw`` (the random draw that broke a tie at the cut line:
   ``after`` is the draw), ``start`` (an elimination of everyone and its seeding), ``replay`` (a
@@ -65,6 +72,8 @@ def _pairing_kind(act: str | None, before: dict, after: dict) -> str:
         return "decide" if before["result"] is None else "override"
     if act == "forfeit":
         return "forfeit"
+    if act == "time":
+        return "time_out"
     if act == "claim":
         return "claim" if after["result"] is not None else "claim_held"
     if act == "report":
@@ -97,6 +106,11 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
 
     told, told_players, told_pairings = trail_changes(before, after, at=at, by=by, act=act)
     out += told
+    # best-of-N play (host/events/bestof.py): each game, each choice, an extension, a time-out
+    from host.events.bestof import trail_changes as series_changes
+
+    games, quiet = series_changes(before, after, at=at, by=by)
+    out += games
     for uid, p in new_players.items():
         if uid in told_players:
             continue
@@ -123,7 +137,7 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
         if was is None or q["id"] in told_pairings:
             continue
         s0, s1 = state(was), state(q)
-        if s0 == s1 and q["id"] != target:
+        if s0 == s1 and (q["id"] != target or q["id"] in quiet):
             continue
         if s0["result"] is None and q.get("how") == "drop" and {q["a"], q["b"]} & gone:
             continue                      # told by the drop (or removal) itself
@@ -158,7 +172,11 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
         entry("finished", {"round": after.get("round")}, {"status": status_before}, {"status": status_after},
               who=by if act == "next_round" else None)
     if status_after == "closed" and status_before != "closed":
-        if after.get("cancelled"):
+        if after.get("cancelled") == "too_few_checkin":    # fewer than two checked in by the start
+            checked = [e for e in (after.get("registration") or {}).get("entries", []) if e.get("checked_in_at")]
+            entry("cancelled_checkin", {"players": len(checked)}, {"status": status_before}, {"status": status_after},
+                  who=None)
+        elif after.get("cancelled"):
             active = [p for p in after.get("players", []) if p["status"] == "active"]
             entry("cancelled", {"players": len(active)}, {"status": status_before}, {"status": status_after}, who=None)
         else:

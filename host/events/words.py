@@ -13,15 +13,21 @@ from typing import Any
 
 from data import i18n
 
-HOWS = ("match", "report", "organiser", "forfeit", "drop", "bye")
+HOWS = ("match", "report", "organiser", "forfeit", "drop", "bye", "time")
 STATUSES = ("active", "dropped", "removed")
 
 
 def result_text(p: dict[str, Any], names: dict[int, str], locale: str) -> str:
     """A pairing's state: held, to play, bye, double forfeit, draw, "{name} won" or "{name} won
-    by forfeit" (``p``: a pairing, or a trail state with the pairing's ``a`` and ``b``)."""
+    by forfeit" (``p``: a pairing, or a trail state with the pairing's ``a`` and ``b``); a pairing
+    played best of 3 or 5 says its game score, "Alice 2–1 Bob" (:func:`host.events.bestof.result_words`)."""
     if p.get("held"):
         return i18n.t("leagues.pairing.held", locale)
+    from host.events.bestof import result_words
+
+    said = result_words(p, names, locale) if "a" in p else None
+    if said is not None:
+        return said
     res = p.get("result")
     if res is None:
         return i18n.t("leagues.pairing.open", locale)
@@ -34,7 +40,8 @@ def result_text(p: dict[str, Any], names: dict[int, str], locale: str) -> str:
 
 def how_text(how: str | None, locale: str) -> str:
     """How a result was decided: a bot match, the players' reports, an organiser, a forfeit
-    (claimed or given), a player's drop, a bye; an empty string for no result yet."""
+    (claimed or given), a player's drop, a bye, the round's time limit; an empty string for no
+    result yet."""
     return i18n.t(f"events.how.{how}", locale) if how in HOWS else ""
 
 

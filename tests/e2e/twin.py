@@ -106,7 +106,7 @@ class Twin(TwinGateway, TwinRest):
         # scenario sets Discord's own numbers with ``discord_rate_limits()``)
         self.channel_limit: tuple[int, float] | None = None
         self.global_limit: int | None = None
-        self._buckets: dict[tuple, list[float]] = {}
+        self._buckets: dict[tuple, list[float]] = {}   # bucket -> its window's requests (fixed windows)
         self._global_hits: list[float] = []
         self._old_edits: dict[int, int] = {}
         self._ids = itertools.count(1)
@@ -435,8 +435,12 @@ class Twin(TwinGateway, TwinRest):
         if bucket is None:
             return None, headers
         limit, per = self.channel_limit
+        # Discord's buckets are fixed windows: a bucket's window opens with its first request
+        # and, when it resets (X-RateLimit-Reset-After), the whole limit is available again —
+        # what the headers promise and what discord.py plans by
         hits = self._buckets.setdefault(bucket, [])
-        hits[:] = [t for t in hits if now - t < per]
+        if hits and now - hits[0] >= per:
+            hits.clear()
         reset_after = round(per - (now - hits[0]), 3) if hits else per
         if len(hits) >= limit:
             self.refusals.append(f"429 bucket {method} {path}")
