@@ -18,8 +18,8 @@ Thin: the bracket is :mod:`host.events.stages` (over :mod:`host.events.bracket`)
 :func:`render.bracket.draw_bracket`; every word comes from the catalog (the round names from the
 renderer's ``events.pic.*``).
 
-custom_id template: ``lgb:<league>:<page>`` — a page (from 0) of the picture; persistent (a
-:class:`discord.ui.DynamicItem`): the league is read again on every press.
+custom_id template: ``lgb:<league>:<page>`` — a page (from 0) of the picture; persistent (the
+:class:`cogs.league_records.LeaguePage` buttons): the league is read again on every press.
 """
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ from typing import Any
 import discord
 
 from cogs.common import NO_PINGS, clip, mention_line, reply, reply_error, too_old_to_edit, tr, user_locale
+from cogs.league_records import page_view
 from data.store import LeagueRecord
 from host.events import stages
 from render.bracket import draw_bracket
 
 log = logging.getLogger("cogs.league_bracket")
 
-BRACKET_TEMPLATE = r"lgb:(?P<league>\d{1,20}):(?P<page>\d{1,4})"
 PER_MESSAGE = 10          # attachments Discord takes on one message
 
 
@@ -155,20 +155,6 @@ def champion_line(lg: LeagueRecord, locale: str) -> str:
 
 
 # ---------------------------------------------------------------------------- /league bracket
-def page_view(league_id: int, page: int, pages: int, locale: str) -> discord.ui.View | None:
-    """◀ ▶ under the picture (none when it fits one page); a disabled button names the page
-    shown, so the two custom ids stay different."""
-    if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
-                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
-        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
-                                   custom_id=f"lgb:{int(league_id)}:{target}", disabled=off)
-        view.add_item(BracketPage(button, int(league_id), target))
-    return view
-
-
 def _content(lg: LeagueRecord, locale: str, page: int, pages: int) -> str:
     lines = [caption(lg, locale)]
     if pages > 1:
@@ -190,7 +176,7 @@ async def send_bracket(interaction: discord.Interaction, lg: LeagueRecord, page:
     page = min(max(0, int(page)), len(pngs) - 1)
     await reply(interaction, _content(lg, locale, page, len(pngs)),
                 file=discord.File(io.BytesIO(pngs[page]), filename="bracket.png"),
-                view=page_view(lg.id, page, len(pngs), locale), ephemeral=not public)
+                view=page_view(lg.id, page, len(pngs), locale, kind="b"), ephemeral=not public)
 
 
 async def turn_page(interaction: discord.Interaction, league_id: int, page: int) -> None:
@@ -205,24 +191,4 @@ async def turn_page(interaction: discord.Interaction, league_id: int, page: int)
     await interaction.response.edit_message(
         content=_content(lg, locale, page, len(pngs)),
         attachments=[discord.File(io.BytesIO(pngs[page]), filename="bracket.png")],
-        view=page_view(lg.id, page, len(pngs), locale))
-
-
-class BracketPage(discord.ui.DynamicItem[discord.ui.Button], template=BRACKET_TEMPLATE):
-    def __init__(self, item: discord.ui.Button, league_id: int, page: int) -> None:
-        super().__init__(item)
-        self.league_id, self.page = int(league_id), int(page)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(item, int(match["league"]), int(match["page"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await turn_page(interaction, self.league_id, self.page)
-        except Exception:
-            log.exception("bracket page %s of league %s failed", self.page, self.league_id)
-            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
-
-
-DYNAMIC_ITEMS = (BracketPage,)
+        view=page_view(lg.id, page, len(pngs), locale, kind="b"))

@@ -25,9 +25,9 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands, tasks
+from discord.ext import commands
 
-from cogs.common import L, N, clip, mention_line, render, render_lines, reply, reply_error, tr, transient, user_locale
+from cogs.common import L, N, clip, mention_line, render, render_lines, reply, reply_error, tr, user_locale
 from cogs.decks import any_deck_autocomplete
 from cogs.leagues import league_autocomplete
 from data.store import LeagueRecord
@@ -163,11 +163,8 @@ class LeagueEvent(commands.Cog):
             group.add_command(command)
             self._grafted.append((group, command))
         self.__cog_app_commands__ = []
-        if getattr(self.bot, "host", None) is not None and getattr(self.bot, "clock_enabled", True):
-            self.checkins.start()
 
     async def cog_unload(self) -> None:
-        self.checkins.cancel()
         for group, command in self._grafted:
             group.remove_command(command.name)
         self._grafted = []
@@ -422,21 +419,9 @@ class LeagueEvent(commands.Cog):
             await reply(interaction, self._overview(lg, locale))
 
     # ------------------------------------------------------------------ the clock
-    @tasks.loop(seconds=60)
-    async def checkins(self) -> None:
-        try:
-            await self.tick_once()
-        except Exception as e:
-            if transient(e):
-                return
-            log.exception("league check-ins failed")
-
-    @checkins.before_loop
-    async def _before(self) -> None:
-        await self.bot.wait_until_ready()
-
     async def tick_once(self) -> int:
-        """Leagues whose check-in has just opened: the league message gets its Check-in button,
+        """(Run by the leagues' one clock, :meth:`cogs.leagues.Leagues.deadlines`.)  Leagues
+        whose check-in has just opened: the league message gets its Check-in button,
         and the channel is told, pinging everyone signed up (the waiting list too)."""
         cog = self.leagues
         if cog is None:

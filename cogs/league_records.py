@@ -30,7 +30,8 @@ from render.standings import draw_standings, number_text, standings_pages, tiebr
 
 log = logging.getLogger("cogs.league_records")
 
-STANDINGS_TEMPLATE = r"lgs:(?P<league>\d{1,20}):(?P<page>\d{1,4})"
+# a page of a league picture: ``lgs:`` the standings, ``lgb:`` the bracket (cogs/league_bracket.py)
+PAGE_TEMPLATE = r"lg(?P<kind>[sb]):(?P<league>\d{1,20}):(?P<page>\d{1,4})"
 PER_PICTURE = 16          # players on one page of the standings picture
 NAME_CELLS = 16
 
@@ -128,18 +129,17 @@ def standings_png(lg: LeagueRecord, locale: str, page: int) -> tuple[bytes, int,
     return png, page, pages
 
 
-def page_view(league_id: int, page: int, pages: int, locale: str) -> discord.ui.View | None:
-    """◀ ▶ under the picture (none when it fits one page).  A disabled button names the page
-    shown, so the two custom ids stay different."""
+def page_view(league_id: int, page: int, pages: int, locale: str, kind: str = "s") -> discord.ui.View | None:
+    """◀ ▶ under a league picture (``kind``: ``s`` the standings, ``b`` the bracket; none when it
+    fits one page).  A disabled button names the page shown, so the two custom ids stay different."""
     if pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    prev = discord.ui.Button(label=tr("records.page.prev", locale), style=discord.ButtonStyle.secondary,
-                             custom_id=f"lgs:{int(league_id)}:{max(page - 1, 0)}", disabled=page == 0)
-    nxt = discord.ui.Button(label=tr("records.page.next", locale), style=discord.ButtonStyle.secondary,
-                            custom_id=f"lgs:{int(league_id)}:{min(page + 1, pages - 1)}", disabled=page + 1 >= pages)
-    view.add_item(StandingsPage(prev, int(league_id), max(page - 1, 0)))
-    view.add_item(StandingsPage(nxt, int(league_id), min(page + 1, pages - 1)))
+    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
+                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
+        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
+                                   custom_id=f"lg{kind}:{int(league_id)}:{target}", disabled=off)
+        view.add_item(LeaguePage(button, kind, int(league_id), target))
     return view
 
 
@@ -167,20 +167,27 @@ async def turn_page(interaction: discord.Interaction, league_id: int, page: int)
         view=page_view(lg.id, page, pages, locale))
 
 
-class StandingsPage(discord.ui.DynamicItem[discord.ui.Button], template=STANDINGS_TEMPLATE):
-    def __init__(self, item: discord.ui.Button, league_id: int, page: int) -> None:
+class LeaguePage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
+    """◀ ▶ of a league picture (standings or bracket): persistent, the page in the custom id."""
+
+    def __init__(self, item: discord.ui.Button, kind: str, league_id: int, page: int) -> None:
         super().__init__(item)
-        self.league_id, self.page = int(league_id), int(page)
+        self.kind, self.league_id, self.page = kind, int(league_id), int(page)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(item, int(match["league"]), int(match["page"]))
+        return cls(item, match["kind"], int(match["league"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if self.kind == "b":
+            from cogs.league_bracket import turn_page as turn     # the bracket's module draws it
+        else:
+            turn = turn_page
         try:
-            await turn_page(interaction, self.league_id, self.page)
+            await turn(interaction, self.league_id, self.page)
         except Exception:
-            log.exception("standings page %s of league %s failed", self.page, self.league_id)
+            log.exception("%s page %s of league %s failed", "bracket" if self.kind == "b" else "standings",
+                          self.page, self.league_id)
             await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 
 
@@ -203,4 +210,4 @@ def export_files(lg: LeagueRecord, locale: str) -> list[discord.File]:
     return [discord.File(io.BytesIO(raw), filename=name) for name, raw in exports.files(lg.data, locale)]
 
 
-DYNAMIC_ITEMS = (StandingsPage,)
+DYNAMIC_ITEMS = (LeaguePage,)

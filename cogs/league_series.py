@@ -31,9 +31,9 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
-from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, render, reply, reply_error, tr, transient, user_locale
+from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, render, reply, reply_error, tr, user_locale
 from cogs.leagues import league_autocomplete, pairing_autocomplete
 from data.store import FINISHED, LeagueRecord
 from host import leagues as LG
@@ -92,11 +92,8 @@ class LeagueSeries(commands.Cog):
             return
         if self.delivery is not None and self._published not in self.delivery.after_publish:
             self.delivery.after_publish.append(self._published)
-        if getattr(self.bot, "clock_enabled", True):
-            self.clock.start()
 
     async def cog_unload(self) -> None:
-        self.clock.cancel()
         if self.delivery is not None and self._published in self.delivery.after_publish:
             self.delivery.after_publish.remove(self._published)
         for group, command in self._grafted:
@@ -312,21 +309,9 @@ class LeagueSeries(commands.Cog):
                                    minutes=minutes, until=until))
 
     # ------------------------------------------------------------------ the clock
-    @tasks.loop(seconds=60)
-    async def clock(self) -> None:
-        try:
-            await self.tick_once()
-        except Exception as e:
-            if transient(e):
-                return
-            log.exception("league series clock failed")
-
-    @clock.before_loop
-    async def _before(self) -> None:
-        await self.bot.wait_until_ready()
-
     async def tick_once(self) -> int:
-        """What a series still waits for after a restart: a choice to ask for, a game to start."""
+        """(Run by the leagues' one clock, :meth:`cogs.leagues.Leagues.deadlines`.)  What a
+        series still waits for after a restart: a choice to ask for, a game to start."""
         n = 0
         for kind, lg, p, rec in await self.service.pending():
             locale = await self._locale(lg)

@@ -37,7 +37,7 @@ from cogs.common import (
 )
 from cogs.decks import any_deck_autocomplete
 from cogs.league_bracket import (
-    DYNAMIC_ITEMS as BRACKET_ITEMS, announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
+    announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
 )
 from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, send_standings, table_text
 from data.store import LeagueRecord
@@ -402,12 +402,20 @@ class Leagues(commands.Cog):
 
     @tasks.loop(seconds=60)
     async def deadlines(self) -> None:
-        try:
-            await self.tick_once()
-        except Exception as e:
-            if transient(e):    # the database failed for a moment (the store logged it once)
-                return
-            log.exception("league deadlines failed")
+        """The leagues' one clock, every minute: sign-up windows, deadlines and unreported
+        matches (:meth:`tick_once`), then the check-ins that opened (cogs/league_event.py) and
+        what a best-of-N pairing waits for (cogs/league_series.py) — each on its own, so one
+        failing never stops the others."""
+        for name, cog in (("deadlines", self), ("check-ins", self.bot.get_cog("LeagueEvent")),
+                          ("series", self.bot.get_cog("LeagueSeries"))):
+            if cog is None:
+                continue
+            try:
+                await cog.tick_once()
+            except Exception as e:
+                if transient(e):    # the database failed for a moment (the store logged it once)
+                    continue
+                log.exception("league %s failed", name)
 
     @deadlines.before_loop
     async def _before(self) -> None:
@@ -741,4 +749,4 @@ class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
             await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 
 
-DYNAMIC_ITEMS = (LeagueButton, *RECORD_ITEMS, *BRACKET_ITEMS)
+DYNAMIC_ITEMS = (LeagueButton, *RECORD_ITEMS)
