@@ -138,13 +138,7 @@ class TwinRest:
                     need |= EMBED_LINKS
                 self._require(cid, need)
             self._check(payload, files)
-            if self._archived(cid):            # a new message unarchives a thread (not a locked one)
-                if ch["thread_metadata"].get("locked"):
-                    raise Reject(400, 50083, "Thread is archived", violation=False)
-                ch["thread_metadata"]["archived"] = False
-                await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
-            if ch.get("thread_metadata"):
-                self._thread_active[cid] = self.wall()
+            await self._new_in_thread(cid, ch)
             return 200, self.public(self._new_message(cid, payload, files, via="channel"))
         if (g := m(r"/channels/(\d+)/messages/(\d+)/threads", path)) and method == "POST":
             cid, mid = int(g.group(1)), int(g.group(2))
@@ -230,6 +224,18 @@ class TwinRest:
         if (g := m(r"/webhooks/(\d+)/([^/]+)", path)) and method == "POST":
             return await self._followup(int(g.group(1)), g.group(2), payload, files)
         raise Reject(404, 0, f"the twin has no route for {method} {path}")
+
+    async def _new_in_thread(self, cid: int, ch: dict) -> None:
+        """A new public message in ``ch`` (a post, or an interaction's public follow-up): in a
+        thread it unarchives it (a locked one refuses) and counts as the thread's activity."""
+        if not ch.get("thread_metadata"):
+            return
+        if self._archived(cid):
+            if ch["thread_metadata"].get("locked"):
+                raise Reject(400, 50083, "Thread is archived", violation=False)
+            ch["thread_metadata"]["archived"] = False
+            await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
+        self._thread_active[cid] = self.wall()
 
     def _check(self, payload: Any, files: list, *, create: bool = True) -> None:
         errors = check_message(payload, files, upload_limit=self.upload_limit, create=create)
@@ -448,15 +454,8 @@ class TwinRest:
             raise Reject(401, 50027, "Invalid Webhook Token", violation=False)
         cid = int(ix.payload["channel_id"])
         ch = self.channels.get(cid) or {}
-        if not flags & EPHEMERAL and ch.get("thread_metadata"):
-            # a public follow-up is a new message of the thread, as a post is: it unarchives
-            # the thread (not a locked one) and counts as activity
-            if self._archived(cid):
-                if ch["thread_metadata"].get("locked"):
-                    raise Reject(400, 50083, "Thread is archived", violation=False)
-                ch["thread_metadata"]["archived"] = False
-                await self.dispatch("THREAD_UPDATE", copy.deepcopy(ch))
-            self._thread_active[cid] = self.wall()
+        if not flags & EPHEMERAL:       # a public follow-up is a new message, as a post is
+            await self._new_in_thread(cid, ch)
         msg = self._new_message(cid, payload, files, via="followup",
                                 viewer=ix.user_id if flags & EPHEMERAL else None)
         self._snap(ix, msg)
