@@ -24,7 +24,8 @@ def bot_host(store: Any, *, render: bool = True) -> Host:
     """A host wired as the bot wires it: the records cog's ``on_finish`` first (ratings in every
     scope of the guild), then the leagues cog's, so a command that ends a match costs what it
     costs in the bot."""
-    from host.records import Leagues, Records
+    from host.league_service import Leagues
+    from host.records import Records
 
     host = Host(store, render=render)
     records = Records(store, now=host.now)

@@ -10,7 +10,7 @@ organiser power itself (Manage Server, or the organiser role set with ``/league-
 and only on the leagues of the server where that power is held.
 
 Thin: the league logic is the :class:`cogs.leagues.Leagues` cog's helpers and
-:class:`host.records.Leagues`; this module only adds the command group.
+:class:`host.league_service.Leagues`; this module only adds the command group.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from cogs.leagues import (
     FORMAT_CHOICES, RESULT_CHOICES, SCORING_CHOICES, _game_choices, league_autocomplete, pairing_autocomplete,
 )
 from host import leagues as LG
-from host.records import ORGANISER_ROLE_KEY
+from host.league_service import ORGANISER_ROLE_KEY
 
 log = logging.getLogger("cogs.league_admin")
 

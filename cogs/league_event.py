@@ -10,7 +10,7 @@ cogs/__init__.py), moves them into those groups, so a member still finds everyth
 ``/league`` and an organiser under ``/league-admin``.
 
 Thin: the rules are in :mod:`host.events.entry` (over :mod:`host.events.registration`), the
-writes in :class:`host.records.Leagues` (``settings``, ``checkin``, ``checkin_due``).  The
+writes in :class:`host.league_service.Leagues` (``settings``, ``checkin``, ``checkin_due``).  The
 Check-in button is the league message's ``lg:<league>:checkin`` (cogs/leagues.py: shown while
 check-in is open), answered here.
 """

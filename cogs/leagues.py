@@ -1,6 +1,6 @@
 """/league …: server leagues (round robin or Swiss) from sign-up to final standings.
 
-Thin: every rule is in :mod:`host.leagues`, every write in :class:`host.records.Leagues`.
+Thin: every rule is in :mod:`host.leagues`, every write in :class:`host.league_service.Leagues`.
 The league message (embed + Join / Play my match / Standings buttons) is edited in place; its
 location is kept in the league document (``message`` = ``"<channel>:<message>"``).  A pairing
 started from it is an ordinary bot match whose ``meta`` names the league and pairing, and the
@@ -47,7 +47,7 @@ from host.events import bestof as BO
 from host.events import entry as EV
 from host.events import scoring as SC
 from host.events.words import result_text as _result_text
-from host.records import ORGANISER_ROLE_KEY, Leagues as LeagueService
+from host.league_service import ORGANISER_ROLE_KEY, Leagues as LeagueService
 from rules import registry
 
 log = logging.getLogger("cogs.leagues")

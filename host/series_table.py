@@ -1,7 +1,7 @@
 """Best-of-3 and -5 league pairings at the table: the host side of :mod:`host.events.bestof`.
 Knows no Discord (the cog is cogs/league_series.py).
 
-:class:`SeriesTable` belongs to a :class:`host.records.Leagues` (``leagues.series``) and writes
+:class:`SeriesTable` belongs to a :class:`host.league_service.Leagues` (``leagues.series``) and writes
 through its version-checked ``_mutate`` (so every step is on the trail):
 
 * :meth:`SeriesTable.choose` — the chooser says who moves first in the next game;
@@ -32,7 +32,7 @@ from host.events import series as S
 from host.types import Result
 
 if TYPE_CHECKING:
-    from host.records import Leagues
+    from host.league_service import Leagues
 
 log = logging.getLogger("host.series")
 

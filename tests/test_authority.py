@@ -347,10 +347,10 @@ def test_authority_strings_exist_in_both_languages_with_the_same_placeholders():
 
 
 async def test_the_league_service_acts_only_on_its_own_servers_leagues(tmp_path):
-    """At the root (host/records.Leagues): a call names the server it comes from; another
+    """At the root (host/league_service.Leagues): a call names the server it comes from; another
     server's league, or a call with no server (a DM), reaches nothing and writes nothing."""
     from data.store import open_store
-    from host.records import Leagues
+    from host.league_service import Leagues
 
     class _NoHost:
         now = staticmethod(lambda: 1000.0)

@@ -1,6 +1,6 @@
 """Issue 34, first slice, host side: a league's scoring preset (host/leagues.py over
 host/events/scoring.py), the trail of every change (host/events/trail.py, written by
-host.records.Leagues._mutate), standings recomputed after an organiser's override, and the CSV
+host.league_service.Leagues._mutate), standings recomputed after an organiser's override, and the CSV
 exports (host/events/exports.py) read back with data.csv_export.read_csv."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from data.csv_export import read_csv
 from data.store import FINISHED, MatchRecord, open_store
 from host import leagues as L
 from host.events import exports, scoring, trail
-from host.records import Leagues
+from host.league_service import Leagues
 
 G, ORG = 5, 999
 

@@ -1,7 +1,7 @@
 """Issue 34, registration: a league's player cap and waiting list, check-in before the start,
 the start that admits only checked-in players, no-show claims, decklists locked for the event
 and kept closed, and the export of an event match — host side (host/events/entry.py over
-host/events/registration.py, host/leagues.py, host.records.Leagues).  Each test's docstring
+host/events/registration.py, host/leagues.py, host.league_service.Leagues).  Each test's docstring
 quotes the rule it checks."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from data.store import open_store
 from host import leagues as L
 from host.events import entry as E
 from host.events import exports, trail
-from host.records import Leagues
+from host.league_service import Leagues
 from rules import registry
 
 G, ORG = 5, 999
@@ -97,7 +97,7 @@ def test_past_the_cap_players_go_on_the_waiting_list_and_the_first_moves_up_when
 
 
 async def test_the_service_says_the_place_in_line_and_who_moved_up_and_the_trail_tells_both(tmp_path):
-    """Sign-up with a cap through host.records.Leagues: the join answer carries the place on the
+    """Sign-up with a cap through host.league_service.Leagues: the join answer carries the place on the
     waiting list, the leave answer who moved up; the trail says "signed up on the waiting list
     (place 1)" and "moved up from the waiting list" — not "signed up" twice."""
     store, svc, _, lid = await _service(tmp_path, n=2, cap=2)

@@ -1,5 +1,5 @@
 """Issue 34, pairings played best of 1, 3 or 5 — host side, on a real store and a real host
-(host/events/bestof.py over host/events/series.py, host/series_table.py, host.records.Leagues):
+(host/events/bestof.py over host/events/series.py, host/series_table.py, host.league_service.Leagues):
 the games of a pairing are bot matches started one after another, who moves first in each, the
 game score as the result, no drawn series in a bracket, SQUARES' automatic first player, no-show
 game claims, the round time limit, the standings counting real games; and two leftovers of the
@@ -19,7 +19,8 @@ from host.events import bestof as BO
 from host.events import entry as E
 from host.events import series as S
 from host.events import trail
-from host.records import Leagues, guild_scope
+from host.league_service import Leagues
+from host.records import guild_scope
 
 G, CH, ORG = 5, 6, 999
 A, B, C, D = 1, 2, 3, 4

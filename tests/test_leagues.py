@@ -1,4 +1,4 @@
-"""League logic (host/leagues.py) and the league service (host/records.Leagues) on a real store:
+"""League logic (host/leagues.py) and the league service (host/league_service.Leagues) on a real store:
 pairings, standings and tiebreaks, reports, claims, drops, persistence across a restart."""
 from __future__ import annotations
 
@@ -459,7 +459,7 @@ class _NoHost:
 
 async def test_leagues_survive_a_restart_and_writes_are_version_checked(backend):
     from data.store import VersionConflict
-    from host.records import Leagues
+    from host.league_service import Leagues
 
     store = await backend.open()
     svc = Leagues(store, _NoHost(), now=lambda: 1000.0)
@@ -489,7 +489,7 @@ async def test_leagues_survive_a_restart_and_writes_are_version_checked(backend)
 
 
 async def test_league_creation_refuses_bad_input(tmp_path):
-    from host.records import Leagues
+    from host.league_service import Leagues
 
     store = await open_store(str(tmp_path / "l.db"))
     svc = Leagues(store, _NoHost())
@@ -509,7 +509,7 @@ async def test_avalon_has_leagues_and_a_game_no_two_can_play_is_refused_with_the
     (「最大4人同時対戦」), so a two-seat league match is a legal match of it; its late joins are
     refused in a league match by the host (test_host_multiplayer), so it stays one against one.
     A game nobody can play two-handed gets no league, and the answer says which games have them."""
-    from host.records import Leagues, league_game
+    from host.league_service import Leagues, league_game
     from rules import registry
 
     class Trio:

@@ -226,7 +226,7 @@ async def test_ids_beyond_64_bits_are_no_such_match(host, store, clock, match_id
 # "every stored row is checked when read, and one bad row never stops anything else"
 
 async def test_an_unreadable_league_row_is_skipped_and_the_league_clock_carries_on(store, backend, caplog):
-    from host.records import Leagues
+    from host.league_service import Leagues
 
     class _NoHost:
         now = staticmethod(lambda: 1000.0)

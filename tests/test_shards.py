@@ -14,7 +14,7 @@ import pytest
 import bot
 from data.store import ACTIVE, LeagueRecord
 from host import Host
-from host.records import Leagues
+from host.league_service import Leagues
 from host.shards import Shards, ShardSpecError, parse_shard_ids, shard_of
 
 from discord_fakes import Clock

@@ -6,7 +6,7 @@ The trail is ``d["trail"]``, a list of entries::
      "what": "events.trail.<kind>" (a catalog key), "params": {...},
      "before": ..., "after": ...}
 
-:func:`changes` compares a league before and after one write (:meth:`host.records.Leagues._mutate`
+:func:`changes` compares a league before and after one write (:meth:`host.league_service.Leagues._mutate`
 holds both) and returns the entries that write makes, so nothing that changes a result or a
 standing goes untold, whichever command made it.  Kinds:
 
