@@ -6,8 +6,8 @@ location is kept in the league document (``message`` = ``"<channel>:<message>"``
 started from it is an ordinary bot match whose ``meta`` names the league and pairing, and the
 host's ``on_finish`` hook reports its result here.
 
-Only what every member may do is here (join, leave, standings, schedule, play, report for
-one's own pairing, claim).  The organiser commands (create, start, next-round, forfeit, remove,
+Only what every member may do is here (join, leave, standings, schedule, play, claim; a
+player's report of their own pairing is cogs/league_reports.py).  The organiser commands (create, start, next-round, forfeit, remove,
 close, season, role, report for any pairing) are ``/league-admin …`` (cogs/league_admin.py),
 shown to Manage Server by default; they use the helpers of this cog (``is_organiser``,
 ``_resolve``, ``refresh``, ``after_change``).
@@ -281,6 +281,8 @@ class Leagues(commands.Cog):
                            else "leagues.embed.cancelled", locale))
         info += EV.summary_lines(d, lg.status, locale, self.bot.host.now())   # cap, start, check-in, decklists
         info += BO.summary_lines(d, locale)                                    # best of N, the round time limit
+        if d.get("edition") is not None:                                       # pinned for every match
+            info.append(tr("events.edition", locale, n=d["edition"]))
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]
@@ -403,11 +405,11 @@ class Leagues(commands.Cog):
     @tasks.loop(seconds=60)
     async def deadlines(self) -> None:
         """The leagues' one clock, every minute: sign-up windows, deadlines and unreported
-        matches (:meth:`tick_once`), then the check-ins that opened (cogs/league_event.py) and
-        what a best-of-N pairing waits for (cogs/league_series.py) — each on its own, so one
-        failing never stops the others."""
+        matches (:meth:`tick_once`), then the check-ins that opened (cogs/league_event.py),
+        what a best-of-N pairing waits for (cogs/league_series.py) and the reports the bot
+        confirms (cogs/league_reports.py) — each on its own, so one failing never stops the others."""
         for name, cog in (("deadlines", self), ("check-ins", self.bot.get_cog("LeagueEvent")),
-                          ("series", self.bot.get_cog("LeagueSeries"))):
+                          ("series", self.bot.get_cog("LeagueSeries")), ("reports", self.bot.get_cog("LeagueReports"))):
             if cog is None:
                 continue
             try:
@@ -561,46 +563,6 @@ class Leagues(commands.Cog):
         if len(lines) == 1:
             lines.append(tr("leagues.schedule.empty", locale))
         await reply(interaction, clip("\n".join(lines), 2000))
-
-    @league.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league.report.mine.description"))
-    @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), result=N("result", "cmd.league.opt.result.name"),
-                         league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league.opt.result.mine.description"),
-                           league=L("cmd.league.opt.league.description"))
-    @app_commands.choices(result=MY_RESULT_CHOICES)
-    @app_commands.autocomplete(pairing=my_pairing_autocomplete, league=league_autocomplete)
-    async def report(self, interaction: discord.Interaction, pairing: int, result: str,
-                     league: Optional[int] = None) -> None:
-        """A player's result for their own pairing (organisers decide any pairing with
-        /league-admin report): the same result from both sides counts."""
-        locale = user_locale(interaction)
-        lg = await self._resolve(interaction, league)
-        if lg is None:
-            return
-        if result not in ("win", "loss", "draw", "first", "second"):
-            await reply_error(interaction, tr("leagues.err.bad_result", locale))
-            return
-        me = interaction.user.id
-        p = next((q for q in lg.data["pairings"] if q["id"] == pairing), None)
-        if p is None:
-            await reply_error(interaction, tr("leagues.err.no_pairing", locale, pairing=pairing))
-            return
-        if me not in (p["a"], p["b"]):
-            await reply_error(interaction, tr("leagues.err.not_yours", locale, pairing=pairing))
-            return
-        outcome = result
-        if result in ("first", "second"):
-            first_won = result == "first"
-            outcome = "win" if (p["a"] == me) == first_won else "loss"
-        res = await self.service.report(lg.id, interaction.guild_id, pairing, me, outcome, organiser=False)
-        if await self._fail(interaction, res):
-            return
-        state = res.data["payload"]["state"]
-        await reply(interaction, tr(f"leagues.report.{state}", locale, pairing=pairing))
-        await self.after_change(res)
-        if state == "held":
-            await self.announce(res.data["league"], tr("leagues.report.held_public", await self.public_locale(lg.guild_id, lg),
-                                                       pairing=pairing))
 
     @league.command(name=N("claim", "cmd.league.claim.name"), description=L("cmd.league.claim.description"))
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), league=N("league", "cmd.league.opt.league.name"))

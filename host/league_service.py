@@ -23,10 +23,12 @@ from data.store import (
 from host import leagues as L
 from host.events import bestof as BO
 from host.events import entry as E
+from host.events import reports as RP
 from host.events import scoring as S
 from host.events import stages as ST
 from host.events import trail as T
 from host.records import Records, board_key, guild_scope
+from host.replay import newest_edition
 from host.shards import owns
 from host.types import Msg, Result, msg
 
@@ -50,6 +52,12 @@ def league_game(game: str) -> bool:
         return False
     eng = registry.get(game)
     return eng.min_players <= 2 <= eng.max_players
+
+
+def _engine(game: str) -> Any:
+    from rules import registry
+
+    return registry.get(game)
 
 
 def league_game_refusal(game: str) -> Result | None:
@@ -152,7 +160,8 @@ class Leagues:
         data = L.new_league(name=name, game=game, fmt=fmt, rounds=rounds if fmt == "swiss" else None,
                             deadline_hours=deadline_hours, rated=rated, signup_hours=signup_hours or None,
                             organiser=organiser, channel_id=channel_id, season=season, now=self.now(),
-                            locale=locale, scoring_preset=scoring, cut=cut, seeding=seeding, reset=reset)
+                            locale=locale, scoring_preset=scoring, cut=cut, seeding=seeding, reset=reset,
+                            edition=newest_edition(_engine(game)))
         lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
                                                          data=data, created_at=self.now(),
                                                          updated_at=self.now()))
@@ -256,17 +265,61 @@ class Leagues:
         return ("finished" if state == "finished" else status), paired
 
     async def report(self, league_id: int, guild_id: int, pairing_id: int, by: int, outcome: str,
-                     organiser: bool) -> Result:
-        """A report (an organiser's counts at once).  Payload ``{"state", "paired", "void"}``:
-        ``void``, the pairings an organiser's correction took out of a bracket."""
+                     organiser: bool, score: str | None = None) -> Result:
+        """A report (an organiser's counts at once; a player's with its game score for best of 3
+        or 5, :mod:`host.events.reports`).  Payload ``{"state", "paired", "void"}``: ``void``,
+        the pairings an organiser's correction took out of a bracket."""
+        now = self.now()
+
         def step(d: dict, status: str) -> tuple[str, Any]:
-            state = L.report(d, status, pairing_id, by, outcome, organiser)
+            state = L.report(d, status, pairing_id, by, outcome, organiser, score=score, now=now)
             seen = len((d.get("bracket") or {}).get("void") or [])
             new_status, paired = self._after_result(d, status) if state == "final" else (status, [])
             void = [p["id"] for p in ((d.get("bracket") or {}).get("void") or [])[seen:]]
             return new_status, {"state": state, "paired": paired, "void": void}
         return await self._mutate(league_id, guild_id, step, by=by, act="decide" if organiser else "report",
                                   target=int(pairing_id))
+
+    async def answer_report(self, league_id: int, guild_id: int, pairing_id: int, by: int, agree: bool) -> Result:
+        """The opponent's Confirm (``agree``) or Dispute of the report waiting for them.  Payload
+        ``{"state": "final" | "held", "paired"}``."""
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            if agree:
+                RP.confirm(d, status, pairing_id, by)
+                new_status, paired = self._after_result(d, status)
+                return new_status, {"state": "final", "paired": paired}
+            RP.dispute(d, status, pairing_id, by)
+            return status, {"state": "held", "paired": []}
+        return await self._mutate(league_id, guild_id, step, by=by, act="confirm" if agree else "dispute",
+                                  target=int(pairing_id))
+
+    async def confirm_due(self) -> list[Result]:
+        """The bot confirms the reports left unanswered for the organiser's ``confirm_minutes``
+        (payload ``{"confirmed": [pairings], "paired"}``), one league at a time."""
+        out = []
+        now = self.now()
+        for lg in await self._mine(("running",)):
+            try:
+                if not RP.due(lg.data, now):
+                    continue
+            except Exception:
+                log.exception("league %s: its reports cannot be read", lg.id)
+                continue
+
+            def step(d: dict, status: str) -> tuple[str, Any]:
+                done = RP.auto_confirm(d, status, now)
+                if not done:
+                    raise L.LeagueError("leagues.err.ignored")
+                new_status, paired = self._after_result(d, status)
+                return new_status, {"confirmed": done, "paired": paired, "state": "final"}
+            try:
+                res = await self._mutate(lg.id, None, step, system=True, act="auto_confirm")
+            except Exception:
+                log.exception("league %s: confirming reports failed", lg.id)
+                continue
+            if res.ok:
+                out.append(res)
+        return out
 
     async def forfeit(self, league_id: int, guild_id: int, pairing_id: int, loser: int | None,
                       by: int | None = None) -> Result:
@@ -328,14 +381,19 @@ class Leagues:
     async def settings(self, league_id: int, guild_id: int, by: int, **changes: Any) -> Result:
         """``/league-admin settings``: the player cap, the start time, the check-in minutes, the
         no-show minutes, open decklists (:func:`host.events.entry.configure`), best of N for the
-        rounds and the top cut and the round time limit (:func:`host.events.bestof.configure`);
-        during sign-up.  Payload: ``{"changed", "moved"}``."""
+        rounds and the top cut and the round time limit (:func:`host.events.bestof.configure`),
+        during sign-up; the minutes after which the bot confirms a report nobody answered
+        (``confirm_minutes``, :func:`host.events.reports.configure`), until the event ends.
+        Payload: ``{"changed", "moved"}``."""
         now = self.now()
         series = {k: changes.pop(k) for k in list(changes) if k in BO.SETTINGS}
+        confirm = changes.pop("confirm_minutes", False)
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            changed = BO.configure(d, status, **series)      # best of N, the round time limit
-            out = E.configure(d, status, now, **changes)
+            # the bot's confirmation of reports may change while the event runs; the rest only in sign-up
+            changed = RP.configure(d, status, confirm) if confirm is not False else []
+            changed += BO.configure(d, status, **series)      # best of N, the round time limit
+            out = E.configure(d, status, now, **changes) if changes or confirm is False else {"changed": [], "moved": []}
             out["changed"] = out["changed"] + changed
             return status, out
         return await self._mutate(league_id, guild_id, step, by=by, act="settings")
@@ -417,7 +475,7 @@ class Leagues:
             return await self.series.next_game(lg.id, p["id"])
         opponent = p["b"] if p["a"] == user_id else p["a"]
         names = {q["id"]: q["name"] for q in d["players"]}
-        meta = {"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"]}
+        meta = L.match_meta(d, lg.id, p["id"])
         if p.get("series"):
             meta["game"] = BO.number(p)
         res = await self.host.challenge(

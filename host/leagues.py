@@ -196,10 +196,14 @@ def scoring_of(d: dict) -> str:
 def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_hours: int,
                rated: bool, signup_hours: int | None, organiser: int, channel_id: int | None,
                season: int, now: float, locale: str = "en", scoring_preset: str | None = None,
-               cut: int | None = None, seeding: str | None = None, reset: bool | None = None) -> dict:
+               cut: int | None = None, seeding: str | None = None, reset: bool | None = None,
+               edition: Any = None) -> dict:
     """A new league document.  ``cut`` (0, 2, 4, 8; None: by MTR Appendix E at the start),
     ``seeding`` (``rating`` or ``random``) and ``reset`` (double elimination): the event's
-    stages, :mod:`host.events.stages`; the league is marked ``"events": 1`` for them."""
+    stages, :mod:`host.events.stages`; the league is marked ``"events": 1`` for them.
+    ``edition``: the game's rules edition when the league is made, pinned for every match of
+    the event (a later edition of the cards changes none of them; a league stored without one,
+    or a game with one set of rules, plays the newest)."""
     if fmt not in FORMATS:
         raise LeagueError("leagues.err.format")
     preset = scoring_preset or default_scoring(game)
@@ -214,8 +218,17 @@ def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_h
             "organiser": organiser, "channel_id": channel_id, "message": None, "season": season,
             "locale": locale, "scoring": preset,
             "events": 1, "cut": cut, "seeding": seeding or "rating", "reset": True if reset is None else bool(reset),
-            "bracket": None,
+            "bracket": None, "edition": edition,
             "players": [], "round": 0, "schedule": [], "pairings": [], "next_id": 1, "trail": []}
+
+
+def match_meta(d: dict, league_id: int, pairing_id: int) -> dict:
+    """The ``meta`` of a bot match played for a pairing: rated as the league is, which league and
+    pairing it counts for, and the event's pinned rules edition (when it has one)."""
+    meta = {"rated": bool(d["rated"]), "league": int(league_id), "pairing": int(pairing_id)}
+    if d.get("edition") is not None:
+        meta["edition"] = d["edition"]
+    return meta
 
 
 def player(d: dict, user_id: int) -> dict | None:
@@ -454,39 +467,29 @@ def _relative(p: dict, user_id: int, outcome: str) -> str:
     return me if outcome == "win" else other
 
 
-def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organiser: bool) -> str:
-    """A result report.  ``outcome`` is 'win'/'loss'/'draw' from ``by``'s side, or for an
-    organiser 'a'/'b'/'draw'/'double'.  Returns 'final', 'waiting' (one side reported) or
-    'held' (the two sides disagree: an organiser decides).  An elimination match has a
-    winner: a draw (or a double forfeit) is refused there."""
+def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organiser: bool,
+           score: str | None = None, now: float = 0.0) -> str:
+    """A result report.  ``outcome`` is 'win'/'loss'/'draw' from ``by``'s side (with the game
+    score for best of 3 or 5: :func:`host.events.reports.report`), or for an organiser
+    'a'/'b'/'draw'/'double'.  Returns 'final', 'waiting' (one side reported) or 'held' (the two
+    sides disagree: an organiser decides).  An elimination match has a winner: a draw (or a
+    double forfeit) is refused there."""
+    if not organiser:
+        from host.events import reports
+
+        return reports.report(d, status, pairing_id, by, outcome, score, now)
     if status != "running":
         raise LeagueError("leagues.err.not_running")
     p = pairing(d, pairing_id)
     if p["b"] is None:
         raise LeagueError("leagues.err.bye_pairing")
-    if organiser:
-        if outcome not in ("a", "b", "draw", "double"):
-            raise LeagueError("leagues.err.bad_result")
-        stages.refuse_draw(p, outcome)
-        p["result"], p["how"], p["held"] = outcome, "organiser", False
-        return "final"
-    if by not in (p["a"], p["b"]):
-        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
-    if p["result"] is not None:
-        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
-    if outcome not in ("win", "loss", "draw"):
+    if outcome not in ("a", "b", "draw", "double"):
         raise LeagueError("leagues.err.bad_result")
     stages.refuse_draw(p, outcome)
-    res = _relative(p, by, outcome)
-    p["reports"][str(by)] = res
-    other = p["b"] if by == p["a"] else p["a"]
-    theirs = p["reports"].get(str(other))
-    if theirs is None:
-        return "waiting"
-    if theirs != res:
-        p["held"] = True
-        return "held"
-    p["result"], p["how"], p["held"] = res, "report", False
+    p["result"], p["how"], p["held"] = outcome, "organiser", False
+    from host.events.reports import decided_games
+
+    decided_games(p)          # the game score of the report the organiser agrees with
     return "final"
 
 

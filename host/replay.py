@@ -70,12 +70,26 @@ def own_part(view: dict, public: dict) -> dict:
 _NAMING_KEYS = ("cards", "kings", "seat")
 
 
-def start_edition(eng: object) -> dict:
+def start_edition(eng: object, pinned: Any = None) -> dict:
     """The rules edition a match starts under, for its ``meta``: kept in its record so it replays
     under the same rules after a later ruling (``editions`` in the engine, newest last; a game
-    without any has one set of rules)."""
+    without any has one set of rules).  ``pinned``: the edition an event fixed for all its
+    matches (``meta["edition"]`` of a league match, :func:`host.leagues.new_league`) — kept
+    when the engine has it, else the newest."""
     editions = getattr(eng, "editions", None)
-    return {"edition": editions[-1]} if editions else {}
+    if not editions:
+        return {}
+    return {"edition": pinned if pinned in editions else editions[-1]}
+
+
+def edition_args(eng: object, meta: dict | None) -> dict:
+    """``new_match`` keyword arguments for the edition a match will start under (its pinned one)."""
+    return start_edition(eng, (meta or {}).get("edition"))
+
+
+def newest_edition(eng: object) -> Any:
+    """The edition a new match of ``eng`` starts under today (None: a game with one set of rules)."""
+    return start_edition(eng).get("edition")
 
 
 def _initial_state(game: Any, rec: MatchRecord) -> Any:

@@ -10,7 +10,7 @@ from data import i18n
 from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
 from host.options import describe_options, option_problem
 from host.replay import (
-    JOIN, _deck_token, _fill_decks, _hidden, _illegal_join, _with_deck, start_edition,
+    JOIN, _deck_token, _fill_decks, _hidden, _illegal_join, _with_deck, edition_args, start_edition,
 )
 from host.texts import _names, game_msg, shown_after, told_lines
 from host.types import Msg, PublicUpdate, Result, msg
@@ -52,7 +52,7 @@ class Seating:
             options["decks"] = [deck] + [None] * (n - 1)
         seed = int(seed) if seed is not None else self._new_seed()
         try:
-            eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n))
+            eng.new_match(players=n, seed=seed, options=_fill_decks(eng, options, n), **edition_args(eng, meta))
         except ValueError as exc:
             return Result.fail("host.err.bad_options", detail=option_problem(eng, options, n, exc),
                                allowed=describe_options(eng))
@@ -99,7 +99,7 @@ class Seating:
                 options["decks"] = [options["decks"][i] if i < len(options["decks"]) else None for i in kept]
             options = _fill_decks(eng, options, len(seats))
             try:
-                eng.new_match(players=len(seats), seed=new.seed, options=options)
+                eng.new_match(players=len(seats), seed=new.seed, options=options, **edition_args(eng, new.meta))
             except ValueError as exc:
                 return Result.fail("host.err.bad_options", match=old,
                                    detail=option_problem(eng, options, len(seats), exc),
@@ -110,7 +110,7 @@ class Seating:
                                    n=len(seats), min=eng.min_players, max=eng.max_players)
             new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
                           snapshot=None, snapshot_seq=0,
-                          meta={**new.meta, "players0": len(seats), **start_edition(eng)})
+                          meta={**new.meta, "players0": len(seats), **start_edition(eng, new.meta.get("edition"))})
             new.deadline = self._deadline(new)
             written = await self._write(new, old.version)
             if written is None:

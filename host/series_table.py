@@ -140,7 +140,7 @@ class SeriesTable:
             d["game"], first, names.get(first, str(first)), opponents=[(second, names.get(second, str(second)))],
             options=BO.first_options(d["game"], 0), guild_id=lg.guild_id, channel_id=prev.channel_id,
             locale=prev.meta.get("locale", d.get("locale", "en")),
-            meta={"rated": bool(d["rated"]), "league": lg.id, "pairing": p["id"], "game": n},
+            meta={**L.match_meta(d, lg.id, p["id"]), "game": n},
             deck=self.deck_for(d, prev, first))
         if not res.ok:
             await self._release(league_id, pairing_id, n)

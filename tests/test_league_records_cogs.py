@@ -125,7 +125,7 @@ async def test_the_trail_is_for_organisers_newest_first_in_words_with_timestamps
     lg = await env.store.get_league(league_id)
     mine = next(p for p in LG.round_pairings(lg.data) if uid(env.bob) in (p["a"], p["b"]))
     ix = await env.fake.slash(env.bot, env.bob, "league report", pairing=mine["id"], result="win")
-    assert "counts once your opponent" in ix.text
+    assert "it counts once they do" in ix.text
     first = LG.round_pairings(lg.data, 1)[0]
     await env.fake.slash(env.bot, env.alice, "league-admin report", pairing=first["id"], result="second",
                          permissions=ALL_PERMISSIONS)

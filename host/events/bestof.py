@@ -294,7 +294,8 @@ def result_words(p: dict, names: dict[int, str], locale: str) -> str | None:
     Bob", "Alice 1–0 Bob, game 2 next" — or None when the plain words fit (a best-of-one pairing,
     a forfeit, an organiser's result)."""
     s = p.get("series")
-    if s is None and (p.get("how") != "time" or "games" not in p):
+    scored = bool(p.get("scored")) and p.get("how") in ("report", "organiser")   # a reported game score
+    if s is None and not scored and (p.get("how") != "time" or "games" not in p):
         return None
     res = p.get("result")
     games = games_of(p)
@@ -303,7 +304,7 @@ def result_words(p: dict, names: dict[int, str], locale: str) -> str | None:
         if not games:
             return None
         return i18n.t("events.series.result.open", locale, a=a, b=b, score=score(games), n=len(games) + 1)
-    if p.get("how") not in ("match", "time"):
+    if p.get("how") not in ("match", "time") and not scored:
         return None
     if p.get("how") == "time" and not games:
         return i18n.t("events.series.result.time_none", locale)

@@ -21,7 +21,10 @@ standing goes untold, whichever command made it.  Kinds:
   decided one: ``before`` is the result it replaces), ``forfeit`` (an organiser's forfeit),
   ``claim`` (a forfeit win claimed after the deadline), ``claim_held`` (both sides claimed),
   ``match`` (a bot match reported itself; ``params["match"]``), ``time_out`` (the round's time
-  limit decided it), ``result`` (anything else);
+  limit decided it), ``disputed`` (the opponent disputed a report: held for an organiser),
+  ``confirm_auto`` (the bot confirmed a report nobody answered in the organiser's time,
+  :mod:`host.events.reports`), ``result`` (anything else); a report with a game score (best of
+  3 or 5) keeps it in ``params["games"]``, and its words say it ("Alice 2–1 Bob");
 * best of 3 or 5 (:mod:`host.events.bestof`): ``game`` (each game of a series: ``params["n"]``,
   the game score after it), ``game_forfeit`` (a game won by a no-show claim), ``game_unfinished``
   (a game under way at the time limit, counted as drawn), ``first_drawn`` (the random draw of
@@ -80,6 +83,10 @@ def _pairing_kind(act: str | None, before: dict, after: dict) -> str:
         if after["result"] is not None:
             return "confirm"
         return "held" if after["held"] else "report"
+    if act in ("confirm", "dispute"):          # the Confirm / Dispute buttons (host/events/reports.py)
+        return "confirm" if after["result"] is not None else "disputed"
+    if act == "auto_confirm":
+        return "confirm_auto"
     return "result"
 
 
@@ -141,10 +148,16 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
             continue
         if s0["result"] is None and q.get("how") == "drop" and {q["a"], q["b"]} & gone:
             continue                      # told by the drop (or removal) itself
-        kind = _pairing_kind(act if q["id"] == target else None, s0, s1)
+        # the bot's confirmations are about every pairing they decided (no one target)
+        kind = _pairing_kind(act if q["id"] == target or act == "auto_confirm" else None, s0, s1)
         params: dict[str, Any] = {"pairing": q["id"], "round": q["round"], "a": q["a"], "b": q["b"]}
         if kind in ("report", "confirm", "held") and by is not None:
             params["outcome"] = s1["reports"].get(str(by))
+        games = (q.get("report_games") or {}).get(str(by)) if by is not None else None
+        if kind in ("confirm_auto", "decide", "override") or (kind == "confirm" and act == "confirm"):
+            games = q.get("games") if q.get("scored") else None
+        if games and kind in ("report", "confirm", "held", "confirm_auto", "decide", "override"):
+            params["games"] = list(games)      # a reported game score: "Alice 2–1 Bob"
         if kind in ("match", "events.bracket.trail.replay"):
             params["match"] = q.get("match")
         entry(kind, params, s0, s1)
@@ -261,8 +274,11 @@ def line(e: dict, names: dict[int, str], locale: str) -> str:
             st = e.get(side) or {}
             words[side] = result_text({**st, "a": a, "b": b}, names, locale)
         outcome = p.get("outcome")
-        words["outcome"] = result_text({"result": outcome, "how": "report", "a": a, "b": b}, names, locale) \
+        scored = {"games": p["games"], "scored": True} if p.get("games") else {}
+        words["outcome"] = result_text({"result": outcome, "how": "report", "a": a, "b": b, **scored}, names, locale) \
             if outcome else "-"
+        if scored and (e.get("after") or {}).get("result") is not None:
+            words["after"] = result_text({**e["after"], "a": a, "b": b, **scored}, names, locale)
     decided = (e.get("after") or {}).get("decided") if isinstance(e.get("after"), dict) else None
     words["decided"] = ""
     if decided:

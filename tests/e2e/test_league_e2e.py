@@ -119,7 +119,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
     assert_ephemeral(ix)
     assert f"Your report for pairing #{pairing2} is noted" in ix.text
     ix = await twin.slash(users[d], "league report", pairing=pairing2, result="win")
-    assert f"Result of pairing #{pairing2} recorded" in ix.text
+    assert f"Pairing #{pairing2}: your report matches your opponent's" in ix.text
     [final] = await twin.wait_for(lambda: announcements(twin, league_id, "is finished"), what="the final standings")
     finished = twin.message(message["id"])
     assert "Final standings" in message_text(finished)
