@@ -170,6 +170,9 @@ class Leagues(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self._service: LeagueService | None = None
+        # the league message's edits, one at a time per league: the newest version waiting
+        self._to_show: dict[int, LeagueRecord] = {}
+        self._showing: set[int] = set()
 
     @property
     def service(self) -> LeagueService:
@@ -324,7 +327,24 @@ class Leagues(commands.Cog):
         return view if view.children else None
 
     async def refresh(self, lg: LeagueRecord) -> None:
-        """Edit the league message in place (post a new one if it is gone)."""
+        """Edit the league message in place (post a new one if it is gone).  One edit at a time
+        per league: a refresh asked for while one is under way only leaves the newest version
+        to show, and the edit under way shows it next — so a burst of sign-ups, check-ins or
+        results makes two edits, not one each (a channel's edits share one rate limit bucket,
+        5 per 5 s, and a queue of them would overrun it)."""
+        waiting = self._to_show.get(lg.id)
+        if waiting is None or waiting.version <= lg.version:
+            self._to_show[lg.id] = lg
+        if lg.id in self._showing:
+            return
+        self._showing.add(lg.id)
+        try:
+            while lg.id in self._to_show:
+                await self._show(self._to_show.pop(lg.id))
+        finally:
+            self._showing.discard(lg.id)
+
+    async def _show(self, lg: LeagueRecord) -> None:
         locale = await self.public_locale(lg.guild_id, lg)
         embed, view = self.league_embed(lg, locale), self.league_view(lg, locale)
         where = _split(lg.data.get("message"))
