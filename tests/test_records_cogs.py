@@ -289,7 +289,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings(env):
     assert "is not yours" in ix.text
     # the two players of pairing 2 disagree: held for an organiser
     ix = await env.fake.slash(env.bot, users[p2["a"]], "league report", pairing=p2["id"], result="win")
-    assert "counts once your opponent" in ix.text
+    assert "it counts once they do" in ix.text
     ix = await env.fake.slash(env.bot, users[p2["b"]], "league report", pairing=p2["id"], result="win")
     assert "held until an organiser" in ix.text
     lg = await env.store.get_league(league_id)
@@ -599,7 +599,7 @@ async def test_a_player_cannot_report_a_pairing_of_another_league_member_and_not
     before = await env.store.get_league(league_id)
     p1, p2 = before.data["pairings"]
     outsider = next(u for u in (env.alice, env.bob, env.carol, env.dave) if uid(u) in (p1["a"], p1["b"]))
-    for result in ("win", "first", "draw"):
+    for result in ("win", "loss", "draw"):
         ix = await env.fake.slash(env.bot, outsider, "league report", pairing=p2["id"], result=result)
         assert "is not yours" in ix.text
     ix = await env.fake.slash(env.bot, outsider, "league-admin forfeit", pairing=p2["id"])

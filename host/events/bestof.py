@@ -65,16 +65,22 @@ def settings(d: dict) -> dict:
 
 def configure(d: dict, status: str, **changes: Any) -> list[str]:
     """``/league-admin settings``: best of N for the rounds and for the top cut, the round time
-    limit (None clears it).  During sign-up only.  Returns the settings changed."""
+    limit (None clears it).  During sign-up; while the event runs, the round time limit (the
+    rounds paired from then on) and the top cut's best of N before the cut.  Returns the
+    settings changed."""
     unknown = set(changes) - set(SETTINGS)
     if unknown:
         raise TypeError(f"unknown settings: {sorted(unknown)}")
     if not changes:
         return []
-    if status != "signup":
-        raise L.LeagueError("events.reg.err.settings_started")
     old = settings(d)
     new = dict(old, **changes)
+    moved = {k for k in SETTINGS if new[k] != old[k]}
+    # while the event runs: the round time limit (for the rounds paired from then on) and the
+    # top cut's best of N until the cut begins; best of N for the rounds only in sign-up
+    running_ok = {"round_minutes"} | ({"cut_best_of"} if not d.get("bracket") else set())
+    if status != "signup" and (status != "running" or moved - running_ok):
+        raise L.LeagueError("events.reg.err.settings_started")
     for k in ("best_of", "cut_best_of"):
         if isinstance(new[k], bool) or new[k] not in BEST_OFS:
             raise L.LeagueError("events.err.best_of", best_of=new[k])

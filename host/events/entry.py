@@ -50,6 +50,7 @@ from host.events import registration as R
 
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()   # a setting left as it is
 SETTINGS = ("cap", "start_at", "checkin_minutes", "no_show_minutes", "open_decklists")
+RUNNING_SETTINGS = ("no_show_minutes", "open_decklists")     # may change while the event runs
 
 
 def _err(e: R.RegistrationError) -> L.LeagueError:
@@ -113,26 +114,33 @@ def configure(d: dict, status: str, now: float, **changes: Any) -> dict:
     """``/league-admin settings``: change the given settings (:data:`SETTINGS`; a value of None
     clears one; :data:`KEEP`, or leaving it out, keeps it).  Only during sign-up.  Returns
     ``{"changed": [setting, …], "moved": [user ids moved up from the waiting list]}`` — raising or
-    clearing the cap moves waiting players up, first in line first.
+    clearing the cap moves waiting players up, first in line first.  While the event runs only
+    :data:`RUNNING_SETTINGS` may change.
 
     Rules: a cap is at least 2 and not below the players already registered; the start is in the
     future; check-in needs a start; minutes are whole numbers, at least 1."""
     unknown = set(changes) - set(SETTINGS)
     if unknown:
         raise TypeError(f"unknown settings: {sorted(unknown)}")
-    if status != "signup":
-        raise L.LeagueError("events.reg.err.settings_started")
     old = settings(d)
     new = dict(old)
     new.update({k: v for k, v in changes.items() if v is not KEEP})
     changed = [k for k in SETTINGS if new[k] != old[k]]
-    if new["start_at"] is not None and "start_at" in changed and new["start_at"] <= now:
-        raise L.LeagueError("events.reg.err.start_past", at=int(new["start_at"]))
+    # while the event runs, the no-show time and open decklists may still change; the rest is
+    # for sign-up (who plays, and when it starts, are settled by then)
+    if status != "signup" and (status != "running" or set(changed) - set(RUNNING_SETTINGS)):
+        raise L.LeagueError("events.reg.err.settings_started")
     if new["no_show_minutes"] is not None:
         try:
             R._minutes(new["no_show_minutes"])
         except R.RegistrationError as e:
             raise _err(e) from None
+    if status == "running":
+        d["no_show_minutes"] = new["no_show_minutes"]
+        d["open_decklists"] = bool(new["open_decklists"])
+        return {"changed": changed, "moved": []}
+    if new["start_at"] is not None and "start_at" in changed and new["start_at"] <= now:
+        raise L.LeagueError("events.reg.err.start_past", at=int(new["start_at"]))
     r = reg(d)
     if r is None and any(new[k] is not None for k in ("cap", "start_at", "checkin_minutes")):
         r = R.new(cap=None, signup_until=None, start_at=None, checkin_minutes=None)

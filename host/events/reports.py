@@ -40,6 +40,7 @@ from typing import Any
 
 from host import leagues as L
 from host.events import series as S
+from host.types import Msg
 
 MAX_CONFIRM_MINUTES = 7 * 24 * 60
 MAX_DRAWN_GAMES = 9
@@ -88,7 +89,12 @@ def check_score(score: tuple[int, int, int], best_of: int, *, elimination: bool,
     if outcome_of(score) != outcome or not _ok(*score, best_of, elimination):
         allowed = valid_scores(best_of, elimination=elimination, outcome=outcome)
         raise L.LeagueError("events.report.err.score", score="-".join(map(str, score if score[2] else score[:2])),
-                            best_of=best_of, allowed=", ".join(allowed) or "-")
+                            format=_format(best_of), allowed=", ".join(allowed) or "-")
+
+
+def _format(best_of: int) -> Msg:
+    """"best of 3" / 「2本先取（3ゲーム）」, said in the reader's language."""
+    return Msg(f"events.series.best_of.{int(best_of)}", {})
 
 
 def games_of_score(score: tuple[int, int, int], side: str) -> list[str]:
@@ -133,7 +139,7 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, score: 
     games = None
     if best_of > 1:
         if score is None:
-            raise L.LeagueError("events.report.err.score_needed", best_of=best_of,
+            raise L.LeagueError("events.report.err.score_needed", format=_format(best_of),
                                 allowed=", ".join(valid_scores(best_of, elimination=elimination, outcome=outcome)))
         parsed = parse_score(score)
         check_score(parsed, best_of, elimination=elimination, outcome=outcome)

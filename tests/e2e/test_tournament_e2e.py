@@ -220,7 +220,7 @@ async def test_a_nine_player_swiss_of_best_of_three_into_a_top_four(table, twin)
     for pairing, a, b in on_bot:
         await play_series(table, twin, users, league_id, pairing, a, b, [a, b, a])
     ix = await twin.slash(users[oa], "league report", pairing=off, result="win", league=league_id)
-    assert "best of 3" in ix.text and "2-0, 2-1" in ix.text, ix.text           # the score is needed
+    assert "played best of 3" in ix.text and "2-0, 2-1" in ix.text, ix.text    # the score is needed
     ix = await twin.slash(users[oa], "league report", pairing=off, result="win", score="2-1", league=league_id)
     assert_ephemeral(ix)
     assert f"{ob} is asked to confirm" in ix.text, ix.text
