@@ -186,3 +186,34 @@ async def test_an_event_pins_the_rules_edition_for_all_its_matches(tmp_path):
     assert started.ok and started.match.meta["edition"] == old
     free = await svc.host.challenge("maken", 70, "X", opponents=[(71, "Y")], guild_id=G, channel_id=CH)
     assert (await svc.host.accept(free.match.id, 71)).match.meta["edition"] == newest
+
+
+def test_some_settings_may_change_while_the_event_runs_and_the_rest_is_refused():
+    """"While the event runs … an organiser may still change: the no-show minutes and open
+    decklists, the round time limit (for the rounds paired from then on), the top cut's best of N
+    (until the cut begins), confirm_minutes" — the cap, the start, check-in and the rounds' best
+    of N are settled at the start."""
+    from host.events import bestof as BO
+    from host.events import entry as E
+
+    d = L.new_league(name="x", game="maken", fmt="swiss", rounds=3, deadline_hours=0, rated=True,
+                     signup_hours=None, organiser=ORG, channel_id=None, season=1, now=0.0)
+    assert E.configure(d, "running", 100.0, no_show_minutes=10, open_decklists=True)["changed"] == \
+        ["no_show_minutes", "open_decklists"]
+    assert d["no_show_minutes"] == 10 and d["open_decklists"] is True
+    assert BO.configure(d, "running", round_minutes=50, cut_best_of=3) == ["cut_best_of", "round_minutes"]
+    assert RP.configure(d, "running", 15) == ["confirm_minutes"]
+    for kw in ({"cap": 8}, {"checkin_minutes": 30}, {"start_at": 500.0}):
+        with pytest.raises(L.LeagueError) as e:
+            E.configure(d, "running", 100.0, **kw)
+        assert e.value.key == "events.reg.err.settings_started", kw
+    with pytest.raises(L.LeagueError):
+        BO.configure(d, "running", best_of=3)
+    d["bracket"] = {"stage": "cut"}                 # the cut has begun
+    with pytest.raises(L.LeagueError):
+        BO.configure(d, "running", cut_best_of=5)
+    for status in ("finished", "closed"):
+        with pytest.raises(L.LeagueError):
+            E.configure(d, status, 100.0, no_show_minutes=5)
+        with pytest.raises(L.LeagueError):
+            RP.configure(d, status, 5)
