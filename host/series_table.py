@@ -164,6 +164,8 @@ class SeriesTable:
             await self.host.abort(mid, SYSTEM, moderator_guild=lg.guild_id)
             return linked
         started.data.update(pairing=p["id"], n=n, prev=prev.id, first=first, league=lg.id)
+        if started.public is not None:      # the bot seated both players: nobody "accepted" it
+            started.public.text = [m for m in started.public.text if m.key != "host.accepted"]
         return started
 
     async def _release(self, league_id: int, pairing_id: int, n: int) -> None:

@@ -536,7 +536,9 @@ class Host(Seating, Clock, Queries, Practice, Rechecks):
                 if moderator_guild is not None:
                     return Result.fail("authority.abort.foreign", match=rec, match_id=rec.id)
                 return Result.fail("host.err.not_a_player", match=rec)
-            votes = sorted(set(rec.abort_votes) | {int(user_id)})
+            # the votes are the players' own: a moderator who is not seated (the bot's own abort
+            # at an event's time limit included) ends the match without being counted among them
+            votes = sorted(set(rec.abort_votes) | ({int(user_id)} if seat is not None else set()))
             voters = await self._voters(rec)
             players = {rec.seats[s] for s in voters}
             if moderator or players <= set(votes) or rec.status != ACTIVE:

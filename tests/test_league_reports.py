@@ -217,3 +217,19 @@ def test_some_settings_may_change_while_the_event_runs_and_the_rest_is_refused()
             E.configure(d, status, 100.0, no_show_minutes=5)
         with pytest.raises(L.LeagueError):
             RP.configure(d, status, 5)
+
+
+async def test_the_bots_own_abort_is_not_counted_among_the_players_abort_votes(tmp_path):
+    """The abort votes are the players' own: "a moderator's abort" — the bot's own abort at an
+    event's round time limit (host/series_table.py, user 0) included — ends the match without
+    being recorded as a vote."""
+    from data.store import ABORTED
+    from host.series_table import SYSTEM
+
+    store, svc, clock, lid, p = await _league(tmp_path, best_of=1)
+    res = await svc.play(lid, G, p["a"], CH)
+    assert (await svc.host.accept(res.match.id, p["b"])).ok
+    assert (await svc.host.abort(res.match.id, p["a"])).ok          # one player's vote
+    done = await svc.host.abort(res.match.id, SYSTEM, moderator_guild=G)
+    assert done.ok and done.match.status == ABORTED
+    assert done.match.abort_votes == [p["a"]]

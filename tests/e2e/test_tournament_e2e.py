@@ -18,7 +18,7 @@ from data.csv_export import read_csv
 
 from .checks import assert_ephemeral
 from .test_league_e2e import ADMIN, announcements, create_league
-from .twin import find_component
+from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -163,6 +163,9 @@ async def play_series(table, twin, users: dict, league_id: int, pairing: int, a:
     score = f"{winners.count(a)}–{winners.count(b)}" if winners.count(a) > winners.count(b) \
         else f"{winners.count(b)}–{winners.count(a)}"
     assert score in decided[-1]["content"], decided[-1]["content"]
+    # the games the bot started say who moves first and why, and nobody "accepted" them
+    accepted = [m for m in twin.posts(thread) if " accepted." in message_text(m)]
+    assert len(accepted) == 1, [message_text(m) for m in accepted]
     return played
 
 
