@@ -34,6 +34,7 @@ from data.store import LeagueRecord
 from host.decks import DeckBook
 from host.events import bestof as BO
 from host.events import reports as RP
+from host.events import stages as ST
 from host.events import entry as E
 
 log = logging.getLogger("cogs.league_event")
@@ -298,7 +299,8 @@ class LeagueEvent(commands.Cog):
                          best_of=N("best_of", "cmd.league_admin.opt.best_of.name"),
                          cut_best_of=N("cut_best_of", "cmd.league_admin.opt.cut_best_of.name"),
                          round_minutes=N("round_minutes", "cmd.league_admin.opt.round_minutes.name"),
-                         confirm_minutes=N("confirm_minutes", "cmd.league_admin.opt.confirm_minutes.name"))
+                         confirm_minutes=N("confirm_minutes", "cmd.league_admin.opt.confirm_minutes.name"),
+                         pair_by_hand=N("pair_by_hand", "cmd.league_admin.opt.pair_by_hand.name"))
     @app_commands.describe(league=L("cmd.league.opt.league.description"),
                            cap=L("cmd.league_admin.opt.cap.description"),
                            start=L("cmd.league_admin.opt.start.description"),
@@ -309,7 +311,8 @@ class LeagueEvent(commands.Cog):
                            best_of=L("cmd.league_admin.opt.best_of.description"),
                            cut_best_of=L("cmd.league_admin.opt.cut_best_of.description"),
                            round_minutes=L("cmd.league_admin.opt.round_minutes.description"),
-                           confirm_minutes=L("cmd.league_admin.opt.confirm_minutes.description"))
+                           confirm_minutes=L("cmd.league_admin.opt.confirm_minutes.description"),
+                           pair_by_hand=L("cmd.league_admin.opt.pair_by_hand.description"))
     @app_commands.choices(best_of=BEST_OF_CHOICES, cut_best_of=BEST_OF_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete)
     async def settings(self, interaction: discord.Interaction, league: Optional[int] = None,
@@ -321,12 +324,14 @@ class LeagueEvent(commands.Cog):
                        utc_offset: Optional[app_commands.Range[str, 1, 12]] = None,
                        best_of: Optional[int] = None, cut_best_of: Optional[int] = None,
                        round_minutes: Optional[app_commands.Range[int, 0, 10080]] = None,
-                       confirm_minutes: Optional[app_commands.Range[int, 0, 10080]] = None) -> None:
+                       confirm_minutes: Optional[app_commands.Range[int, 0, 10080]] = None,
+                       pair_by_hand: Optional[bool] = None) -> None:
         """Organisers, during sign-up: 0 (or ``none`` for the start) clears a setting; no
         option at all shows them.  ``best_of`` / ``cut_best_of`` (1, 3, 5) and ``round_minutes``:
         best-of-N play and the round time limit (:mod:`host.events.bestof`); ``confirm_minutes``
         (also while the event runs): the bot confirms a report nobody answered after that long
-        (:mod:`host.events.reports`)."""
+        (:mod:`host.events.reports`); ``pair_by_hand`` (also while it runs): the next round is
+        paired when the organiser runs ``/league-admin next-round``."""
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
@@ -348,6 +353,8 @@ class LeagueEvent(commands.Cog):
             changes["round_minutes"] = round_minutes or None
         if confirm_minutes is not None:
             changes["confirm_minutes"] = confirm_minutes or None
+        if pair_by_hand is not None:
+            changes["pair_by_hand"] = pair_by_hand
         if start is not None:
             if unicodedata.normalize("NFKC", start).strip().lower() in CLEAR:
                 changes["start_at"] = None
@@ -375,7 +382,7 @@ class LeagueEvent(commands.Cog):
             moved = []
         lines = [tr("events.reg.set.title", locale, league=lg.id, name=lg.data["name"])]
         lines += ["• " + x for x in E.settings_lines(lg.data, locale) + BO.settings_lines(lg.data, locale)
-                  + [RP.settings_line(lg.data, locale)]]
+                  + [RP.settings_line(lg.data, locale), ST.pairing_line(lg.data, locale)]]
         if read_as is not None:
             lines.append(tr("events.reg.set.read_as", locale, offset=offset_text(read_as[0]), at=int(read_as[1])))
         if moved:

@@ -408,6 +408,7 @@ class Leagues(commands.Cog):
             who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
             lines.append(mention_line(who))
             await self.announce(lg, "\n".join(lines), ping=who)
+        await self._tell_ready(lg, locale)
         series = self.bot.get_cog("LeagueSeries")
         if fresh and series is not None:    # best of 3 or 5: game 1's draw, a bracket's choice
             await series.announce(lg, fresh, locale)
@@ -415,6 +416,19 @@ class Leagues(commands.Cog):
             crown = champion_line(lg, locale)
             await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
                                 + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10))
+
+    async def _tell_ready(self, lg: LeagueRecord, locale: str) -> None:
+        """Pairing by hand (``pair_by_hand``): a complete round is told to the organiser, once."""
+        d = lg.data
+        rnd = d.get("round")
+        if lg.status != "running" or not d.get("pair_by_hand") or d.get("round_ready") != rnd \
+                or d.get("round_ready_told") == rnd or d.get("bracket") or not LG.round_complete(d):
+            return
+        if not await self.service.told_ready(lg.id, rnd):
+            return
+        who = [u for u in (d.get("organiser"),) if u]
+        await self.announce(lg, tr("events.pair.ready", locale, league=lg.id, name=d["name"], round=rnd,
+                                   mentions=mention_line(who)), ping=who)
 
     # ------------------------------------------------------------------ match hook and clock
     async def _on_match_finished(self, rec: Any) -> None:

@@ -256,9 +256,19 @@ class Leagues:
             open_ = [p for p in L.round_pairings(d) if p["result"] is None or p["held"]]
             if open_:
                 raise L.LeagueError("leagues.err.round_open", pairings=", ".join(f"#{p['id']}" for p in open_))
-            state, paired = L.advance(d, now)
+            state, paired = L.advance(d, now, by_hand=True)
             return ("finished" if state == "finished" else status), paired
         return await self._mutate(league_id, guild_id, step, by=by, act="next_round")
+
+    async def told_ready(self, league_id: int, rnd: int) -> bool:
+        """Mark that the organiser was told round ``rnd`` is complete (pairing by hand); False
+        when someone already told it."""
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            if d.get("round_ready_told") == rnd:
+                raise L.LeagueError("leagues.err.ignored")
+            d["round_ready_told"] = rnd
+            return status, None
+        return (await self._mutate(league_id, None, step, system=True)).ok
 
     def _after_result(self, d: dict, status: str) -> tuple[str, list]:
         state, paired = L.advance(d, self.now())
@@ -388,12 +398,15 @@ class Leagues:
         now = self.now()
         series = {k: changes.pop(k) for k in list(changes) if k in BO.SETTINGS}
         confirm = changes.pop("confirm_minutes", False)
+        by_hand = changes.pop("pair_by_hand", None)
 
         def step(d: dict, status: str) -> tuple[str, Any]:
-            # the bot's confirmation of reports may change while the event runs; the rest only in sign-up
+            # the bot's confirmation of reports and pairing by hand may change while the event runs
             changed = RP.configure(d, status, confirm) if confirm is not False else []
+            changed += ST.configure_pairing(d, status, by_hand) if by_hand is not None else []
             changed += BO.configure(d, status, **series)      # best of N, the round time limit
-            out = E.configure(d, status, now, **changes) if changes or confirm is False else {"changed": [], "moved": []}
+            out = E.configure(d, status, now, **changes) if changes or (confirm is False and by_hand is None) \
+                else {"changed": [], "moved": []}
             out["changed"] = out["changed"] + changed
             return status, out
         return await self._mutate(league_id, guild_id, step, by=by, act="settings")

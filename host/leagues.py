@@ -415,21 +415,27 @@ def round_complete(d: dict) -> bool:
     return all(p["result"] is not None and not p["held"] for p in round_pairings(d))
 
 
-def advance(d: dict, now: float) -> tuple[str, list[dict]]:
+def advance(d: dict, now: float, *, by_hand: bool = False) -> tuple[str, list[dict]]:
     """After a result: ``("finished", [])`` when the last round is complete, ``("paired",
     pairings)`` when the next round was paired, ``("wait", [])`` otherwise.  After the last
     round a league with a cut pairs its top cut; in a bracket, every match whose two players
     are known is paired at once, and the event is finished when it has a champion
-    (:mod:`host.events.stages`)."""
-    state, paired = _advance(d, now)
+    (:mod:`host.events.stages`).  A league whose organiser pairs by hand (``pair_by_hand``)
+    waits at a complete round (``d["round_ready"]``: its number) until ``by_hand`` — the
+    organiser's ``/league-admin next-round``."""
+    state, paired = _advance(d, now, by_hand)
     bestof.attach(d, now)         # the new pairings' series (best of 3 or 5) and time limits
     return state, paired
 
 
-def _advance(d: dict, now: float) -> tuple[str, list[dict]]:
+def _advance(d: dict, now: float, by_hand: bool = False) -> tuple[str, list[dict]]:
     if d.get("bracket"):
         return stages.advance(d, now)
     if not d["round"] or not round_complete(d):
+        return "wait", []
+    more = d["round"] < stages.own_rounds(d) or stages.cut_due(d)
+    if d.get("pair_by_hand") and not by_hand and more and len(active_ids(d)) >= 2:
+        d["round_ready"] = d["round"]       # the organiser pairs the next round (or the cut)
         return "wait", []
     paired: list[dict] = []
     while True:

@@ -81,3 +81,29 @@ async def test_the_bot_confirms_a_report_nobody_answered_and_says_so(env):
     assert lg.status == "finished" and LG.pairing(lg.data, p["id"])["result"] == "a"
     said = [m for m in env.fake.posts() if "so the bot confirmed it" in m["content"]]
     assert len(said) == 1 and "30 minutes" in said[0]["content"]
+
+
+async def test_an_organiser_who_pairs_by_hand_is_told_when_the_round_is_complete(env):
+    """"the next round is paired as soon as the current one is complete (or when the organiser
+    says, if they chose that)": with ``pair_by_hand`` the complete round waits, the organiser is
+    pinged once, and ``/league-admin next-round`` pairs it."""
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin create", permissions=ALL_PERMISSIONS,
+                              name="Club night", game="squares", format="swiss", rounds=2)
+    league_id = int(re.search(r"League #(\d+)", ix.text).group(1))
+    ix = await env.fake.slash(env.bot, env.alice, "league-admin settings", permissions=ALL_PERMISSIONS,
+                              pair_by_hand=True)
+    assert "paired when an organiser runs /league-admin next-round" in ix.text, ix.text
+    for user in (env.bob, env.carol):
+        await env.fake.slash(env.bot, user, "league join")
+    await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
+    [p] = (await env.store.get_league(league_id)).data["pairings"]
+    await env.fake.slash(env.bot, env.alice, "league-admin report", permissions=ALL_PERMISSIONS,
+                         pairing=p["id"], result="first")
+    lg = await env.store.get_league(league_id)
+    assert lg.data["round"] == 1 and lg.data["round_ready"] == 1, "the complete round waits"
+    told = [m for m in env.fake.posts() if "round 1 is complete" in m["content"]]
+    assert len(told) == 1 and f"<@{uid(env.alice)}>" in told[0]["content"]
+    await env.fake.slash(env.bot, env.alice, "league-admin next-round", permissions=ALL_PERMISSIONS)
+    lg = await env.store.get_league(league_id)
+    assert lg.data["round"] == 2
+    assert len([m for m in env.fake.posts() if "round 1 is complete" in m["content"]]) == 1

@@ -403,3 +403,23 @@ def placings_lines(d: dict, locale: str) -> list[str]:
                                 place=_place(done + 1, done + len(group), locale), names=people))
         done += len(group)
     return lines
+
+
+def configure_pairing(d: dict, status: str, by_hand: object) -> list[str]:
+    """``/league-admin settings pair_by_hand``: the next round (or the top cut) is paired as soon
+    as a round is complete (False, the default) or when the organiser runs ``/league-admin
+    next-round`` (True).  Until the event ends; turned off while a complete round waits, the
+    organiser still pairs that one."""
+    if status in ("finished", "closed"):
+        raise L.LeagueError("leagues.err.not_running")
+    new = bool(by_hand)
+    if new == bool(d.get("pair_by_hand")):
+        return []
+    d["pair_by_hand"] = new
+    return ["pair_by_hand"]
+
+
+def pairing_line(d: dict, locale: str) -> str:
+    from data import i18n
+
+    return i18n.t("events.pair.by_hand" if d.get("pair_by_hand") else "events.pair.at_once", locale)
