@@ -25,10 +25,10 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands
 
 from cogs.common import L, N, clip, mention_line, render, render_lines, reply, reply_error, tr, user_locale
 from cogs.decks import any_deck_autocomplete
+from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
 from data.store import LeagueRecord
 from host.decks import DeckBook
@@ -146,30 +146,10 @@ async def checkin_deck_autocomplete(interaction: discord.Interaction, current: s
     return await any_deck_autocomplete(interaction, current)
 
 
-class LeagueEvent(commands.Cog):
+class LeagueEvent(LeaguePart):
     """Registration, check-in and decklists of server leagues."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._grafted: list[tuple[app_commands.Group, app_commands.Command]] = []
-
-    @property
-    def leagues(self) -> Any:
-        return self.bot.get_cog("Leagues")
-
-    async def cog_load(self) -> None:
-        # into /league and /league-admin (before the tree takes this cog's commands as top-level)
-        leagues, admin = self.bot.get_cog("Leagues"), self.bot.get_cog("LeagueAdmin")
-        for command in list(self.__cog_app_commands__):
-            group = leagues.league if command.callback.__name__ in MEMBER_COMMANDS else admin.league_admin
-            group.add_command(command)
-            self._grafted.append((group, command))
-        self.__cog_app_commands__ = []
-
-    async def cog_unload(self) -> None:
-        for group, command in self._grafted:
-            group.remove_command(command.name)
-        self._grafted = []
+    member_commands = MEMBER_COMMANDS
 
     # ------------------------------------------------------------------ helpers
     async def _resolve(self, interaction: discord.Interaction, league: int | None,

@@ -23,9 +23,9 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, reply, reply_error, tr, user_locale
+from cogs.league_part import LeaguePart
 from cogs.leagues import MY_RESULT_CHOICES, league_autocomplete, my_pairing_autocomplete
 from data.store import LeagueRecord
 from host import leagues as LG
@@ -58,28 +58,10 @@ def reported_words(d: dict, p: dict, reporter: int, locale: str) -> str:
     return result_text(said, _names(d), locale)
 
 
-class LeagueReports(commands.Cog):
+class LeagueReports(LeaguePart):
     """Players' reports, the opponent's answer, the bot's confirmation."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._grafted: list[tuple[app_commands.Group, app_commands.Command]] = []
-
-    @property
-    def leagues(self) -> Any:
-        return self.bot.get_cog("Leagues")
-
-    async def cog_load(self) -> None:
-        group = self.leagues.league
-        for command in list(self.__cog_app_commands__):
-            group.add_command(command)
-            self._grafted.append((group, command))
-        self.__cog_app_commands__ = []
-
-    async def cog_unload(self) -> None:
-        for group, command in self._grafted:
-            group.remove_command(command.name)
-        self._grafted = []
+    member_commands = ("report",)
 
     async def _post(self, lg: LeagueRecord, text: str, *, ping: list[int], view: discord.ui.View | None) -> None:
         cid = lg.data.get("channel_id")

@@ -31,9 +31,9 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, render, reply, reply_error, tr, user_locale
+from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete, pairing_autocomplete
 from data.store import FINISHED, LeagueRecord
 from host import leagues as LG
@@ -59,16 +59,8 @@ def _names(d: dict) -> dict[int, str]:
     return {p["id"]: p["name"] for p in d["players"]}
 
 
-class LeagueSeries(commands.Cog):
-    """Best-of-N league pairings."""
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self._grafted: list[tuple[app_commands.Group, app_commands.Command]] = []
-
-    @property
-    def leagues(self) -> Any:
-        return self.bot.get_cog("Leagues")
+class LeagueSeries(LeaguePart):
+    """Best-of-N league pairings (its one command, ``extend``, goes into /league-admin)."""
 
     @property
     def service(self) -> Any:
@@ -83,11 +75,7 @@ class LeagueSeries(commands.Cog):
         return self.bot.get_cog("Delivery")
 
     async def cog_load(self) -> None:
-        admin = self.bot.get_cog("LeagueAdmin")
-        for command in list(self.__cog_app_commands__):
-            admin.league_admin.add_command(command)
-            self._grafted.append((admin.league_admin, command))
-        self.__cog_app_commands__ = []
+        await super().cog_load()
         if getattr(self.bot, "host", None) is None:      # --dump-commands: no store, no host
             return
         if self.delivery is not None and self._published not in self.delivery.after_publish:
@@ -96,9 +84,7 @@ class LeagueSeries(commands.Cog):
     async def cog_unload(self) -> None:
         if self.delivery is not None and self._published in self.delivery.after_publish:
             self.delivery.after_publish.remove(self._published)
-        for group, command in self._grafted:
-            group.remove_command(command.name)
-        self._grafted = []
+        await super().cog_unload()
 
     async def _locale(self, lg: LeagueRecord) -> str:
         return await self.leagues.public_locale(lg.guild_id, lg)

@@ -181,8 +181,8 @@ def pending(p: dict) -> str | None:
     return next(iter(reports))
 
 
-def confirm(d: dict, status: str, pairing_id: int, by: int) -> str:
-    """The opponent confirms the report waiting for them: it counts ('final')."""
+def _answer(d: dict, status: str, pairing_id: int, by: int) -> tuple[dict, str]:
+    """The pairing whose waiting report ``by`` (its opponent) answers, and the reporter's id."""
     if status != "running":
         raise L.LeagueError("leagues.err.not_running")
     p = L.pairing(d, pairing_id)
@@ -195,6 +195,12 @@ def confirm(d: dict, status: str, pairing_id: int, by: int) -> str:
         raise L.LeagueError("events.report.err.nothing", pairing=p["id"])
     if reporter == str(by):
         raise L.LeagueError("events.report.err.own", pairing=p["id"])
+    return p, reporter
+
+
+def confirm(d: dict, status: str, pairing_id: int, by: int) -> str:
+    """The opponent confirms the report waiting for them: it counts ('final')."""
+    p, reporter = _answer(d, status, pairing_id, by)
     p.setdefault("reports", {})[str(by)] = p["reports"][reporter]
     if reporter in (p.get("report_games") or {}):
         p["report_games"][str(by)] = list(p["report_games"][reporter])
@@ -204,18 +210,7 @@ def confirm(d: dict, status: str, pairing_id: int, by: int) -> str:
 
 def dispute(d: dict, status: str, pairing_id: int, by: int) -> str:
     """The opponent says the report waiting for them is wrong: held for an organiser ('held')."""
-    if status != "running":
-        raise L.LeagueError("leagues.err.not_running")
-    p = L.pairing(d, pairing_id)
-    if by not in (p["a"], p["b"]) or p["b"] is None:
-        raise L.LeagueError("leagues.err.not_yours", pairing=p["id"])
-    if p["result"] is not None:
-        raise L.LeagueError("leagues.err.already_reported", pairing=p["id"])
-    reporter = pending(p)
-    if reporter is None:
-        raise L.LeagueError("events.report.err.nothing", pairing=p["id"])
-    if reporter == str(by):
-        raise L.LeagueError("events.report.err.own", pairing=p["id"])
+    p, _ = _answer(d, status, pairing_id, by)
     p["held"], p["disputed"] = True, int(by)
     p.pop("reported_at", None)
     return "held"
