@@ -308,6 +308,9 @@ class Delivery(PrivateDelivery, commands.Cog):
         # gone); one too old to edit is deleted and the pointer posted afresh in its place.
         if board is not None:
             pointer = tr("cogs.thread.moved", locale, thread=f"<#{thread_id}>")
+            if rec.meta.get("pairing") is not None and len(names) == 2:   # a league match, in the league channel
+                pointer = tr("cogs.thread.moved_pairing", locale, thread=f"<#{thread_id}>", pairing=int(rec.meta["pairing"]),
+                             a=names[0], b=names[1])
             if aged:
                 await self._delete(refs.get("board"))
                 try:

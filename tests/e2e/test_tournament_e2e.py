@@ -143,6 +143,10 @@ async def play_series(table, twin, users: dict, league_id: int, pairing: int, a:
     board = await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, r":act$")
                                 and table.board_message(match_id), what="game 1's board")
     thread = int(board["channel_id"])
+    # the league channel links the pairing to its thread
+    await twin.wait_for(lambda: [m for m in twin.posts(twin.channel["id"])
+                                 if f"▶ Pairing #{pairing} ({a} vs {b}) is being played in <#{thread}>" in m["content"]],
+                        what=f"the link to the thread of #{pairing}")
     played = []
     for n, winner in enumerate(winners, start=1):
         played.append(match_id)
