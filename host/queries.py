@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from data.store import ABORTED, ACTIVE, FINISHED, UNFINISHED, CorruptRow, MatchRecord
-from host.replay import JOIN, RESIGN, _final_view, _hidden, _initial_state, _public_command, _step, own_part
+from host.replay import _final_view, own_part
 from host.types import Msg, PrivateUpdate, Result
-from host.texts import log_words, told
+from host.replay_steps import public_steps
 from render.labels import Choice, choices as describe
 from rules import registry
 
@@ -124,34 +124,9 @@ class Queries:
         if err:
             return err
         game = registry.get(rec.game)
-        entries = []
+        entries: list[dict] = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
-            state = _initial_state(game, rec)
-            public = game.view(state, None)        # each public view is drawn once
-            held: list[dict] = []
-            for c in await self.store.commands(rec.id):
-                shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
-                         else _public_command(game, state, c.seat, c.command))
-                after = _step(game, state, c.seat, c.command)
-                public_after = game.view(after, None)
-                # what it did, in words, from the public views only (a host entry says itself)
-                story = [] if shown in ("join", "resign") else told(rec.game, public, public_after,
-                                                                    list(rec.names), c.seat)
-                if shown is not None:  # hidden decisions are nobody else's business
-                    # numbered by what everyone can see, not by the stored log: a gap would
-                    # tell that a secret decision (e.g. a pass in a response window) was made
-                    held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat,
-                                 "name": rec.names[c.seat], "command": shown, "story": story,
-                                 "words": log_words(rec.game, game, state, c.seat, shown, list(rec.names),
-                                                    public)})
-                elif story and (held or entries):   # a secret decision's public consequences
-                    (held or entries)[-1]["story"] = (held or entries)[-1]["story"] + story
-                state, public = after, public_after
-                if not _hidden(game, state):  # lines held during a secret window are released
-                    entries += held
-                    held = []
-            if rec.status != ACTIVE:   # a match ended (a resignation, a claim) inside a window:
-                entries += held        # nothing is secret any more
+            entries = public_steps(game, rec, await self.store.commands(rec.id), views=False)
         return Result(ok=True, match=rec, data={"log": entries})
 
     async def log_match_for(self, user_id: int, channel_id: int | None,
