@@ -5,10 +5,16 @@ before the tree would take them as top-level commands — and taken out again wh
 Such a cog loads after Leagues and LeagueAdmin (cogs/__init__.py)."""
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import discord
 from discord import app_commands
 from discord.ext import commands
+
+from cogs.common import NO_PINGS, clip, pings, reply
+
+log = logging.getLogger("cogs.league_part")
 
 
 class LeaguePart(commands.Cog):
@@ -37,3 +43,29 @@ class LeaguePart(commands.Cog):
         for group, command in self._grafted:
             group.remove_command(command.name)
         self._grafted = []
+
+    async def send(self, channel_id: int | None, text: str, *, ping: list[int] | None = None,
+                   view: discord.ui.View | None = None) -> discord.Message | None:
+        """Post ``text`` in a league's channel or a match thread, pinging only ``ping``; None when
+        there is no channel or Discord refuses (logged)."""
+        if not channel_id:
+            return None
+        kwargs: dict[str, Any] = {"allowed_mentions": pings(ping) if ping else NO_PINGS}
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            return await self.bot.get_partial_messageable(int(channel_id)).send(clip(text, 2000), **kwargs)
+        except discord.HTTPException:
+            log.info("cannot post in channel %s", channel_id)
+            return None
+
+
+async def answered(interaction: discord.Interaction, said: str) -> None:
+    """A question answered by one of its buttons (a choice, a confirmation): the message keeps its
+    words, says the answer and loses its buttons; if it cannot be edited, the answer is a reply."""
+    base = (interaction.message.content if interaction.message is not None else "") or ""
+    try:
+        await interaction.response.edit_message(content=clip(base + "\n" + said, 2000), view=None,
+                                                allowed_mentions=NO_PINGS)
+    except discord.HTTPException:
+        await reply(interaction, said)

@@ -24,21 +24,18 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, reply, reply_error, tr, user_locale
-from cogs.league_part import LeaguePart
+from cogs.common import L, N, clip, mention_line, reply, reply_error, tr, user_locale
+from cogs.league_part import LeaguePart, answered
 from cogs.leagues import MY_RESULT_CHOICES, league_autocomplete, my_pairing_autocomplete
 from data.store import LeagueRecord
 from host import leagues as LG
 from host.events import reports as RP
+from host.events import stages as ST
 from host.events.words import result_text
 
 log = logging.getLogger("cogs.league_reports")
 
 ANSWER_TEMPLATE = r"lgr:(?P<league>\d{1,20}):(?P<pairing>\d{1,20}):(?P<answer>[cd])"
-
-
-def _names(d: dict) -> dict[int, str]:
-    return {p["id"]: p["name"] for p in d["players"]}
 
 
 def answer_view(league_id: int, pairing_id: int, locale: str) -> discord.ui.View:
@@ -55,25 +52,13 @@ def reported_words(d: dict, p: dict, reporter: int, locale: str) -> str:
     games = (p.get("report_games") or {}).get(str(reporter))
     if games:
         said.update(games=games, scored=True)
-    return result_text(said, _names(d), locale)
+    return result_text(said, ST.names(d), locale)
 
 
 class LeagueReports(LeaguePart):
     """Players' reports, the opponent's answer, the bot's confirmation."""
 
     member_commands = ("report",)
-
-    async def _post(self, lg: LeagueRecord, text: str, *, ping: list[int], view: discord.ui.View | None) -> None:
-        cid = lg.data.get("channel_id")
-        if not cid:
-            return
-        kwargs: dict[str, Any] = {"allowed_mentions": pings(ping) if ping else NO_PINGS}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            await self.bot.get_partial_messageable(int(cid)).send(clip(text, 2000), **kwargs)
-        except discord.HTTPException:
-            log.info("league %s: cannot post in %s", lg.id, cid)
 
     async def _held(self, lg: LeagueRecord, pairing_id: int, key: str, **params: Any) -> None:
         """A pairing held for an organiser: said in the league channel, the organiser pinged."""
@@ -111,7 +96,7 @@ class LeagueReports(LeaguePart):
         state = res.data["payload"]["state"]
         p = LG.pairing(new.data, pairing)
         other = p["b"] if p["a"] == me else p["a"]
-        names = _names(new.data)
+        names = ST.names(new.data)
         await reply(interaction, tr(f"events.report.{state}", locale, pairing=pairing, name=names.get(other, "?"),
                                     said=reported_words(new.data, p, me, locale)))
         await cog.after_change(res)
@@ -122,7 +107,7 @@ class LeagueReports(LeaguePart):
                       said=reported_words(new.data, p, me, public), mention=f"<@{other}>")
             if at is not None:
                 text += "\n" + tr("events.report.ask_auto", public, at=int(at))
-            await self._post(new, text, ping=[other], view=answer_view(new.id, pairing, public))
+            await self.send(new.data.get("channel_id"), text, ping=[other], view=answer_view(new.id, pairing, public))
         elif state == "held":
             await self._held(new, pairing, "events.report.held_public", a=names.get(p["a"], "?"),
                              b=names.get(p["b"], "?"))
@@ -143,7 +128,7 @@ class LeagueReports(LeaguePart):
             return
         other = p["b"] if str(p["a"]) == reporter else p["a"]
         if interaction.user.id != other:
-            names = _names(lg.data)
+            names = ST.names(lg.data)
             await reply_error(interaction, tr("events.report.err.not_opponent", locale, pairing=pairing_id,
                                               name=names.get(other, "?")))
             return
@@ -154,15 +139,10 @@ class LeagueReports(LeaguePart):
         new: LeagueRecord = res.data["league"]
         q = LG.pairing(new.data, pairing_id)
         public = await cog.public_locale(new.guild_id, new)
-        names = _names(new.data)
+        names = ST.names(new.data)
         said = tr("events.report.confirmed" if agree else "events.report.disputed", public,
                   name=names.get(interaction.user.id, "?"), result=result_text(q, names, public))
-        base = (interaction.message.content if interaction.message is not None else "") or ""
-        try:      # the question keeps its words and says the answer; its buttons are gone
-            await interaction.response.edit_message(content=clip(base + "\n" + said, 2000), view=None,
-                                                    allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            await reply(interaction, said)
+        await answered(interaction, said)         # the question says the answer; its buttons are gone
         await cog.after_change(res)
         if not agree:
             await self._held(new, pairing_id, "events.report.disputed_public", name=names.get(interaction.user.id, "?"))
@@ -185,7 +165,7 @@ class LeagueReports(LeaguePart):
         for res in await cog.service.confirm_due():
             lg: LeagueRecord = res.data["league"]
             public = await cog.public_locale(lg.guild_id, lg)
-            names = _names(lg.data)
+            names = ST.names(lg.data)
             minutes = RP.confirm_minutes(lg.data) or 0
             for p in res.data["payload"]["confirmed"]:
                 await cog.announce(lg, tr("events.report.auto", public, pairing=p["id"], minutes=minutes,

@@ -32,13 +32,14 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from cogs.common import NO_PINGS, L, N, clip, mention_line, pings, render, reply, reply_error, tr, user_locale
-from cogs.league_part import LeaguePart
+from cogs.common import L, N, clip, mention_line, render, reply, reply_error, tr, user_locale
+from cogs.league_part import LeaguePart, answered
 from cogs.leagues import league_autocomplete, pairing_autocomplete
 from data.store import FINISHED, LeagueRecord
 from host import leagues as LG
 from host.events import bestof as BO
 from host.events import series as S
+from host.events import stages as ST
 from host.events.words import result_text
 
 log = logging.getLogger("cogs.league_series")
@@ -53,10 +54,6 @@ def choice_view(league_id: int, pairing_id: int, n: int, locale: str) -> discord
         view.add_item(ChoiceButton(league_id, pairing_id, n, side,
                                    label=tr("events.series.button." + ("first" if side == "f" else "second"), locale)))
     return view
-
-
-def _names(d: dict) -> dict[int, str]:
-    return {p["id"]: p["name"] for p in d["players"]}
 
 
 class LeagueSeries(LeaguePart):
@@ -89,18 +86,6 @@ class LeagueSeries(LeaguePart):
     async def _locale(self, lg: LeagueRecord) -> str:
         return await self.leagues.public_locale(lg.guild_id, lg)
 
-    async def _send(self, channel_id: int | None, text: str, *, ping: list[int] | None = None,
-                    view: discord.ui.View | None = None) -> discord.Message | None:
-        if not channel_id:
-            return None
-        kwargs: dict[str, Any] = {"allowed_mentions": pings(ping) if ping else NO_PINGS}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            return await self.bot.get_partial_messageable(int(channel_id)).send(clip(text, 2000), **kwargs)
-        except discord.HTTPException:
-            log.info("cannot post in channel %s", channel_id)
-            return None
 
     # ------------------------------------------------------------------ after a game
     async def _published(self, rec: Any) -> None:
@@ -122,8 +107,8 @@ class LeagueSeries(LeaguePart):
             return
         locale = await self._locale(lg)
         if p.get("result") is not None:
-            await self._send(rec.channel_id, tr("events.series.decided", locale, pairing=p["id"],
-                                                result=result_text(p, _names(lg.data), locale)))
+            await self.send(rec.channel_id, tr("events.series.decided", locale, pairing=p["id"],
+                                                result=result_text(p, ST.names(lg.data), locale)))
             return
         await self.step(lg, p, rec, locale)
 
@@ -144,9 +129,9 @@ class LeagueSeries(LeaguePart):
             return False
         view = choice_view(lg.id, p["id"], n, locale)
         text = BO.prompt_text(lg.data, p, locale)
-        sent = await self._send(channel_id, text, ping=[chooser], view=view)
+        sent = await self.send(channel_id, text, ping=[chooser], view=view)
         if sent is None and channel_id != lg.data.get("channel_id"):   # the thread is gone
-            sent = await self._send(lg.data.get("channel_id"), text, ping=[chooser], view=choice_view(lg.id, p["id"], n, locale))
+            sent = await self.send(lg.data.get("channel_id"), text, ping=[chooser], view=choice_view(lg.id, p["id"], n, locale))
         return sent is not None
 
     async def start_next(self, lg: LeagueRecord, p: dict, actor: int | None = None) -> Any:
@@ -170,7 +155,7 @@ class LeagueSeries(LeaguePart):
         lg = await self.store.get_league(int(res.data["league"]))
         if lg is not None:
             p = LG.pairing(lg.data, int(res.data["pairing"]))
-            await self._send(new.channel_id, BO.first_text(lg.data, p, await self._locale(lg)))
+            await self.send(new.channel_id, BO.first_text(lg.data, p, await self._locale(lg)))
         if self.delivery is not None:
             await self.delivery.publish(res, actor=actor)
 
@@ -201,17 +186,12 @@ class LeagueSeries(LeaguePart):
         public = await self._locale(lg)
         said = tr("events.series.chosen", public, name=BO.name(lg.data, interaction.user.id), n=n,
                   side=tr("events.series.side." + ("first" if side == "f" else "second"), public))
-        base = (interaction.message.content if interaction.message is not None else "") or ""
-        try:      # the prompt keeps its words and says the choice; its buttons are gone
-            await interaction.response.edit_message(content=clip(base + "\n" + said, 2000), view=None,
-                                                    allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            await reply(interaction, said)
+        await answered(interaction, said)         # the prompt says the choice; its buttons are gone
         if BO.played(q) and q.get("match"):
             await self.start_next(lg, q, actor=interaction.user.id)
         else:       # game 1 (or a game after a no-show): the players start it with /league play
             first = S.first_player(q["series"])
-            await self._send(interaction.channel_id, tr("events.series.play_hint", public, name=BO.name(lg.data, first),
+            await self.send(interaction.channel_id, tr("events.series.play_hint", public, name=BO.name(lg.data, first),
                                                         n=n, pairing=q["id"]))
 
     # ------------------------------------------------------------------ announcements
@@ -221,13 +201,13 @@ class LeagueSeries(LeaguePart):
         by_id = {p["id"]: p for p in lg.data["pairings"]}
         fresh = [by_id[p["id"]] for p in paired if p["id"] in by_id and by_id[p["id"]].get("series")
                  and by_id[p["id"]].get("result") is None]
-        names = _names(lg.data)
+        names = ST.names(lg.data)
         drawn = [p for p in fresh if S.chooser(p["series"]) is None]
         if drawn:
             lines = [tr("events.series.paired", locale, format=BO.format_words(drawn[0]["best_of"], locale))]
             lines += [tr("events.series.paired_line", locale, pairing=p["id"], a=names.get(p["a"], "?"),
                          b=names.get(p["b"], "?"), name=names.get(S.first_player(p["series"]), "?")) for p in drawn]
-            await self._send(lg.data.get("channel_id"), "\n".join(lines))
+            await self.send(lg.data.get("channel_id"), "\n".join(lines))
         for p in fresh:
             if S.chooser(p["series"]) is not None:
                 await self.prompt(lg, p, lg.data.get("channel_id"), locale)
@@ -246,7 +226,7 @@ class LeagueSeries(LeaguePart):
         payload = res.data.get("payload") or {}
         p = payload.get("pairing") or {}
         locale = await self._locale(lg)
-        names = _names(lg.data)
+        names = ST.names(lg.data)
         if payload.get("elimination"):
             organiser = lg.data.get("organiser")
             who = [u for u in (organiser,) if u]
@@ -262,7 +242,7 @@ class LeagueSeries(LeaguePart):
         await self.leagues.announce(lg, text)
         aborted = res.data.get("aborted")
         if aborted is not None and aborted.match is not None and aborted.match.channel_id != lg.data.get("channel_id"):
-            await self._send(aborted.match.channel_id, text)
+            await self.send(aborted.match.channel_id, text)
         await self.leagues.after_change(res)
 
     # ------------------------------------------------------------------ /league-admin extend
