@@ -79,7 +79,12 @@ async def test_the_menu_of_a_move_offers_the_next_move_of_the_same_turn(table, t
     user = table.alice if int(rec.seats[seat]) == int(table.alice["id"]) else table.bob
     ix = await twin.click(user, board, f"m:{match_id}:act")
     select = find_component(ix.last, r":c:")
-    move = next(o for o in select["options"] if o["value"].startswith("c:") and "Move" in o["label"])
+    # a long menu is grouped ("Move <AVI>" then one option per square): open the group first
+    move = next(o for o in select["options"] if o["value"][:2] in ("c:", "g:") and "Move" in o["label"])
+    if move["value"].startswith("g:"):
+        ix = await twin.click(user, ix.last, select["custom_id"], values=[move["value"]])
+        select = find_component(ix.last, r":c:")
+        move = next(o for o in select["options"] if o["value"].startswith("c:") and "Move" in o["label"])
     ix = await twin.click(user, ix.last, select["custom_id"], values=[move["value"]],
                           until=lambda i: "You played" in i.text or "⚠️" in i.text)
     assert "You played" in ix.text
