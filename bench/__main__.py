@@ -1,7 +1,8 @@
 """``python -m bench``: the benchmarks' command line (``--help`` is plain argparse text).
 
 Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
-(:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`).
+(:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`),
+``--replay`` (:mod:`bench.replay`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
                "  python -m bench --discord --game maken   one match through the Discord controls\n"
                "  python -m bench --ai --quick             how long the computer player takes\n"
                "  python -m bench --scale --json out.json  what one process carries, also as JSON\n"
-               "  python -m bench --leagues --quick        how long tournament pairing takes")
+               "  python -m bench --leagues --quick        how long tournament pairing takes\n"
+               "  python -m bench --replay --quick         a whole match's GIF and a replay step")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -49,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--leagues", action="store_true",
                    help="tournament pairing and pictures: Swiss pairing at 256 and 1,024 players "
                         "(issue targets in docs/performance.md)")
+    p.add_argument("--replay", action="store_true",
+                   help="replays: the animated GIF of the longest of a few random matches per game (bytes, "
+                        "seconds, KiB per frame) and one replay step rebuilt without a cache (p99)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -75,6 +80,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_leagues(plan, log=log)
         _report(format_leagues(result), leagues_misses(result), result, args.json)
+        return 0
+    if args.replay:
+        from bench.replay import format_replay, misses as replay_misses, run_replay
+
+        result = run_replay(plan, args.game, log=log)
+        _report(format_replay(result), replay_misses(result), result, args.json)
         return 0
     if args.discord:
         from bench.discord import format_discord, misses, run_discord

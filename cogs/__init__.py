@@ -16,11 +16,12 @@ from cogs.league_series import DYNAMIC_ITEMS as SERIES_ITEMS, LeagueSeries
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
 from cogs.practice import Practice
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
+from cogs.replay import DYNAMIC_ITEMS as REPLAY_ITEMS, Replay
 from cogs.settings import Settings
 
-# LeagueEvent, LeagueSeries and LeagueReports after Leagues and LeagueAdmin: they add their
-# commands to their groups
-COGS = (Delivery, Game, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
+# Replay after Game and Delivery, and LeagueEvent, LeagueSeries and LeagueReports after Leagues and
+# LeagueAdmin: they add their commands to their groups
+COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
         LeagueReports, Decks)
 
 
@@ -29,7 +30,8 @@ async def setup_all(bot: commands.Bot) -> None:
     for cog in COGS:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
+                          *REPLAY_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

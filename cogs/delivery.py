@@ -61,7 +61,7 @@ COLOURS = {
     FINISHED: discord.Colour.green(), ABORTED: discord.Colour.dark_grey(),
     DECLINED: discord.Colour.dark_grey(),
 }
-DEFAULT_SETTINGS = {"thread": True, "language": "auto"}
+DEFAULT_SETTINGS = {"thread": True, "language": "auto", "gif": True}
 
 
 def _split_ref(value: str | None) -> tuple[int, int] | None:

@@ -24,7 +24,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, tr, user_locale
-from cogs.authority import check_match
+from cogs.authority import check_match, seated
 from host import ratings as R
 from host.records import PER_PAGE, guild_scope, season_scope
 from host.records import Records as RecordsService
@@ -244,6 +244,13 @@ class Records(commands.Cog):
             from cogs.league_event import event_export
 
             res.data["export"] = await event_export(self.bot, interaction, rec, res.data["export"])
+        elif rec is not None and not seated(rec, interaction.user.id):
+            # the seed and the hidden commands are its own players' only: anyone else gets the
+            # public record (no seed, no decks, only the commands everyone saw)
+            from host.events.entry import public_export
+
+            shown = await self.bot.host.log(rec.id)   # type: ignore[attr-defined]
+            res.data["export"] = public_export(res.data["export"], shown.data.get("log", []) if shown.ok else [])
         raw = json.dumps(res.data["export"], ensure_ascii=False, indent=2).encode("utf-8")
         file = discord.File(io.BytesIO(raw), filename=f"match-{match_id}.json")
         await reply(interaction, tr("records.export.done", locale, match_id=match_id), file=file)

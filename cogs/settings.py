@@ -3,6 +3,8 @@
 * ``thread on|off`` — play each match in its own thread under the channel (default on).
 * ``language auto|ja|en`` — the language of public match messages (default: the server's
   Discord locale).
+* ``gif on|off`` — post an animated picture of every match in its thread when it ends (default
+  on; cogs/replay.py).
 """
 from __future__ import annotations
 
@@ -56,6 +58,8 @@ class Settings(commands.Cog):
         lines.append(tr("cogs.settings.current", locale,
                         thread=tr("cogs.settings.on" if current.get("thread", True) else "cogs.settings.off", locale),
                         language=tr(f"cogs.settings.lang.{current.get('language', 'auto')}", locale)))
+        lines.append(tr("cogs.settings.gif_now", locale,
+                        gif=tr("cogs.settings.on" if current.get("gif", True) else "cogs.settings.off", locale)))
         await reply(interaction, "\n".join(lines))
 
     @settings_group.command(name=N("thread", "cmd.settings.thread.name"),
@@ -84,6 +88,20 @@ class Settings(commands.Cog):
             await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
             return
         await self.store.set_guild_setting(interaction.guild_id, "language", None if value == "auto" else value)
+        await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
+
+    @settings_group.command(name=N("gif", "cmd.settings.gif.name"),
+                            description=L("cmd.settings.gif.description"))
+    @app_commands.rename(value=N("value", "cmd.settings.value.name"))
+    @app_commands.describe(value=L("cmd.settings.gif.value.description"))
+    @app_commands.choices(value=ON_OFF)
+    async def gif(self, interaction: discord.Interaction, value: str) -> None:
+        if not await self._check(interaction):
+            return
+        if value not in ("on", "off"):
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            return
+        await self.store.set_guild_setting(interaction.guild_id, "gif", value == "on")
         await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
 
     @settings_group.command(name=N("show", "cmd.settings.show.name"),

@@ -18,45 +18,72 @@ engine for it separately (and only for that player).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from data.store import ACTIVE, MatchRecord
 from host.replay import JOIN, RESIGN, _hidden, _initial_state, _public_command, _step
 from host.texts import log_words, told
 
 
-def public_steps(game: Any, rec: MatchRecord, commands: Iterable[Any], *, views: bool = True) -> list[dict]:
+def history(game: Any, rec: MatchRecord, commands: Iterable[Any]) -> Iterator[tuple[Any, int, str, Any]]:
+    """The stored log replayed: ``(state before, seat, command, state after)`` per command."""
+    state = _initial_state(game, rec)
+    for c in commands:
+        after = _step(game, state, c.seat, c.command)
+        yield state, c.seat, c.command, after
+        state = after
+
+
+def public_steps(game: Any, rec: MatchRecord, commands: Iterable[Any], *, views: bool = True,
+                 own: int | None = None) -> list[dict]:
     """The public steps of ``rec`` replayed from ``commands`` (its stored log, in order; each
     with ``seat`` and ``command``).  ``views`` False leaves out ``view`` and ``turn`` (what
-    ``/match log`` needs)."""
-    state = _initial_state(game, rec)
-    public = game.view(state, None)        # each public view is drawn once
+    ``/match log`` needs).  ``own``: a seat whose own view of each step's moment is added as
+    ``own`` (only ever for that seat's own player)."""
+    return steps_of(game, rec, history(game, rec, commands), views=views, own=own)
+
+
+def steps_of(game: Any, rec: MatchRecord, played: Iterable[tuple[Any, int, str, Any]], *,
+             views: bool = True, own: int | None = None) -> list[dict]:
+    """:func:`public_steps` from a replayed ``played`` history (:func:`history`).  What a step
+    holds comes from the public views of the states and the public form of each command alone
+    (the secrecy tests feed a second history whose hidden cards differ and get the same steps)."""
     entries: list[dict] = []
     held: list[dict] = []
-    for c in commands:
-        shown = ("join" if c.command.startswith(JOIN) else "resign" if c.command == RESIGN
-                 else _public_command(game, state, c.seat, c.command))
-        after = _step(game, state, c.seat, c.command)
+    public = state = None
+    for before, seat, command, after in played:
+        if public is None:
+            public = game.view(before, None)        # each public view is drawn once
+        shown = ("join" if command.startswith(JOIN) else "resign" if command == RESIGN
+                 else _public_command(game, before, seat, command))
         public_after = game.view(after, None)
         # what it did, in words, from the public views only (a host entry says itself)
-        story = [] if shown in ("join", "resign") else told(rec.game, public, public_after, list(rec.names), c.seat)
+        story = [] if shown in ("join", "resign") else told(rec.game, public, public_after, list(rec.names), seat)
         if shown is not None:      # hidden decisions are nobody else's business
-            held.append({"seq": len(entries) + len(held) + 1, "seat": c.seat, "name": rec.names[c.seat],
-                         "command": shown, "story": story,
-                         "words": log_words(rec.game, game, state, c.seat, shown, list(rec.names), public)})
+            held.append({"seq": len(entries) + len(held) + 1, "seat": seat, "name": rec.names[seat],
+                         "command": shown, "story": story, "words": (before, public)})
         elif story and (held or entries):     # a secret decision's public consequences
             (held or entries)[-1]["story"] = (held or entries)[-1]["story"] + story
         state, public = after, public_after
         if not _hidden(game, state):          # lines held during a secret window are released
-            entries += _released(held, public, views)
+            entries += _released(game, rec, held, public, views, game.view(state, own) if own is not None else None)
             held = []
-    if rec.status != ACTIVE:    # a match ended (a resignation, a claim) inside a window: nothing is secret
-        entries += _released(held, public, views)
+    if rec.status != ACTIVE and public is not None:    # a match ended inside a window: nothing is secret
+        entries += _released(game, rec, held, public, views, game.view(state, own) if own is not None else None)
     return entries
 
 
-def _released(held: list[dict], public: dict, views: bool) -> list[dict]:
+def _released(game: Any, rec: MatchRecord, held: list[dict], public: dict, views: bool,
+              own_view: dict | None = None) -> list[dict]:
+    """The held steps, told now: their words name the cards from the public views before them
+    and at their release (a card used into a hidden window is shown when the window closes)."""
+    for e in held:
+        before, public_before = e["words"]
+        e["words"] = log_words(rec.game, game, before, e["seat"], e["command"], list(rec.names),
+                               public_before, public)
     if views:
         for e in held:
             e["view"], e["turn"] = public, public.get("turn")
+            if own_view is not None:
+                e["own"] = own_view
     return held

@@ -35,7 +35,7 @@ HOST_SECONDS = 10.0     # a host call answers within this, waiting for the match
 RESULT_CALLS = (
     "challenge", "accept", "decline", "join", "join_check", "start", "command", "resign",
     "abort", "claim_timeout", "spectate", "batch", "rematch", "status", "hand", "log", "practice",
-    "ai_move",
+    "ai_move", "replay",
 )
 # The other entry points: bounded by the deadline too; a failing database raises
 # TransientStoreError to the caller (a front end answers "try again").

@@ -32,6 +32,7 @@ from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.practice import Practice
 from host.queries import Queries
+from host.replays import Replays
 from host.resilient import MatchLock, Rechecks, bound_host
 from host.seating import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seating  # noqa: F401  (re-exported)
 from host.shards import Shards
@@ -55,7 +56,7 @@ MAX_COMMAND_LEN = 200
 
 
 @bound_host   # every entry point answers within its deadline (host/resilient.py)
-class Host(Seating, Clock, Queries, Practice, Rechecks):
+class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
     metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,

@@ -104,7 +104,7 @@ def legal_in_words(error: Msg, game_name: str, game: Any, state: Any, seat: int,
 
 
 def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
-                names: list[str], public_before: dict | None = None) -> Any:
+                names: list[str], public_before: dict | None = None, public_after: dict | None = None) -> Any:
     """How the thread tells a public ``command`` (as :func:`host.replay._public_command` shows
     it: face-down cards are ``?``): in words in both languages
     (``{"en": "Leap: Support 2 c1 ⤴ c3", "ja": …}``, the same label the player picked from the
@@ -113,13 +113,17 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
     The words are drawn from the PUBLIC view of the position before the command; from the
     player's own view only the definitions of the cards the command itself names (what a card
     is, never where it was or what else is in the hand), so they cannot tell what the command
-    does not.  ``public_before``: that public view when the caller already has it."""
+    does not.  ``public_before``: that public view when the caller already has it;
+    ``public_after``: the public view after the command, whose cards (those the command revealed)
+    name them before the player's own view is asked (a replay then names every card from the
+    public views alone)."""
     try:
         view = dict(public_before if public_before is not None else game.view(before, None))
-        cards = dict(view.get("cards") or {})
-        own_cards = (game.view(before, seat) or {}).get("cards") or {}
-        for token in command.split():
-            if token in own_cards and token not in cards:
+        cards = {**((public_after or {}).get("cards") or {}), **(view.get("cards") or {})}
+        missing = [token for token in command.split() if token not in cards]
+        own_cards = ((game.view(before, seat) or {}).get("cards") or {}) if missing else {}
+        for token in missing:
+            if token in own_cards:
                 cards[token] = own_cards[token]
         view["cards"] = cards
         out = {}
@@ -135,7 +139,7 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
 
 
 def log_words(game_name: str, game: Any, before: Any, seat: int, shown: str, names: list[str],
-              public_before: dict | None = None) -> Any:
+              public_before: dict | None = None, public_after: dict | None = None) -> Any:
     """A ``/match log`` entry in words in both languages (``{"en": …, "ja": …}``), as the thread
     told it (:func:`played_text`; a batch: its steps joined), or None when there are no words
     for it (the log then shows the notation alone).  ``shown``: the public command (``join`` and
@@ -144,19 +148,15 @@ def log_words(game_name: str, game: Any, before: Any, seat: int, shown: str, nam
 
     if shown in ("join", "resign"):
         return {loc: i18n.t(f"host.log.{shown}", loc) for loc in i18n.LOCALES}
-    if SEP in shown:
-        parts, state = [], before
+    if SEP in shown:     # a batch: each of its steps named from the public views around it
+        parts = []
         for step in shown.split(SEP):
-            said = played_text(game_name, game, state, seat, step, names)
+            said = played_text(game_name, game, before, seat, step, names, public_before, public_after)
             if not isinstance(said, dict):
                 return None
             parts.append(said)
-            try:
-                state = game.apply(state, seat, step)
-            except Exception:       # a hidden step ("?") cannot be replayed from its public form
-                return None
         return {loc: i18n.t("core.list_sep", loc).join(p[loc] for p in parts) for loc in i18n.LOCALES}
-    said = played_text(game_name, game, before, seat, shown, names, public_before)
+    said = played_text(game_name, game, before, seat, shown, names, public_before, public_after)
     return said if isinstance(said, dict) else None
 
 

@@ -358,3 +358,25 @@ def test_the_leagues_benchmark_times_pairing_and_the_tournament_pictures():
     assert all(r["rematches"] == 0 for r in result["meta"]["swiss"]["fields"].values())
     table = format_leagues(result)
     assert "64-player double elimination" in table and isinstance(misses(result), list)
+
+
+def test_the_replay_benchmark_writes_every_figure_for_every_game(tmp_path, capsys):
+    """``python -m bench --replay --tiny --json FILE`` (docs/performance.md, "Replays and the
+    animated picture"): for every game, the GIF of a random match played through the host
+    (frames, steps, bytes, seconds, KiB a frame) and a replay step rebuilt without a cache (p99),
+    printed as a table and written as JSON.  Measured, not asserted: every figure is there."""
+    from bench.__main__ import main
+    from bench.replay import FIGURES, TARGETS
+
+    out = tmp_path / "replay.json"
+    assert main(["--replay", "--tiny", "--quiet", "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result["replay"]) == set(registry.names())
+    for game, figures in result["replay"].items():
+        assert set(figures) == set(FIGURES), game
+        assert all(_number(v, float) and v > 0 for v in figures.values()), (game, figures)
+        assert figures["frames"] <= figures["steps"] + 1
+        assert result["meta"]["games"][game]["status"] == "finished"
+    table = capsys.readouterr().out
+    assert "step p99 ms" in table and all(game in table for game in registry.names())
+    assert set(TARGETS) <= set(FIGURES)

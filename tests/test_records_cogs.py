@@ -109,6 +109,13 @@ async def test_history_pages_link_the_thread_and_export_the_record(env):
     assert [s["user_id"] for s in data["seats"]] == [env.alice["id"], env.bob["id"]]
     assert data["result"]["reason"] == "resign" and data["seed"] == rec.seed
     assert select["options"][0]["value"] == str(ids[-1])
+    # issue 35: "the full export (seed and hidden commands) goes only to the match's own players
+    # once it has ended; everyone else ... gets the public record"
+    ix = await env.fake.slash(env.bot, env.bob, "history", game="squares")
+    ix = await env.fake.click(env.bot, env.carol, ix.last, "rec:x", values=[str(ids[-1])])
+    public = json.loads(env.fake.messages[int(ix.last["id"])]["attachments"][0]["_bytes"])
+    assert public["public"] is True and "seed" not in public and "prng" not in public
+    assert public["id"] == ids[-1] and public["result"]["reason"] == "resign"
 
 
 async def test_history_links_the_board_message_of_a_match_played_without_a_thread(env):
