@@ -4,6 +4,7 @@
     python bot.py --help            # every option and environment variable, in the terminal's language
     python bot.py --dump-commands   # print the application commands as synced (no token, no network)
     python bot.py --local [--game squares] [--ai 2=hard] [--db FILE]   # play in the terminal, no Discord
+    python bot.py --local --replay FILE   # step through a match record (--db FILE --replay N: stored match N)
 
     python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs
     python bot.py --recheck-quarantine   # release quarantined matches that read and replay again

@@ -14,13 +14,13 @@ measured, read back from the store as the bot would read it:
   target ≤ 4 s), ``gif_kib_per_frame`` (aim ≤ 20 KiB).  The same match through the worker process
   (:func:`host.gif_worker.match_gif_bytes`, end to end: pickling, the replay, the GIF) is timed
   too and its bytes compared (``meta``; not in ``--tiny``, which starts no process).
-- **a replay step** (``step_ms_p99``, target ≤ 150 ms): what one press of a replay's "next" costs
-  with no cache — the record and the log read from the store, the match's public steps rebuilt
-  from them (:func:`host.replay_steps.public_steps`, the whole match), that step's picture drawn
-  (:func:`render.render_png`; the last step with the result, :func:`host.replay._final_view`) and
-  its narration put in words (the thread's lines: the move, then what it did); the 99th
-  percentile (nearest rank) over every step of the match, the locale alternating English and
-  Japanese.  ``meta`` has the median of each part.
+- **a replay step** (``step_ms_p99``, target ≤ 150 ms): what one press of a replay's buttons
+  costs — :meth:`host.Host.replay` (the record read, the match's public steps replayed once and
+  then kept in the replay cache, that step's picture drawn, the last with the result) and the
+  step's words as the replay message says them (:func:`cogs.replay.step_text`); the 99th
+  percentile (nearest rank) over every step of the match pressed through from a fresh host, the
+  locale alternating English and Japanese.  ``meta`` has the first press alone
+  (``first_step_ms``: the whole match replayed, as after a restart).
 
 The JSON: ``{"replay": {game: {figure: value}}, "meta": {...how it was measured...}}``.  Figures
 are measured here, never asserted in tests.
@@ -111,37 +111,31 @@ def narration(step: dict, locale: str) -> str:
 
 
 async def time_steps(store: Any, mid: int) -> dict[str, Any]:
-    """Every step of match ``mid`` replayed as a replay button would, without a cache: the
-    milliseconds of each (whole) and of its parts."""
-    from host.replay import _final_view
-    from host.replay_steps import public_steps
-    from render import render_png
-    from rules import registry
+    """Every step of match ``mid`` pressed through as a player does with a replay's buttons —
+    :meth:`host.Host.replay` (the record read, the steps taken from the replay cache, the picture
+    drawn) plus the narration in words — on a fresh host: the first press finds no cache and
+    replays the whole match (``first_ms``), the others find it (a restart, or a replay of another
+    match pushing it out, makes the next press a first one again)."""
+    from cogs.replay import step_text
+    from host import Host
 
+    host = Host(store, render=True)
     rec = await store.get_match(mid)
-    game = registry.get(rec.game)
-    n = len(public_steps(game, rec, await store.commands(mid), views=False))
-    whole, rebuild, picture, words = [], [], [], []
-    for k in range(n):
+    first = await host.replay(mid, None, 0, locale="en", picture=False)
+    host._replay_cache = None                 # the measured presses start cold
+    n = first.data["n"]
+    whole: list[float] = []
+    for k in range(n + 1):
         locale = LOCALES[k % 2]
         t0 = time.perf_counter()
-        rec = await store.get_match(mid)
-        steps = public_steps(game, rec, await store.commands(mid))
+        res = await host.replay(mid, rec.seats[0], k, locale=locale)
+        text = step_text(res, locale)
         t1 = time.perf_counter()
-        view = steps[k]["view"] if k < n - 1 else _final_view(rec, steps[k]["view"])
-        png = render_png(rec.game, view, locale=locale, names=list(rec.names))
-        t2 = time.perf_counter()
-        text = narration(steps[k], locale)
-        t3 = time.perf_counter()
-        if not png or not text:
-            raise RuntimeError(f"{rec.game}: step {k + 1} has no picture or no words")
-        whole.append((t3 - t0) * 1000)
-        rebuild.append((t1 - t0) * 1000)
-        picture.append((t2 - t1) * 1000)
-        words.append((t3 - t2) * 1000)
-    return {"steps": n, "p99_ms": percentile(whole, 99), "max_ms": max(whole),
-            "median_ms": {"whole": statistics.median(whole), "rebuild": statistics.median(rebuild),
-                          "picture": statistics.median(picture), "words": statistics.median(words)}}
+        if not res.ok or not res.data.get("picture") or not text:
+            raise RuntimeError(f"{rec.game}: step {k} has no picture or no words")
+        whole.append((t1 - t0) * 1000)
+    return {"steps": n, "p99_ms": percentile(whole, 99), "max_ms": max(whole), "first_ms": whole[0],
+            "median_ms": {"whole": statistics.median(whole)}}
 
 
 async def measure_game(name: str, cfg: dict[str, Any], log: Log) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -171,12 +165,13 @@ async def measure_game(name: str, cfg: dict[str, Any], log: Log) -> tuple[dict[s
                 through = await match_gif_bytes(rec, commands, locale="en")
                 meta["worker_seconds"] = round(time.perf_counter() - t0, 3)
                 meta["worker_same_bytes"] = through.data == gif.data
-            log(f"replay: {name}, every step replayed without a cache …")
+            log(f"replay: {name}, every step pressed through as a replay's buttons do …")
             steps = await time_steps(store, mid)
         finally:
             await store.close()
     meta["step_median_ms"] = {k: round(v, 2) for k, v in steps["median_ms"].items()}
     meta["step_max_ms"] = round(steps["max_ms"], 2)
+    meta["first_step_ms"] = round(steps["first_ms"], 2)
     figures = {"frames": gif.frames, "steps": gif.steps, "gif_bytes": len(gif.data),
                "gif_seconds": round(gif.seconds, 3), "gif_kib_per_frame": round(len(gif.data) / 1024 / gif.frames, 2),
                "step_ms_p99": round(steps["p99_ms"], 2)}

@@ -17,6 +17,8 @@ and ``--options first=1`` (see :mod:`host.options`).  What is typed is read as t
 it (:func:`clean_input`): full-width text from a Japanese IME is folded to ASCII and control
 characters are dropped, so nothing is echoed back raw.  With ``--db FILE`` an unfinished match
 is resumed on the next start (``--new`` starts another); Ctrl-C or Ctrl-D leaves at once.
+``--replay FILE`` (or ``--db FILE --replay N``) steps through a match record instead of playing
+(:mod:`host.console_replay`).
 """
 from __future__ import annotations
 
@@ -127,7 +129,7 @@ def localized_parser(prog: str, lang: str, description: str, epilog: str | None 
 
 # the console's options (also listed by python bot.py --help)
 LOCAL_OPTIONS = frozenset({"game", "players", "seed", "options", "deck", "lang", "out", "no_pictures", "db",
-                           "ai", "new"})
+                           "ai", "new", "replay"})
 
 
 def add_local_arguments(p, lang: str = "en") -> None:  # noqa: ANN001 - a parser or an argument group
@@ -145,6 +147,9 @@ def add_local_arguments(p, lang: str = "en") -> None:  # noqa: ANN001 - a parser
     p.add_argument("--no-pictures", action="store_true", help=h("no_pictures"))
     p.add_argument("--db", default=":memory:", help=h("db"))
     p.add_argument("--new", action="store_true", help=h("new"))
+    # issue 35: step through a match record (host/console_replay.py)
+    p.add_argument("--replay", default=None, metavar="FILE|N",
+                   help=i18n.t("record.cli.replay", lang).replace("%", "%%"))
 
 
 def _parser(lang: str = "en") -> argparse.ArgumentParser:
@@ -449,7 +454,12 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
     # line returns, i.e. after Enter, and then ends in a traceback.  Here Ctrl-C interrupts
     # the read at once (Console.read) or, while the computer thinks, ends the loop below.
     loop = asyncio.new_event_loop()
-    task = loop.create_task(play(args, stdin or sys.stdin, stdout or sys.stdout))
+    if args.replay is not None:       # a record to step through, not a match to play
+        from host.console_replay import replay
+
+        task = loop.create_task(replay(args, stdin or sys.stdin, stdout or sys.stdout))
+    else:
+        task = loop.create_task(play(args, stdin or sys.stdin, stdout or sys.stdout))
     try:
         return loop.run_until_complete(task)
     except KeyboardInterrupt:

@@ -120,22 +120,30 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
     try:
         view = dict(public_before if public_before is not None else game.view(before, None))
         cards = {**((public_after or {}).get("cards") or {}), **(view.get("cards") or {})}
-        missing = [token for token in command.split() if token not in cards]
-        own_cards = ((game.view(before, seat) or {}).get("cards") or {}) if missing else {}
-        for token in missing:
-            if token in own_cards:
-                cards[token] = own_cards[token]
         view["cards"] = cards
-        out = {}
-        for locale in i18n.LOCALES:
-            label = describe(game_name, view, seat, [command], locale, names)[0].label
-            if not label or is_raw_id(label, [command]):
-                return command
-            out[locale] = label
-        return out
+        out = _labels(game_name, view, seat, command, names)
+        missing = [token for token in command.split() if token not in cards]
+        if out is None and missing:     # a card only its player saw yet: their view names it
+            own_cards = (game.view(before, seat) or {}).get("cards") or {}
+            for token in missing:
+                if token in own_cards:
+                    cards[token] = own_cards[token]
+            out = _labels(game_name, view, seat, command, names)
+        return command if out is None else out
     except Exception:               # words are a nicety: the notation always works
         log.exception("%s: describing %r for the thread failed", game_name, command)
         return command
+
+
+def _labels(game_name: str, view: dict, seat: int, command: str, names: list[str]) -> dict | None:
+    """The command's menu label in every language, or None when one of them would show a raw id."""
+    out = {}
+    for locale in i18n.LOCALES:
+        label = describe(game_name, view, seat, [command], locale, names)[0].label
+        if not label or is_raw_id(label, [command]):
+            return None
+        out[locale] = label
+    return out
 
 
 def log_words(game_name: str, game: Any, before: Any, seat: int, shown: str, names: list[str],

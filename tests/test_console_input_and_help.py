@@ -213,7 +213,7 @@ def test_bot_help_is_argparse_with_every_option_and_environment_variable(capsys)
     assert bot.main(["--help"]) == 0
     text = capsys.readouterr().out
     for flag in ("--local", "--dump-commands", "--backup PATH", "--recheck-quarantine", "--ai SEAT=LEVEL",
-                 "--deck SEAT=DECK", "--db", "--new", "--lang"):
+                 "--deck SEAT=DECK", "--db", "--new", "--lang", "--replay FILE|N"):
         assert flag in text, flag
     read = _env_vars_read_by_the_code() - {"PYTHONPATH"}
     assert {"METRICS_PORT", "METRICS_HOST", "LOGIC_SQUARE_CARDS_DIR", "DISCORD_TOKEN"} <= read | set(bot.ENVIRONMENT)
