@@ -3,6 +3,7 @@ a time left, an engine's refusal in the reader's language."""
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from data import i18n
@@ -121,8 +122,8 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
         view = dict(public_before if public_before is not None else game.view(before, None))
         cards = {**((public_after or {}).get("cards") or {}), **(view.get("cards") or {})}
         view["cards"] = cards
-        out = _labels(game_name, view, seat, command, names)
         missing = [token for token in command.split() if token not in cards]
+        out = _labels(game_name, view, seat, command, names, missing)
         if out is None and missing:     # a card only its player saw yet: their view names it
             own_cards = (game.view(before, seat) or {}).get("cards") or {}
             for token in missing:
@@ -135,12 +136,15 @@ def played_text(game_name: str, game: Any, before: Any, seat: int, command: str,
         return command
 
 
-def _labels(game_name: str, view: dict, seat: int, command: str, names: list[str]) -> dict | None:
-    """The command's menu label in every language, or None when one of them would show a raw id."""
+def _labels(game_name: str, view: dict, seat: int, command: str, names: list[str],
+            unnamed: list[str] = ()) -> dict | None:
+    """The command's menu label in every language, or None when one of them would show a raw id
+    (the whole command, or one of ``unnamed``: tokens the view has no card for)."""
     out = {}
     for locale in i18n.LOCALES:
         label = describe(game_name, view, seat, [command], locale, names)[0].label
-        if not label or is_raw_id(label, [command]):
+        if not label or is_raw_id(label, [command]) or any(
+                re.search(rf"(?<![0-9A-Za-z]){re.escape(t)}(?![0-9A-Za-z])", label) for t in unnamed):
             return None
         out[locale] = label
     return out
