@@ -21,7 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
-from host.replay import _final_view, _initial_state
+from host.replay import _final_view, _initial_state, _strip_seat
 from host.replay_steps import public_steps
 from host.types import Result
 from rules import registry
@@ -69,6 +69,9 @@ class Replays:
             seat = None
         try:
             start, steps = await self.replay_book(rec, seat)
+            if seat is not None and not start.get("secrets"):    # nothing of theirs others did not see
+                seat = None
+                start, steps = await self.replay_book(rec, None)
         except CorruptRow:
             return Result.fail("host.err.quarantined", match_id=rec.id)
         n = len(steps)
@@ -105,6 +108,8 @@ def _book(rec: MatchRecord, commands: list[Any], own_seat: int | None) -> tuple[
     if own_seat is not None:
         start["own"] = game.view(state, own_seat)
     steps = public_steps(game, rec, commands, own=own_seat)
+    if own_seat is not None:     # did the seat ever see more than everyone (a hand, a secret)?
+        start["secrets"] = any(_strip_seat(e["own"]) != _strip_seat(e["view"]) for e in [start, *steps])
     if rec.status == FINISHED and steps:      # the result on the last position, however it ended
         last = steps[-1] = dict(steps[-1])
         last["view"] = _final_view(rec, last["view"])

@@ -370,3 +370,39 @@ async def test_the_league_service_acts_only_on_its_own_servers_leagues(tmp_path)
         assert (await svc.join(lid, 5, 2, "B")).ok
     finally:
         await store.close()
+
+
+# ---------------------------------------------------------------------------- replays (issue 35)
+@pytest.mark.parametrize("path", ["match replay", "match gif", "match record"])
+async def test_another_servers_match_cannot_be_replayed_except_by_its_players(env, path):
+    """Issue 35: "A match of another server cannot be replayed except by its players" — not its
+    steps, not its animated picture, not its record; its players reach it from anywhere."""
+    match_id = await _played_and_resigned(env)
+    ix = await slash_from(env, env.dave, path, match=match_id, permissions=ALL_PERMISSIONS)
+    assert elsewhere_text(match_id) in ix.text and ix.files == [] and "Alice" not in ix.text
+    if path == "match replay":
+        ix = await slash_from(env, env.alice, path, match=match_id, dm=True)
+        assert "Step 0 of" in ix.text and elsewhere_text(match_id) not in ix.text, ix.text
+        assert "Your own cards" not in ix.text        # SQUARES: a player sees nothing others do not
+
+
+async def test_a_replay_button_pressed_from_another_server_shows_nothing(env):
+    """Issue 35: a replay's buttons carry the match and the step, so they are checked like a
+    command: pressed from another server by someone not seated, they show nothing of it."""
+    match_id = await _played_and_resigned(env)
+    ix = await env.fake.slash(env.bot, env.carol, "match replay", match=match_id, public=True)
+    replay = ix.last
+    ids = custom_ids(replay)
+    step = next(c for c in ids if c.startswith(f"rp:{match_id}:") and c.endswith(f":l:{uid(env.carol)}"))
+    ix = await press_from(env, env.dave, replay, step)
+    assert elsewhere_text(match_id) in ix.text and ix.files == []
+
+
+async def _played_and_resigned(env) -> int:
+    match_id = await env.start()
+    thread_id = (await env.match(match_id)).channel_id
+    first = (await env.host.legal(match_id, uid(env.alice)))[0]
+    await env.fake.slash(env.bot, env.alice, "move", command=first, channel_id=thread_id)
+    await env.fake.slash(env.bot, env.bob, "match resign", match=match_id)
+    assert (await env.match(match_id)).status == "finished"
+    return match_id
