@@ -278,7 +278,12 @@ class Replay(commands.Cog):
             log.exception("the GIF of match %s failed", rec.id)
             await reply_error(interaction, tr("replay.err.gif", locale, match_id=rec.id))
             return
-        await reply(interaction, gif_caption(rec, made, locale), file=gif_file(rec, made), ephemeral=not public)
+        await reply(interaction, gif_caption(rec, made, locale, self._result(rec)), file=gif_file(rec, made),
+                    ephemeral=not public)
+
+    def _result(self, rec: Any) -> Any:
+        """How ``rec`` ended, as the host words it (None while it is being played or aborted)."""
+        return self.host._outcome_msg(rec) if rec.status == FINISHED and rec.result else None
 
     async def gif(self, rec: Any, locale: str) -> Any:
         """The animated picture of ``rec`` in ``locale`` (:mod:`host.gif_worker`), made once per
@@ -330,7 +335,8 @@ class Replay(commands.Cog):
             locale = await self.delivery.public_locale(rec)
             made = await self.gif(rec, locale)
             await self.bot.get_partial_messageable(thread_id).send(
-                gif_caption(rec, made, locale), file=gif_file(rec, made), allowed_mentions=NO_PINGS)
+                gif_caption(rec, made, locale, self._result(rec)), file=gif_file(rec, made),
+                allowed_mentions=NO_PINGS)
         except Exception:
             log.exception("match %s: the end-of-match picture was not posted", rec.id)
 
@@ -370,9 +376,13 @@ class Replay(commands.Cog):
         await reply(interaction, "\n".join(lines), files=files)
 
 
-def gif_caption(rec: Any, made: Any, locale: str) -> str:
+def gif_caption(rec: Any, made: Any, locale: str, result: Any = None) -> str:
+    """The GIF's words: the match, its players and steps, how it ended (``result``: the host's
+    outcome message), whether it was sampled, and how to step through it."""
     text = tr("replay.gif.caption", locale, match_id=rec.id, game=game_name(rec.game, locale),
               players=tr("core.list_sep", locale).join(escape_markdown(n) for n in rec.names), steps=made.steps)
+    if result is not None:
+        text += "\n" + escape_markdown(result.render(locale))
     if made.sampled:
         text += "\n" + tr("replay.gif.sampled", locale, frames=made.frames, steps=made.steps)
     return text + "\n" + tr("replay.gif.hint", locale, match_id=rec.id)
