@@ -120,6 +120,15 @@ async def match_gif_bytes(rec: Any, commands: Iterable[Any], *, locale: Any = "e
     except BrokenProcessPool:      # it died drawing this GIF: this call fails, the next starts anew
         _drop(pool)
         raise
+    except KeyError:
+        # a game the worker's fresh interpreter does not know: one registered at run time by a
+        # plugin of the bot's own process (the engines of rules/ register on import).  Drawn
+        # here instead, in a thread: rare, and the same bytes.
+        from rules import registry
+
+        if rec.game in registry.names():
+            return await asyncio.to_thread(match_gif_of, rec, [_Command(s, c) for s, c in log], locale=locale)
+        raise
 
 
 def shutdown(wait: bool = True) -> None:
