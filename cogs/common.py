@@ -203,6 +203,27 @@ async def reply_error(interaction: discord.Interaction, text: str) -> None:
     await reply(interaction, "⚠️ " + text)
 
 
+async def run_in_cog(cog_name: str, interaction: discord.Interaction, factory: Any) -> None:
+    """A persistent component's callback: call ``factory(cog)`` on the cog named ``cog_name``; a
+    missing cog or an unexpected error gets a localized answer, a database that failed for a
+    moment (logged by the store) "try again", an interaction Discord has expired only a log line."""
+    cog = interaction.client.get_cog(cog_name)  # type: ignore[union-attr]
+    if cog is None:
+        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+        return
+    try:
+        await factory(cog)
+    except Exception as exc:
+        if expired(exc):
+            log_expired(interaction, str((interaction.data or {}).get("custom_id")))
+            return
+        if transient(exc):
+            await reply_error(interaction, tr("cogs.err.transient", user_locale(interaction)))
+            return
+        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
+        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+
+
 class GameTree(app_commands.CommandTree):
     """The command tree with a localized answer for any error a command lets escape."""
 

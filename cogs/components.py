@@ -20,17 +20,15 @@ custom_id templates (all ≤ 100 chars)::
 """
 from __future__ import annotations
 
+import functools
 import logging
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from cogs.common import LABEL_MAX, SELECT_MAX, clip, expired, log_expired, reply_error, tr, transient, user_locale
+from cogs.common import LABEL_MAX, SELECT_MAX, clip, run_in_cog, tr
 from render.labels import Choice
-
-if TYPE_CHECKING:  # pragma: no cover
-    from cogs.game import Game
 
 log = logging.getLogger("cogs.components")
 
@@ -147,27 +145,8 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
 
 
 # ---------------------------------------------------------------------------- dynamic items
-def _game(interaction: discord.Interaction) -> "Game | None":
-    return interaction.client.get_cog("Game")  # type: ignore[union-attr]
-
-
-async def _run(interaction: discord.Interaction, coro_factory) -> None:
-    """Call a Game-cog handler; a missing cog or an unexpected error gets a localized answer."""
-    game = _game(interaction)
-    if game is None:
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
-        return
-    try:
-        await coro_factory(game)
-    except Exception as exc:
-        if expired(exc):
-            log_expired(interaction, str((interaction.data or {}).get("custom_id")))
-            return
-        if transient(exc):   # the database failed for a moment (logged by the store)
-            await reply_error(interaction, tr("cogs.err.transient", user_locale(interaction)))
-            return
-        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+# a Game-cog handler, answered as every persistent component is (cogs.common.run_in_cog)
+_run = functools.partial(run_in_cog, "Game")
 
 
 _STYLES = {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import functools
 import logging
 import re
 from typing import Any, Optional
@@ -23,7 +24,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, tr, user_locale
+from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, run_in_cog, tr, user_locale
 from cogs.authority import check_match, seated
 from host import ratings as R
 from host.records import PER_PAGE, guild_scope, season_scope
@@ -348,20 +349,8 @@ class Records(commands.Cog):
 
 
 # ---------------------------------------------------------------------------- dynamic items
-def _cog(interaction: discord.Interaction) -> Records | None:
-    return interaction.client.get_cog("Records")  # type: ignore[return-value,union-attr]
-
-
-async def _run(interaction: discord.Interaction, factory: Any) -> None:
-    cog = _cog(interaction)
-    if cog is None:
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
-        return
-    try:
-        await factory(cog)
-    except Exception:
-        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+# a Records-cog handler, answered as every persistent component is (cogs.common.run_in_cog)
+_run = functools.partial(run_in_cog, "Records")
 
 
 class HistoryPage(discord.ui.DynamicItem[discord.ui.Button], template=HISTORY_TEMPLATE):
