@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import functools
 import logging
 import re
 from collections import OrderedDict
@@ -37,11 +38,12 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import escape_markdown
 
-from cogs.authority import check_match, reachable
-from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, game_name, reply, reply_error, tr,
-                         transient, user_locale)
+from cogs.authority import check_match, reachable, seated
+from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, game_name, reply, reply_error, run_in_cog,
+                         tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
 from data.store import ABORTED, FINISHED
+from host.replays import PLAYED
 
 log = logging.getLogger("cogs.replay")
 
@@ -197,8 +199,7 @@ class Replay(commands.Cog):
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)
         locale = user_locale(interaction)
-        own = not public and rec.status != ABORTED and int(interaction.user.id) in [
-            int(u) for u in rec.seats if u is not None]
+        own = not public and rec.status != ABORTED and seated(rec, interaction.user.id)
         await self._show(interaction, rec.id, 0, "o" if own else "p",
                          int(interaction.user.id) if public else 0, locale, new=True, public=public)
 
@@ -210,9 +211,9 @@ class Replay(commands.Cog):
             return
         if mode == "o" and not res.data["own"]:
             mode = "p"          # not a seat of theirs (any more): the public view
-        seated = int(interaction.user.id) in [int(u) for u in res.match.seats if u is not None]
         embeds, files = step_embeds(res, locale)
-        view = step_view(res, mode, who, locale, toggle=seated and not public and who == 0)
+        view = step_view(res, mode, who, locale,
+                         toggle=seated(res.match, interaction.user.id) and not public and who == 0)
         if new:
             await interaction.followup.send(embeds=embeds, files=files, view=view, ephemeral=not public,
                                             allowed_mentions=NO_PINGS)
@@ -268,7 +269,7 @@ class Replay(commands.Cog):
         if rec is None:
             return
         locale = user_locale(interaction)
-        if not rec.n_commands or rec.status not in (FINISHED, ABORTED, "active"):
+        if not rec.n_commands or rec.status not in PLAYED:
             await reply_error(interaction, tr("replay.err.nothing", locale, match_id=rec.id))
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)
@@ -350,7 +351,7 @@ class Replay(commands.Cog):
         if rec is None:
             return
         locale = user_locale(interaction)
-        if not rec.n_commands or rec.status not in (FINISHED, ABORTED, "active"):
+        if not rec.n_commands or rec.status not in PLAYED:
             await reply_error(interaction, tr("replay.err.nothing", locale, match_id=rec.id))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -362,8 +363,7 @@ class Replay(commands.Cog):
                                        start_view=start["view"])
         files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{rec.id}.txt")]
         lines = [tr("replay.record.done", locale, match_id=rec.id)]
-        seated = int(interaction.user.id) in [int(u) for u in rec.seats if u is not None]
-        if seated and rec.status in (FINISHED, ABORTED) and rec.meta.get("league") is None:
+        if seated(rec, interaction.user.id) and rec.status in (FINISHED, ABORTED) and rec.meta.get("league") is None:
             # the match's own players, once it is over: the full record too (seed, every command;
             # an event's players get theirs from /history once the event has ended)
             from cogs.records import records_of
@@ -393,20 +393,8 @@ def gif_file(rec: Any, made: Any) -> discord.File:
 
 
 # ---------------------------------------------------------------------------- dynamic items
-def _cog(interaction: discord.Interaction) -> Replay | None:
-    return interaction.client.get_cog("Replay")  # type: ignore[return-value,union-attr]
-
-
-async def _run(interaction: discord.Interaction, factory: Any) -> None:
-    cog = _cog(interaction)
-    if cog is None:
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
-        return
-    try:
-        await factory(cog)
-    except Exception:
-        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-        await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+# a Replay-cog handler, answered as every persistent component is (cogs.common.run_in_cog)
+_run = functools.partial(run_in_cog, "Replay")
 
 
 class StepButton(discord.ui.DynamicItem[discord.ui.Button], template=STEP_TEMPLATE):

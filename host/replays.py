@@ -71,7 +71,6 @@ class Replays:
             start, steps = await self.replay_book(rec, seat)
             if seat is not None and not start.get("secrets"):    # nothing of theirs others did not see
                 seat = None
-                start, steps = await self.replay_book(rec, None)
         except CorruptRow:
             return Result.fail("host.err.quarantined", match_id=rec.id)
         n = len(steps)
