@@ -10,16 +10,13 @@ import base64
 import dataclasses
 import io
 import json
-import random
 import re
 import zlib
 
 import pytest
 
 from data import i18n
-from data.store import ACTIVE, FINISHED, open_store
-from discord_fakes import Clock
-from host import Host
+from data.store import ACTIVE
 from host.console import main as console_main
 from host.match_record import (
     FORMAT, MAX_STEPS, MAX_UNPACKED, RecordError, full_export_allowed, read_record, record_steps,
@@ -28,6 +25,7 @@ from host.match_record import (
 from host.replay import _final_view, _initial_state, _public_command, _step
 from host.replay_steps import public_steps
 from rules import registry
+from test_replay_steps import _played as played
 
 A, B = 101, 102
 SEED = 913_427_650_118      # a seed whose digits no record could hold by chance
@@ -36,33 +34,11 @@ CARD_GAMES = ("logic_square", "maken", "art_of_war", "avalon")
 
 async def _played(tmp_path, game: str, seed: int = 7, max_moves: int = 300, finish: bool = True):
     """A match of ``game`` between Ann and Ben on an SQLite file, random legal moves (drawn with
-    ``seed``; the match's own seed is :data:`SEED`) until it ends, or Ann resigns."""
-    path = tmp_path / f"{game}-{seed}.db"
-    store = await open_store(str(path))
-    host = Host(store, now=Clock(), render=False)
-    res = await host.challenge(game, A, "Ann", opponents=[(B, "Ben")], guild_id=1, channel_id=2, seed=SEED + seed)
-    assert res.ok, res.error
-    assert (await host.accept(res.match.id, B)).ok
-    eng = registry.get(game)
-    rng = random.Random(seed)
-    mid = res.match.id
-    for _ in range(max_moves):
-        rec = await store.get_match(mid)
-        if rec.status == FINISHED:
-            break
-        state = _initial_state(eng, rec)
-        for c in await store.commands(mid):
-            state = _step(eng, state, c.seat, c.command)
-        seat = rng.choice(list(eng.to_act(state)))
-        done = await host.command(mid, rec.seats[seat], rng.choice(eng.legal_commands(state, seat)))
-        assert done.ok, done.error
-    rec = await store.get_match(mid)
-    if finish and rec.status != FINISHED:
-        assert (await host.resign(mid, A)).ok
-        rec = await store.get_match(mid)
-    commands = await store.commands(mid)
+    ``seed``; the match's own seed is :data:`SEED` + ``seed``) until it ends, or Ann resigns
+    (:func:`test_replay_steps._played`); returns the file instead of the open store."""
+    store, eng, rec, commands = await played(tmp_path, game, seed, max_moves, match_seed=SEED + seed, finish=finish)
     await store.close()
-    return path, eng, rec, commands
+    return tmp_path / f"{game}-{seed}.db", eng, rec, commands
 
 
 def _record(eng, rec, commands, locale: str = "en") -> tuple[str, list[dict], dict]:

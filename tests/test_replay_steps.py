@@ -17,11 +17,15 @@ from rules import registry
 A, B = 101, 102
 
 
-async def _played(tmp_path, game: str, seed: int, max_moves: int = 400):
-    """A match of ``game`` between A and B, random legal moves until it ends (or A resigns)."""
+async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match_seed: int | None = None,
+                  finish: bool = True):
+    """A match of ``game`` between A and B on ``tmp_path/<game>-<seed>.db``, random legal moves
+    drawn with ``seed`` until it ends (or, with ``finish``, A resigns); the match's own seed is
+    ``match_seed`` (default ``seed``).  Returns (store, engine, record, commands)."""
     store = await open_store(str(tmp_path / f"{game}-{seed}.db"))
     host = Host(store, now=Clock(), render=False)
-    res = await host.challenge(game, A, "Ann", opponents=[(B, "Ben")], guild_id=1, channel_id=2, seed=seed)
+    res = await host.challenge(game, A, "Ann", opponents=[(B, "Ben")], guild_id=1, channel_id=2,
+                               seed=seed if match_seed is None else match_seed)
     assert res.ok, res.error
     assert (await host.accept(res.match.id, B)).ok
     eng = registry.get(game)
@@ -40,7 +44,7 @@ async def _played(tmp_path, game: str, seed: int, max_moves: int = 400):
         done = await host.command(mid, rec.seats[seat], command)
         assert done.ok, (command, done.error)
     rec = await store.get_match(mid)
-    if rec.status != FINISHED:
+    if finish and rec.status != FINISHED:
         assert (await host.resign(mid, A)).ok
         rec = await store.get_match(mid)
     return store, eng, rec, await store.commands(mid)
