@@ -355,7 +355,7 @@ class Replay(commands.Cog):
             await reply_error(interaction, tr("replay.err.nothing", locale, match_id=rec.id))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        from host.match_record import write_record
+        from host.match_record import full_export_allowed, write_record
         from rules import registry
 
         start, steps = await self.host.replay_book(rec)
@@ -363,7 +363,7 @@ class Replay(commands.Cog):
                                        start_view=start["view"])
         files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{rec.id}.txt")]
         lines = [tr("replay.record.done", locale, match_id=rec.id)]
-        if seated(rec, interaction.user.id) and rec.status in (FINISHED, ABORTED) and rec.meta.get("league") is None:
+        if full_export_allowed(rec, interaction.user.id) and rec.meta.get("league") is None:
             # the match's own players, once it is over: the full record too (seed, every command;
             # an event's players get theirs from /history once the event has ended)
             from cogs.records import records_of
