@@ -403,25 +403,33 @@ def hand_cards(view: dict, ctx: Ctx, own: int, hand: list) -> list:
     counts: dict[str, int] = {}
     for code in hand:
         counts[str(code)] = counts.get(str(code), 0) + 1
-    out = []
+    return [_sheet_card(_card_def(view, own, code), ctx, own, code, _label(ctx, view, own, code), n)
+            for code, n in counts.items()]
+
+
+def _sheet_card(card: dict, ctx: Ctx, own: int, code: str, label: str, n: int = 1) -> "hand_sheet.Card":
     cell = 14
-    for code, n in counts.items():
-        card = _card_def(view, own, code)
-        atk, dfc = card.get("attack"), card.get("defence") or []
-        stats = []
-        if atk is not None and len(dfc) == 2:
-            shown = ctx.t("art_of_war.pic.attack_hand") if atk == "hand" else atk
-            stats.append((ctx.t("art_of_war.pic.hand_stats", attack=shown, upright=dfc[0], sideways=dfc[1]), INK))
-        rng = card.get("range") or []
-        art = (5 * cell, 4 * cell, lambda d, x, y, rng=rng: _range_grid(d, x, y, cell, rng, seat_dark(own), LINE)) \
-            if rng else None
-        text = (card.get("text") or {}) if isinstance(card.get("text"), dict) else {}
-        words = text.get(ctx.locale) or text.get("en") or ""
-        out.append(hand_sheet.Card(_label(ctx, view, own, code), band=seat_colour(own), band_fg=seat_text(own),
-                                   chip="K" if code == "k" else code.upper(),
-                                   badges=(f"×{n}",) if n > 1 else (), art=art, stats=stats,
-                                   body=[(words, INK, False)] if words else []))
-    return out
+    atk, dfc = card.get("attack"), card.get("defence") or []
+    stats = []
+    if atk is not None and len(dfc) == 2:
+        shown = ctx.t("art_of_war.pic.attack_hand") if atk == "hand" else atk
+        stats.append((ctx.t("art_of_war.pic.hand_stats", attack=shown, upright=dfc[0], sideways=dfc[1]), INK))
+    rng = card.get("range") or []
+    art = (5 * cell, 4 * cell, lambda d, x, y, rng=rng: _range_grid(d, x, y, cell, rng, seat_dark(own), LINE)) \
+        if rng else None
+    text = (card.get("text") or {}) if isinstance(card.get("text"), dict) else {}
+    words = text.get(ctx.locale) or text.get("en") or ""
+    return hand_sheet.Card(label, band=seat_colour(own), band_fg=seat_text(own),
+                           chip="K" if code == "k" else code.upper(),
+                           badges=(f"×{n}",) if n > 1 else (), art=art, stats=stats,
+                           body=[(words, INK, False)] if words else [])
+
+
+def sheet_card(card: dict, ctx: Ctx) -> "hand_sheet.Card":
+    """One card as the hand picture draws it, from its definition (a set's page, render/card_pages.py)."""
+    name = card.get("name") if isinstance(card.get("name"), dict) else {}
+    label = name.get(ctx.locale) or name.get("en") or str(card.get("id", "?"))
+    return _sheet_card(card, ctx, 0, str(card.get("code") or "k"), label)
 
 
 @register_hand("art_of_war")

@@ -18,6 +18,8 @@ import json
 import re
 from typing import Any, Iterable
 
+from rules.card_errors import CardDataError as _CardDataError
+from rules.card_errors import collect_into
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
 
 BASIC_IDS = ("soldier", "archer", "priest", "guardian", "wizard")
@@ -29,61 +31,79 @@ DECK_UNITS = 20
 CODE_PREFIX = "aow1"
 
 
-class CardDataError(ValueError):
-    """A problem in a card file, naming the file, the card and the field."""
+class CardDataError(_CardDataError):
+    """A problem in a card file, naming the file, the card and the field (``key``/``params``: the
+    same in the catalog, ``cardcheck.<key>``)."""
 
-    def __init__(self, file: str, card: str | None, field: str | None, problem: str) -> None:
+    def __init__(self, file: str, card: str | None, field: str | None, problem: str,
+                 *, key: str | None = None, **params: Any) -> None:
+        super().__init__(file, card, field, problem, key=key, **params)
         where = file + (f", card {card!r}" if card else "") + (f", field {field!r}" if field else "")
-        super().__init__(f"{where}: {problem}")
-        self.file, self.card, self.field, self.problem = file, card, field, problem
+        self.args = (f"{where}: {problem}",)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+ID_RULE = {"en": "lowercase letters, digits and _, starting with a letter (2–31)",
+           "ja": "英小文字で始まる英小文字・数字・_（2〜31文字）"}
 
 
 def _names(obj: Any, file: str, card: str, field: str) -> dict:
     if not (isinstance(obj, dict) and isinstance(obj.get("en"), str) and isinstance(obj.get("ja"), str)
             and obj["en"].strip() and obj["ja"].strip()):
-        raise CardDataError(file, card, field, 'must be {"en": text, "ja": text}, both non-empty')
+        raise CardDataError(file, card, field, 'must be {"en": text, "ja": text}, both non-empty', key="lang_object")
     return {"en": obj["en"], "ja": obj["ja"]}
 
 
-def _card(entry: Any, file: str, king: bool) -> dict:
+def _card(entry: Any, file: str, king: bool, index: int = 0) -> dict:
     if not isinstance(entry, dict):
-        raise CardDataError(file, None, None, "a card must be a JSON object")
+        raise CardDataError(file, f"#{index + 1}", None, "a card must be a JSON object", key="not_object")
     cid = entry.get("id")
     if not isinstance(cid, str) or not re.fullmatch(r"[a-z][a-z0-9_]{1,30}", cid):
-        raise CardDataError(file, str(cid), "id", "must be lowercase letters, digits and _")
+        raise CardDataError(file, str(cid) if isinstance(cid, str) and cid else f"#{index + 1}", "id",
+                            "must be lowercase letters, digits and _", key="id_format", value=str(cid)[:40],
+                            rule=ID_RULE)
     allowed = {"id", "name", "range", "attack", "defence", "text"} | (set() if king else {"code", "support"})
     for key in entry:
         if key not in allowed:
-            raise CardDataError(file, cid, key, f"unknown field; allowed: {', '.join(sorted(allowed))}")
+            raise CardDataError(file, cid, key, f"unknown field; allowed: {', '.join(sorted(allowed))}",
+                                key="unknown_field", allowed=sorted(allowed))
     rng = entry.get("range")
     if not isinstance(rng, list) or not rng:
-        raise CardDataError(file, cid, "range", "must be a non-empty list of [forward, sideways]")
+        raise CardDataError(file, cid, "range", "must be a non-empty list of [forward, sideways]", key="aow_range")
     offsets = []
     for off in rng:
         if (not isinstance(off, list) or len(off) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in off)
                 or not 1 <= off[0] <= 3 or not -2 <= off[1] <= 2):
-            raise CardDataError(file, cid, "range", f"{off!r} is not [forward 1..3, sideways -2..2]")
+            raise CardDataError(file, cid, "range", f"{off!r} is not [forward 1..3, sideways -2..2]",
+                                key="aow_offset", offset=json.dumps(off)[:30])
         if off in offsets:
-            raise CardDataError(file, cid, "range", f"{off!r} is listed twice")
+            raise CardDataError(file, cid, "range", f"{off!r} is listed twice", key="aow_offset_twice",
+                                offset=json.dumps(off))
         offsets.append(list(off))
     attack = entry.get("attack")
     if not ((isinstance(attack, int) and not isinstance(attack, bool) and 0 <= attack <= 9) or attack == "hand"):
-        raise CardDataError(file, cid, "attack", 'must be a whole number 0..9 or "hand"')
+        raise CardDataError(file, cid, "attack", 'must be a whole number 0..9 or "hand"', key="aow_attack",
+                            value=str(attack)[:20])
     dfc = entry.get("defence")
     if (not isinstance(dfc, list) or len(dfc) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 9 for v in dfc)):
-        raise CardDataError(file, cid, "defence", "must be [upright, sideways], whole numbers 1..9")
+        raise CardDataError(file, cid, "defence", "must be [upright, sideways], whole numbers 1..9",
+                            key="aow_defence", value=json.dumps(dfc)[:30])
     card = {"id": cid, "kind": "king" if king else "unit",
             "name": _names(entry.get("name"), file, cid, "name"),
             "text": _names(entry.get("text"), file, cid, "text"),
             "range": offsets, "attack": attack, "defence": list(dfc)}
     if not king:
         if cid not in CODE_OF:
-            raise CardDataError(file, cid, "id", f"basic units are exactly {', '.join(BASIC_IDS)}")
+            raise CardDataError(file, cid, "id", f"basic units are exactly {', '.join(BASIC_IDS)}",
+                                key="aow_basic_ids", ids=list(BASIC_IDS))
         if entry.get("code") != CODE_OF[cid]:
-            raise CardDataError(file, cid, "code", f"must be {CODE_OF[cid]!r}")
+            raise CardDataError(file, cid, "code", f"must be {CODE_OF[cid]!r}", key="aow_fixed", value=CODE_OF[cid])
         if entry.get("support") != SUPPORTS[CODE_OF[cid]]:
-            raise CardDataError(file, cid, "support", f"must be {SUPPORTS[CODE_OF[cid]]!r}")
+            raise CardDataError(file, cid, "support", f"must be {SUPPORTS[CODE_OF[cid]]!r}", key="aow_fixed",
+                                value=SUPPORTS[CODE_OF[cid]])
         card["code"] = CODE_OF[cid]
         card["support"] = SUPPORTS[CODE_OF[cid]]
     else:
@@ -128,65 +148,110 @@ class CardSet:
         return cid in self.units or cid in self.kings
 
 
-def build_cardset(sources: Iterable[tuple[str, Any]]) -> CardSet:
+def build_cardset(sources: Iterable[tuple[str, Any]], *, problems: list | None = None) -> CardSet | None:
     """Validate ``[(file label, parsed JSON), ...]`` into a :class:`CardSet`.
 
-    Raises :class:`CardDataError` naming the file, the card and the field of the first problem.
+    Raises :class:`CardDataError` naming the file, the card and the field of the first problem;
+    with ``problems`` (a list) every problem is appended there instead, card by card and deck by
+    deck (a card with a problem is left out, a deck naming it is not blamed for it), and the
+    result is None when there was any.
     """
+    def report(err: CardDataError) -> None:
+        collect_into(problems, err)
+
     units: dict[str, dict] = {}
     kings: dict[str, dict] = {}
-    raw_decks: list[tuple[str, Any]] = []
+    failed: set[str] = set()               # cards left out for a problem of their own
+    raw_decks: list[tuple[str, int, Any]] = []
     raw_patches: list[tuple[str, str, Any]] = []
+    top = ("format", "comment", "units", "kings", "decks", "editions")
     for file, data in sources:
         if not isinstance(data, dict):
-            raise CardDataError(file, None, None, 'a card file must be a JSON object with "units", "kings" and/or "decks"')
+            report(CardDataError(file, None, None, 'a card file must be a JSON object with "units", "kings" and/or "decks"',
+                                 key="json_object"))
+            continue
         for key in data:
-            if key not in ("format", "comment", "units", "kings", "decks", "editions"):
-                raise CardDataError(file, None, key,
-                                    "unknown top-level key; allowed: format, comment, units, kings, decks, editions")
+            if key not in top:
+                report(CardDataError(file, None, key, "unknown top-level key; allowed: " + ", ".join(top),
+                                     key="unknown_key", allowed=list(top)))
         if "format" in data and data["format"] != "art_of_war/1":
-            raise CardDataError(file, None, "format", 'must be "art_of_war/1"')
+            report(CardDataError(file, None, "format", 'must be "art_of_war/1"', key="format",
+                                 value=str(data["format"])[:30], expected="art_of_war/1"))
         for key, king in (("units", False), ("kings", True)):
             entries = data.get(key, [])
             if not isinstance(entries, list):
-                raise CardDataError(file, None, key, "must be a list of cards")
-            for entry in entries:
-                card = _card(entry, file, king)
+                report(CardDataError(file, None, key, "must be a list of cards", key="not_list"))
+                continue
+            for i, entry in enumerate(entries):
+                try:
+                    card = _card(entry, file, king, i)
+                except CardDataError as err:
+                    report(err)
+                    if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                        failed.add(entry["id"])
+                    continue
                 if card["id"] in units or card["id"] in kings:
-                    raise CardDataError(file, card["id"], "id", "is defined twice")
+                    report(CardDataError(file, card["id"], "id", "is defined twice", key="defined_twice",
+                                         other=card["id"]))
+                    continue
                 (kings if king else units)[card["id"]] = card
         decks = data.get("decks", [])
         if not isinstance(decks, list):
-            raise CardDataError(file, None, "decks", "must be a list of decks")
-        raw_decks += [(file, d) for d in decks]
+            report(CardDataError(file, None, "decks", "must be a list of decks", key="not_list"))
+        else:
+            raw_decks += [(file, i, d) for i, d in enumerate(decks)]
         eds = data.get("editions", {})
         if not isinstance(eds, dict):
-            raise CardDataError(file, None, "editions", 'must be {"<edition>": {"units", "kings", "decks"}}')
-        raw_patches += [(file, k, v) for k, v in eds.items()]
-    missing = [u for u in BASIC_IDS if u not in units]
+            report(CardDataError(file, None, "editions", 'must be {"<edition>": {"units", "kings", "decks"}}',
+                                 key="not_object"))
+        else:
+            raw_patches += [(file, k, v) for k, v in eds.items()]
+    missing = [u for u in BASIC_IDS if u not in units and u not in failed]
     if missing:
-        raise CardDataError("(card set)", None, "units", f"missing basic units: {', '.join(missing)}")
-    if not kings:
-        raise CardDataError("(card set)", None, "kings", "needs at least one KING")
-    units = {u: units[u] for u in BASIC_IDS}
+        report(CardDataError("(card set)", None, "units", f"missing basic units: {', '.join(missing)}",
+                             key="aow_missing_units", ids=missing))
+    if not kings and not any(c not in units for c in failed):
+        report(CardDataError("(card set)", None, "kings", "needs at least one KING", key="aow_no_king"))
+    units = {u: units[u] for u in BASIC_IDS if u in units}
     cs = CardSet(units, kings, {})
-    for file, d in raw_decks:
-        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
-            raise CardDataError(file, None, "decks", "a deck needs an id")
+    for file, i, d in raw_decks:
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str) or not re.fullmatch(r"[a-z][a-z0-9_]{1,30}", d["id"]):
+            report(CardDataError(file, f"deck #{i + 1}", "id", "a deck needs an id", key="id_format",
+                                 value=str(d.get("id") if isinstance(d, dict) else d)[:40], rule=ID_RULE))
+            continue
         did = d["id"]
+        label = f"deck {did!r}"
+        bad = False
         for key in d:
             if key not in ("id", "name", "king", "units"):
-                raise CardDataError(file, did, key, "unknown deck field; allowed: id, name, king, units")
-        name = _names(d.get("name"), file, did, "name")
+                report(CardDataError(file, label, key, "unknown deck field; allowed: id, name, king, units",
+                                     key="unknown_field", allowed=["id", "name", "king", "units"]))
+                bad = True
+        try:
+            name = _names(d.get("name"), file, label, "name")
+        except CardDataError as err:
+            report(err)
+            bad = True
         spec = {"king": d.get("king"), "units": d.get("units")}
-        problems = validate_deck(cs, spec)
-        if problems:
-            raise CardDataError(file, did, "units", "illegal deck: " + "; ".join(p["text"] for p in problems))
+        if spec["king"] in failed or any(u in failed for u in (spec["units"] or {}) if isinstance(spec["units"], dict)):
+            continue                   # its card's own problem is reported; the deck is not blamed
+        found = validate_deck(cs, spec)
+        for p in found:
+            report(CardDataError(file, label, "king" if "king" in p["key"] else "units",
+                                 "illegal deck: " + p["text"], key=p["key"], **p["params"]))
+        if found or bad:
+            continue
         if did in cs.decks:
-            raise CardDataError(file, did, "id", "deck defined twice")
+            report(CardDataError(file, label, "id", "deck defined twice", key="defined_twice", other=did))
+            continue
         cs.decks[did] = {"name": name, "spec": normalise_deck(spec)}
     for file, key, patch in raw_patches:
-        _patch(cs, file, key, patch)
+        try:
+            _patch(cs, file, key, patch)
+        except CardDataError as err:
+            report(err)
+    if problems:
+        return None
     return cs
 
 
@@ -237,6 +302,42 @@ def _patch(cs: CardSet, file: str, key: str, patch: Any) -> None:
             card = _card(entry, file, part == "kings")
             out[part][cid] = {f: card[f] for f in fields}
     add_patch(cs.patches, ed, out, lambda why: CardDataError(file, None, where, why))
+
+
+# --------------------------------------------------------------------------- rules text
+
+SIDE_WORDS = {-2: ("2 left", "左2列"), -1: ("left", "左"), 0: ("centre", "正面"), 1: ("right", "右"),
+              2: ("2 right", "右2列")}
+
+
+def range_words(offsets: list) -> dict:
+    """A range in words: ``[[1, -1], [1, 0], [2, 0]]`` → ``1 ahead: left, centre; 2 ahead: centre``.
+
+    >>> range_words([[1, -1], [1, 0], [2, 0]])["ja"]
+    '1マス先（左・正面）、2マス先（正面）'
+    """
+    rows: dict[int, list[int]] = {}
+    for f, s in offsets:
+        rows.setdefault(f, []).append(s)
+    en = "; ".join(f"{f} ahead: " + ", ".join(SIDE_WORDS[s][0] for s in sorted(rows[f])) for f in sorted(rows))
+    ja = "、".join(f"{f}マス先（" + "・".join(SIDE_WORDS[s][1] for s in sorted(rows[f])) + "）" for f in sorted(rows))
+    return {"en": en, "ja": ja}
+
+
+def king_text(card: dict) -> dict:
+    """A KING's rules text, generated from its numbers (what a server's set shows players: a card
+    cannot say one thing and do another).
+
+    >>> king_text({"range": [[1, 0]], "attack": 2, "defence": [3, 2]})["en"]
+    'Attack 2, defence 3 upright / 2 sideways. Attacks 1 ahead: centre. Rear support: declare any rear support.'
+    """
+    atk, (up, side), rng = card["attack"], card["defence"], range_words(card["range"])
+    atk_en = "your hand size" if atk == "hand" else str(atk)
+    atk_ja = "手札の枚数" if atk == "hand" else str(atk)
+    return {"en": f"Attack {atk_en}, defence {up} upright / {side} sideways. Attacks {rng['en']}. "
+                  "Rear support: declare any rear support.",
+            "ja": f"攻撃力{atk_ja}、防御力 縦{up}／横{side}。攻撃範囲：{rng['ja']}。"
+                  "後方支援：使用したい後方支援を宣言して発動できる。"}
 
 
 # --------------------------------------------------------------------------- deck rules
