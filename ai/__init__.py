@@ -76,8 +76,10 @@ FINISH_COMMANDS = 40          # at most this many commands finish a turn
 
 
 def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: str = "normal",
-           seed: int = 0, budget_s: float | None = None) -> str:
-    """One of ``legal`` for ``seat``, chosen from ``view`` alone (see the module docstring)."""
+           seed: int = 0, budget_s: float | None = None, game: Any = None) -> str:
+    """One of ``legal`` for ``seat``, chosen from ``view`` alone (see the module docstring).
+    ``game``: the engine to think with when it is not the registered one (a match of a server's
+    card set, :mod:`host.engines`): its cards are the ones the computer samples and judges."""
     if not legal:
         raise ValueError("no legal command to choose from")
     if level not in LEVELS:
@@ -87,7 +89,8 @@ def choose(game_name: str, view: dict, legal: list[str], seat: int, *, level: st
     rng = random.Random(f"{seed}:{len(legal)}:{legal[0]}")
     if len(legal) == 1 or level == "easy":
         return legal[0] if len(legal) == 1 else rng.choice(legal)
-    game = registry.get(game_name)
+    if game is None:
+        game = registry.get(game_name)
     if not hasattr(game, "determinize"):
         return rng.choice(legal)
     if level == "normal":

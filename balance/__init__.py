@@ -61,9 +61,10 @@ MAX_COMMANDS = 3000          # a guard: every game ends by its own caps long bef
 Player = Callable[[str, dict, list, int, random.Random], str]
 
 
-def ai_player(level: str, budget: float | None = None) -> Player:
+def ai_player(level: str, budget: float | None = None, game: Any = None) -> Player:
+    """``game``: the engine the computer thinks with (a server's card set; default the registered one)."""
     def play(name: str, view: dict, legal: list, seat: int, rng: random.Random) -> str:
-        return choose(name, view, legal, seat, level=level, seed=rng.randrange(1 << 30), budget_s=budget)
+        return choose(name, view, legal, seat, level=level, seed=rng.randrange(1 << 30), budget_s=budget, game=game)
     return play
 
 
@@ -94,9 +95,10 @@ def one_rule_bots(name: str) -> dict[str, Player]:
     return {"first_legal": first, "last_legal": last, f"always_{'_or_'.join(FAVOURITE.get(name, ('any',)))}": favourite}
 
 
-def play_match(name: str, options: dict, players: list[Player], seed: int) -> dict:
-    """One match; each seat's player is handed that seat's view only."""
-    game = registry.get(name)
+def play_match(name: str, options: dict, players: list[Player], seed: int, game: Any = None) -> dict:
+    """One match; each seat's player is handed that seat's view only.  ``game``: the engine
+    (a server's card set; default the registered one)."""
+    game = game if game is not None else registry.get(name)
     state = game.new_match(players=len(players), seed=seed, options=options)
     rng = random.Random(seed)
     for _ in range(MAX_COMMANDS):

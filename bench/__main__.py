@@ -2,7 +2,7 @@
 
 Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
 (:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`),
-``--replay`` (:mod:`bench.replay`).
+``--replay`` (:mod:`bench.replay`), ``--cards`` (:mod:`bench.cards`).
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
                "  python -m bench --ai --quick             how long the computer player takes\n"
                "  python -m bench --scale --json out.json  what one process carries, also as JSON\n"
                "  python -m bench --leagues --quick        how long tournament pairing takes\n"
-               "  python -m bench --replay --quick         a whole match's GIF and a replay step")
+               "  python -m bench --replay --quick         a whole match's GIF and a replay step\n"
+               "  python -m bench --cards --quick          a 500-card upload, a set's pages, a balance run")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -54,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--replay", action="store_true",
                    help="replays: the animated GIF of the longest of a few random matches per game (bytes, "
                         "seconds, KiB per frame) and one replay step rebuilt without a cache (p99)")
+    p.add_argument("--cards", action="store_true",
+                   help="servers' card sets: a 500-card upload checked and stored, one page of a set drawn "
+                        "(p99), and the event loop's lag while a balance run plays")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -80,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_leagues(plan, log=log)
         _report(format_leagues(result), leagues_misses(result), result, args.json)
+        return 0
+    if args.cards:
+        from bench.cards import format_cards, misses as cards_misses, run_cards
+
+        result = run_cards(plan, args.game, log=log)
+        _report(format_cards(result), cards_misses(result), result, args.json)
         return 0
     if args.replay:
         from bench.replay import format_replay, misses as replay_misses, run_replay

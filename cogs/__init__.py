@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from cogs.cards import DYNAMIC_ITEMS as CARD_ITEMS, Cards
 from cogs.components import DYNAMIC_ITEMS
 from cogs.decks import Decks
 from cogs.delivery import Delivery
@@ -22,7 +23,7 @@ from cogs.settings import Settings
 # Replay after Game and Delivery, and LeagueEvent, LeagueSeries and LeagueReports after Leagues and
 # LeagueAdmin: they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, Decks)
+        LeagueReports, Decks, Cards)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -31,7 +32,7 @@ async def setup_all(bot: commands.Bot) -> None:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
-                          *REPLAY_ITEMS)
+                          *REPLAY_ITEMS, *CARD_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

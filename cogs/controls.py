@@ -21,7 +21,6 @@ from render.labels import Choice
 from data.store import ACTIVE, OPEN, PENDING, MatchRecord
 from host.decks import DeckBook
 from host.options_text import deck_name
-from rules import registry
 
 log = logging.getLogger("cogs.game")
 
@@ -72,7 +71,7 @@ class TableControls:
             from cogs.league_event import event_deck
 
             locked = await event_deck(self.store, rec, user)
-        if locked is None and action in ("accept", "join") and getattr(registry.get(rec.game), "decks", None) is not None:
+        if locked is None and action in ("accept", "join") and getattr(await self.host.engine(rec), "decks", None) is not None:
             if await self._offer_decks(interaction, rec, action):
                 return
         # accept / decline / join / start: the host decides who may
@@ -104,7 +103,7 @@ class TableControls:
         if action == "join" and (user in rec.seats or (None not in rec.seats and not late)):
             return False
         locale = user_locale(interaction)
-        listing = await DeckBook(self.bot.store).list(user, rec.game)
+        listing = await DeckBook(self.bot.store).list(user, rec.game, engine=await self.host.engine(rec))
         options = []
         for r in listing.data["decks"]:
             if not r["legal"]:
@@ -135,7 +134,8 @@ class TableControls:
         kind, _, name = choice.partition(":")
         if kind not in ("r", "u") or not name:      # a picker from an older version: the name alone
             kind, name = "", choice
-        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, name, saved=kind == "u")
+        deck, err = await DeckBook(self.bot.store).for_play(interaction.user.id, rec.game, name, saved=kind == "u",
+                                                            engine=await self.host.engine(rec))
         choice = name
         if err is not None:
             await reply_error(interaction, render(err.error, locale))
@@ -151,7 +151,7 @@ class TableControls:
         # the deck by a name the player knows: a ready-made deck's title, their saved deck's
         # name, or "own deck" for a deck code — never an id or a code
         if isinstance(deck, str):
-            shown = deck_name(registry.get(rec.game), deck, locale)
+            shown = deck_name(await self.host.engine(rec), deck, locale)
         elif await self.bot.store.get_deck(interaction.user.id, rec.game, choice) is not None:  # type: ignore[attr-defined]
             shown = clip(choice, 40)
         else:

@@ -46,6 +46,7 @@ from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, Match
 from host.queries import MOVED_FROM
 from host.options_text import public_options
 from host.texts import public_moves
+from host.engines import shown_engine
 from rules import registry
 
 log = logging.getLogger("cogs.delivery")
@@ -178,7 +179,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
         # options as players read them: never a deck's contents or a raw id (host.options_text);
         # until the first move everyone sees (a secret decision is no move: host.texts.public_moves)
-        opts = public_options(registry.get(rec.game), rec.options, list(rec.names), locale) \
+        opts = public_options(shown_engine(rec), rec.options, list(rec.names), locale) \
             if rec.options and rec.game in registry and (rec.status != ACTIVE or not public_moves(rec)) else ""
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)

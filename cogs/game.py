@@ -24,6 +24,7 @@ from host import read_options
 from host.decks import DeckBook
 from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from cogs.controls import TableControls, said_move
+from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
 from cogs.play_options import options_autocomplete
 from data.store import ABORTED, FINISHED, UNFINISHED, MatchRecord
@@ -266,7 +267,8 @@ class Game(TableControls, commands.Cog):
                          options=N("options", "cmd.play.options.name"),
                          turn_time=N("turn_time", "cmd.play.turn_time.name"),
                          rated=N("rated", "cmd.play.rated.name"),
-                         deck=N("deck", "cmd.play.deck.name"), fill_ai=N("fill_ai", "cmd.play.fill_ai.name"))
+                         deck=N("deck", "cmd.play.deck.name"), fill_ai=N("fill_ai", "cmd.play.fill_ai.name"),
+                         card_set=N("set", "cmd.play.set.name"))
     @app_commands.describe(game=L("cmd.play.game.description"),
                            opponent=L("cmd.play.opponent.description"),
                            opponent2=L("cmd.play.opponent2.description"),
@@ -275,9 +277,11 @@ class Game(TableControls, commands.Cog):
                            options=L("cmd.play.options.description"),
                            turn_time=L("cmd.play.turn_time.description"),
                            rated=L("cmd.play.rated.description"),
-                           deck=L("cmd.play.deck.description"), fill_ai=L("cmd.play.fill_ai.description"))
+                           deck=L("cmd.play.deck.description"), fill_ai=L("cmd.play.fill_ai.description"),
+                           card_set=L("cmd.play.set.description"))
     @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
-    @app_commands.autocomplete(deck=any_deck_autocomplete, options=options_autocomplete)
+    @app_commands.autocomplete(deck=any_deck_autocomplete, options=options_autocomplete,
+                               card_set=play_set_autocomplete)
     async def play(self, interaction: discord.Interaction, game: str,
                    opponent: Optional[discord.User] = None, opponent2: Optional[discord.User] = None,
                    opponent3: Optional[discord.User] = None,
@@ -285,7 +289,7 @@ class Game(TableControls, commands.Cog):
                    options: Optional[app_commands.Range[str, 0, 200]] = None,
                    turn_time: Optional[int] = None, rated: Optional[bool] = None,
                    deck: Optional[app_commands.Range[str, 1, 1000]] = None,
-                   fill_ai: Optional[bool] = None) -> None:
+                   fill_ai: Optional[bool] = None, card_set: Optional[app_commands.Range[str, 1, 40]] = None) -> None:
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
@@ -301,7 +305,12 @@ class Game(TableControls, commands.Cog):
                 await reply_error(interaction, tr("cogs.err.missing_permissions", locale,
                                                   perms=permission_names(missing, locale)))
                 return
-        engine = registry.get(game)
+        # the cards: the set named, else the server's choice for the game, else the shipped ones
+        cards = await self.host.card_sets.resolve(interaction.guild_id, game, card_set)
+        if not cards.ok:
+            await reply_error(interaction, render(cards.error, locale))
+            return
+        engine = cards.data["engine"] or registry.get(game)
         parsed, problem = read_options(engine, options)
         if problem is not None:
             await reply_error(interaction, tr("cogs.err.bad_options", locale, detail=render(problem, locale),
@@ -312,7 +321,7 @@ class Game(TableControls, commands.Cog):
         if opponent is not None and opponent.id == me and opponent2 is None and opponent3 is None \
                 and not open_seats and self.bot.get_cog("Practice") is not None:
             # the bot itself as the opponent: a practice match against the computer
-            await self.bot.get_cog("Practice").start(interaction, game, None, deck)
+            await self.bot.get_cog("Practice").start(interaction, game, None, deck, card_set=card_set)
             return
         for user in (opponent, opponent2, opponent3):
             if user is None:
@@ -332,7 +341,7 @@ class Game(TableControls, commands.Cog):
             await reply_error(interaction, tr("cogs.err.turn_time", locale,
                                               allowed=tr("core.list_sep", locale).join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
             return
-        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck)
+        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck, engine=cards.data["engine"])
         if err is not None:
             await reply_error(interaction, "\n".join([render(err.error, locale)]
                                                       + ["• " + t for t in render_lines(err.info, locale)]))
@@ -343,7 +352,9 @@ class Game(TableControls, commands.Cog):
             game, interaction.user.id, interaction.user.display_name, opponents=opponents,
             open_seats=seats, options=parsed, turn_seconds=turn, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, locale=public_locale,
-            meta={"rated": rated is not False, **({"fill_ai": True} if fill_ai else {})}, deck=chosen)
+            meta={"rated": rated is not False, **({"fill_ai": True} if fill_ai else {}),
+                  **({"cards": cards.data["ref"]} if cards.data["ref"] else {})},
+            deck=chosen, cards=card_set)
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return

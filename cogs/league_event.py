@@ -196,7 +196,8 @@ class LeagueEvent(LeaguePart):
         user = interaction.user.id
         chosen, kind, label = None, "code", None
         if deck_text:
-            chosen, err = await DeckBook(self.bot.store).for_play(user, lg.data["game"], deck_text)  # type: ignore[attr-defined]
+            chosen, err = await DeckBook(self.bot.store).for_play(  # type: ignore[attr-defined]
+                user, lg.data["game"], deck_text, engine=await cog.service.cards_loaded(lg.data))
             if err is not None:
                 await reply_error(interaction, "\n".join([render(err.error, locale)]
                                                           + ["• " + t for t in render_lines(err.info, locale)]))
@@ -218,7 +219,7 @@ class LeagueEvent(LeaguePart):
             lines.append(tr("events.reg.checkin.done", locale, league=lg.id, name=lg.data["name"]))
         if out.get("deck"):
             lines.append(tr("events.reg.checkin.deck", locale, league=lg.id, name=lg.data["name"],
-                            deck=E.deck_label(new.data["game"], out["deck"], locale), hash=out["deck"]["hash"][:12]))
+                            deck=E.deck_label(new.data, out["deck"], locale), hash=out["deck"]["hash"][:12]))
         await reply(interaction, "\n".join(lines))
         await cog.refresh(new)
 
@@ -261,7 +262,7 @@ class LeagueEvent(LeaguePart):
         for uid in ids:
             entry = E.locked_deck(d, uid)
             name = E._name(d, uid)
-            lines.append(tr("events.reg.decklists.line", locale, name=name, deck=E.deck_label(d["game"], entry, locale),
+            lines.append(tr("events.reg.decklists.line", locale, name=name, deck=E.deck_label(d, entry, locale),
                             hash=entry["hash"][:12]) if entry else tr("events.reg.decklists.line_none", locale, name=name))
         lines.append(tr("events.reg.decklists.hint", locale))
         return clip("\n".join(lines), 2000)

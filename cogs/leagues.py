@@ -716,7 +716,7 @@ class Leagues(commands.Cog):
             # the deck registered for the event is locked: another one is refused
             locale = user_locale(interaction)
             await reply_error(interaction, tr("events.reg.err.other_deck", locale,
-                                              deck=EV.deck_label(lg.data["game"], locked, locale)))
+                                              deck=EV.deck_label(lg.data, locked, locale)))
             return
         await self._play(interaction, lg, deck=chosen)
 

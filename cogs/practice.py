@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from cogs.common import (L, N, game_name, missing_permissions, permission_names, render, render_lines, reply_error,
                          tr, user_locale)
+from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
 from cogs.game import GAME_CHOICES
 from data.store import ACTIVE, TransientStoreError
@@ -124,17 +125,18 @@ class Practice(commands.Cog):
     @app_commands.command(name=N("practice", "cmd.practice.name"), description=L("cmd.practice.description"))
     @app_commands.guild_only()
     @app_commands.rename(game=N("game", "cmd.practice.game.name"), level=N("level", "cmd.practice.level.name"),
-                         deck=N("deck", "cmd.practice.deck.name"))
+                         deck=N("deck", "cmd.practice.deck.name"), card_set=N("set", "cmd.play.set.name"))
     @app_commands.describe(game=L("cmd.practice.game.description"), level=L("cmd.practice.level.description"),
-                           deck=L("cmd.practice.deck.description"))
+                           deck=L("cmd.practice.deck.description"), card_set=L("cmd.play.set.description"))
     @app_commands.choices(game=GAME_CHOICES, level=_level_choices())
-    @app_commands.autocomplete(deck=any_deck_autocomplete)
+    @app_commands.autocomplete(deck=any_deck_autocomplete, card_set=play_set_autocomplete)
     async def practice(self, interaction: discord.Interaction, game: str, level: Optional[str] = None,
-                       deck: Optional[app_commands.Range[str, 1, 1000]] = None) -> None:
-        await self.start(interaction, game, level, deck)
+                       deck: Optional[app_commands.Range[str, 1, 1000]] = None,
+                       card_set: Optional[app_commands.Range[str, 1, 40]] = None) -> None:
+        await self.start(interaction, game, level, deck, card_set=card_set)
 
     async def start(self, interaction: discord.Interaction, game: str, level: Optional[str] = None,
-                    deck: Optional[str] = None) -> None:
+                    deck: Optional[str] = None, *, card_set: Optional[str] = None) -> None:
         """Start a practice match (``/practice``, or ``/play`` with the bot as the opponent)."""
         locale = user_locale(interaction)
         game = str(game or "").strip()
@@ -148,7 +150,12 @@ class Practice(commands.Cog):
             await reply_error(interaction, tr("cogs.err.missing_permissions", locale,
                                               perms=permission_names(missing, locale)))
             return
-        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck)  # type: ignore[attr-defined]
+        cards = await self.host.card_sets.resolve(interaction.guild_id, game, card_set)
+        if not cards.ok:
+            await reply_error(interaction, render(cards.error, locale))
+            return
+        chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck,  # type: ignore[attr-defined]
+                                                              engine=cards.data["engine"])
         if err is not None:
             await reply_error(interaction, "\n".join([render(err.error, locale)]
                                                       + ["• " + t for t in render_lines(err.info, locale)]))
@@ -159,7 +166,7 @@ class Practice(commands.Cog):
         result = await self.host.practice(
             game, interaction.user.id, interaction.user.display_name, ai_user=self.bot.user.id, level=level,
             ai_name=ai_name_msg(level).render(public_locale), deck=chosen, guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id, locale=public_locale)
+            channel_id=interaction.channel_id, locale=public_locale, cards=card_set)
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return

@@ -298,6 +298,7 @@ class Replay(commands.Cog):
         from host import gif_worker
 
         async def make() -> Any:
+            await self.host.engine(rec)         # a server's card set: its version loaded here
             commands = await self.store.commands(rec.id)
             return await gif_worker.match_gif_bytes(rec, commands, locale=locale)
 
@@ -355,11 +356,11 @@ class Replay(commands.Cog):
             await reply_error(interaction, tr("replay.err.nothing", locale, match_id=rec.id))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        from host.engines import engine_of
         from host.match_record import full_export_allowed, write_record
-        from rules import registry
 
         start, steps = await self.host.replay_book(rec)
-        text = await asyncio.to_thread(write_record, registry.get(rec.game), rec, steps, locale=locale,
+        text = await asyncio.to_thread(write_record, engine_of(rec), rec, steps, locale=locale,
                                        start_view=start["view"])
         files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{rec.id}.txt")]
         lines = [tr("replay.record.done", locale, match_id=rec.id)]

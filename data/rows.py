@@ -223,6 +223,12 @@ def _plausible(rec: MatchRecord) -> None:
             raise Bad(f"meta: {key} is {str(v)[:20]!r}, not a whole number >= {low}")
     if "players0" in rec.meta and rec.meta["players0"] > len(rec.seats):
         raise Bad(f"meta: players0 {rec.meta['players0']} exceeds the {len(rec.seats)} seats")
+    cards = rec.meta.get("cards")      # a server's card set version (host/engines.py card_ref)
+    if cards is not None and not (
+            type(cards) is dict and type(cards.get("id")) is int and cards["id"] > 0
+            and type(cards.get("name")) is str and type(cards.get("version")) is int
+            and type(cards.get("digest")) is str and len(cards["digest"]) == 64):
+        raise Bad("meta: cards is not a card set reference {id, name, version, digest}")
 
 
 # The command log's length and last seq of the match row, read beside it (see SqlStore): they

@@ -78,6 +78,7 @@ from data.store import (
     looks_transient,
     valid_id,
 )
+from data.sql_card_sets import CARD_SET_IDEMPOTENT, CARD_SET_READS, CARD_SET_WRITES, CardSetsSql
 from data.sql_quarantine import QuarantineSql
 from data.sql_records import RecordsSql
 
@@ -123,7 +124,7 @@ _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, si
 _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
 
 
-class SqlStore(QuarantineSql, RecordsSql, Store):
+class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, Store):
     """The SQL of every store method, once; see the module docstring for what a backend adds."""
 
     # -- dialect (the SQLite spelling; PostgresStore overrides) ----------------------------
@@ -621,6 +622,7 @@ retry_all(SqlStore, (
     "results_for_user", "get_guild_settings", "is_processed",
     "unprocessed_finished", "get_ratings", "ratings_for_user", "leaderboard",
     "rating_history", "results_query", "result_counts", "results_for_match", "head_to_head",
-    "create_league", "get_league", "update_league", "leagues", "get_deck", "list_decks"),
+    "create_league", "get_league", "update_league", "leagues", "get_deck", "list_decks",
+    *CARD_SET_READS, *CARD_SET_WRITES),
     idempotent=("quarantine", "set_ref", "set_guild_setting", "record_processed", "save_deck",
-                "delete_deck"))
+                "delete_deck", *CARD_SET_IDEMPOTENT))

@@ -402,6 +402,48 @@ class Store(abc.ABC):
     async def delete_deck(self, user_id: int, game: str, name: str) -> bool:
         """True if a deck was deleted."""
 
+    # ======================================================================================
+    # servers' card sets (/cards) and their balance runs (issue 36)
+    # ======================================================================================
+    @abc.abstractmethod
+    async def add_card_set(self, row: "CardSetRow") -> "CardSetRow":
+        """Store a new version of the set ``(row.guild_id, row.game, row.name)``: numbered one
+        more than its newest (1 for a new set, also after the set was deleted)."""
+
+    @abc.abstractmethod
+    async def card_sets(self, guild_id: int, game: str | None = None, name: str | None = None,
+                        *, deleted: bool = False) -> list["CardSetRow"]:
+        """The versions of a server's sets (without their content), oldest first; ``deleted``:
+        also those of deleted sets.  A row that does not read is skipped (logged)."""
+
+    @abc.abstractmethod
+    async def get_card_set(self, set_id: int) -> "CardSetRow | None":
+        """One version with its content (deleted or not); None if there is none or it does not read."""
+
+    @abc.abstractmethod
+    async def delete_card_set(self, guild_id: int, game: str, name: str, at: float) -> int:
+        """Mark every version of the set deleted (never removed); the number marked."""
+
+    @abc.abstractmethod
+    async def log_card_set(self, entry: "CardSetLog") -> None: ...
+
+    @abc.abstractmethod
+    async def card_set_log(self, guild_id: int, limit: int = 50) -> list["CardSetLog"]:
+        """The server's newest entries first."""
+
+    @abc.abstractmethod
+    async def create_balance_run(self, run: "BalanceRun") -> "BalanceRun": ...
+
+    @abc.abstractmethod
+    async def update_balance_run(self, run: "BalanceRun") -> None: ...
+
+    @abc.abstractmethod
+    async def get_balance_run(self, run_id: int) -> "BalanceRun | None": ...
+
+    @abc.abstractmethod
+    async def balance_runs(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list["BalanceRun"]:
+        """Runs in these statuses (of one server, or all), oldest first."""
+
 
 async def open_store(url: str) -> Store:
     """Open the store named by ``url``: ``sqlite:///path/to/file.db``, a bare path, or
@@ -467,5 +509,67 @@ class LeagueRecord:
     data: dict[str, Any] = field(default_factory=dict)
     id: int | None = None
     version: int = 0
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+
+
+# -- servers' card sets (issue 36) ---------------------------------------------------------------
+BALANCE_STATUSES = ("queued", "running", "done", "stopped", "failed")
+
+
+@dataclass
+class CardSetRow:
+    """One version of a server's card set.  ``content``: the SetContent JSON text (None in the
+    lists, which leave it out); ``summary``: counts and the set's deck ids."""
+
+    guild_id: int
+    game: str
+    name: str
+    digest: str
+    mode: str
+    created_by: int
+    content: str | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    id: int | None = None
+    created_at: float = field(default_factory=time.time)
+    deleted_at: float | None = None
+
+
+@dataclass
+class CardSetLog:
+    """Who did what to a server's card sets, and when (``action``: upload, delete, default,
+    balance)."""
+
+    guild_id: int
+    user_id: int
+    action: str
+    game: str
+    name: str | None = None
+    version: int | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    at: float = field(default_factory=time.time)
+    id: int | None = None
+
+
+@dataclass
+class BalanceRun:
+    """A balance run of one set version (``set_id``): ``plan`` (decks, matches per pairing and
+    seat order, seeds), ``progress`` (every finished match's result), ``status`` one of
+    :data:`BALANCE_STATUSES`."""
+
+    guild_id: int
+    set_id: int
+    game: str
+    requested_by: int
+    locale: str
+    status: str
+    plan: dict[str, Any] = field(default_factory=dict)
+    progress: dict[str, Any] = field(default_factory=dict)
+    channel_id: int | None = None
+    message_id: int | None = None
+    cpu_s: float = 0.0
+    reason: str | None = None
+    id: int | None = None
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)

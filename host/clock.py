@@ -9,12 +9,12 @@ from typing import Any
 
 from data import deadline
 from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord, TransientStoreError
+from host.engines import engine_of
 from host import integrity
 from host.resilient import HOST_SECONDS
 from host.replay import _hidden
 from host.texts import _duration, _names
 from host.types import PublicUpdate, Result, msg
-from rules import registry
 
 log = logging.getLogger("host")
 
@@ -89,7 +89,7 @@ class Clock:
             # the match's next version, and this one says nothing.
             if (kind == "reminder" and fresh.reminded) or (kind == "expired" and fresh.meta.get("expired")):
                 return None
-            game = registry.get(fresh.game)
+            game = engine_of(fresh)
             try:
                 state = await self._state(fresh)
             except CorruptRow:

@@ -52,8 +52,9 @@ def error_detail(exc: Exception) -> Any:
     return str(exc)
 
 
-def card_name(game: str, card_id: str, locale: str = "en") -> str:
-    d = registry.get(game).decks
+def card_name(game: str, card_id: str, locale: str = "en", *, engine: Any = None) -> str:
+    """A card by its name in ``locale`` (``engine``: of a server's card set; default the game's)."""
+    d = (engine if engine is not None else registry.get(game)).decks
     card = d.cards().get(card_id) or {}
     names = card.get("name") or {}
     return names.get(locale) or names.get("en") or card_id
@@ -65,11 +66,13 @@ class DeckBook:
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
-    def _decks(game: str) -> tuple[Any, Result | None]:
+    def _decks(game: str, engine: Any = None) -> tuple[Any, Result | None]:
+        """The ``decks`` of ``game`` — of ``engine`` when given (a match of a server's card set:
+        its ready-made decks, and its cards to check a saved deck against)."""
         if game not in registry:
             return None, Result.fail("host.err.unknown_game", game=str(game)[:40],
                                      games=", ".join(deck_games()) or "-")
-        d = getattr(registry.get(game), "decks", None)
+        d = getattr(engine if engine is not None else registry.get(game), "decks", None)
         if d is None:
             return None, Result.fail("deck.err.no_decks", game=Msg(f"game.{game}"),
                                      games=", ".join(deck_games()) or "-")
@@ -144,11 +147,13 @@ class DeckBook:
 
     validate = show
 
-    async def list(self, user_id: int, game: str | None = None) -> Result:
+    async def list(self, user_id: int, game: str | None = None, *, engine: Any = None) -> Result:
+        """The user's decks and the ready-made ones; ``engine``: of that engine's cards (a match
+        of a server's card set), each saved deck checked against them."""
         games = [game] if game else deck_games()
         rows = []
         for g in games:
-            d, err = self._decks(g)
+            d, err = self._decks(g, engine if game else None)
             if err:
                 return err
             for name, spec in await self.store.list_decks(user_id, g):
@@ -188,7 +193,7 @@ class DeckBook:
         return await self.show(user_id, game, name)
 
     async def for_play(self, user_id: int, game: str, choice: str | None, *,
-                       saved: bool = False) -> tuple[Any, Result | None]:
+                       saved: bool = False, engine: Any = None) -> tuple[Any, Result | None]:
         """What to put in ``options["decks"]`` for this player: a ready deck id or a legal spec.
 
         ``choice`` may be one of the user's deck names, a ready-made deck id or a deck code;
@@ -196,7 +201,7 @@ class DeckBook:
         of the same name unless ``saved`` (the deck picker says which one was picked)."""
         if not choice:
             return None, None
-        d, err = self._decks(game)
+        d, err = self._decks(game, engine)
         if err:
             return None, err
         if choice in d.ready() and not saved:

@@ -58,16 +58,18 @@ def _lower_priority() -> None:
         pass
 
 
-def match_gif_of(rec: Any, commands: Iterable[Any], *, locale: Any = "en") -> GifResult:
+def match_gif_of(rec: Any, commands: Iterable[Any], *, locale: Any = "en", game: Any = None) -> GifResult:
     """The GIF of ``rec`` (a :class:`data.store.MatchRecord`) from its stored log ``commands``
     (each with ``seat`` and ``command``), in this process: the public steps, the start view, the
-    result on the last view, then :func:`render.gif.match_gif`."""
+    result on the last view, then :func:`render.gif.match_gif`.  ``game``: the engine that plays
+    the match (a server's card set, :mod:`host.engines`; default the registered game)."""
+    from host.engines import engine_of
     from host.replay import _final_view, _initial_state
     from host.replay_steps import public_steps
     from render.gif import match_gif
-    from rules import registry
 
-    game = registry.get(rec.game)
+    if game is None:
+        game = engine_of(rec)
     steps = public_steps(game, rec, commands)
     start = game.view(_initial_state(game, rec), None)
     if steps:
@@ -77,11 +79,18 @@ def match_gif_of(rec: Any, commands: Iterable[Any], *, locale: Any = "en") -> Gi
     return match_gif(rec.game, steps, start_view=start, names=list(rec.names), locale=locale)
 
 
-def _draw(rec_fields: dict, log: list[tuple[int, str]], locale: Any) -> GifResult:
-    """The worker's entry point (top level, so the pool can pickle a reference to it)."""
-    from data.store import MatchRecord
+def _draw(rec_fields: dict, log: list[tuple[int, str]], locale: Any, cards: dict | None = None) -> GifResult:
+    """The worker's entry point (top level, so the pool can pickle a reference to it).  ``cards``:
+    the fields of the card set version the match is played with (its engine is built here, once
+    per worker, from the same stored content)."""
+    from data.store import CardSetRow, MatchRecord
+    from host import engines
 
-    return match_gif_of(MatchRecord(**rec_fields), [_Command(s, c) for s, c in log], locale=locale)
+    game = None
+    if cards is not None:
+        loaded = engines.cached(cards["id"]) or engines.remember(cards["id"], engines.build(CardSetRow(**cards)))
+        game = loaded.engine
+    return match_gif_of(MatchRecord(**rec_fields), [_Command(s, c) for s, c in log], locale=locale, game=game)
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -104,17 +113,26 @@ def _drop(pool: ProcessPoolExecutor) -> None:
 
 async def match_gif_bytes(rec: Any, commands: Iterable[Any], *, locale: Any = "en") -> GifResult:
     """:func:`match_gif_of` in the worker process, awaited without blocking the event loop."""
+    from host import engines
+
     fields = {f.name: getattr(rec, f.name) for f in dataclasses.fields(rec)}
     log = [(int(c.seat), str(c.command)) for c in commands]
+    ref = engines.card_ref(rec.meta)
+    cards = None
+    if ref is not None:          # the worker builds the same engine from the same stored content
+        loaded = engines.cached(ref["id"])
+        if loaded is None:
+            raise engines.CardSetUnusable(f"card set {ref['id']} is not loaded in this process")
+        cards = {f.name: getattr(loaded.row, f.name) for f in dataclasses.fields(loaded.row)}
     locale = i18n.locale_of(locale)         # a plain "en" / "ja", whatever the caller holds
     loop = asyncio.get_running_loop()
     pool = _executor()
     try:
-        job = loop.run_in_executor(pool, _draw, fields, log, locale)
+        job = loop.run_in_executor(pool, _draw, fields, log, locale, cards)
     except BrokenProcessPool:      # it broke before this call (the idle worker was killed): a new one
         _drop(pool)
         pool = _executor()
-        job = loop.run_in_executor(pool, _draw, fields, log, locale)
+        job = loop.run_in_executor(pool, _draw, fields, log, locale, cards)
     try:
         return await job
     except BrokenProcessPool:      # it died drawing this GIF: this call fails, the next starts anew

@@ -5,6 +5,8 @@ fit together, ``n_commands`` against the command log) and quarantines the ones t
 module adds what only the host knows, about the engines:
 
 * the row's ``game`` is registered, and its seat count is one the game allows;
+* a match of a server's card set names a stored version that still reads and validates
+  (:mod:`host.engines`; loaded once per process);
 * **the log replays.**  A match's state is normally rebuilt from its latest snapshot plus the
   entries after it, so a damaged entry *behind* the snapshot would go unnoticed until someone
   replays the whole log (``/match log``, an export).  So the first time a process loads a
@@ -140,6 +142,13 @@ async def admit(host: Any, rec: MatchRecord) -> bool:
     problem = row_problem(rec)
     if problem is not None:
         await quarantine(host, rec, problem, kind="game")
+        return False
+    from host.engines import CardSetUnusable, engine_for
+
+    try:        # a match of a server's card set: its version loaded (a database hiccup propagates)
+        await engine_for(host.store, rec)
+    except CardSetUnusable as exc:
+        await quarantine(host, rec, f"cards: {exc}", kind="game")
         return False
     if needs_replay(rec) and rec.id not in host._verified:
         try:

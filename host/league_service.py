@@ -85,7 +85,25 @@ class Leagues:
         self.series = SeriesTable(self)     # best of 3 or 5: choices, next games, time limits
 
     async def get(self, league_id: int) -> LeagueRecord | None:
-        return await self.store.get_league(int(league_id))
+        lg = await self.store.get_league(int(league_id))
+        if lg is not None:
+            await self.cards_loaded(lg.data)
+        return lg
+
+    async def cards_loaded(self, d: dict) -> Any:
+        """The engine of the event's decks: its pinned card set version (loaded here, once per
+        process; ``host.events.entry.deck_engine`` then finds it), else the shipped cards.
+        A version that cannot be used leaves the shipped cards' names (logged)."""
+        from host import engines
+
+        ref = d.get("cards")
+        if not isinstance(ref, dict):
+            return _engine(d["game"])
+        try:
+            return (await engines.load(self.store, int(ref["id"]), game=d["game"])).engine
+        except (engines.CardSetUnusable, KeyError, TypeError, ValueError):
+            log.error("league of %s: its card set %r cannot be used", d.get("game"), ref)
+            return _engine(d["game"])
 
     async def _mine(self, statuses: tuple[str, ...]) -> list[LeagueRecord]:
         """The leagues in ``statuses`` whose clock work is this process's: those of the guilds
@@ -108,6 +126,7 @@ class Leagues:
             lg = await self.store.get_league(int(league_id))
             if lg is None or (not system and (guild_id is None or lg.guild_id != int(guild_id))):
                 return Result.fail("leagues.err.no_league", league=league_id)
+            await self.cards_loaded(lg.data)      # its decks are of its pinned card set
             data = copy.deepcopy(lg.data)
             try:
                 status, payload = step(data, lg.status)
@@ -157,11 +176,18 @@ class Leagues:
         if not name:
             return Result.fail("leagues.err.name", max=NAME_MAX)
         season = await Records(self.store).season(guild_id)
+        # the server's card set for the game when the event is made: pinned for all its matches
+        cards = await self.host.card_sets.resolve(int(guild_id), game, None) if hasattr(self.host, "card_sets") \
+            else None
+        if cards is not None and not cards.ok:
+            return cards
         data = L.new_league(name=name, game=game, fmt=fmt, rounds=rounds if fmt == "swiss" else None,
                             deadline_hours=deadline_hours, rated=rated, signup_hours=signup_hours or None,
                             organiser=organiser, channel_id=channel_id, season=season, now=self.now(),
                             locale=locale, scoring_preset=scoring, cut=cut, seeding=seeding, reset=reset,
                             edition=newest_edition(_engine(game)))
+        if cards is not None and cards.data.get("ref"):
+            data["cards"] = cards.data["ref"]
         lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
                                                          data=data, created_at=self.now(),
                                                          updated_at=self.now()))

@@ -224,10 +224,12 @@ def new_league(*, name: str, game: str, fmt: str, rounds: int | None, deadline_h
 
 def match_meta(d: dict, league_id: int, pairing_id: int) -> dict:
     """The ``meta`` of a bot match played for a pairing: rated as the league is, which league and
-    pairing it counts for, and the event's pinned rules edition (when it has one)."""
+    pairing it counts for, and the event's pinned rules edition and card set (when it has them)."""
     meta = {"rated": bool(d["rated"]), "league": int(league_id), "pairing": int(pairing_id)}
     if d.get("edition") is not None:
         meta["edition"] = d["edition"]
+    if d.get("cards") is not None:      # the server's card set version pinned when the event was made
+        meta["cards"] = d["cards"]
     return meta
 
 

@@ -27,8 +27,9 @@ class Practice:
     async def practice(self, game: str, user: int, name: str, *, ai_user: int, level: str = "normal",
                        ai_name: str = "", options: dict | None = None, deck: Any = None,
                        guild_id: int | None = None, channel_id: int | None = None,
-                       locale: str = "en") -> Result:
-        """Start a match of ``user`` against the computer at ``level`` (no acceptance needed)."""
+                       locale: str = "en", cards: str | None = None) -> Result:
+        """Start a match of ``user`` against the computer at ``level`` (no acceptance needed);
+        ``cards``: the server's card set to play with (see :meth:`challenge`)."""
         from ai import LEVELS
 
         if level not in LEVELS:
@@ -37,7 +38,7 @@ class Practice:
             return Result.fail("host.err.no_practice", game=game)
         res = await self.challenge(game, user, name, opponents=[(int(ai_user), ai_name or "AI")], options=options,
                                    guild_id=guild_id, channel_id=channel_id, locale=locale, deck=deck,
-                                   meta={"rated": False, "practice": True, "ai": {"1": level}})
+                                   meta={"rated": False, "practice": True, "ai": {"1": level}}, cards=cards)
         if not res.ok:
             return res
         return await self.accept(res.match.id, int(ai_user))
@@ -61,10 +62,11 @@ class Practice:
         if rec is None or rec.status != ACTIVE or not self.ai_seats(rec):
             return False
         try:
+            game = await self._engine(rec)
             state = await self._state(rec)
         except CorruptRow:
             return False
-        return any(s in self.ai_seats(rec) for s in registry.get(rec.game).to_act(state))
+        return any(s in self.ai_seats(rec) for s in game.to_act(state))
 
     async def ai_move(self, match_id: int) -> Result | None:
         """The computer's move, if it is its turn: chosen from its seat's view alone (in a worker
@@ -76,8 +78,8 @@ class Practice:
             if rec is None or rec.status != ACTIVE:
                 return None
             seats = self.ai_seats(rec)
-            game = registry.get(rec.game)
             try:
+                game = await self._engine(rec)
                 state = await self._state(rec)
             except CorruptRow:
                 return None
@@ -92,7 +94,8 @@ class Practice:
             view = game.view(state, seat)
             budget = HARD_BUDGET_S if level == "hard" else None
             command = await asyncio.to_thread(choose, rec.game, view, legal, seat, level=level,
-                                              seed=rec.id * 100_003 + rec.n_commands, budget_s=budget)
+                                              seed=rec.id * 100_003 + rec.n_commands, budget_s=budget,
+                                              game=game)
             log.info("match %s: the computer (seat %d, %s) plays %r", rec.id, seat, level, command)
             return await self._apply(rec, game, state, seat, command)
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from data.store import ABORTED, ACTIVE, FINISHED, UNFINISHED, CorruptRow, MatchRecord
+from host.engines import engine_of
 from host.replay import _final_view, own_part
 from host.types import Msg, PrivateUpdate, Result
 from host.replay_steps import public_steps
 from render.labels import Choice, choices as describe
-from rules import registry
 
 # a match's ref naming the thread it had to leave (the thread refused its posts: it went on in the
 # thread's channel, cogs/delivery.py); a command without a number in that thread still means it
@@ -30,7 +30,7 @@ class Queries:
         if seat is None or seat in self.ai_seats(rec):      # (the computer plays that seat)
             return None
         try:
-            return rec, seat, registry.get(rec.game), await self._state(rec)
+            return rec, seat, engine_of(rec), await self._state(rec)
         except CorruptRow:
             return None
 
@@ -74,7 +74,7 @@ class Queries:
         if err or rec.status != ACTIVE:
             return []
         try:
-            return registry.get(rec.game).to_act(await self._state(rec))
+            return engine_of(rec).to_act(await self._state(rec))
         except CorruptRow:
             return []
 
@@ -96,7 +96,7 @@ class Queries:
         return res
 
     async def _private(self, rec: MatchRecord, seat: int) -> PrivateUpdate:
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         state = await self._state(rec)
         view = _final_view(rec, game.view(state, seat))
         return PrivateUpdate(seat=seat, user_id=rec.seats[seat], text=[], view=view,
@@ -123,7 +123,7 @@ class Queries:
         rec, err = await self._get(match_id)
         if err:
             return err
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         entries: list[dict] = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
             entries = public_steps(game, rec, await self.store.commands(rec.id), views=False)
@@ -187,7 +187,7 @@ class Queries:
         with ``seats_in_play`` only those still in it (a defeated player cannot hold it up)."""
         computer = self.ai_seats(rec)          # the computer of a practice match never votes
         seated = [s for s, u in enumerate(rec.seats) if u is not None and s not in computer]
-        fn = getattr(registry.get(rec.game), "seats_in_play", None)
+        fn = getattr(engine_of(rec), "seats_in_play", None)
         if fn is None or rec.status != ACTIVE:
             return seated
         try:

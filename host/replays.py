@@ -24,7 +24,6 @@ from data.store import ABORTED, ACTIVE, FINISHED, CorruptRow, MatchRecord
 from host.replay import _final_view, _initial_state, _strip_seat
 from host.replay_steps import public_steps
 from host.types import Result
-from rules import registry
 
 log = logging.getLogger("host.replays")
 
@@ -47,8 +46,9 @@ class Replays:
         if hit is not None:
             self._replay_cache.move_to_end(key)
             return hit
+        game = await self._engine(rec)
         commands = await self.store.commands(rec.id)
-        book = await asyncio.to_thread(_book, rec, commands, own_seat)
+        book = await asyncio.to_thread(_book, rec, commands, own_seat, game)
         self._replay_cache[key] = book
         while len(self._replay_cache) > CACHE_SIZE:
             self._replay_cache.popitem(last=False)
@@ -99,8 +99,7 @@ class Replays:
         return Result(ok=True, match=rec, data=data)
 
 
-def _book(rec: MatchRecord, commands: list[Any], own_seat: int | None) -> tuple[dict, list[dict]]:
-    game = registry.get(rec.game)
+def _book(rec: MatchRecord, commands: list[Any], own_seat: int | None, game: Any) -> tuple[dict, list[dict]]:
     state = _initial_state(game, rec)
     start = {"view": game.view(state, None), "seq": 0}
     start["turn"] = start["view"].get("turn")

@@ -8,6 +8,7 @@ from typing import Any
 
 from data import i18n
 from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
+from host.engines import CardSetUnusable, engine_for, engine_of
 from host.options import describe_options, option_problem
 from host.replay import (
     JOIN, _deck_token, _fill_decks, _hidden, _illegal_join, _with_deck, edition_args, start_edition,
@@ -31,11 +32,27 @@ class Seating:
                         guild_id: int | None = None, channel_id: int | None = None,
                         seed: int | None = None, locale: str = "en",
                         rematch_of: int | None = None, meta: dict | None = None,
-                        deck: Any = None) -> Result:
+                        deck: Any = None, cards: str | None = None) -> Result:
+        """``cards``: the server's card set to play with (its name; ``shipped``: the shipped
+        cards; None: the server's default for the game) — unless ``meta`` already names the
+        version (``meta["cards"]``: a rematch, an event's pinned set)."""
         if game not in registry:
             return Result.fail("host.err.unknown_game", game=str(game)[:40],
                                games=", ".join(registry.names()))
-        eng = registry.get(game)
+        meta = dict(meta or {})
+        if "cards" in meta:
+            probe = MatchRecord(game=game, seed=0, seats=[], names=[], creator=creator, meta=meta)
+            try:
+                eng = await engine_for(self.store, probe)
+            except CardSetUnusable:
+                return Result.fail("cards.err.unreadable", name=str((meta.get("cards") or {}).get("name", "?"))[:40])
+        else:
+            chosen = await self.card_sets.resolve(guild_id, game, cards)
+            if not chosen.ok:
+                return chosen
+            eng = chosen.data["engine"] or registry.get(game)
+            if chosen.data["ref"] is not None:
+                meta["cards"] = chosen.data["ref"]
         opponents = list(opponents)
         ids = [creator] + [uid for uid, _ in opponents]
         if len(set(ids)) != len(ids):
@@ -61,7 +78,7 @@ class Seating:
             names=[creator_name] + [name for _, name in opponents] + [""] * int(open_seats),
             creator=creator, options=options, status=OPEN if open_seats else PENDING,
             guild_id=guild_id, channel_id=channel_id, turn_seconds=turn_seconds,
-            accepted=[creator], meta={**(meta or {}), "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
+            accepted=[creator], meta={**meta, "locale": i18n.locale_of(locale)}, rematch_of=rematch_of,
             created_at=self.now(), updated_at=self.now())
         rec = await self.store.create_match(rec)
         named = [name for _, name in opponents]
@@ -69,6 +86,9 @@ class Seating:
         free = int(open_seats)
         key = "host.challenge_mixed" if named and free else "host.challenge" if named else "host.challenge_open"
         text = [msg(key, creator=creator_name, game=game_msg(game), opponents=named, open=free)]
+        if rec.meta.get("cards"):      # a server's card set: said, so nobody is surprised by its cards
+            ref = rec.meta["cards"]
+            text.append(msg("cards.match_line", name=f"{ref['name']} v{ref['version']}"))
         return Result(ok=True, match=rec, notify=[uid for uid, _ in opponents],
                       public=PublicUpdate(text=text, view={}, status_line=self._status_line(rec, None)),
                       data={"match_id": rec.id})
@@ -87,7 +107,7 @@ class Seating:
 
     async def _maybe_start(self, old: MatchRecord, new: MatchRecord, text: list[Msg],
                            force: bool = False) -> Result:
-        eng = registry.get(new.game)
+        eng = engine_of(new)
         full = None not in new.seats
         all_in = all(u in new.accepted for u in new.seats if u is not None)
         if all_in and (full or force):
@@ -175,7 +195,7 @@ class Seating:
                             ) -> tuple[Any, int | None, Result | None]:
         """(state, the caller's seat or None, None) if they may join the running match now,
         else (…, the refusal)."""
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         if not hasattr(game, "can_join"):
             return None, None, Result.fail("host.err.not_open", match=rec)
         if rec.meta.get("league") is not None:
@@ -198,7 +218,7 @@ class Seating:
 
     async def _join_running(self, rec: MatchRecord, user_id: int, name: str, deck: Any = None) -> Result:
         """A late join (or a defeated player's rejoin) of a game that allows it (lock held)."""
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         state, seat, refusal = await self._join_refusal(rec, user_id)
         if refusal is not None:
             return refusal

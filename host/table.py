@@ -25,6 +25,7 @@ from data.store import (
     ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, UNFINISHED, CorruptRow, MatchRecord,
     Store, StoreError, VersionConflict, valid_id,
 )
+from host.engines import CardSetUnusable, engine_for, engine_of
 from host import batch, integrity
 from host.batch import batch_refusal
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
@@ -45,7 +46,7 @@ from host.texts import (
     told_lines,
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
-from rules import IllegalCommand, registry
+from rules import IllegalCommand
 from rules import prng as PRNG
 
 log = logging.getLogger("host")
@@ -78,6 +79,9 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
         # Called with the MatchRecord after a FINISHED result is committed (records, leagues).
         # An exception in a callback is logged and never reaches the player.
         self.on_finish: list[Callable[[MatchRecord], Awaitable[None]]] = []
+        from host.card_sets import CardSets
+
+        self.card_sets = CardSets(store, now=now)     # servers' own card sets (issue 36)
 
     # ------------------------------------------------------------------ internals
     def _new_seed(self) -> int:
@@ -156,9 +160,21 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                 return i
         return None
 
+    async def _engine(self, rec: MatchRecord) -> Any:
+        """The engine that plays ``rec`` (:mod:`host.engines`: the registered game, or the game
+        built from the server's card set version it was started with), loaded if need be;
+        :class:`CorruptRow` (the match quarantined) when that version cannot be used."""
+        try:
+            return await engine_for(self.store, rec)
+        except CardSetUnusable as exc:
+            await integrity.quarantine(self, rec, f"cards: {exc}", kind="game")
+            raise CorruptRow(str(exc)) from None
+
+    engine = _engine       # for front ends: the engine of a match they hold (e.g. to draw its GIF)
+
     async def _state(self, rec: MatchRecord) -> Any:
         """The engine state after every logged command (cached; rebuilt by replay)."""
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         cached = self._states.get(rec.id)
         if cached is not None and cached[0] == rec.n_commands:
             self._states.move_to_end(rec.id)
@@ -239,7 +255,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             if waiting:
                 return msg("host.status.waiting", names=_names(rec, waiting))
             return msg("host.status.open", open=free)
-        return msg("host.status.to_act", names=_names(rec, _public_to_act(registry.get(rec.game), state)),
+        return msg("host.status.to_act", names=_names(rec, _public_to_act(engine_of(rec), state)),
                    n=public_moves(rec))
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:
@@ -254,7 +270,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                      private: bool = True, notify: list[int] | None = None,
                      info: list[Msg] | None = None, data: dict | None = None) -> Result:
         """A full Result for the match as it stands: public update, private updates, prompts."""
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         if rec.status not in (ACTIVE, FINISHED) and not (rec.status == ABORTED and rec.n_commands):
             return Result(ok=True, match=rec, info=info or [], notify=notify or [], data=data or {},
                           public=PublicUpdate(text=text, view={}, picture=None,
@@ -367,7 +383,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             return rec, seat, None, None, err
         if seat in self.ai_seats(rec):          # fill:ai took it over: the computer plays it
             return rec, seat, None, None, Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         try:
             state = await self._state(rec)
         except CorruptRow:
@@ -499,7 +515,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             filled = await self._fill_seats(rec, [seat], "host.filled_resign") if self.fills(rec) else None
             if filled is not None:       # fill:ai — the computer plays their seat from here on
                 return filled
-            game = registry.get(rec.game)
+            game = engine_of(rec)
             if hasattr(game, "resign"):
                 try:
                     state = await self._state(rec)
@@ -572,7 +588,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             left = rec.deadline - self.now()
             if left > 0:
                 return Result.fail("host.err.time_left", match=rec, left=_duration(left))
-            game = registry.get(rec.game)
+            game = engine_of(rec)
             state = await self._state(rec)
             to_act = game.to_act(state)
             if seat in to_act:
@@ -622,7 +638,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             if res.ok:
                 res.data.update(match_id=offer.id, accepted_rematch=True)
             return res
-        game = registry.get(rec.game)
+        game = engine_of(rec)
         options = dict(rec.options)
         if rec.result is not None and hasattr(game, "rematch_options"):
             options = game.rematch_options(options, rec.result)
@@ -634,7 +650,9 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                           guild_id=rec.guild_id, channel_id=rec.channel_id,
                           turn_seconds=rec.turn_seconds, accepted=[user_id],
                           meta={"locale": rec.meta.get("locale", "en"),
-                                **({"rated": rec.meta["rated"]} if "rated" in rec.meta else {})},
+                                **({"rated": rec.meta["rated"]} if "rated" in rec.meta else {}),
+                                # the same cards: a rematch is played with the set version of its match
+                                **({"cards": rec.meta["cards"]} if "cards" in rec.meta else {})},
                           rematch_of=rec.id,
                           created_at=self.now(), updated_at=self.now())
         new = await self.store.create_match(new)

@@ -331,24 +331,34 @@ def hand_cards(view: dict, ctx: Ctx, hand: list) -> list:
     for cid in hand:
         counts[str(cid)] = counts.get(str(cid), 0) + 1
     cards = view.get("cards") or {}
-    out = []
-    for cid, n in counts.items():
-        c = cards.get(cid) or {}
-        cat = c.get("category")
-        text = c.get("text") if isinstance(c.get("text"), dict) else {}
-        words = text.get(ctx.locale) or text.get("en") or ""
-        chip = ctx.t(f"avalon.label.cat_{cat}") if cat in ("creature", "magic", "support") else ""
-        badges = (f"×{n}",) if n > 1 else ()
-        if cat == "creature":
-            col = ATTR_RGB.get(c.get("attr"), MUTED)
-            stats = [(f"{c.get('atk', '?')}/{c.get('dur', '?')}  " + "★" * int(c.get("orig", 0) or 0), INK)]
-            out.append(hand_sheet.Card(_name(view, ctx, cid), band=col, band_fg=WHITE if c.get("attr") != "yellow" else INK,
-                                       chip=chip, badges=badges, stats=stats, body=[(words, INK, False)]))
-        else:
-            out.append(hand_sheet.Card(_name(view, ctx, cid), band=(96, 72, 150) if cat == "magic" else (120, 96, 60),
-                                       chip=chip, badges=badges, fill=(248, 246, 252),
-                                       body=[(words, INK, False)] if words else []))
-    return out
+    return [_sheet_card(cards.get(cid) or {}, ctx, _name(view, ctx, cid), n) for cid, n in counts.items()]
+
+
+def _sheet_card(c: dict, ctx: Ctx, title: str, n: int = 1) -> "hand_sheet.Card":
+    """One card as the hand picture draws it: ``c`` is its definition as a view shows it
+    (``view["cards"][id]``: the card's fields and its generated ``text``)."""
+    cat = c.get("category")
+    text = c.get("text") if isinstance(c.get("text"), dict) else {}
+    words = text.get(ctx.locale) or text.get("en") or ""
+    chip = ctx.t(f"avalon.label.cat_{cat}") if cat in ("creature", "magic", "support") else \
+        ctx.t("cardcheck.av_avatar_chip") if cat == "avatar" else ""
+    badges = (f"×{n}",) if n > 1 else ()
+    if cat == "creature":
+        col = ATTR_RGB.get(c.get("attr"), MUTED)
+        stats = [(f"{c.get('atk', '?')}/{c.get('dur', '?')}  " + "★" * int(c.get("orig", 0) or 0), INK)]
+        return hand_sheet.Card(title, band=col, band_fg=WHITE if c.get("attr") != "yellow" else INK,
+                               chip=chip, badges=badges, stats=stats, body=[(words, INK, False)])
+    band = (96, 72, 150) if cat == "magic" else (70, 110, 120) if cat == "avatar" else (120, 96, 60)
+    return hand_sheet.Card(title, band=band, chip=chip, badges=badges, fill=(248, 246, 252),
+                           body=[(words, INK, False)] if words else [])
+
+
+def sheet_card(definition: dict, ctx: Ctx) -> "hand_sheet.Card":
+    """One card as the hand picture draws it, from its definition as a match's view shows it
+    (a set's page, :mod:`render.card_pages`)."""
+    name = definition.get("name") if isinstance(definition.get("name"), dict) else {}
+    title = str(name.get(ctx.locale) or name.get("en") or definition.get("id") or "?")
+    return _sheet_card(definition, ctx, title)
 
 
 @register_hand("avalon")

@@ -8,6 +8,8 @@ AVI's abilities.  Nothing is drawn that the view does not contain.
 """
 from __future__ import annotations
 
+import re
+
 from PIL import Image, ImageDraw
 
 from render import fonts, hand_sheet
@@ -62,6 +64,25 @@ def _split_text(text: str) -> tuple[str, str]:
         if i >= 0:
             return text[:i].rstrip(), text[i:].strip()
     return text, ""
+
+
+def sheet_card(definition: dict, ctx: Ctx, count: int = 1, mark: str = "") -> hand_sheet.Card:
+    """One card as the hand picture draws it, from its definition as a match's views show it (the
+    hand picture's cards, and a server set's page, :mod:`render.card_pages`).  An AVI card is
+    drawn with its abilities (number, name, cost and text each) and its awakening, as the hand
+    picture's AVI section lists them.  ``count``: copies in hand; ``mark``: a note on the card
+    (it may answer the chain)."""
+    card = _card(definition, count, mark, ctx.locale)
+    if str(definition.get("category")) == "AVI" and definition.get("abilities"):
+        body = []
+        for entry, _n, _mark in _avi_entries(definition.get("id"), {definition.get("id"): definition}, ctx.locale):
+            line = _loc(entry.get("name"), ctx.locale)
+            words = _loc(entry.get("text"), ctx.locale)
+            if str(entry.get("id", "")).endswith(".aw"):      # its name already says <覚醒 X>
+                words = re.sub(r"^<[^>]*>\s*", "", words)
+            body.append((f"{line}：{words}" if ctx.locale == "ja" else f"{line}: {words}", INK, False))
+        card.body = body or card.body
+    return card
 
 
 def _card(card: dict, count: int, mark: str, locale: str) -> hand_sheet.Card:
@@ -152,11 +173,11 @@ def _avi_entries(avi_id, cards: dict, locale: str) -> list:
     return out
 
 
-def _cards(entries: list, cards: dict, locale: str) -> list:
+def _cards(entries: list, cards: dict, ctx: Ctx) -> list:
     out = []
     for cid, n, mark in entries:
         card = cid if isinstance(cid, dict) else (cards.get(cid) or {"id": cid, "name": {"en": cid}, "category": "?"})
-        out.append(_card(card, n, mark, locale))
+        out.append(sheet_card(card, ctx, n, mark))
     return out
 
 
@@ -190,12 +211,12 @@ def draw_hand(view: dict, ctx: Ctx, dm: bool = False) -> Image.Image:
     answering = pending.get("answering") if pending and pending.get("kind") == "chain" else None
     earlier = [dl for dl in (view.get("chain") or [])[:-1] if isinstance(dl, dict)][-4:] if answering else []
     sections = [hand_sheet.Section(ctx.t("render.ls.hand_cards", n=sum(n for _, n, _ in hand)),
-                                   _cards(hand, cards, ctx.locale), empty=ctx.t("render.ls.hand_empty")),
+                                   _cards(hand, cards, ctx), empty=ctx.t("render.ls.hand_empty")),
                 hand_sheet.Section(ctx.t("render.ls.it_cards", n=sum(n for _, n, _ in its)),
-                                   _cards(its, cards, ctx.locale), empty=ctx.t("render.ls.it_empty"))]
+                                   _cards(its, cards, ctx), empty=ctx.t("render.ls.it_empty"))]
     if avis:
         sections.append(hand_sheet.Section(ctx.t("render.ls.avi_cards", name=_name(cards, avi_id, ctx.locale)),
-                                           _cards(avis, {}, ctx.locale)))
+                                           _cards(avis, {}, ctx)))
 
     def header(d: ImageDraw.ImageDraw) -> int:
         return _status(d, view, ctx, seat, dm, pending, answering, earlier, top) + 10

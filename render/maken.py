@@ -455,13 +455,21 @@ def draw_maken(view: dict, ctx: Ctx) -> Image.Image:
     return img.crop((0, 0, W, y + 12))
 
 
-def hand_card(c: dict, ctx: Ctx, chip: str = "") -> "hand_sheet.Card":
-    """One card of the hand picture: its name, its numbers in words and its whole text."""
+CHARACTER_BAND = (70, 86, 110)
+SUPPORT_BAND = (150, 124, 70)
+
+
+def sheet_card(c: dict, ctx: Ctx, chip: str = "") -> "hand_sheet.Card":
+    """One card as the hand picture draws it, from its definition (a view's ``cards`` entry, or a
+    set's page, ``render/card_pages.py``): its name, its numbers in words and its whole text."""
     name = (c.get("name") or {}).get(ctx.locale) or (c.get("name") or {}).get("en") or str(c.get("id", "?"))
     text = (c.get("text") or {}).get(ctx.locale) or (c.get("text") or {}).get("en") or ""
     body = [(text, INK, False)] if text else []
+    if c.get("kind") == "character":
+        return hand_sheet.Card(name, band=CHARACTER_BAND, chip=chip or ctx.t("cardcheck.mk_character_chip"),
+                               body=body, fill=(244, 246, 250))
     if c.get("kind") == "support" or "speed" not in c:
-        return hand_sheet.Card(name, band=(150, 124, 70), chip=chip or ctx.t("maken.render.support"), body=body,
+        return hand_sheet.Card(name, band=SUPPORT_BAND, chip=chip or ctx.t("maken.render.support"), body=body,
                                fill=(252, 248, 238))
     posture = c.get("posture", "stand")
     reach = str(c["front"]) if c.get("front") == c.get("back") else f"{c.get('front')}/{c.get('back')}"
@@ -472,6 +480,9 @@ def hand_card(c: dict, ctx: Ctx, chip: str = "") -> "hand_sheet.Card":
     return hand_sheet.Card(name, band=POSTURE_COL.get(posture, INK),
                            chip=chip or ctx.t(f"maken.posture.{posture}"), stats=stats,
                            info=" · ".join(extras), body=body)
+
+
+hand_card = sheet_card          # the name the hand code knew it by
 
 
 @register_hand("maken")
@@ -485,11 +496,11 @@ def _hand_sections(view: dict, ctx: Ctx) -> list:
     """The seat's hand and its face-down guard and support cards, as the hand picture shows them
     (also under a seat's own board)."""
     cards = view.get("cards") or {}
-    hand = [hand_card(cards[c], ctx) for c in view.get("hand") or [] if isinstance(cards.get(c), dict)]
+    hand = [sheet_card(cards[c], ctx) for c in view.get("hand") or [] if isinstance(cards.get(c), dict)]
     sections = [hand_sheet.Section(ctx.t("maken.render.your_hand"), hand, empty=ctx.t("maken.render.empty"))]
-    down = [hand_card(cards[c], ctx, ctx.t("maken.render.guard")) for c in reversed(view.get("guard_cards") or [])
+    down = [sheet_card(cards[c], ctx, ctx.t("maken.render.guard")) for c in reversed(view.get("guard_cards") or [])
             if isinstance(cards.get(c), dict)]
-    down += [hand_card(cards[x.get("card")], ctx, ctx.t("maken.render.support"))
+    down += [sheet_card(cards[x.get("card")], ctx, ctx.t("maken.render.support"))
              for x in view.get("support_cards") or [] if isinstance(cards.get(x.get("card")), dict)]
     if down:
         sections.append(hand_sheet.Section(ctx.t("maken.render.facedown"), down))

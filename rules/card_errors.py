@@ -41,7 +41,7 @@ class CardDataError(ValueError):
     ``key``/``params``: the same in the catalog (``cardcheck.<key>``), None when the game has no
     key for it (a front end then shows :attr:`message`)."""
 
-    def __init__(self, file: str, card: str | None, field: str | None, message: str,
+    def __init__(self, file: str, card: str | None, field: str | None, message: str, /,
                  *, key: str | None = None, **params: Any) -> None:
         self.file, self.card, self.field, self.message = file, card, field, message
         self.key = key

@@ -353,7 +353,7 @@ async def test_a_deck_registered_at_check_in_is_locked_with_the_hash_of_its_cont
     first = next(e for e in d["trail"] if e["what"] == "events.reg.trail.deck")
     assert trail.line(first, {}, "en").endswith(f"P1 registered a deck (#{locked['hash'][:12]})")
     assert first["after"] == {"hash": locked["hash"]}, "the trail keeps the hash, never the cards"
-    assert E.deck_label("logic_square", E.locked_deck(d, B), "en") == "My Aegis"
+    assert E.deck_label(d, E.locked_deck(d, B), "en") == "My Aegis"
     assert (await svc.start(lid, G, by=ORG)).ok
     res = await svc.checkin(lid, G, A, deck="fox", kind="ready")
     assert not res.ok and res.error.key == "events.err.started"
@@ -393,7 +393,7 @@ def test_a_decklist_reads_by_card_names_and_the_export_has_a_decklists_csv():
     assert ["P1", rows[1][1], E.locked_deck(d, A)["hash"], "AVI", "Blitz Vector", "1"] == rows[1]
     assert ["P2", "", "", "", "", ""] in rows
     assert sum(int(r[5]) for r in rows[1:] if r[0] == "P1") == sum(
-        n for _, cards in E.deck_sections("logic_square", _spec("logic_square", "blitz"), "en") for _, n in cards)
+        n for _, cards in E.deck_sections({"game": "logic_square"}, _spec("logic_square", "blitz"), "en") for _, n in cards)
     assert read_csv(dict(exports.files(d, "ja"))["decklists.csv"])[0][:2] == ["選手", "デッキ"]
 
 

@@ -174,17 +174,20 @@ class ArtOfWarCards:
         problems: list[CardDataError] = []
         cs = build_cardset(files, problems=problems)
         if cs is not None and len(cs.decks) < 2:
-            problems.append(CardDataError("(card set)", None, "decks", "needs two ready-made decks",
+            problems.append(CardDataError("", None, "decks", "needs two ready-made decks",
                                           key="too_few_decks", n=2, count=len(cs.decks)))
             cs = None
         return cs, problems
 
     def with_rules_text(self, cardset: CardSet, own: set[str]) -> CardSet:
-        """The set's KINGs say what they do: their text is generated from their numbers."""
+        """The set's KINGs say what they do (their text generated from their numbers), and the
+        set's own ready-made decks come first (the seats' default decks are the set's)."""
         kings = _copy(cardset.kings)
         for kid in own & set(kings):
             kings[kid]["text"] = king_text(kings[kid])
-        return CardSet(_copy(cardset.units), kings, _copy(cardset.decks))
+        decks = _copy(cardset.decks)
+        decks = {d: decks[d] for d in sorted(decks, key=lambda d: d not in own)}
+        return CardSet(_copy(cardset.units), kings, decks)
 
     def engine(self, cardset: CardSet, own: set[str]) -> Any:
         from rules.art_of_war.engine import ArtOfWarGame

@@ -87,8 +87,9 @@ def _column_of(layout: Layout, path: str) -> tuple[str | None, str | None]:
         cp = _field_parts(col.path)
         if len(cp) > best_len and parts[:len(cp)] == cp:
             best, best_len = col, len(cp)
-    if best is None:
-        return None, None
+    if best is None:        # a whole text object (``name``): the pair of its columns
+        pair = [c.name for c in layout.columns if _field_parts(c.path)[:-1] == parts and c.pair]
+        return (" / ".join(pair), None) if pair else (None, None)
     rest = parts[best_len:]
     detail = " · ".join(f"#{int(p) + 1}" if p.isdigit() else p for p in rest) or None
     return best.name, detail
@@ -102,9 +103,9 @@ def locate(err: CardDataError, where: dict[tuple[str, str], _Where]) -> Problem:
         key = f"cardcheck.{err.key}" if i18n.has(f"cardcheck.{err.key}") or not i18n.has(err.key) else err.key
         params = dict(err.params)
     file, card, fld = err.file, err.card, err.field
-    number = re.fullmatch(r"(?:deck )?#(\d+)", str(card or ""))
+    number = re.fullmatch(r"(deck )?#(\d+)", str(card or ""))
     if number:          # an entry without a usable id: its number in its list (from 1)
-        return Problem(file, int(number.group(1)), None, fld,
+        return Problem(file, int(number.group(2)), "deck #" if number.group(1) else None, fld,
                        key, params, entry=True)
     ident = _card_id(err.card)
     spot = where.get((str(file), ident)) if ident else None
@@ -123,6 +124,17 @@ def locate(err: CardDataError, where: dict[tuple[str, str], _Where]) -> Problem:
         if name is not None:
             fld, column = name, True
     return Problem(file, row, card, fld or None, key, params, column=column, entry=spot.entry, detail=detail)
+
+
+def _about(err: CardDataError, ids: set[str]) -> bool:
+    """Is ``err`` about one of ``ids`` (its card, or a card its params name)?"""
+    if not ids:
+        return False
+    if _card_id(err.card) in ids:
+        return True
+    values = [v for v in (err.params or {}).values()]
+    flat = [x for v in values for x in (v if isinstance(v, (list, tuple)) else [v])]
+    return any(isinstance(x, str) and x in ids for x in flat)
 
 
 def _walk_texts(value: Any, path: str, visit) -> Any:
@@ -178,17 +190,29 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
     children: list[tuple[str, int, Layout, dict]] = []      # (file, line, layout, entry) to attach
     untranslated: dict[str, set] = {}          # card id -> "path:lang" of texts given in one language
     one_language: dict[int, list[str]] = {}    # a CSV entry (by id()) -> its texts given in one language
-    for up in uploads:
+    dropped: set[str] = set()                  # rows left out for a bad cell (reported already)
+
+    def order(up: Upload) -> tuple:
+        """JSON files first, then CSVs in the layouts' order: how the files were named or packed
+        makes no other version."""
+        if up.kind == "json":
+            return (0, 0, up.name)
+        lay, _bad = detect(up, adapter.layouts)
+        return (1, adapter.layouts.index(lay) if lay is not None else len(adapter.layouts), up.name)
+
+    for up in sorted(uploads, key=order):
         if up.kind == "json":
             data = up.data
             if not isinstance(data, dict):
                 problems.append(problem("json_object", up.name))
                 continue
             errors += adapter.upload_rules(up.name, data)
-            numbers: dict[str, int] = {}
-            for section, ident, _entry in adapter.own_items(data):
-                numbers[section] = numbers.get(section, 0) + 1
-                where.setdefault((up.name, ident), _Where(up.name, numbers[section], True))
+            for section, ident, entry in adapter.own_items(data):
+                listed = data.get(section)          # its number in its own list (from 1)
+                number = next((i for i, e in enumerate(listed) if e is entry), 0) + 1 \
+                    if isinstance(listed, list) else list(listed).index(ident) + 1 if isinstance(listed, dict) \
+                    and ident in listed else None
+                where.setdefault((up.name, ident), _Where(up.name, number, True))
             files.append((up.name, data))
             continue
         layout, bad = detect(up, adapter.layouts)
@@ -197,6 +221,7 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
             continue
         read = read_rows(up, layout)
         problems += read.problems
+        dropped.update(read.dropped)
         for entry, path, lang in read.untranslated:
             one_language.setdefault(id(entry), []).append(f"{path}:{lang}")
         data = adapter.blank_file()
@@ -233,8 +258,11 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
             if parent is not None:
                 break
         if parent is None:
+            if pid in dropped:          # its parent's row has a problem of its own, already named
+                continue
+            parent_title = next((lay.title for lay in adapter.layouts if lay.kind == parent_kind), parent_kind)
             problems.append(Problem(file, line, pid, column, "cardcheck.unknown_parent",
-                                    {"id": pid or "", "kind": parent_kind}, column=True))
+                                    {"id": pid or "", "kind": parent_title}, column=True))
             continue
         parent.setdefault(list_field, []).append(entry)
         index = len(parent[list_field]) - 1
@@ -272,7 +300,8 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
     merged = adapter.merge(base, tidied)
     cardset, found = adapter.validate(merged)
     errors += found
-    problems += [locate(e, where) for e in errors]
+    # a card whose row was left out for a bad cell is not blamed again, nor is a deck naming it
+    problems += [locate(e, where) for e in errors if not _about(e, dropped)]
     seen: set = set()
     unique = []
     for p in sorted(problems, key=Problem.sort_key):

@@ -137,7 +137,7 @@ def words(choices: Iterable[str] | None = None, *, most: int | None = None, low:
     return Cell(parse, lambda v: " ".join(v), _bilingual(*hint))
 
 
-_COUNT_RE = re.compile(r"^([a-z0-9_]+)(?:\s*(?:[*x×:]|\s)\s*(\d{1,3}))?$")
+_COUNT_RE = re.compile(r"^([a-z0-9_]+)(?:\*(\d{1,3}))?$")
 
 
 def counts(*, most: int = 99) -> Cell:
@@ -146,7 +146,10 @@ def counts(*, most: int = 99) -> Cell:
     def parse(value: str) -> dict[str, int]:
         out: dict[str, int] = {}
         t = value.strip().lower().replace("＊", "*").replace("　", " ")
-        t = re.sub(r"\s*([*x×:])\s*(\d)", r"\1\2", t)
+        # ac01*3, ac01:3, ac01×3 and ac01 x3 all mean 3 copies (an "x" only after a space: an id
+        # may end in x2)
+        t = re.sub(r"\s*[*×:]\s*(\d)", r"*\1", t)
+        t = re.sub(r"\s+x\s*(\d)", r"*\1", t)
         for part in [p for p in re.split(r"[;,\n、]+|\s+(?=[a-z])", t) if p.strip()]:
             m = _COUNT_RE.match(part.strip())
             if not m:
@@ -367,6 +370,7 @@ class ReadRows:
     entries: list[tuple[int, dict]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     untranslated: list[tuple[dict, str, str]] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)      # ids of the rows left out for a bad cell
 
 
 def read_rows(upload: Upload, layout: Layout) -> ReadRows:
@@ -416,6 +420,8 @@ def read_rows(upload: Upload, layout: Layout) -> ReadRows:
                 out.untranslated.append((entry, en.path.rsplit(".", 1)[0], "en"))
         if not bad:
             out.entries.append((row.line, entry))
+        elif card:
+            out.dropped.append(card)
     return out
 
 

@@ -9,7 +9,7 @@ is written in that language only, and a card's own wording goes with it.
 ...     "text": {"en": "t", "ja": "t"}, "range": [[1, 0]], "attack": 2, "defence": [3, 2]}]}]])
 >>> files = export_files(c, "my set")
 >>> sorted(files)
-['my_set.json', 'my_set_kings.csv']
+['my_set.json', 'my_set_king.csv']
 """
 from __future__ import annotations
 
@@ -115,8 +115,7 @@ def export_files(content: SetContent, name: str) -> dict[str, bytes]:
     for layout in games.adapter(content.game).layouts:
         header, rows = layout_rows(content, layout, data)
         if rows:
-            files[f"{stem}_{layout.kind}s.csv" if not layout.kind.endswith("s") else f"{stem}_{layout.kind}.csv"] = \
-                to_csv(header, rows)
+            files[f"{stem}_{layout.kind}.csv"] = to_csv(header, rows)
     return files
 
 

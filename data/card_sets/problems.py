@@ -41,7 +41,9 @@ class Problem:
         if self.row is not None:
             parts.append(i18n.t("cardset.where.entry" if self.entry else "cardset.where.row", locale, row=self.row))
         if self.card:
-            if self.card.startswith("deck "):
+            if self.card == "deck #":          # a deck without a usable id: the row says which
+                parts.append(i18n.t("cardset.where.a_deck", locale))
+            elif self.card.startswith("deck "):
                 parts.append(i18n.t("cardset.where.deck", locale, deck=self.card[5:].strip("'\"")))
             elif self.card.startswith("#"):
                 pass                        # an entry without a usable id: the row says which

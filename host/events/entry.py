@@ -257,12 +257,18 @@ def checkin_due(d: dict, status: str, now: float) -> bool:
 
 
 # ---------------------------------------------------------------------------- decklists
-def deck_hash(game: str, spec: Any) -> str:
-    """The hash of a deck's contents: SHA-256 of the game's canonical deck code."""
-    from rules import registry
+def deck_engine(d: dict) -> Any:
+    """The engine whose cards the event's decks are made of: the server's card set version the
+    event pinned (``d["cards"]``, loaded by the league service), else the shipped cards."""
+    from host.engines import engine_named
 
-    code = registry.get(game).decks.encode(spec)
-    return hashlib.sha256(f"{game}:{code}".encode("utf-8")).hexdigest()
+    return engine_named(d["game"], d.get("cards"))
+
+
+def deck_hash(d: dict, spec: Any) -> str:
+    """The hash of a deck's contents: SHA-256 of the game's canonical deck code."""
+    code = deck_engine(d).decks.encode(spec)
+    return hashlib.sha256(f"{d['game']}:{code}".encode("utf-8")).hexdigest()
 
 
 def locked_deck(d: dict, user_id: int) -> dict | None:
@@ -275,12 +281,10 @@ def play_deck(locked: dict) -> Any:
     return locked.get("ready") or locked["spec"]
 
 
-def spec_of(game: str, deck: Any) -> Any:
+def spec_of(d: dict, deck: Any) -> Any:
     """A deck as :meth:`host.decks.DeckBook.for_play` gives it (a ready-made id or a spec) → its spec."""
-    from rules import registry
-
     if isinstance(deck, str):
-        return registry.get(game).decks.ready()[deck]["spec"]
+        return deck_engine(d).decks.ready()[deck]["spec"]
     return deck
 
 
@@ -297,9 +301,9 @@ def register_deck(d: dict, status: str, user_id: int, deck: Any, now: float, *, 
         raise L.LeagueError("events.err.not_signed_up")
     if locked_deck(d, user_id) is not None:
         raise L.LeagueError("events.reg.err.deck_locked")
-    spec = spec_of(d["game"], deck)
+    spec = spec_of(d, deck)
     entry = {"spec": spec, "ready": deck if isinstance(deck, str) else None, "kind": kind,
-             "label": label, "hash": deck_hash(d["game"], spec), "at": now}
+             "label": label, "hash": deck_hash(d, spec), "at": now}
     d.setdefault("decklists", {})[str(int(user_id))] = entry
     return entry
 
@@ -307,7 +311,7 @@ def register_deck(d: dict, status: str, user_id: int, deck: Any, now: float, *, 
 def same_deck(d: dict, user_id: int, deck: Any) -> bool:
     """Whether ``deck`` (a ready-made id or a spec) is the deck ``user_id`` locked."""
     locked = locked_deck(d, user_id)
-    return locked is not None and deck_hash(d["game"], spec_of(d["game"], deck)) == locked["hash"]
+    return locked is not None and deck_hash(d, spec_of(d, deck)) == locked["hash"]
 
 
 def top_cut_started(d: dict) -> bool:
@@ -332,28 +336,27 @@ def may_see_decklist(d: dict, status: str, viewer: int, owner: int, organiser: b
     return organiser or int(viewer) == int(owner) or decklists_public(d, status)
 
 
-def deck_label(game: str, entry: dict, locale: str) -> str:
+def deck_label(d: dict, entry: dict, locale: str) -> str:
     """A registered deck by the name its player knows: a saved deck's name, a ready-made deck's
     title, or "deck code"."""
     if entry.get("kind") == "saved" and entry.get("label"):
         return str(entry["label"])
     if entry.get("ready"):
         from host.options_text import deck_name
-        from rules import registry
 
-        return deck_name(registry.get(game), entry["ready"], locale)
+        return deck_name(deck_engine(d), entry["ready"], locale)
     return i18n.t("events.reg.deck.code", locale)
 
 
-def deck_sections(game: str, spec: Any, locale: str) -> list[tuple[str, list[tuple[str, int]]]]:
+def deck_sections(d: dict, spec: Any, locale: str) -> list[tuple[str, list[tuple[str, int]]]]:
     """A deck's sections with card names (never ids) in ``locale``: [(title, [(card, count)])]."""
     from host.decks import card_name
-    from rules import registry
 
+    engine = deck_engine(d)
     out = []
-    for section in registry.get(game).decks.describe(spec).get("sections", []):
+    for section in engine.decks.describe(spec).get("sections", []):
         title = section["title"].get(locale) or section["title"].get("en", "")
-        out.append((title, [(card_name(game, cid, locale), int(n)) for cid, n in section["cards"]]))
+        out.append((title, [(card_name(d["game"], cid, locale, engine=engine), int(n)) for cid, n in section["cards"]]))
     return out
 
 
@@ -363,10 +366,10 @@ def decklist_text(d: dict, user_id: int, locale: str) -> str:
     name = _name(d, user_id)
     if entry is None:
         return i18n.t("events.reg.decklist.none", locale, name=name)
-    lines = [i18n.t("events.reg.decklist.head", locale, name=name, deck=deck_label(d["game"], entry, locale),
+    lines = [i18n.t("events.reg.decklist.head", locale, name=name, deck=deck_label(d, entry, locale),
                     hash=entry["hash"][:12], at=int(entry.get("at") or 0))]
     sep = i18n.t("core.list_sep", locale)
-    for title, cards in deck_sections(d["game"], entry["spec"], locale):
+    for title, cards in deck_sections(d, entry["spec"], locale):
         lines.append(f"**{title}**")
         lines.append(sep.join(i18n.t("events.reg.decklist.card", locale, card=c, n=n) for c, n in cards) or "-")
     return "\n".join(lines)
@@ -386,8 +389,8 @@ def decklists_table(d: dict, locale: str) -> tuple[list[str], list[list[Any]]]:
         if entry is None:
             rows.append([name, "", "", "", "", ""])
             continue
-        label = deck_label(d["game"], entry, locale)
-        for title, cards in deck_sections(d["game"], entry["spec"], locale):
+        label = deck_label(d, entry, locale)
+        for title, cards in deck_sections(d, entry["spec"], locale):
             rows += [[name, label, entry["hash"], title, card, n] for card, n in cards]
     return header, rows
 

@@ -35,7 +35,7 @@ class CardDataError(_CardDataError):
     """A problem in a card file, naming the file, the card and the field (``key``/``params``: the
     same in the catalog, ``cardcheck.<key>``)."""
 
-    def __init__(self, file: str, card: str | None, field: str | None, problem: str,
+    def __init__(self, file: str, card: str | None, field: str | None, problem: str, /,
                  *, key: str | None = None, **params: Any) -> None:
         super().__init__(file, card, field, problem, key=key, **params)
         where = file + (f", card {card!r}" if card else "") + (f", field {field!r}" if field else "")
@@ -208,10 +208,10 @@ def build_cardset(sources: Iterable[tuple[str, Any]], *, problems: list | None =
             raw_patches += [(file, k, v) for k, v in eds.items()]
     missing = [u for u in BASIC_IDS if u not in units and u not in failed]
     if missing:
-        report(CardDataError("(card set)", None, "units", f"missing basic units: {', '.join(missing)}",
+        report(CardDataError("", None, "units", f"missing basic units: {', '.join(missing)}",
                              key="aow_missing_units", ids=missing))
     if not kings and not any(c not in units for c in failed):
-        report(CardDataError("(card set)", None, "kings", "needs at least one KING", key="aow_no_king"))
+        report(CardDataError("", None, "kings", "needs at least one KING", key="aow_no_king"))
     units = {u: units[u] for u in BASIC_IDS if u in units}
     cs = CardSet(units, kings, {})
     for file, i, d in raw_decks:
@@ -233,7 +233,8 @@ def build_cardset(sources: Iterable[tuple[str, Any]], *, problems: list | None =
             report(err)
             bad = True
         spec = {"king": d.get("king"), "units": d.get("units")}
-        if spec["king"] in failed or any(u in failed for u in (spec["units"] or {}) if isinstance(spec["units"], dict)):
+        named = [spec["king"]] + (list(spec["units"]) if isinstance(spec["units"], dict) else [])
+        if any(isinstance(c, str) and c in failed for c in named):
             continue                   # its card's own problem is reported; the deck is not blamed
         found = validate_deck(cs, spec)
         for p in found:

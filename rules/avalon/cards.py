@@ -15,10 +15,32 @@ A card is a plain JSON dict (``docs/rules/avalon.md``, "Cards"):
 - support: ``id, category="support", name, orig, support {kind, ...}``;
 - magic: ``id, category="magic", name, orig, magic {kind, ...}``;
 - avatar: ``id, category="avatar", name``.
+
+A card has only the fields of its category (``FIELDS``): an unknown field, effect or parameter is
+refused, naming it.  :func:`validate_sources` checks whole card files (cards, ready-made decks,
+edition patches): raising at the first problem (the operator's files, at start-up), or with
+``problems=[...]`` collecting every problem card by card and deck by deck (a server's upload).
+Every error carries a catalog key (``cardcheck.<key>``, ``data/i18n/*/cardcheck*.json``).
+
+>>> bad = {"id": "c99", "category": "creature", "name": {"en": "X", "ja": "X"}, "attr": "purple",
+...        "orig": 7, "atk": 1, "dur": 1, "mana": {"y": 1}, "on_win": {"heal": 1}}
+>>> [(e.field, e.key) for e in card_problems(bad, "x.json")]
+[('orig', 'int_range'), ('attr', 'choice'), ('on_win', 'unknown_effect')]
+>>> found = []
+>>> validate_sources([("x.json", {"cards": [bad], "decks": {"d1": {"name": {"en": "D", "ja": "D"},
+...     "spec": {"avatar": "a1", "cards": {"c99": 40}}}}})], problems=found) is None
+True
+>>> len(found)          # the deck naming c99 is not blamed for c99's own problems
+3
 """
 from __future__ import annotations
 
-from typing import Any
+import json
+import re
+from typing import Any, Callable, Iterable
+
+from rules.card_errors import CardDataError as _CardDataError
+from rules.card_errors import collect_into
 
 ATTRS = ("yellow", "red", "blue", "green", "none")
 ATTR_LETTER = {"yellow": "y", "red": "r", "blue": "b", "green": "g", "none": "n"}
@@ -30,6 +52,7 @@ SUPPORT_KINDS = ("weapon_replace", "informant", "chaos_panic", "stat", "poison_m
                  "fingertips", "grant")
 MAGIC_KINDS = ("draw", "life", "destroy", "surge", "scatter", "empower", "prism", "recycle", "focus")
 CATEGORIES = ("creature", "support", "magic", "avatar")
+WHENS = ("invade", "defend", "any")
 # timed abilities (rulebook: クリーチャーカードが持つ能力): field -> allowed effect keys
 EFFECT_RANGE = {"draw": (1, 3), "life": (1, 2), "atk": (1, 3), "target_minus": (1, 3)}
 TIMINGS = {
@@ -42,6 +65,33 @@ TIMINGS = {
     "in_hand": ("draw", "life"),             # 手札
     "as_proof": ("target_minus",),           # 証
 }
+ON_SUMMON = ("draw",)                        # 召喚時: {"draw": n}
+# the numbers a creature prints: field -> (lowest, highest)
+CREATURE_NUMBERS = {"orig": (1, 5), "atk": (0, 20), "dur": (1, 20), "target_minus": (1, 5)}
+MANA_RANGE = (1, 9)                          # icons of one kind on a card
+BATTLE_RANGE = (-9, 9)                       # 戦闘時: attack and durability change
+# the parameters of each battle support and magic effect (absent: the default the text names)
+SUPPORT_PARAMS: dict[str, dict[str, Any]] = {"stat": {"atk": (-9, 9), "dur": (-9, 9)}, "grant": {"kw": KEYWORDS}}
+MAGIC_PARAMS: dict[str, dict[str, tuple[int, int]]] = {
+    "draw": {"n": (1, 4)}, "life": {"n": (1, 3)}, "destroy": {"max_orig": (1, 5)},
+    "empower": {"atk": (1, 5)}, "focus": {"n": (1, 6)}}
+MAGIC_DEFAULTS = {"draw": {"n": 2}, "life": {"n": 1}, "destroy": {"max_orig": 2}, "empower": {"atk": 1},
+                  "focus": {"n": 3}}
+COMMON = ("id", "category", "name")
+FIELDS = {
+    "creature": COMMON + ("attr", "orig", "atk", "dur", "mana", "keywords", "target_minus", "battle",
+                          "on_summon", *TIMINGS, "ninja", "support"),
+    "support": COMMON + ("orig", "support"),
+    "magic": COMMON + ("orig", "magic"),
+    "avatar": COMMON,
+}
+TOP_KEYS = ("cards", "decks", "editions", "comment")
+ID_RULE = {"en": "2–6 lowercase letters and digits, at least one letter",
+           "ja": "英小文字・数字の2〜6文字（英字を1文字以上）"}
+DECK_ID_RULE = {"en": "lowercase letters, digits and _, starting with a letter (2–31)",
+                "ja": "英小文字で始まる英小文字・数字・_（2〜31文字）"}
+_ID = re.compile(r"(?=[a-z0-9]*[a-z])[a-z0-9]{2,6}")
+_DECK_ID = re.compile(r"[a-z][a-z0-9_]{1,30}")
 
 # ability order (rulebook: 戦闘時における発動順 1–9)
 SUPPORT_ORDER = {"weapon_replace": 1, "informant": 2, "chaos_panic": 3, "stat": 4,
@@ -50,92 +100,343 @@ GRANT_ORDER = {"first": 7, "last": 7, "evade": 8, "evade_null": 8, "death": 8, "
                "reflect": 8, "reflect_null": 8, "counter": 9}
 
 
-class CardDataError(ValueError):
-    """A bad card file: names the file, the card and the field."""
+class CardDataError(_CardDataError):
+    """A bad card file: names the file, the card (``"deck 'dawn'"`` for a deck, ``"#3"`` for an
+    entry without a usable id) and the field; ``key``/``params``: the same in the catalog
+    (``cardcheck.<key>``, or a deck rule's own ``avalon.deck.<rule>``)."""
 
-    def __init__(self, file: str, card: str | None, field: str | None, problem: str) -> None:
-        self.file, self.card, self.field, self.problem = file, card, field, problem
-        where = file + (f", card {card!r}" if card else "") + (f", field {field!r}" if field else "")
-        super().__init__(f"{where}: {problem}")
+    def __init__(self, file: str, card: str | None, field: str | None, problem: str, /,
+                 *, key: str | None = None, **params: Any) -> None:
+        super().__init__(file, card, field, problem, key=key, **params)
+        whose = (f", {card}" if str(card).startswith("deck ") else f", card {card!r}") if card else ""
+        self.args = (file + whose + (f", field {field!r}" if field else "") + f": {problem}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
-def _name(d: Any, file: str, cid: str, field: str = "name") -> None:
+def keyed(err: CardDataError, key: str, params: dict) -> CardDataError:
+    """``err`` with a catalog key and its params set afterwards (a deck rule's params name a
+    ``card``, which the constructor's own ``card`` argument would take)."""
+    err.key, err.params = key, dict(params)
+    return err
+
+
+Bad = Callable[..., None]
+
+
+def _shown(value: Any) -> str:
+    """A value a designer wrote, as an error quotes it."""
+    return (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))[:30]
+
+
+def _name(d: Any, field: str, bad: Bad) -> None:
     if not (isinstance(d, dict) and isinstance(d.get("en"), str) and isinstance(d.get("ja"), str)
             and d["en"].strip() and d["ja"].strip()):
-        raise CardDataError(file, cid, field, 'must be {"en": text, "ja": text}')
+        bad(field, 'must be {"en": text, "ja": text}', "lang_object")
 
 
-def _int(v: Any, lo: int, hi: int, file: str, cid: str, field: str) -> None:
+def _int(v: Any, lo: int, hi: int, field: str, bad: Bad) -> None:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise CardDataError(file, cid, field, f"must be a whole number from {lo} to {hi}, not {v!r}")
+        why = f"must be a whole number from {lo} to {hi}, not {v!r}"
+        if v is None:
+            bad(field, why, "required")
+        elif isinstance(v, bool) or not isinstance(v, int):
+            bad(field, why, "whole_number", value=_shown(v))
+        else:
+            bad(field, why, "int_range", low=lo, high=hi, value=v)
 
 
-def _support(eff: Any, file: str, cid: str) -> None:
-    if not isinstance(eff, dict) or eff.get("kind") not in SUPPORT_KINDS:
-        raise CardDataError(file, cid, "support", f"kind must be one of {', '.join(SUPPORT_KINDS)}")
-    if eff["kind"] == "stat":
-        _int(eff.get("atk", 0), -9, 9, file, cid, "support.atk")
-        _int(eff.get("dur", 0), -9, 9, file, cid, "support.dur")
-    if eff["kind"] == "grant" and eff.get("kw") not in KEYWORDS:
-        raise CardDataError(file, cid, "support.kw", f"must be one of {', '.join(KEYWORDS)}")
-
-
-def validate_card(card: Any, file: str) -> dict:
-    """Check one card definition; return it (unchanged) or raise CardDataError."""
-    if not isinstance(card, dict):
-        raise CardDataError(file, None, None, "a card must be an object")
-    cid = card.get("id")
-    if not isinstance(cid, str) or not cid.isalnum() or not cid.islower() or not 2 <= len(cid) <= 6:
-        raise CardDataError(file, str(cid), "id", "must be 2–6 lowercase letters/digits")
-    cat = card.get("category")
-    if cat not in CATEGORIES:
-        raise CardDataError(file, cid, "category", f"must be one of {', '.join(CATEGORIES)}")
-    _name(card.get("name"), file, cid)
-    if cat == "avatar":
-        return card
-    _int(card.get("orig"), 1, 5, file, cid, "orig")
-    if cat == "creature":
-        if card.get("attr") not in ATTRS:
-            raise CardDataError(file, cid, "attr", f"must be one of {', '.join(ATTRS)}")
-        _int(card.get("atk"), 0, 20, file, cid, "atk")
-        _int(card.get("dur"), 1, 20, file, cid, "dur")
-        mana = card.get("mana")
-        if not isinstance(mana, dict) or any(k not in MANA_KEYS for k in mana):
-            raise CardDataError(file, cid, "mana", f"must map icons ({', '.join(MANA_KEYS)}) to counts")
-        for k, n in mana.items():
-            _int(n, 1, 9, file, cid, f"mana.{k}")
-        kws = card.get("keywords", [])
-        if not isinstance(kws, list) or any(k not in KEYWORDS for k in kws):
-            raise CardDataError(file, cid, "keywords", f"each must be one of {', '.join(KEYWORDS)}")
-        if "target_minus" in card:
-            _int(card["target_minus"], 1, 5, file, cid, "target_minus")
-        if "battle" in card:
-            b = card["battle"]
-            if not isinstance(b, dict) or b.get("when") not in ("invade", "defend", "any"):
-                raise CardDataError(file, cid, "battle", "needs atk, dur and when (invade/defend/any)")
-            _int(b.get("atk", 0), -9, 9, file, cid, "battle.atk")
-            _int(b.get("dur", 0), -9, 9, file, cid, "battle.dur")
-        if "on_summon" in card:
-            _int(card["on_summon"].get("draw") if isinstance(card["on_summon"], dict) else None,
-                 1, 3, file, cid, "on_summon.draw")
-        if "support" in card:
-            _support(card["support"], file, cid)
-        for tf, allowed in TIMINGS.items():
-            if tf in card:
-                eff = card[tf]
-                if not isinstance(eff, dict) or len(eff) != 1 or next(iter(eff)) not in allowed:
-                    raise CardDataError(file, cid, tf, f"must be one effect: {{k: n}} with k one of {', '.join(allowed)}")
-                k = next(iter(eff))
-                _int(eff[k], *EFFECT_RANGE[k], file, cid, f"{tf}.{k}")
-        if "ninja" in card and card["ninja"] is not True:
-            raise CardDataError(file, cid, "ninja", "must be true when present")
-    elif cat == "support":
-        _support(card.get("support"), file, cid)
+def _choice(v: Any, choices: Iterable[str], field: str, bad: Bad, why: str) -> bool:
+    choices = tuple(choices)
+    if v in choices:
+        return True
+    if v is None:
+        bad(field, why, "required")
     else:
-        eff = card.get("magic")
-        if not isinstance(eff, dict) or eff.get("kind") not in MAGIC_KINDS:
-            raise CardDataError(file, cid, "magic", f"kind must be one of {', '.join(MAGIC_KINDS)}")
+        bad(field, why, "choice", value=_shown(v), choices=list(choices))
+    return False
+
+
+def _effect(eff: Any, field: str, kinds: tuple, params: dict, bad: Bad) -> None:
+    """A battle support or a magic effect ``{"kind": …, <its parameters>}``: the kind one of
+    ``kinds`` (unknown: refused naming it), each parameter the kind's (``params``) and in range."""
+    why = f"kind must be one of {', '.join(kinds)}"
+    if eff is None:
+        bad(field, why, "required")
+        return
+    if not isinstance(eff, dict):
+        bad(field, why, "not_object")
+        return
+    kind = eff.get("kind")
+    if kind is None:
+        bad(f"{field}.kind", why, "required")
+        return
+    if kind not in kinds:
+        bad(field, why, "unknown_effect", name=_shown(kind), known=list(kinds))
+        return
+    allowed = params.get(kind, {})
+    for key, value in eff.items():
+        if key == "kind":
+            continue
+        if key not in allowed:
+            bad(f"{field}.{key}", f"{kind} takes no parameter {key!r}", "unknown_param", name=_shown(key),
+                known=["kind", *allowed])
+        elif isinstance(allowed[key], tuple) and allowed[key] and isinstance(allowed[key][0], int):
+            _int(value, *allowed[key], f"{field}.{key}", bad)
+        else:
+            _choice(value, allowed[key], f"{field}.{key}", bad, f"must be one of {', '.join(allowed[key])}")
+    for key, rule in allowed.items():      # a parameter without a default (grant's keyword)
+        if key not in eff and not (isinstance(rule, tuple) and rule and isinstance(rule[0], int)):
+            _choice(None, rule, f"{field}.{key}", bad, f"must be one of {', '.join(rule)}")
+
+
+def _timed(eff: Any, field: str, allowed: tuple, bad: Bad) -> None:
+    """A timed ability: exactly one effect ``{k: n}`` of the kinds its timing allows."""
+    why = f"must be one effect: {{k: n}} with k one of {', '.join(allowed)}"
+    if not isinstance(eff, dict) or len(eff) != 1:
+        bad(field, why, "av_one_effect", effects=list(allowed))
+        return
+    k, n = next(iter(eff.items()))
+    if k not in allowed:
+        bad(field, why, "unknown_effect", name=_shown(k), known=list(allowed))
+        return
+    _int(n, *EFFECT_RANGE[k], f"{field}.{k}", bad)
+
+
+def card_problems(card: Any, file: str, index: int = 0) -> list[CardDataError]:
+    """EVERY problem of one card definition (``index``: its place in its file's list, naming an
+    entry without a usable id ``#<index + 1>``); [] = valid."""
+    if not isinstance(card, dict):
+        return [CardDataError(file, f"#{index + 1}", None, "a card must be an object", key="not_object")]
+    out: list[CardDataError] = []
+    cid = card.get("id")
+    label = cid if isinstance(cid, str) and cid.strip() else f"#{index + 1}"
+
+    def bad(field: str | None, problem: str, key: str, **params: Any) -> None:
+        out.append(CardDataError(file, label, field, problem, key=key, **params))
+
+    if not isinstance(cid, str) or not _ID.fullmatch(cid):
+        bad("id", "must be 2–6 lowercase letters/digits", "id_format", value=_shown(cid), rule=ID_RULE)
+    cat = card.get("category")
+    if not _choice(cat, CATEGORIES, "category", bad, f"must be one of {', '.join(CATEGORIES)}"):
+        return out
+    for key in card:
+        if key == "text":
+            bad("text", "a card's text is generated from its data", "av_text")
+        elif key not in FIELDS[cat]:
+            bad(key, f"unknown field; allowed: {', '.join(FIELDS[cat])}", "unknown_field", allowed=list(FIELDS[cat]))
+    _name(card.get("name"), "name", bad)
+    if cat == "avatar":
+        return out
+    _int(card.get("orig"), *CREATURE_NUMBERS["orig"], "orig", bad)
+    if cat == "support":
+        _effect(card.get("support"), "support", SUPPORT_KINDS, SUPPORT_PARAMS, bad)
+        return out
+    if cat == "magic":
+        _effect(card.get("magic"), "magic", MAGIC_KINDS, MAGIC_PARAMS, bad)
+        return out
+    _choice(card.get("attr"), ATTRS, "attr", bad, f"must be one of {', '.join(ATTRS)}")
+    for key in ("atk", "dur"):
+        _int(card.get(key), *CREATURE_NUMBERS[key], key, bad)
+    mana = card.get("mana")
+    if not isinstance(mana, dict):
+        bad("mana", f"must map icons ({', '.join(MANA_KEYS)}) to counts", "required" if mana is None else "not_object")
+    else:
+        for k, n in mana.items():
+            if k not in MANA_KEYS:
+                bad("mana", f"must map icons ({', '.join(MANA_KEYS)}) to counts", "av_mana_icon", value=_shown(k))
+            else:
+                _int(n, *MANA_RANGE, f"mana.{k}", bad)
+    kws = card.get("keywords", [])
+    if not isinstance(kws, list):
+        bad("keywords", f"each must be one of {', '.join(KEYWORDS)}", "not_list")
+    else:
+        for k in kws:
+            _choice(k, KEYWORDS, "keywords", bad, f"each must be one of {', '.join(KEYWORDS)}")
+    if "target_minus" in card:
+        _int(card["target_minus"], *CREATURE_NUMBERS["target_minus"], "target_minus", bad)
+    if "battle" in card:
+        b = card["battle"]
+        why = "needs atk, dur and when (invade/defend/any)"
+        if not isinstance(b, dict):
+            bad("battle", why, "not_object")
+        else:
+            _choice(b.get("when"), WHENS, "battle.when", bad, why)
+            for key in b:
+                if key not in ("atk", "dur", "when"):
+                    bad(f"battle.{key}", why, "unknown_param", name=_shown(key), known=["when", "atk", "dur"])
+            _int(b.get("atk", 0), *BATTLE_RANGE, "battle.atk", bad)
+            _int(b.get("dur", 0), *BATTLE_RANGE, "battle.dur", bad)
+    if "on_summon" in card:
+        _timed(card["on_summon"], "on_summon", ON_SUMMON, bad)
+    if "support" in card:
+        _effect(card["support"], "support", SUPPORT_KINDS, SUPPORT_PARAMS, bad)
+    for tf, allowed in TIMINGS.items():
+        if tf in card:
+            _timed(card[tf], tf, allowed, bad)
+    if "ninja" in card and card["ninja"] is not True:
+        bad("ninja", "must be true when present", "av_ninja")
+    return out
+
+
+def validate_card(card: Any, file: str, index: int = 0) -> dict:
+    """Check one card definition; return it (unchanged) or raise its first CardDataError."""
+    found = card_problems(card, file, index)
+    if found:
+        raise found[0]
     return card
+
+
+# --------------------------------------------------------------------------- card files
+
+def _spec_problems(deck: Any, file: str, tag: str) -> list[CardDataError]:
+    """A ready-made deck's shape: ``{"name": {en, ja}, "spec": {"avatar": id, "cards": {id: n}}}``
+    (the deck rules are :func:`rules.avalon.decks.problems`)."""
+    if not isinstance(deck, dict):
+        return [CardDataError(file, tag, None, "a deck needs name and spec", key="not_object")]
+    out: list[CardDataError] = []
+
+    def bad(field: str | None, problem: str, key: str, **params: Any) -> None:
+        out.append(CardDataError(file, tag, field, problem, key=key, **params))
+
+    for key in deck:
+        if key not in ("name", "spec"):
+            bad(key, "unknown deck field; allowed: name, spec", "unknown_field", allowed=["name", "spec"])
+    _name(deck.get("name"), "name", bad)
+    spec = deck.get("spec")
+    if not isinstance(spec, dict):
+        bad("spec", "a deck needs name and spec", "required" if spec is None else "not_object")
+        return out
+    for key in spec:
+        if key not in ("avatar", "cards"):
+            bad(f"spec.{key}", "a deck spec has avatar and cards", "unknown_field", allowed=["avatar", "cards"])
+    avatar = spec.get("avatar")
+    if avatar is not None and not isinstance(avatar, str):
+        bad("spec.avatar", "the deck's avatar must be a card id", "av_card_id", value=_shown(avatar))
+    cards = spec.get("cards", {})
+    if isinstance(cards, list):
+        for cid in cards:
+            if not isinstance(cid, str):
+                bad("spec.cards", "the deck's cards must be card ids", "av_card_id", value=_shown(cid))
+    elif isinstance(cards, dict):
+        for cid, n in cards.items():
+            _int(n, 0, 99, f"spec.cards.{cid}", bad)
+    else:
+        bad("spec.cards", "the deck's cards must be an object card_id -> copies", "not_object")
+    return out
+
+
+AVATAR_RULES = ("avalon.deck.no_avatar", "avalon.deck.avatar_not_avatar")
+
+
+def validate_sources(sources: Iterable[tuple[str, Any]], problems: list | None = None) -> dict | None:
+    """``[(file label, parsed JSON), …]`` → ``{"cards": {id: card}, "decks": {id: {"name", "spec"}},
+    "editions": {n: patch}}``, every card, ready-made deck and edition patch checked.
+
+    A file is ``{"cards": [...]}``, ``{"decks": {...}}`` and/or ``{"editions": {...}}`` (and a
+    ``comment``).  Every ready-made deck is legal and has its own avatar (the AI guesses an
+    opponent's hidden cards from the ready-made deck its avatar belongs to).  Raises the first
+    :class:`CardDataError`; with ``problems`` (a list) every problem is appended there instead —
+    a card or deck with a problem is left out and the checking goes on, a deck naming a card left
+    out for its own problem is not blamed for it — and the result is None when there was any."""
+    from rules.avalon.decks import normalise
+    from rules.avalon.decks import problems as deck_rules
+    from rules.avalon.editions import check
+
+    start = len(problems) if problems is not None else 0
+
+    def report(err: CardDataError) -> None:
+        collect_into(problems, err)
+
+    cards: dict[str, dict] = {}
+    origin: dict[str, str] = {}
+    failed: set[str] = set()              # cards left out for a problem of their own
+    raw_decks: list[tuple[str, int, Any, Any]] = []
+    patches: list[tuple[str, Any]] = []
+    shape = 'a card file is {"cards": [...]}, {"decks": {...}} and/or {"editions": {...}}'
+    for label, data in sources:
+        if not isinstance(data, dict):
+            report(CardDataError(label, None, None, shape, key="json_object"))
+            continue
+        for key in data:
+            if key not in TOP_KEYS:
+                report(CardDataError(label, None, key, shape, key="unknown_key", allowed=list(TOP_KEYS)))
+        entries = data.get("cards", [])
+        if not isinstance(entries, list):
+            report(CardDataError(label, None, "cards", "must be a list of cards", key="not_list"))
+            entries = []
+        for i, card in enumerate(entries):
+            found = card_problems(card, label, i)
+            if found:
+                for err in found:
+                    report(err)
+                if isinstance(card, dict) and isinstance(card.get("id"), str):
+                    failed.add(card["id"])
+                continue
+            cid = card["id"]
+            if cid in cards:
+                report(CardDataError(label, cid, "id", "this id is used twice", key="defined_twice",
+                                     other=origin[cid]))
+                continue
+            cards[cid], origin[cid] = card, label
+        decks = data.get("decks", {})
+        if not isinstance(decks, dict):
+            report(CardDataError(label, None, "decks", "must be an object: deck id -> deck", key="not_object"))
+        else:
+            raw_decks += [(label, n, did, deck) for n, (did, deck) in enumerate(decks.items())]
+        if "editions" in data:
+            patches.append((label, data["editions"]))
+    ready: dict[str, dict] = {}
+    deck_origin: dict[str, str] = {}
+    avatars: dict[str, str] = {}          # avatar -> the ready-made deck it belongs to
+    for label, n, did, deck in raw_decks:
+        tag = f"deck {did!r}" if isinstance(did, str) and did.strip() else f"deck #{n + 1}"
+        if not isinstance(did, str) or not _DECK_ID.fullmatch(did):
+            report(CardDataError(label, tag, "id", "must be lowercase letters, digits and _",
+                                 key="id_format", value=_shown(did), rule=DECK_ID_RULE))
+            continue
+        found = _spec_problems(deck, label, tag)
+        if found:
+            for err in found:
+                report(err)
+            continue
+        spec = normalise(deck["spec"])
+        if spec["avatar"] in failed or any(c in failed for c in spec["cards"]):
+            continue                   # its card's own problem is reported; the deck is not blamed
+        broken = deck_rules(cards, deck["spec"])
+        for i, p in enumerate(broken):
+            avatar = p["key"] in AVATAR_RULES or (i == 0 and p["key"] == "avalon.deck.unknown_card"
+                                                  and p["params"].get("card") == spec["avatar"])
+            report(keyed(CardDataError(label, tag, "spec.avatar" if avatar else "spec.cards", p["text"]),
+                         p["key"], p["params"]))
+        if broken:
+            continue
+        if did in ready:
+            report(CardDataError(label, tag, "id", "this deck id is used twice", key="defined_twice",
+                                 other=deck_origin[did]))
+            continue
+        if spec["avatar"] in avatars:
+            report(CardDataError(label, tag, "spec.avatar",
+                                 f"avatar {spec['avatar']!r} is already ready-made deck {avatars[spec['avatar']]!r}'s: "
+                                 "each ready-made deck has its own avatar", key="av_avatar_shared",
+                                 avatar=spec["avatar"], deck=avatars[spec["avatar"]]))
+            continue
+        ready[did], deck_origin[did], avatars[spec["avatar"]] = deck, label, did
+    editions: dict = {}
+    for label, found_patches in patches:
+        try:
+            for ed, patch in check(found_patches, cards, label).items():
+                if ed in editions:
+                    report(CardDataError(label, None, f"editions.{ed}", "edition patched twice",
+                                         key="av_edition_twice", edition=ed))
+                    continue
+                editions[ed] = patch
+        except CardDataError as err:
+            report(err)
+    if problems is not None and len(problems) > start:
+        return None
+    return {"cards": cards, "decks": ready, "editions": dict(sorted(editions.items()))}
 
 
 # --------------------------------------------------------------------------- texts
@@ -187,8 +488,11 @@ def support_text(eff: dict) -> tuple[str, str]:
 def magic_text(eff: dict) -> tuple[str, str]:
     k = eff["kind"]
     return {
-        "draw": (f"Draw {eff.get('n', 2)} cards.", f"カードを{eff.get('n', 2)}枚引く。"),
-        "life": ("Add the top card of your memory to your life.", "メモリーの一番上のカードをライフに加える。"),
+        "draw": ("Draw a card." if eff.get("n", 2) == 1 else f"Draw {eff.get('n', 2)} cards.",
+                 f"カードを{eff.get('n', 2)}枚引く。"),
+        "life": (("Add the top card of your memory to your life.", "メモリーの一番上のカードをライフに加える。")
+                 if eff.get("n", 1) == 1 else
+                 (f"Add the top {eff['n']} cards of your memory to your life.", f"メモリーの上から{eff['n']}枚をライフに加える。")),
         "destroy": (f"Destroy another player's creature of originality {eff.get('max_orig', 2)} or less on a land "
                     "(its mana stays).",
                     f"他のプレイヤーの土地にいるオリジナリティ{eff.get('max_orig', 2)}以下のクリーチャー1体を破壊する（魔素は残る）。"),

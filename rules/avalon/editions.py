@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules.avalon.cards import CardDataError, validate_card
+from rules.avalon.cards import CardDataError, keyed, validate_card
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
 
 FILE = "data/cards/avalon/06_editions.json"
@@ -31,22 +31,28 @@ def check(patches: Any, cards: dict, label: str = FILE) -> dict[int, dict]:
     """The ``editions`` object of a card file as ``{edition: {"cards": …, "decks": …}}``;
     CardDataError naming the edition and the card for a bad patch."""
     if not isinstance(patches, dict):
-        raise CardDataError(label, None, "editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}')
+        raise CardDataError(label, None, "editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}',
+                            key="not_object")
     out: dict[int, dict] = {}
     for key, patch in patches.items():
         where = f"editions.{key}"
         ed = edition_number(key, FIRST_PATCHED)
         if ed is None:
-            raise CardDataError(label, None, where, number_error(FIRST_PATCHED))
+            raise CardDataError(label, None, where, number_error(FIRST_PATCHED), key="av_edition_number",
+                                first=FIRST_PATCHED)
         if not isinstance(patch, dict) or set(patch) - {"cards", "decks", "comment"}:
-            raise CardDataError(label, None, where, "an edition patch has cards, decks (and a comment)")
+            raise CardDataError(label, None, where, "an edition patch has cards, decks (and a comment)",
+                                key="unknown_key", allowed=["cards", "decks", "comment"])
         for cid, fields in (patch.get("cards") or {}).items():
             if cid not in cards or not isinstance(fields, dict) or {"id", "category"} & set(fields):
-                raise CardDataError(label, cid, where, "patches a known card's fields (not id or category)")
+                raise CardDataError(label, cid, where, "patches a known card's fields (not id or category)",
+                                    key="av_patch_card")
         for did, deck in (patch.get("decks") or {}).items():
             if not isinstance(deck, dict) or set(deck) - {"cards", "avatar"}:
-                raise CardDataError(label, did, where, "a deck patch sets cards and/or avatar")
-        add_patch(out, ed, patch, lambda why, where=where: CardDataError(label, None, where, why))
+                raise CardDataError(label, f"deck {did!r}", where, "a deck patch sets cards and/or avatar",
+                                    key="unknown_key", allowed=["cards", "avatar"])
+        add_patch(out, ed, patch, lambda why, where=where, ed=ed: CardDataError(label, None, where, why,
+                                                                                key="av_edition_twice", edition=ed))
     return dict(sorted(out.items()))
 
 
@@ -76,7 +82,8 @@ class Editions:
                 ready = dict(ready)
                 for did, change in patch["decks"].items():
                     if did not in ready:
-                        raise CardDataError(FILE, did, f"editions.{ed}", "patches a known ready-made deck")
+                        raise CardDataError(FILE, f"deck {did!r}", f"editions.{ed}", "patches a known ready-made deck",
+                                            key="av_patch_deck")
                     deck = copy.deepcopy(ready[did])
                     deck["spec"] = dict(deck["spec"], **{k: copy.deepcopy(v) for k, v in change.items()})
                     ready[did] = deck
@@ -92,4 +99,5 @@ class Editions:
             for did, deck in ready.items():
                 probs = problems(cards, deck["spec"])
                 if probs:
-                    raise CardDataError(FILE, did, f"edition {ed}", "; ".join(p["text"] for p in probs))
+                    raise keyed(CardDataError(FILE, f"deck {did!r}", f"edition {ed}", "; ".join(p["text"] for p in probs)),
+                                probs[0]["key"], probs[0]["params"])

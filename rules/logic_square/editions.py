@@ -9,7 +9,8 @@ A card patch merges into the card's JSON entry: a field's new value replaces the
 that an object merges into an object field (``"text": {"en": …}``) and an object keyed by index
 merges into a list field (``"abilities": {"0": {"effects": {"0": {"amount": 25}}}}``).  A deck patch
 replaces the given fields (``avi``, ``resources``, ``it``, ``name``).  The patched files are
-validated like the files themselves (every error names the file, card and field).
+validated like the files themselves (every error names the file, card and field, with a catalog
+key: ``fail(field, message, key, **params)``).
 """
 from __future__ import annotations
 
@@ -43,20 +44,22 @@ def read_patches(file: str, data: Any, fail) -> dict[int, dict]:
     """The ``editions`` of one card file: {edition: {"cards": {...}, "decks": {...}}}."""
     out: dict[int, dict] = {}
     if not isinstance(data, dict):
-        raise fail("editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}')
+        raise fail("editions", 'must be {"<edition>": {"cards": {...}, "decks": {...}}}', "not_object")
     for key, patch in data.items():
         where = f"editions.{key}"
         ed = edition_number(key, 3)
         if ed is None:
-            raise fail(where, number_error(3))
+            raise fail(where, number_error(3), "ls_edition_number", low=3)
         if not isinstance(patch, dict) or set(patch) - {"cards", "decks"}:
-            raise fail(where, 'must be {"cards": {id: changes}, "decks": {id: changes}}')
+            raise fail(where, 'must be {"cards": {id: changes}, "decks": {id: changes}}', "unknown_key",
+                       allowed=["cards", "decks"])
         for part in ("cards", "decks"):
             if not isinstance(patch.get(part, {}), dict):
-                raise fail(f"{where}.{part}", "must be an object: id -> changes")
+                raise fail(f"{where}.{part}", "must be an object: id -> changes", "not_object")
         for did, fields in patch.get("decks", {}).items():
             if not isinstance(fields, dict) or set(fields) - set(DECK_FIELDS):
-                raise fail(f"{where}.decks.{did}", "may change only " + ", ".join(DECK_FIELDS))
+                raise fail(f"{where}.decks.{did}", "may change only " + ", ".join(DECK_FIELDS), "unknown_field",
+                           allowed=list(DECK_FIELDS))
         out[ed] = patch
     return out
 
@@ -75,10 +78,11 @@ def patched_sources(sources: list[tuple[str, Any]], patches: dict[int, dict], ed
                             entries[hit[0]] = (merge(entries[hit[0]], fields) if kind == "cards"
                                                else {**entries[hit[0]], **copy.deepcopy(fields)})
                         except (ValueError, TypeError) as exc:
-                            raise fail(f"editions.{ed}.{kind}.{cid}", str(exc)) from None
+                            raise fail(f"editions.{ed}.{kind}.{cid}", str(exc), "ls_edition_index") from None
                         break
                 else:
-                    raise fail(f"editions.{ed}.{kind}.{cid}", f"no {kind[:-1]} {cid!r} to change")
+                    raise fail(f"editions.{ed}.{kind}.{cid}", f"no {kind[:-1]} {cid!r} to change",
+                               "ls_edition_missing", id=str(cid))
         return files
 
     files = [(name, {k: copy.deepcopy(v) for k, v in data.items() if k != "editions"})

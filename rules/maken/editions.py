@@ -46,6 +46,17 @@ def edition_of(value: object) -> int:
     return known(value, EDITIONS, "Project Maken")
 
 
+def rules_patch_error(file: str, card: str | None, field: str, rule: str, why: str) -> Any:
+    """The refusal of a rules patch (``cardcheck.rules_patch``, naming the rule).  Its catalog
+    text's placeholder is ``{key}``, the name of the error's own ``key`` argument, so the param is
+    set after the error is made."""
+    from rules.maken.cards import CardDataError
+
+    err = CardDataError(file, card, field, why, key="rules_patch")
+    err.params["key"] = rule
+    return err
+
+
 def _raw(card: dict) -> dict:
     """A normalised card back in its file form (so a patched card is validated as a file card)."""
     out = {k: json.loads(json.dumps(v)) for k, v in card.items() if k not in ("front", "back", "text")}
@@ -57,79 +68,92 @@ def _raw(card: dict) -> dict:
 def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
     """Validate one edition's changes (``"editions": {"2": {...}}``) against the cards as they stand
     in the edition before (``cs.patches`` must hold every earlier edition's changes)."""
-    from rules.maken.cards import CardDataError, _Ctx, normalise_card
+    from rules.maken.cards import CardDataError, _Ctx, keyed, normalise_card
     from rules.maken.decks import deck_problems, normalise_spec
 
     where = f"editions.{key}"
     if edition_number(key, 2) is None:
-        raise CardDataError(file, None, where, number_error(2))
+        raise CardDataError(file, None, where, number_error(2), key="mk_edition_number", value=str(key)[:20])
     if int(key) not in EDITIONS:
-        raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})")
+        raise CardDataError(file, None, where, f"unknown rules edition (known: {', '.join(map(str, EDITIONS))})",
+                            key="mk_edition_unknown", value=str(key), editions=[str(e) for e in EDITIONS])
     # a card or character is patched as it stands in the edition before (the patches are read
     # oldest first), so a later patch changes only the fields it names and keeps the earlier ones
     cs = at(cs, int(key) - 1)
     if not isinstance(patch, dict):
-        raise CardDataError(file, None, where, 'must be an object with "cards", "decks" and/or "rules"')
+        raise CardDataError(file, None, where, 'must be an object with "cards", "decks" and/or "rules"',
+                            key="not_object")
     out: dict[str, dict] = {"characters": {}, "cards": {}, "decks": {}, "rules": {}}
     for part, value in patch.items():
         if part == "comment":
             continue
         if part not in out:
             raise CardDataError(file, None, f"{where}.{part}",
-                                "unknown key; allowed: characters, cards, decks, rules, comment")
+                                "unknown key; allowed: characters, cards, decks, rules, comment",
+                                key="unknown_key", allowed=["characters", "cards", "decks", "rules", "comment"])
         if part == "rules" and int(key) > RULES_PATCH_LAST:
             # the opening numbers are rules of the game, not printed on a card (docs/rules/maken.md: an edition
             # never changes a rule); editions 2–4 stay only so that their matches replay exactly
             named = f".{next(iter(value))}" if isinstance(value, dict) and value else ""
-            raise CardDataError(file, None, f"{where}.rules{named}",
-                                "an edition changes card content only, never a rule of the game; "
-                                f"a rules patch is kept only in editions 2–{RULES_PATCH_LAST}")
+            raise rules_patch_error(file, None, f"{where}.rules{named}", named.lstrip(".") or "rules",
+                                    "an edition changes card content only, never a rule of the game; "
+                                    f"a rules patch is kept only in editions 2–{RULES_PATCH_LAST}")
         if not isinstance(value, dict):
-            raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id")
+            raise CardDataError(file, None, f"{where}.{part}", "must be an object keyed by id", key="not_object")
         for cid, fields in value.items():
             if part == "rules":
                 lo, hi = RULES.get(cid, (None, None))
                 if lo is None:
                     raise CardDataError(file, None, f"{where}.rules.{cid}",
-                                        f"not a rules number; allowed: {', '.join(RULES)}")
+                                        f"not a rules number; allowed: {', '.join(RULES)}",
+                                        key="unknown_key", allowed=list(RULES))
                 if isinstance(fields, bool) or not isinstance(fields, int) or not lo <= fields <= hi:
                     raise CardDataError(file, None, f"{where}.rules.{cid}",
-                                        f"must be a whole number from {lo} to {hi}, not {fields!r}")
+                                        f"must be a whole number from {lo} to {hi}, not {fields!r}",
+                                        key="int_range", low=lo, high=hi, value=str(fields)[:30])
                 out["rules"][cid] = fields
             elif part == "decks":
                 if cid not in cs.decks:
-                    raise CardDataError(file, cid, where, "no such ready-made deck")
+                    raise CardDataError(file, cid, where, "no such ready-made deck", key="mk_patch_unknown", id=str(cid)[:30])
                 spec = {"character": cs.decks[cid]["spec"]["character"], "cards": fields}
                 problems = deck_problems(cs, spec) if isinstance(fields, dict) else \
-                    [{"text": 'a deck patch is {"<card id>": copies, ...} (the whole deck)'}]
+                    [{"text": 'a deck patch is {"<card id>": copies, ...} (the whole deck)', "key": "not_object",
+                      "params": {}}]
                 if problems:
-                    raise CardDataError(file, cid, f"{where}.decks",
-                                        "illegal deck: " + "; ".join(p["text"] for p in problems))
+                    first = problems[0]
+                    plain = first["key"] == "maken.deck.malformed"      # its detail is English: not shown
+                    raise keyed(file, cid, f"{where}.decks", "illegal deck: " + "; ".join(p["text"] for p in problems),
+                                "not_object" if plain else first["key"], {} if plain else first["params"])
                 out["decks"][cid] = normalise_spec(spec)
             elif part == "characters":
                 if cid not in cs.characters:
-                    raise CardDataError(file, cid, where, "no such character")
+                    raise CardDataError(file, cid, where, "no such character", key="mk_patch_unknown", id=str(cid)[:30])
                 if not isinstance(fields, dict) or set(fields) != {"draw_limit"}:
-                    raise CardDataError(file, cid, where, 'a character patch is {"draw_limit": 1–5}')
+                    raise CardDataError(file, cid, where, 'a character patch is {"draw_limit": 1–5}',
+                                        key="mk_patch_character")
                 n = fields["draw_limit"]
                 if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
-                    raise CardDataError(file, cid, f"{where}.draw_limit", f"must be a whole number from 1 to 5, not {n!r}")
+                    raise CardDataError(file, cid, f"{where}.draw_limit", f"must be a whole number from 1 to 5, not {n!r}",
+                                        key="int_range", low=1, high=5, value=str(n)[:30])
                 out["characters"][cid] = {**cs.characters[cid], "draw_limit": n}
             else:
                 if cid not in cs.cards:
-                    raise CardDataError(file, cid, where, "no such card")
+                    raise CardDataError(file, cid, where, "no such card", key="mk_patch_unknown", id=str(cid)[:30])
                 if not isinstance(fields, dict) or not fields:
-                    raise CardDataError(file, cid, where, f"must be an object with some of: {', '.join(CARD_FIELDS)}")
+                    raise CardDataError(file, cid, where, f"must be an object with some of: {', '.join(CARD_FIELDS)}",
+                                        key="mk_patch_fields", allowed=list(CARD_FIELDS))
                 for f in fields:
                     if f not in CARD_FIELDS:
                         raise CardDataError(file, cid, f"{where}.{f}",
-                                            f"cannot be patched; allowed: {', '.join(CARD_FIELDS)}")
+                                            f"cannot be patched; allowed: {', '.join(CARD_FIELDS)}",
+                                            key="unknown_field", allowed=list(CARD_FIELDS))
                     old = cs.cards[cid].get(f)
                     if f in ("bet", "hit", "effect") and (
                             not isinstance(fields[f], list) or len(fields[f]) != len(old or [])
                             or any(not isinstance(e, dict) or e.get("do") != o["do"] for e, o in zip(fields[f], old))):
                         raise CardDataError(file, cid, f"{where}.{f}",
-                                            "an edition changes effect amounts only: the same effects in the same order")
+                                            "an edition changes effect amounts only: the same effects in the same order",
+                                            key="mk_patch_effects")
                 card = normalise_card(_Ctx(file), {**_raw(cs.cards[cid]), **fields}, cs.characters)
                 out["cards"][cid] = card
     return int(key), out
@@ -216,4 +240,5 @@ class EditionsMixin:
 
 
 __all__ = ["EDITIONS", "EDITION", "RULES_PATCH_LAST", "PRINTED", "EditionsMixin", "edition_of", "parse_patch", "at", "stamp",
+           "rules_patch_error",
            "first_draw_limit", "hand_start", "edition_key"]

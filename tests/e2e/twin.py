@@ -155,12 +155,38 @@ class Twin(TwinGateway, TwinRest):
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/gateway-resume", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        app.router.add_get("/attachments/{aid}/{name}", self._cdn)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         return self
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """Discord's CDN: the bytes of an attachment (a message's, or a user's upload)."""
+        raw = self._attachment_bytes.get(request.match_info["aid"])
+        if raw is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=raw, content_type="application/octet-stream")
+
+    def upload(self, filename: str, data: bytes) -> dict:
+        """A file a user attaches to a slash command option (type 11): stored on the CDN, as
+        Discord's client uploads it before sending the command.  Discord's limits: a plain file
+        name, and at most the upload limit (the client refuses a larger file)."""
+        if len(data) > self.upload_limit:
+            raise AssertionError(f"{filename}: {len(data)} bytes is over the upload limit {self.upload_limit}")
+        if not filename or "/" in filename or len(filename) > 1024:
+            raise AssertionError(f"{filename!r} is not a file name Discord's client sends")
+        aid = str(self.snowflake())
+        self._attachment_bytes[aid] = bytes(data)
+        return {"id": aid, "filename": filename, "size": len(data),
+                "url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{filename}",
+                "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{aid}/{filename}",
+                "content_type": "text/csv" if filename.endswith(".csv") else "application/json"
+                if filename.endswith(".json") else "application/zip" if filename.endswith(".zip")
+                else "application/octet-stream",
+                "ephemeral": True}
 
     async def stop(self) -> None:
         await self.close_gateway()
@@ -561,7 +587,12 @@ class Twin(TwinGateway, TwinRest):
             if param is None:
                 raise AssertionError(f"/{path} has no option {key!r}: {sorted(params)}")
             opt: dict[str, Any] = {"name": key, "type": param["type"]}
-            if param["type"] == 6:
+            if param["type"] == 11:          # an attachment: upload(...) made it
+                if not isinstance(value, dict) or value.get("id") not in self._attachment_bytes:
+                    raise AssertionError(f"/{path} {key}: pass twin.upload(name, bytes)")
+                opt["value"] = value["id"]
+                resolved.setdefault("attachments", {})[value["id"]] = value
+            elif param["type"] == 6:
                 opt["value"] = value["id"]
                 resolved.setdefault("users", {})[value["id"]] = value
                 resolved.setdefault("members", {})[value["id"]] = {

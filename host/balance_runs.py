@@ -1,0 +1,320 @@
+"""Balance runs of servers' card sets (``/cards balance``, issue 36): queued, played in a worker
+process, reported with their intervals.  Knows no Discord: a front end registers ``on_update``
+to show a run's progress (called at most every :data:`EDIT_EVERY` seconds) and its result.
+
+- **Never on the event loop.**  The matches are played by the computer (level ``normal``) in a
+  separate process (``spawn``, ``nice`` +10, a CPU-time limit set with ``RLIMIT_CPU``), in small
+  chunks; the bot's loop only awaits each chunk and stores the results.
+- **One at a time.**  A process plays one run at a time; the others wait in line and are told
+  their place.  A server has at most one run waiting or playing.
+- **A cap on CPU time** (:data:`CPU_LIMIT_S`, ``CARD_BALANCE_CPU_SECONDS``): a run that reaches
+  it stops and says so, with what it measured up to there.
+- **Restarts.**  Every finished match's result is stored with the run (``progress``), and every
+  match's seed follows from the run's plan (:mod:`balance.sets`), so after a restart the run goes
+  on from the next match and measures exactly what it would have; a run whose set can no longer
+  be read is told as stopped.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Awaitable, Callable
+
+from data import i18n
+from data.store import BalanceRun, CardSetLog, Store
+from host.shards import owns
+from host.types import Result
+
+log = logging.getLogger("host.balance_runs")
+
+EDIT_EVERY = 10.0            # seconds between two edits of a run's progress message, at least
+CHUNK = 4                    # matches the worker plays per call
+NICE = 10
+CPU_LIMIT_S = float(os.environ.get("CARD_BALANCE_CPU_SECONDS") or 30 * 60)
+WAITING, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
+
+Update = Callable[[BalanceRun, str, "bytes | None", bool], Awaitable[None]]
+
+
+def runs_of(bot: Any) -> "BalanceRuns":
+    """The bot's balance runs (one service per bot, made on first use)."""
+    runs = getattr(bot, "balance_runs", None)
+    if runs is None or runs.store is not bot.store:
+        runs = bot.balance_runs = BalanceRuns(bot.store, bot.host.card_sets, now=bot.host.now,
+                                              shards=getattr(bot.host, "shards", None))
+    return runs
+
+
+# ---------------------------------------------------------------------------- the worker process
+_engines: dict[int, Any] = {}
+
+
+def _worker_start(cpu_seconds: float) -> None:
+    """The worker's initializer: a lower priority, and the run's CPU time as a hard limit."""
+    try:
+        os.nice(NICE)
+    except (AttributeError, OSError):
+        pass
+    try:
+        import resource
+
+        limit = max(1, int(cpu_seconds) + 2)
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+    except (ImportError, ValueError, OSError):      # no RLIMIT_CPU here: the run's own count still stops it
+        pass
+
+
+def _play(row_fields: dict, game_name: str, plan: dict, matches: list) -> tuple[list, float]:
+    """The worker's entry point: play ``matches`` of ``plan`` with the set version's engine."""
+    from balance.sets import play_chunk
+    from data.store import CardSetRow
+    from host.engines import build
+
+    set_id = int(row_fields["id"])
+    if set_id not in _engines:
+        _engines.clear()
+        _engines[set_id] = build(CardSetRow(**row_fields)).engine
+    return play_chunk(game_name, _engines[set_id], plan, matches)
+
+
+# ---------------------------------------------------------------------------- the service
+class BalanceRuns:
+    def __init__(self, store: Store, card_sets: Any, *, now: Callable[[], float] = time.time,
+                 shards: Any = None) -> None:
+        self.store = store
+        self.card_sets = card_sets
+        self.now = now
+        self.shards = shards
+        self.on_update: list[Update] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self.cpu_limit = CPU_LIMIT_S
+        self.current: int | None = None
+
+    # -------------------------------------------------------------- asking
+    async def request(self, guild_id: int | None, user_id: int, game: str, name: str, version: int | None = None,
+                      *, channel_id: int | None = None, locale: str = "en") -> Result:
+        """Queue a run of the set's newest version (or ``version``): ``data["run"]``, ``data["place"]``."""
+        from balance.sets import PER_ORDER, make_plan
+
+        row, err = await self.card_sets.version(guild_id, game, name, version)
+        if err:
+            return err
+        loaded, err = await self.card_sets.loaded(row)
+        if err:
+            return err
+        from data.card_sets import games
+
+        decks = games.adapter(game).deck_ids(loaded.opened.cardset, loaded.opened.own)
+        if len(decks) < 2:
+            return Result.fail("cards.err.balance_decks", name=f"{row.name} v{row.version}", count=len(decks))
+        waiting = await self.store.balance_runs((WAITING, RUNNING), int(guild_id))
+        if waiting:
+            return Result.fail("cards.err.balance_busy", run=waiting[0].id)
+        run = BalanceRun(int(guild_id), int(row.id), game, int(user_id), i18n.locale_of(locale), WAITING,
+                         plan=make_plan(decks, per_order=PER_ORDER, seed=int(row.id)), channel_id=channel_id,
+                         created_at=self.now(), updated_at=self.now())
+        run = await self.store.create_balance_run(run)
+        await self.store.log_card_set(CardSetLog(int(guild_id), int(user_id), "balance", game, row.name,
+                                                 row.version, {"run": run.id}, at=self.now()))
+        self.ensure_started()
+        self._wake.set()
+        return Result(ok=True, data={"run": run, "place": await self.place(run)})
+
+    async def attach(self, run: BalanceRun, channel_id: int, message_id: int) -> None:
+        """The message that shows the run's progress."""
+        fresh = await self.store.get_balance_run(run.id) or run
+        fresh.channel_id, fresh.message_id = int(channel_id), int(message_id)
+        await self.store.update_balance_run(fresh)
+
+    async def place(self, run: BalanceRun) -> int:
+        """1 while it plays (or is next), else its place in the line."""
+        line = [r for r in await self.store.balance_runs((RUNNING, WAITING)) if owns(self.shards, r.guild_id)]
+        line.sort(key=lambda r: (r.status != RUNNING, r.id))
+        for i, r in enumerate(line, 1):
+            if r.id == run.id:
+                return i
+        return 1
+
+    # -------------------------------------------------------------- words
+    def _deck_names(self, run: BalanceRun, locale: str) -> dict[str, str]:
+        from host import engines
+
+        loaded = engines.cached(run.set_id)
+        ready = loaded.engine.decks.ready() if loaded is not None else {}
+        loc = i18n.locale_of(locale)
+        return {d: ((ready.get(d) or {}).get("name") or {}).get(loc) or ((ready.get(d) or {}).get("name") or {}).get("en")
+                or d for d in run.plan.get("decks", [])}
+
+    def progress_text(self, run: BalanceRun, locale: str, place: int | None = None) -> str:
+        plan = run.plan
+        total = len(plan.get("matches", []))
+        done = len(run.progress.get("results", []))
+        if run.status == WAITING:
+            return i18n.t("cards.balance.waiting", locale, run=run.id, place=place or 1, total=total,
+                          decks=len(plan.get("decks", [])), per=plan.get("per_order", 0))
+        return i18n.t("cards.balance.progress", locale, run=run.id, done=done, total=total,
+                      percent=int(100 * done / total) if total else 0, cpu=_minutes(run.cpu_s, locale),
+                      limit=_minutes(self.cpu_limit, locale))
+
+    def result_text(self, run: BalanceRun, locale: str) -> str:
+        from balance.sets import figures
+
+        f = figures(run.plan, run.progress.get("results", []))
+        names = self._deck_names(run, locale)
+        lines = [i18n.t(f"cards.balance.head_{run.status}", locale, run=run.id, done=f["played"], total=f["planned"],
+                        reason=i18n.t(f"cards.balance.reason.{run.reason or 'none'}", locale))]
+        for p in f["pairings"]:
+            if p["n"]:
+                lines.append(i18n.t("cards.balance.pairing", locale, a=names[p["a"]], b=names[p["b"]],
+                                    share=_pct(p["share"]), low=_pct(p["ci95"][0]), high=_pct(p["ci95"][1]), n=p["n"],
+                                    verdict=i18n.t(f"cards.balance.verdict.{p['verdict']}", locale)))
+        for key in ("first", "caps"):
+            x = f[key]
+            if x["n"]:
+                lines.append(i18n.t(f"cards.balance.{key}", locale, share=_pct(x["share"]), low=_pct(x["ci95"][0]),
+                                    high=_pct(x["ci95"][1]), n=x["n"],
+                                    verdict=i18n.t(f"cards.balance.verdict.{x['verdict']}", locale)))
+        lines.append(i18n.t("cards.balance.targets", locale))
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- the worker loop
+    def ensure_started(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._loop())
+
+    async def start(self) -> None:
+        """Resume the runs this process was playing or had waiting (after a restart)."""
+        self.ensure_started()
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._task = None
+
+    async def _next(self) -> BalanceRun | None:
+        line = [r for r in await self.store.balance_runs((RUNNING, WAITING)) if owns(self.shards, r.guild_id)]
+        line.sort(key=lambda r: (r.status != RUNNING, r.id))
+        return line[0] if line else None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                run = await self._next()
+            except Exception:          # the database failed for a moment: look again later
+                log.warning("balance runs: the queue could not be read", exc_info=True)
+                run = None
+                await asyncio.sleep(5)
+            if run is None:
+                self._wake.clear()
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=60)
+                except asyncio.TimeoutError:
+                    pass
+                continue
+            try:
+                await self._work(run)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("balance run %s failed", run.id)
+                run.status, run.reason, run.updated_at = FAILED, "error", self.now()
+                try:
+                    await self.store.update_balance_run(run)
+                    await self._tell(run, final=True)
+                except Exception:
+                    log.warning("balance run %s: could not record its failure (%s)", run.id, exc)
+                    await asyncio.sleep(5)
+
+    async def _tell(self, run: BalanceRun, *, final: bool = False) -> None:
+        text = self.result_text(run, run.locale) if final else self.progress_text(run, run.locale)
+        picture = None
+        if final and run.progress.get("results"):
+            from render.balance_chart import chart_png
+
+            picture = await asyncio.to_thread(chart_png, run.game, run.plan, run.progress["results"],
+                                              self._deck_names(run, run.locale), locale=run.locale,
+                                              title=self._title(run))
+        for cb in list(self.on_update):
+            try:
+                await cb(run, text, picture, final)
+            except Exception:
+                log.exception("balance run %s: telling its progress failed", run.id)
+
+    def _title(self, run: BalanceRun) -> str:
+        from host import engines
+
+        loaded = engines.cached(run.set_id)
+        return f"{loaded.row.name} v{loaded.row.version}" if loaded is not None else f"#{run.set_id}"
+
+    async def _work(self, run: BalanceRun) -> None:
+        from host import engines
+
+        self.current = run.id
+        try:
+            loaded = await engines.load(self.store, run.set_id, game=run.game)
+        except engines.CardSetUnusable:
+            run.status, run.reason, run.updated_at = STOPPED, "unreadable", self.now()
+            await self.store.update_balance_run(run)
+            await self._tell(run, final=True)
+            return
+        run.status, run.updated_at = RUNNING, self.now()
+        run.progress.setdefault("results", [])
+        await self.store.update_balance_run(run)
+        await self._tell(run)
+        last_told = time.monotonic()
+        fields = {f.name: getattr(loaded.row, f.name) for f in dataclasses.fields(loaded.row)}
+        matches = run.plan.get("matches", [])
+        loop = asyncio.get_running_loop()
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_worker_start, initargs=(max(1.0, self.cpu_limit - run.cpu_s),))
+        try:
+            while len(run.progress["results"]) < len(matches):
+                if run.cpu_s >= self.cpu_limit:
+                    run.status, run.reason = STOPPED, "cpu"
+                    break
+                done = len(run.progress["results"])
+                chunk = matches[done:done + CHUNK]
+                try:
+                    results, cpu = await loop.run_in_executor(pool, _play, fields, run.game, run.plan, chunk)
+                except BrokenProcessPool:     # the worker died: the CPU limit, or killed
+                    run.status, run.reason = STOPPED, "cpu" if run.cpu_s >= self.cpu_limit * 0.9 else "worker"
+                    break
+                run.progress["results"].extend(results)
+                run.cpu_s += cpu
+                run.updated_at = self.now()
+                await self.store.update_balance_run(run)
+                if time.monotonic() - last_told >= EDIT_EVERY:
+                    last_told = time.monotonic()
+                    await self._tell(run)
+            else:
+                run.status = DONE
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.current = None
+        run.updated_at = self.now()
+        await self.store.update_balance_run(run)
+        await self._tell(run, final=True)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def _minutes(seconds: float, locale: str) -> str:
+    s = int(seconds)
+    return i18n.t("cards.balance.minutes", locale, m=s // 60, s=f"{s % 60:02d}")
+
+
+__all__ = ["BalanceRuns", "runs_of", "CPU_LIMIT_S", "EDIT_EVERY", "WAITING", "RUNNING", "DONE", "STOPPED", "FAILED"]

@@ -1,0 +1,166 @@
+"""Balance runs of a server's card set (issue 36, ``/cards balance``): played in a worker process
+by the computer, one at a time, the others waiting with their place; at least 20 matches a
+pairing and seat order; stopped at the CPU-time cap with what was measured; resumed after a
+restart exactly where it was (every match's seed follows from the plan); progress told at most
+every 10 s; every figure with its 95 % interval."""
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from balance.sets import PER_ORDER, figures, make_plan, play_chunk
+from host import Host, engines
+from host.balance_runs import EDIT_EVERY, BalanceRuns
+
+DATA = Path(__file__).resolve().parent / "data" / "card_sets" / "art_of_war"
+G1, G2, ADMIN = 111, 222, 7
+SET = "Playtest One"
+
+
+def _zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for p in sorted(DATA.glob("*.csv")):
+            z.writestr(p.name, p.read_bytes())
+    return buf.getvalue()
+
+
+@pytest.fixture
+async def host(store):
+    engines.forget()
+    h = Host(store, render=False)
+    for guild in (G1, G2):
+        assert (await h.card_sets.upload(guild, ADMIN, "art_of_war", SET, "set.zip", _zip())).ok
+    yield h
+    engines.forget()
+
+
+def told(runs: BalanceRuns) -> list:
+    seen: list = []
+
+    async def record(run, text, picture, final):
+        seen.append((time.monotonic(), run.status, text, picture, final))
+    runs.on_update.append(record)
+    return seen
+
+
+async def _until(predicate, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await predicate():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_a_plan_pairs_every_deck_in_both_seat_orders_at_least_20_times():
+    """"each at least 20 matches a pairing and seat order"."""
+    plan = make_plan(["a", "b", "c"], per_order=PER_ORDER, seed=3)
+    assert PER_ORDER >= 20 and len(plan["matches"]) == 3 * 2 * PER_ORDER
+    assert len({m[3] for m in plan["matches"]}) == len(plan["matches"])         # a seed each
+    f = figures(plan, [{"w": [0], "r": "turn_limit", "f": 0}] * len(plan["matches"]))
+    for p in f["pairings"]:
+        assert p["n"] == 2 * PER_ORDER and p["share"] == 0.5 and len(p["ci95"]) == 2
+    assert f["first"]["share"] == 1.0 and f["first"]["verdict"] == "missed"
+    assert f["caps"]["share"] == 1.0 and f["caps"]["ci95"][0] > 0.9
+
+
+async def test_one_run_per_server_at_a_time_and_the_others_wait_with_their_place(host, store):
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None            # nothing plays in this test: the line only
+    first = await runs.request(G1, ADMIN, "art_of_war", SET)
+    assert first.ok and first.data["place"] == 1
+    again = await runs.request(G1, ADMIN, "art_of_war", SET)
+    assert not again.ok and again.error.key == "cards.err.balance_busy"
+    other = await runs.request(G2, ADMIN, "art_of_war", SET)
+    assert other.ok and other.data["place"] == 2
+    assert "2 in line" in runs.progress_text(other.data["run"], "en", place=2)
+    log = (await host.card_sets.log(G1)).data["log"]
+    assert log[0].action == "balance" and log[0].user_id == ADMIN
+    nothing = await runs.request(G2, ADMIN, "art_of_war", "No Such Set")
+    assert not nothing.ok and nothing.error.key == "cards.err.no_set"
+
+
+async def test_a_run_plays_in_a_worker_process_and_reports_every_figure_with_its_interval(host, store):
+    runs = BalanceRuns(store, host.card_sets)
+    seen = told(runs)
+    res = await runs.request(G1, ADMIN, "art_of_war", SET)
+    run_id = res.data["run"].id
+    await _until(lambda: _status(store, run_id, "done"))
+    run = await store.get_balance_run(run_id)
+    assert len(run.progress["results"]) == len(run.plan["matches"]) == 2 * PER_ORDER
+    final = [s for s in seen if s[4]]
+    assert len(final) == 1 and final[0][3][:4] == b"\x89PNG"
+    text = final[0][2]
+    assert "is done" in text and "95% interval" in text and "Owl Watch against Hawk Dive" in text
+    progress = [s for s in seen if not s[4]]
+    span = (final[0][0] - progress[0][0]) if progress else 0
+    assert len(progress) <= 1 + span / EDIT_EVERY + 1       # told at most every 10 s
+    await runs.stop()
+    # the same matches as played here, in this process: the worker measured exactly them
+    loaded = await engines.load(store, run.set_id)
+    results, _cpu = play_chunk("art_of_war", loaded.engine, run.plan, run.plan["matches"][:6])
+    assert results == run.progress["results"][:6]
+
+
+async def test_a_restart_resumes_the_run_from_its_next_match(host, store):
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None
+    res = await runs.request(G1, ADMIN, "art_of_war", SET)
+    run = res.data["run"]
+    loaded = await engines.load(store, run.set_id)
+    done, _ = play_chunk("art_of_war", loaded.engine, run.plan, run.plan["matches"][:10])
+    run.status, run.progress = "running", {"results": done}
+    await store.update_balance_run(run)
+    # a fresh process: the run goes on from match 11, and ends as an uninterrupted run would
+    engines.forget()
+    fresh = BalanceRuns(store, Host(store, render=False).card_sets)
+    seen = told(fresh)
+    await fresh.start()
+    await _until(lambda: _status(store, run.id, "done"))
+    await fresh.stop()
+    got = (await store.get_balance_run(run.id)).progress["results"]
+    assert got[:10] == done and len(got) == len(run.plan["matches"])
+    whole, _ = play_chunk("art_of_war", loaded.engine, run.plan, run.plan["matches"])
+    assert got == whole
+    assert any(s[4] for s in seen)
+
+
+async def test_a_run_stops_at_its_cpu_cap_and_says_so_with_what_it_measured(host, store):
+    runs = BalanceRuns(store, host.card_sets)
+    runs.cpu_limit = 0.05
+    seen = told(runs)
+    res = await runs.request(G1, ADMIN, "art_of_war", SET)
+    await _until(lambda: _status(store, res.data["run"].id, "stopped"))
+    await runs.stop()
+    run = await store.get_balance_run(res.data["run"].id)
+    assert run.reason == "cpu" and 0 < len(run.progress["results"]) < len(run.plan["matches"])
+    text = [s for s in seen if s[4]][0][2]
+    assert "stopped after" in text and "CPU time" in text
+
+
+async def test_a_run_of_a_set_with_fewer_than_two_own_decks_is_refused(host, store):
+    kings = (DATA / "kings.csv").read_bytes()
+    assert (await host.card_sets.upload(G1, ADMIN, "art_of_war", "No Decks", "kings.csv", kings)).ok
+    runs = BalanceRuns(store, host.card_sets)
+    res = await runs.request(G1, ADMIN, "art_of_war", "No Decks")
+    assert not res.ok and res.error.key == "cards.err.balance_decks"
+
+
+async def _status(store, run_id: int, status: str) -> bool:
+    run = await store.get_balance_run(run_id)
+    return run is not None and run.status == status
+
+
+@pytest.fixture
+async def store(tmp_path):
+    from data.store import open_store
+
+    s = await open_store(str(tmp_path / "runs.db"))
+    yield s
+    await s.close()
