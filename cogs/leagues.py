@@ -286,6 +286,9 @@ class Leagues(commands.Cog):
         info += BO.summary_lines(d, locale)                                    # best of N, the round time limit
         if d.get("edition") is not None:                                       # pinned for every match
             info.append(tr("events.edition", locale, n=d["edition"]))
+        if isinstance(d.get("cards"), dict):                                   # the server's card set, pinned too
+            info.append(tr("events.cards", locale, name=discord.utils.escape_markdown(
+                discord.utils.escape_mentions(f"{d['cards'].get('name')} v{d['cards'].get('version')}"))))
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]

@@ -225,6 +225,7 @@ class BalanceRuns:
                 continue
             try:
                 await self._work(run)
+                await self._tell_places()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -236,6 +237,17 @@ class BalanceRuns:
                 except Exception:
                     log.warning("balance run %s: could not record its failure (%s)", run.id, exc)
                     await asyncio.sleep(5)
+
+    async def _tell_places(self) -> None:
+        """The runs still waiting are told their new place in line."""
+        line = [r for r in await self.store.balance_runs((WAITING,)) if owns(self.shards, r.guild_id)]
+        for place, run in enumerate(sorted(line, key=lambda r: r.id), 1):
+            text = self.progress_text(run, run.locale, place=place)
+            for cb in list(self.on_update):
+                try:
+                    await cb(run, text, None, False)
+                except Exception:
+                    log.exception("balance run %s: telling its place failed", run.id)
 
     async def _tell(self, run: BalanceRun, *, final: bool = False) -> None:
         text = self.result_text(run, run.locale) if final else self.progress_text(run, run.locale)

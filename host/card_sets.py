@@ -245,7 +245,9 @@ class CardSets:
                     if e.id in content.wording:
                         e.wording = dict(content.wording[e.id])
                     e.untranslated = list(content.untranslated.get(e.id, []))
-                return out
+                # the set's own cards and decks first (what a designer pages through for), then
+                # the shipped ones an extend set keeps
+                return sorted(out, key=lambda e: not e.own)
             loaded.entries = await asyncio.to_thread(make)
         return loaded.entries
 

@@ -7,8 +7,9 @@ The record is UTF-8 text in three parts (docs/replays.md describes it for player
    ``Game`` (the game's name in the writer's language), ``Players`` (seat order, the first
    player marked), ``Options`` (the public options only, in words: :mod:`host.options_text`),
    ``Result`` (who won and how, as the thread said it), ``Date`` (the day the match was created,
-   UTC), ``Match`` (``#12``) and ``Edition`` (the rules edition it was played under, for games
-   that have editions).
+   UTC), ``Match`` (``#12``), ``Edition`` (the rules edition it was played under, for games
+   that have editions) and ``Cards`` (a server's card set it was played with: its name, version
+   and the start of its content hash).
 2. **Numbered moves**, one a line — ``12. Alice: Move Ryu c1 → c2 {move c2}``: the move in words,
    its public notation in braces — each followed by what it did (its story), indented.
 3. **The views block**, the last line: ``[Views "<base64 of zlib-compressed JSON>"]``.  The JSON
@@ -53,7 +54,7 @@ MAX_NAME = 200                      # characters of a player's name
 MAX_COMMAND = 4000                  # characters of a step's notation
 MAX_STORY = 500                     # story lines of one step
 MAX_LINE = 4000                     # characters of one text in words
-TAGS = ("Game", "Players", "Options", "Result", "Date", "Match", "Edition")
+TAGS = ("Game", "Players", "Options", "Result", "Date", "Match", "Edition", "Cards")
 HOST_ENTRIES = ("join", "resign")   # the host's own steps: told in words only
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
@@ -183,6 +184,9 @@ def header(game: Any, rec: MatchRecord, start_view: dict, *, locale: str) -> dic
     edition = (rec.meta or {}).get("edition")
     if edition is not None and getattr(game, "editions", None):
         tags["Edition"] = str(edition)
+    cards = (rec.meta or {}).get("cards")
+    if isinstance(cards, dict):         # a server's card set: its name, version and content hash
+        tags["Cards"] = f"{cards.get('name')} v{cards.get('version')} ({str(cards.get('digest'))[:12]})"
     return tags
 
 

@@ -2,7 +2,7 @@
 ready-made decks — each cell the row deck's share against the column deck with its 95 %
 interval, green when fair (40–60 %), red the further it is from even — then the first player's
 share and the share of matches that hit a cap, each with its interval and its target.  600 px
-wide, no text under 12 px (8 px when shown 400 px wide); deck names are shortened with "…",
+wide, no text under 15 px (10 px when shown 400 px wide); deck names are shortened with "…",
 never overlapped.  Every word comes from the catalog (``cards.chart.*``).
 
 >>> from balance.sets import make_plan
@@ -25,8 +25,9 @@ from render.base import INK, MUTED, PAPER, encode_png
 
 W = 600
 M = 14
-LABEL = 150
-SMALL = 12
+LABEL = 170
+BODY = 16                 # 10.7 px when shown 400 px wide
+LINE = 22
 
 
 def _colour(share: float | None) -> tuple:
@@ -49,18 +50,21 @@ def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, 
     decks = list(plan["decks"])
     k = max(1, len(decks))
     cell = max(44, min(110, (W - 2 * M - LABEL) // k))
-    header = 86
-    top = header + 34
+    t = lambda key, **p: i18n.t(key, loc, **p)  # noqa: E731
+    rule = fonts.wrap(t("cards.chart.rule", n=2 * plan.get("per_order", 0), done=f["played"], total=f["planned"]),
+                      BODY, W - 2 * M)
+    legend = fonts.wrap(t("cards.chart.legend"), BODY - 1, W - 2 * M)
+    header = 62 + len(rule) * LINE
+    top = header + 30
     rows_h = cell * k
-    lines_h = 3 * 24 + 40
+    lines_h = 2 * (LINE + 4) + len(legend) * LINE + 30
     img = Image.new("RGB", (W, top + rows_h + lines_h), PAPER)
     d = ImageDraw.Draw(img)
-    t = lambda key, **p: i18n.t(key, loc, **p)  # noqa: E731
     fonts.text(d, (M, 22), fonts.fit(title or t("cards.chart.title"), 22, W - 2 * M, bold=True), 22, INK,
                bold=True, anchor="lm")
-    fonts.text(d, (M, 48), fonts.fit(t(f"game.{game}"), 14, W - 2 * M), 14, MUTED, anchor="lm")
-    fonts.text(d, (M, 70), fonts.fit(t("cards.chart.rule", n=2 * plan.get("per_order", 0), done=f["played"],
-                                       total=f["planned"]), SMALL + 1, W - 2 * M), SMALL + 1, MUTED, anchor="lm")
+    fonts.text(d, (M, 48), fonts.fit(t(f"game.{game}"), 15, W - 2 * M), 15, MUTED, anchor="lm")
+    for i, line in enumerate(rule):
+        fonts.text(d, (M, 70 + i * LINE), line, BODY, MUTED, anchor="lm")
     share: dict[tuple[str, str], dict] = {}
     for p in f["pairings"]:
         share[(p["a"], p["b"])] = p
@@ -68,11 +72,12 @@ def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, 
                                    "ci95": [1 - p["ci95"][1], 1 - p["ci95"][0]]}
     x0 = M + LABEL
     for j, _b in enumerate(decks):         # column heads: a number, the names are on the rows
-        fonts.text(d, (x0 + j * cell + cell / 2, top - 12), str(j + 1), SMALL + 2, INK, bold=True, anchor="mm")
+        fonts.text(d, (x0 + j * cell + cell / 2, top - 12), str(j + 1), BODY + 1, INK, bold=True, anchor="mm")
     for i, a in enumerate(decks):
         y = top + i * cell
-        label = f"{i + 1}. {names.get(a, a)}"
-        fonts.text(d, (M, y + cell / 2), fonts.fit(label, SMALL + 2, LABEL - 8), SMALL + 2, INK, anchor="lm")
+        label = fonts.wrap(f"{i + 1}. {names.get(a, a)}", BODY, LABEL - 8)[:3]
+        for n, part in enumerate(label):
+            fonts.text(d, (M, y + cell / 2 + (n - (len(label) - 1) / 2) * LINE), part, BODY, INK, anchor="lm")
         for j, b in enumerate(decks):
             box = (x0 + j * cell, y, x0 + (j + 1) * cell - 3, y + cell - 3)
             if a == b:
@@ -82,22 +87,26 @@ def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, 
             d.rectangle(box, fill=_colour(p["share"] if p.get("n") else None))
             cx = (box[0] + box[2]) / 2
             if not p.get("n"):
-                fonts.text(d, (cx, (box[1] + box[3]) / 2), "…", SMALL + 2, MUTED, anchor="mm")
+                fonts.text(d, (cx, (box[1] + box[3]) / 2), "…", BODY, MUTED, anchor="mm")
                 continue
-            fonts.text(d, (cx, box[1] + cell * 0.36), _pct(p["share"]), SMALL + 4 if cell >= 60 else SMALL + 2, INK,
+            fonts.text(d, (cx, box[1] + cell * 0.36), _pct(p["share"]), 22 if cell >= 80 else 17, INK,
                        bold=True, anchor="mm")
             interval = f"{_pct(p['ci95'][0])}–{_pct(p['ci95'][1])}"
-            fonts.text(d, (cx, box[1] + cell * 0.72), fonts.fit(interval, SMALL, cell - 6), SMALL, INK, anchor="mm")
-    y = top + rows_h + 18
+            fonts.text(d, (cx, box[1] + cell * 0.72), fonts.fit(interval, BODY - 1, cell - 6), BODY - 1, INK,
+                       anchor="mm")
+    y = top + rows_h + 20
     for key in ("first", "caps"):
         x = f[key]
         if x["n"]:
             line = t(f"cards.chart.{key}", share=_pct(x["share"]), low=_pct(x["ci95"][0]), high=_pct(x["ci95"][1]),
                      n=x["n"], verdict=t(f"cards.balance.verdict.{x['verdict']}"))
-            fonts.text(d, (M, y), fonts.fit(line, SMALL + 2, W - 2 * M), SMALL + 2, INK, anchor="lm")
-            y += 24
-    fonts.text(d, (M, y), fonts.fit(t("cards.chart.legend"), SMALL, W - 2 * M), SMALL, MUTED, anchor="lm")
-    return img.crop((0, 0, W, y + 20))
+            fonts.text(d, (M, y), fonts.fit(line, BODY + 1, W - 2 * M), BODY + 1, INK, anchor="lm")
+            y += LINE + 4
+    y += 4
+    for line in legend:
+        fonts.text(d, (M, y), line, BODY - 1, MUTED, anchor="lm")
+        y += LINE
+    return img.crop((0, 0, W, y + 10))
 
 
 def chart_png(game: str, plan: dict, results: list, names: dict[str, str], **kw: Any) -> bytes:
