@@ -102,15 +102,26 @@ def break_lines(text: str, width: float, measure: Callable[[str], float]) -> lis
     """``text`` in lines at most ``width`` wide (as ``measure`` says), broken by the rules
     above; ``\\n`` always breaks.  Spaces at a break are dropped."""
     out: list[str] = []
+    # A line's width grows by about its next token's (the token measured once, cached by the
+    # caller's measure): while that estimate stays clearly inside the width the exact measure of
+    # the whole line is skipped — only kerning between two tokens could tell them apart, and it
+    # is far smaller than the slack — so a long Japanese text costs one measure per character
+    # kind instead of one per character (the same lines either way).
+    slack = max(4.0, 0.25 * measure("国"))
     for para in str(text).split("\n"):
-        line = ""
+        line, est = "", 0.0
         for tok in _tokens(para):
             cand = line + tok
-            if not line.strip() or measure(cand.rstrip()) <= width:
-                line = cand
+            grown = est + measure(tok)
+            if not line.strip() or grown <= width - slack:
+                line, est = cand, grown
+                continue
+            exact = measure(cand.rstrip())
+            if exact <= width:
+                line, est = cand, exact
                 continue
             out.append(line.rstrip())
-            line = tok
+            line, est = tok, measure(tok)
         out.append(line.rstrip())
     fitted: list[str] = []
     for line in out:                     # a piece wider than a whole line: cut between characters

@@ -152,3 +152,51 @@ def test_result_banner_is_never_cut() -> None:
         assert not [t for _, t in drawn if t.endswith("…")]
         assert not overlaps(boxes)
         assert min(s for s, _ in drawn) * 400 / image.width >= 8
+
+
+def _break_lines_measuring_every_step(text: str, width: float, measure) -> list[str]:
+    """The line breaker as it was before it estimated widths: the whole line measured at every
+    token (the reference :func:`break_lines` must agree with)."""
+    from render.linebreak import _split_long, _tokens
+
+    out: list[str] = []
+    for para in str(text).split("\n"):
+        line = ""
+        for tok in _tokens(para):
+            cand = line + tok
+            if not line.strip() or measure(cand.rstrip()) <= width:
+                line = cand
+                continue
+            out.append(line.rstrip())
+            line = tok
+        out.append(line.rstrip())
+    fitted: list[str] = []
+    for line in out:
+        fitted.extend(_split_long(line, width, measure) if measure(line) > width else [line])
+    return fitted
+
+
+def test_estimated_widths_break_every_card_text_exactly_where_measuring_every_step_does():
+    """The breaker adds a token's width instead of measuring the whole line each time (fast on
+    long Japanese texts, ``python -m bench --cards``): the lines must be the very same, with the
+    picture's own font, for every card text the games ship, in both languages and every size."""
+    from data import i18n
+    from render import fonts
+
+    texts = set()
+    for name in ("logic_square", "maken", "art_of_war", "avalon"):
+        for card in registry.get(name).decks.cards().values():
+            for value in card.values():
+                if isinstance(value, dict) and set(value) <= {"en", "ja"}:
+                    texts.update(v for v in value.values() if isinstance(v, str))
+    texts.update(v for v in i18n.catalog("ja").values() if len(v) > 40)
+    checked = 0
+    for size in (12, 15, 18):
+        def measure(s: str, size: int = size) -> float:
+            return fonts.text_width(s, size)
+        for width in (180, 290, 420, 572):
+            for text in sorted(texts)[:400]:
+                assert break_lines(text, width, measure) == _break_lines_measuring_every_step(text, width, measure), \
+                    (size, width, text)
+                checked += 1
+    assert checked > 3000
