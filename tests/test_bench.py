@@ -382,3 +382,17 @@ def test_the_replay_benchmark_writes_every_figure_for_every_game(tmp_path, capsy
     table = capsys.readouterr().out
     assert "step p99 ms" in table and all(game in table for game in registry.names())
     assert set(TARGETS) <= set(FIGURES)
+
+
+def test_the_cards_benchmark_writes_every_figure(tmp_path):
+    """``python -m bench --cards`` (docs/performance.md): an upload checked and stored, a set's
+    pages drawn, the event loop during a balance run — every figure with its target."""
+    from bench.__main__ import main
+    from bench.cards import TARGETS
+
+    out = tmp_path / "cards.json"
+    assert main(["--cards", "--tiny", "--quiet", "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["cards"]) == set(TARGETS)
+    assert all(isinstance(v, (int, float)) and v >= 0 for v in result["cards"].values())
+    assert result["meta"]["balance_lag"]["samples"] > 0 and "art_of_war" in result["meta"]["games"]
