@@ -28,6 +28,8 @@ import time
 import zipfile
 from typing import Any, Callable
 
+from bench.targets import missed, table_line
+
 Log = Callable[[str], None]
 
 PLANS: dict[str, dict[str, Any]] = {
@@ -203,31 +205,13 @@ def run_cards(plan: str = "full", games: list[str] | None = None, log: Log = lam
     return out
 
 
-def _met(key: str, value: float) -> bool | None:
-    if key not in TARGETS:
-        return None
-    op, limit = TARGETS[key]
-    return value <= limit if op == "<=" else value >= limit
-
-
 def misses(result: dict[str, Any]) -> list[str]:
-    out = []
-    for key, value in (result.get("cards") or {}).items():
-        if value is not None and _met(key, value) is False:
-            label, unit = LABELS.get(key, (key, ""))
-            op, limit = TARGETS[key]
-            out.append(f"{label}: {value:g} {unit} (target {op} {limit:g} {unit})")
-    return out
+    """The targets missed, in words (empty: every target holds)."""
+    return missed(result.get("cards") or {}, TARGETS, LABELS)
 
 
 def format_cards(result: dict[str, Any]) -> str:
-    lines = []
-    for key, value in (result.get("cards") or {}).items():
-        label, unit = LABELS.get(key, (key, ""))
-        op, limit = TARGETS[key]
-        met = _met(key, value)
-        lines.append(f"{label:<46} {value:>9.3f} {unit:<3} ({'≤' if op == '<=' else '≥'} {limit:g} {unit})  "
-                     f"{'ok' if met else 'MISS'}")
+    lines = [table_line(key, value, TARGETS, LABELS, width=46) for key, value in (result.get("cards") or {}).items()]
     meta = result.get("meta") or {}
     for game, row in (meta.get("games") or {}).items():
         lines.append(f"  {game}: upload {row['upload_s']:.3f} s ({row['upload_kib']} KiB zipped), "

@@ -31,6 +31,8 @@ import statistics
 import time
 from typing import Any, Callable
 
+from bench.targets import missed, table_line
+
 Log = Callable[[str], None]
 
 # plan -> per measurement, how much to run.  swiss_runs: players -> fields timed (the median).
@@ -190,38 +192,13 @@ def run_leagues(plan: str = "full", log: Log = lambda s: None) -> dict[str, Any]
     return out
 
 
-def _met(key: str, value: float) -> bool | None:
-    """Whether ``value`` meets the figure's target (None: the figure has no target)."""
-    if key not in TARGETS:
-        return None
-    op, limit = TARGETS[key]
-    return value <= limit if op == "<=" else value >= limit
-
-
 def misses(result: dict[str, Any]) -> list[str]:
     """The targets missed, in words (empty: every target holds)."""
-    out = []
-    for key, value in (result.get("leagues") or {}).items():
-        if value is not None and _met(key, value) is False:
-            label, unit = LABELS.get(key, (key, ""))
-            op, limit = TARGETS[key]
-            out.append(f"{label}: {value:g} {unit} (target {op} {limit:g} {unit})")
-    return out
+    return missed(result.get("leagues") or {}, TARGETS, LABELS)
 
 
 def format_leagues(result: dict[str, Any]) -> str:
-    lines = []
-    for key, value in (result.get("leagues") or {}).items():
-        label, unit = LABELS.get(key, (key, ""))
-        met = None if value is None else _met(key, value)
-        if key not in TARGETS:
-            mark = "(no target)"
-        else:
-            op, limit = TARGETS[key]
-            verdict = "n/a" if met is None else "ok" if met else "MISS"
-            mark = f"({'≤' if op == '<=' else '≥'} {limit:g} {unit})  {verdict}"
-        shown = "—" if value is None else f"{value:.4f}"
-        lines.append(f"{label:<44} {shown:>9} {unit:<3} {mark}")
+    lines = [table_line(key, value, TARGETS, LABELS) for key, value in (result.get("leagues") or {}).items()]
     meta = result.get("meta") or {}
     for n, row in ((meta.get("swiss") or {}).get("fields") or {}).items():
         lines.append(f"  {int(n):,} players: {row['runs']} field(s), slowest {row['max_s']:.4f} s, "

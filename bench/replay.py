@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from bench.targets import met
+
 Log = Callable[[str], None]
 
 PLANS: dict[str, dict[str, Any]] = {
@@ -235,10 +237,7 @@ def run_replay(plan: str = "full", games: list[str] | None = None, log: Log = la
 
 
 def _met(key: str, value: float) -> bool | None:
-    if key not in TARGETS:
-        return None
-    op, limit = TARGETS[key]
-    return value <= limit if op == "<=" else value >= limit
+    return met(TARGETS, key, value)
 
 
 def misses(result: dict[str, Any]) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from data.card_sets import csv_layout as cl
 from data.card_sets.build import SHIPPED
-from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact
+from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.art_of_war.cards import BASIC_IDS, CardDataError, CardSet, build_cardset, king_text, range_words
 from rules.art_of_war.board import EDITION
 
@@ -144,22 +144,17 @@ class ArtOfWarCards:
         return out
 
     def merge(self, base: list[tuple[str, dict]], own: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-        ids = {ident for _l, data in own for _s, ident, _e in self.own_items(data)}
-        out = []
-        for label, data in base:
-            kept = {k: [e for e in v if not (isinstance(e, dict) and e.get("id") in ids)] if isinstance(v, list) else v
-                    for k, v in data.items()}
-            out.append((label, kept))
-        for label, data in own:
-            data = _copy(data)
+        """The base without what the set replaces, then the set's files (without what
+        :meth:`upload_rules` refused); a KING without the set's own words gets its rules text."""
+        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", "units"))
+        for _label, data in mine:
             for king in data.get("kings") or [] if isinstance(data.get("kings"), list) else []:
                 if isinstance(king, dict) and "text" not in king:
-                    try:            # a KING without the set's own words: its rules text stands in
+                    try:
                         king["text"] = king_text(king)
                     except (KeyError, TypeError, ValueError, IndexError):
                         pass        # the schema names what is missing
-            out.append((label, data))
-        return out
+        return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
         out = []

@@ -27,7 +27,7 @@ from typing import Any
 
 from data.card_sets import csv_layout as cl
 from data.card_sets.build import SHIPPED
-from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact
+from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.avalon import cards as rc
 from rules.avalon.cards import CardDataError, card_text, validate_sources
 
@@ -261,19 +261,8 @@ class AvalonCards:
     def merge(self, base: list[tuple[str, dict]], own: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
         """Own cards and decks replace base ones with their id; what ``upload_rules`` refused
         (``editions``, a rules patch) is left out, so it is not reported a second time."""
-        cards = {i for _lab, d in own for s, i, _e in self.own_items(d) if s == "cards"}
-        decks = {i for _lab, d in own for s, i, _e in self.own_items(d) if s == "decks"}
-        out = []
-        for label, data in base:
-            kept = _copy(data)
-            if isinstance(kept.get("cards"), list):
-                kept["cards"] = [c for c in kept["cards"] if not (isinstance(c, dict) and c.get("id") in cards)]
-            if isinstance(kept.get("decks"), dict):
-                kept["decks"] = {k: v for k, v in kept["decks"].items() if k not in decks}
-            out.append((label, kept))
-        for label, data in own:
-            out.append((label, {k: v for k, v in _copy(data).items() if k != "editions" and k not in RULE_KEYS}))
-        return out
+        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", *RULE_KEYS))
+        return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
         out = []

@@ -30,7 +30,7 @@ from typing import Any
 
 from data.card_sets import csv_layout as cl
 from data.card_sets.build import SHIPPED
-from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact
+from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.logic_square import card_text as ct
 from rules.logic_square.cards import (BREAKS, BUILD_KEYS, COLOURS, EFFECT_IFS, EFFECTS, MODS, RESOURCE_CATEGORIES,
                                       Card, CardDataError, CardSet, parse_range, read_card)
@@ -363,28 +363,16 @@ class LogicSquareCards:
         """The base files without what the set replaces (cards and decks by id, types by id),
         then the set's files — without an ``editions`` block (refused by :meth:`upload_rules`),
         each type name in both languages, and each card's missing texts generated."""
-        own = [(label, _copy(data)) for label, data in own if isinstance(data, dict)] + \
-              [(label, data) for label, data in own if not isinstance(data, dict)]
-        cards_ids = {i for _l, d in own for s, i, _e in self.own_items(d) if s == "cards"}
-        deck_ids = {i for _l, d in own for s, i, _e in self.own_items(d) if s == "decks"}
+        out, own = without_replaced(base, own, self.own_items, drop=("editions", *RULE_KEYS))
         own_types = {t for _l, d in own if isinstance(d, dict) and isinstance(d.get("types"), dict) for t in d["types"]}
-        out = []
         names: dict[str, dict] = {}
-        for label, data in base:
-            kept = dict(data)
-            if isinstance(kept.get("cards"), list):
-                kept["cards"] = [e for e in kept["cards"] if not (isinstance(e, dict) and e.get("id") in cards_ids)]
-            if isinstance(kept.get("decks"), list):
-                kept["decks"] = [e for e in kept["decks"] if not (isinstance(e, dict) and e.get("id") in deck_ids)]
+        for _label, kept in out:            # a type of the set replaces the shipped one of its id
             if isinstance(kept.get("types"), dict):
                 kept["types"] = {t: n for t, n in kept["types"].items() if t not in own_types}
                 names.update(kept["types"])
-            out.append((label, kept))
         for _label, data in own:
             if not isinstance(data, dict):
                 continue
-            for key in [k for k in data if k == "editions" or str(k).lower() in RULE_KEYS]:
-                del data[key]                 # refused by upload_rules: not validated a second time
             types = data.get("types")
             if isinstance(types, dict):
                 for tid, name in types.items():

@@ -28,7 +28,7 @@ from typing import Any
 
 from data.card_sets import csv_layout as cl
 from data.card_sets.build import SHIPPED
-from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact
+from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.maken.cards import (BET_EFFECTS, EFFECT_N, HIT_EFFECTS, ICON_EN, ICON_JA, ICONS, IF_GAUGE, NUMBERS,
                                POSTURE_EN, POSTURE_JA, POSTURES, SUPPORT_EFFECTS, TIMINGS, CardDataError, CardSet,
                                character_text)
@@ -211,15 +211,8 @@ class MakenCards:
         the base one of its section with the same id), then the set's files.  What
         :meth:`upload_rules` refuses (``editions``, ``rules``) is left out of the set's files, so
         it is reported once."""
-        ids = {(section, ident) for _l, data in own for section, ident, _e in self.own_items(data)}
-        out = []
-        for label, data in base:
-            kept = {k: [e for e in v if not (isinstance(e, dict) and (k, e.get("id")) in ids)]
-                    if isinstance(v, list) else v for k, v in data.items()}
-            out.append((label, kept))
-        for label, data in own:
-            out.append((label, {k: _copy(v) for k, v in data.items() if k not in ("editions", "rules")}))
-        return out
+        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", "rules"))
+        return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
         """An upload holds cards and decks only: no ``editions`` (a new version of the set is a new

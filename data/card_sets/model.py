@@ -105,6 +105,29 @@ def merged_sections(files: list) -> dict:
     return {k: v for k, v in out.items() if v not in ([], {})}
 
 
+def without_replaced(base: list, own: list, items: Any, *, drop: tuple = ()) -> tuple[list, list]:
+    """An ``extend`` set's files as the schema reads them: the ``base`` files without what the
+    set's ``own`` files replace — an entry of a section (listed with its ``id``, or keyed by it)
+    whose (section, id) one of the set's files defines, ``items`` being the game's ``own_items``
+    — and the set's files copied, without the top-level keys ``drop`` (what ``upload_rules``
+    refused, so it is reported once).  Returns (the base files kept, the set's files)."""
+    replaced = {(section, ident) for _label, data in own if isinstance(data, dict)
+                for section, ident, _entry in items(data)}
+    kept = []
+    for label, data in base:
+        out = {}
+        for section, value in data.items():
+            if isinstance(value, list):
+                value = [e for e in value if not (isinstance(e, dict) and (section, e.get("id")) in replaced)]
+            elif isinstance(value, dict):
+                value = {k: v for k, v in value.items() if (section, k) not in replaced}
+            out[section] = value
+        kept.append((label, json.loads(json.dumps(out))))
+    mine = [(label, {k: json.loads(json.dumps(v)) for k, v in data.items() if k not in drop and str(k).lower() not in drop}
+             if isinstance(data, dict) else data) for label, data in own]
+    return kept, mine
+
+
 @dataclass(frozen=True)
 class Fact:
     """One thing a card says, for comparing versions in words: ``key`` is stable between versions
@@ -156,5 +179,5 @@ class GameCards(Protocol):
     def deck_ids(self, cardset: Any, own: set[str]) -> list[str]: ...
 
 
-__all__ = ["SetContent", "Entry", "Fact", "GameCards", "FORMAT", "MODES", "MAX_OWN_CARDS",
+__all__ = ["SetContent", "Entry", "Fact", "GameCards", "without_replaced", "merged_sections", "FORMAT", "MODES", "MAX_OWN_CARDS",
            "NAME_LIMIT", "TEXT_LIMIT", "SET_NAME_LIMIT"]
