@@ -131,12 +131,17 @@ async def _load(store: Any, set_id: int) -> Loaded:
     return remember(set_id, await asyncio.to_thread(build, row))
 
 
-async def engine_for(store: Any, rec: Any) -> Any:
-    """The engine that plays ``rec`` (see the module docstring)."""
+def _ref_of(rec: Any) -> dict | None:
+    """``rec``'s card set reference (None: shipped cards); :class:`CardSetUnusable` if malformed."""
     try:
-        ref = card_ref(rec.meta)
+        return card_ref(rec.meta)
     except ValueError as exc:
         raise CardSetUnusable(str(exc)) from None
+
+
+async def engine_for(store: Any, rec: Any) -> Any:
+    """The engine that plays ``rec`` (see the module docstring)."""
+    ref = _ref_of(rec)
     if ref is None:
         return registry.get(rec.game)
     loaded = await load(store, ref["id"], game=rec.game)
@@ -149,16 +154,7 @@ def engine_of(rec: Any) -> Any:
     """The engine of ``rec`` when it is loaded (a front end after a host call on the match):
     the registered game for shipped cards; raises :class:`CardSetUnusable` for a version this
     process has not loaded."""
-    try:
-        ref = card_ref(rec.meta)
-    except ValueError as exc:
-        raise CardSetUnusable(str(exc)) from None
-    if ref is None:
-        return registry.get(rec.game)
-    got = cached(ref["id"])
-    if got is None or got.row.game != rec.game:
-        raise CardSetUnusable(f"card set {ref['id']} is not loaded in this process")
-    return got.engine
+    return engine_named(rec.game, _ref_of(rec))
 
 
 def engine_named(game: str, ref: Any) -> Any:
