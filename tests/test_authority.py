@@ -406,3 +406,26 @@ async def _played_and_resigned(env) -> int:
     await env.fake.slash(env.bot, env.bob, "match resign", match=match_id)
     assert (await env.match(match_id)).status == "finished"
     return match_id
+
+
+async def test_a_card_sets_page_button_pressed_from_another_server_shows_nothing(env):
+    """Issue 36: "a set of one server is never visible or usable from another" — a set's page
+    buttons carry its version's id, so they are checked like a command: pressed from another
+    server they show no card of it; the set is not listed, shown or playable there either."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data" / "card_sets" / "art_of_war"
+    res = await env.host.card_sets.upload(env.fake.guild_id, uid(env.alice), "art_of_war", "Owls", "kings.csv",
+                                          (data / "kings.csv").read_bytes())
+    assert res.ok
+    ix = await env.fake.slash(env.bot, env.carol, "cards show", game="art_of_war", **{"set": "Owls"})
+    page = ix.last
+    buttons = [c for c in custom_ids(page) if c.startswith("cs:art_of_war:")]
+    assert buttons and ix.files == ["cards.png"], ix.text
+    ix = await press_from(env, env.dave, page, buttons[-1])
+    assert text("cards.err.gone", "en") in ix.text and ix.files == []
+    for path in ("cards show", "cards export", "cards diff"):
+        ix = await slash_from(env, env.dave, path, game="art_of_war", **{"set": "Owls"})
+        assert ix.text.startswith("⚠️ This server has no set “Owls”") and ix.files == [], (path, ix.text)
+    ix = await slash_from(env, env.dave, "cards list", game="art_of_war")
+    assert "Owls" not in ix.text
