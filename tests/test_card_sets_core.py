@@ -178,3 +178,13 @@ def test_the_diff_says_each_change_in_words():
     assert diff.render(diff.changes(old, new), "en") == [
         "OWL: attack 2 → 3", "OWL: defence 3/2 (new)", "OWL: no more range (1 ahead)", "New deck: Owls",
         "Removed card: GONE"]
+
+
+def test_a_name_or_text_that_would_mention_someone_is_stored_neutralised():
+    """"names and texts shown with mentions neutralised (no @everyone from a card name)"."""
+    rows = KINGS.replace("梟王,OWL KING", "@everyone,<@123> @here") + ""
+    built = build_set("art_of_war", read_upload("kings.csv", rows.encode())[0], "extend")
+    assert built.ok
+    king = built.cardset.kings["king_owl"]
+    assert king["name"] == {"ja": "@\u200beveryone", "en": "<\u200b@123> @\u200bhere"}
+    assert "@everyone" not in king["name"]["ja"] and "<@" not in king["name"]["en"]

@@ -137,6 +137,20 @@ def _about(err: CardDataError, ids: set[str]) -> bool:
     return any(isinstance(x, str) and x in ids for x in flat)
 
 
+_MENTION = re.compile(r"@(?=everyone|here)|<(?=[@#])", re.IGNORECASE)
+
+
+def neutral(text: str) -> str:
+    """A set's text that can never mention anyone in a Discord message: ``@everyone``, ``@here``
+    and the ``<@…>`` / ``<#…>`` forms get an invisible zero-width space after their ``@`` / ``<``
+    (the words still read the same, on a card and in the thread).
+
+    >>> neutral("@everyone <@123>") == "@\u200beveryone <\u200b@123>"
+    True
+    """
+    return _MENTION.sub(lambda m: m.group(0) + "\u200b", text)
+
+
 def _walk_texts(value: Any, path: str, visit) -> Any:
     """``value`` with every ``{"ja", "en"}`` text object passed through ``visit(obj, path)``."""
     if isinstance(value, dict):
@@ -163,6 +177,7 @@ def _tidy(entry: dict, ident: str, file: str, untranslated: dict, out: list[Card
             text = obj.get(lang)
             if not isinstance(text, str):
                 continue
+            obj[lang] = text = neutral(text)
             if _CONTROL.search(text):
                 out.append(CardDataError(file, ident, f"{path}.{lang}", "holds control characters",
                                          key="control_chars"))
