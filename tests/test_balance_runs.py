@@ -58,6 +58,10 @@ async def _until(predicate, timeout: float = 120.0) -> None:
     raise AssertionError("timed out")
 
 
+async def _told_final(seen: list) -> bool:
+    return any(s[4] for s in seen)
+
+
 def test_a_plan_pairs_every_deck_in_both_seat_orders_at_least_20_times():
     """"each at least 20 matches a pairing and seat order"."""
     plan = make_plan(["a", "b", "c"], per_order=PER_ORDER, seed=3)
@@ -92,6 +96,7 @@ async def test_a_run_plays_in_a_worker_process_and_reports_every_figure_with_its
     res = await runs.request(G1, ADMIN, "art_of_war", SET)
     run_id = res.data["run"].id
     await _until(lambda: _status(store, run_id, "done"))
+    await _until(lambda: _told_final(seen))     # the status is stored first, then players told
     run = await store.get_balance_run(run_id)
     assert len(run.progress["results"]) == len(run.plan["matches"]) == 2 * PER_ORDER
     final = [s for s in seen if s[4]]
@@ -123,6 +128,7 @@ async def test_a_restart_resumes_the_run_from_its_next_match(host, store):
     seen = told(fresh)
     await fresh.start()
     await _until(lambda: _status(store, run.id, "done"))
+    await _until(lambda: _told_final(seen))
     await fresh.stop()
     got = (await store.get_balance_run(run.id)).progress["results"]
     assert got[:10] == done and len(got) == len(run.plan["matches"])
@@ -137,6 +143,7 @@ async def test_a_run_stops_at_its_cpu_cap_and_says_so_with_what_it_measured(host
     seen = told(runs)
     res = await runs.request(G1, ADMIN, "art_of_war", SET)
     await _until(lambda: _status(store, res.data["run"].id, "stopped"))
+    await _until(lambda: _told_final(seen))
     await runs.stop()
     run = await store.get_balance_run(res.data["run"].id)
     assert run.reason == "cpu" and 0 < len(run.progress["results"]) < len(run.plan["matches"])
