@@ -195,6 +195,9 @@ async def prepare(bot: Any) -> None:
     if not isinstance(bot.tree.translator, CatalogTranslator):
         await bot.tree.set_translator(CatalogTranslator())
     await cogs.setup_all(bot)
+    from host.runtime import settle
+
+    settle()             # what start made lives until the end: out of the collector's way
 
 
 async def sync_commands(bot: Any) -> None:
@@ -375,6 +378,41 @@ def run_recheck(args: list[str]) -> int:
     return 0
 
 
+def run_rebuild_stats(guild: str) -> int:
+    """``--rebuild-stats GUILD``: a server's statistics again from the command logs of its finished
+    matches (host/stats/service.py; ``/stats`` reads them).  Safe while the bot runs: a match that
+    ends meanwhile is counted by the bot or at its next start."""
+    from data.store import StoreError, open_store
+    from host import Host
+    from host.stats.service import Stats
+
+    lang = i18n.terminal_locale()
+    if not guild.isdigit() or not 0 < int(guild) < 2 ** 63:
+        print(i18n.t("bot.rebuild_stats_bad_guild", lang, guild=guild[:40]), file=sys.stderr)
+        return 2
+    try:
+        from dotenv import load_dotenv
+
+        load_dotenv()
+    except ImportError:  # pragma: no cover - declared dependency
+        pass
+
+    async def run() -> int:
+        store = await open_store(Config.from_env().database_url)
+        try:
+            return await Stats(store, Host(store, render=False)).rebuild(int(guild))
+        finally:
+            await store.close()
+
+    try:
+        n = asyncio.run(run())
+    except StoreError as e:
+        print(i18n.t("bot.rebuild_stats_failed", lang, detail=str(e)), file=sys.stderr)
+        return 1
+    print(i18n.t("bot.rebuild_stats_done", lang, guild=guild, n=n))
+    return 0
+
+
 # every environment variable the program reads: name -> its catalog entry (bot.env.<name>)
 ENVIRONMENT = ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID",
                "SYNC_COMMANDS", "METRICS_PORT", "METRICS_HOST", "LOGIC_SQUARE_CARDS_DIR", "CARD_BALANCE_CPU_SECONDS",
@@ -414,6 +452,7 @@ def parser(lang: str = "en") -> argparse.ArgumentParser:
     mode.add_argument("--dump-commands", action="store_true", help=h("dump_commands"))
     mode.add_argument("--backup", metavar="PATH", help=h("backup"))
     mode.add_argument("--recheck-quarantine", action="store_true", help=h("recheck"))
+    mode.add_argument("--rebuild-stats", metavar="GUILD", help=h("rebuild_stats"))
     add_local_arguments(p.add_argument_group(h("local_options")), lang)
     return p
 
@@ -470,6 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_backup([args.backup])
     if args.recheck_quarantine:
         return run_recheck([])
+    if args.rebuild_stats is not None:
+        return run_rebuild_stats(args.rebuild_stats)
     if args.dump_commands:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))

@@ -2,7 +2,7 @@
 
 Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
 (:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`),
-``--replay`` (:mod:`bench.replay`), ``--cards`` (:mod:`bench.cards`).
+``--replay`` (:mod:`bench.replay`), ``--cards`` (:mod:`bench.cards`), ``--stats`` (:mod:`bench.stats`).
 """
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
                "  python -m bench --scale --json out.json  what one process carries, also as JSON\n"
                "  python -m bench --leagues --quick        how long tournament pairing takes\n"
                "  python -m bench --replay --quick         a whole match's GIF and a replay step\n"
-               "  python -m bench --cards --quick          a 500-card upload, a set's pages, a balance run")
+               "  python -m bench --cards --quick          a 500-card upload, a set's pages, a balance run\n"
+               "  python -m bench --stats --quick          a server's statistics with many stored matches")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -58,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cards", action="store_true",
                    help="servers' card sets: a 500-card upload checked and stored, one page of a set drawn "
                         "(p99), and the event loop's lag while a balance run plays")
+    p.add_argument("--stats", action="store_true",
+                   help="a server's statistics with 100,000 stored finished matches: one match counted "
+                        "when it ends (p99), a /stats answer with its picture (p99), a rebuild from the logs")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -90,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_cards(plan, args.game, log=log)
         _report(format_cards(result), cards_misses(result), result, args.json)
+        return 0
+    if args.stats:
+        from bench.stats import format_stats, misses as stats_misses, run_stats
+
+        result = run_stats(plan, log=log)
+        _report(format_stats(result), stats_misses(result), result, args.json)
         return 0
     if args.replay:
         from bench.replay import format_replay, misses as replay_misses, run_replay

@@ -7,7 +7,7 @@ import random
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rules import registry
 
@@ -139,7 +139,8 @@ def _must(res: Any, name: str, what: str) -> None:
 
 
 def copy_templates(path: str, templates: dict[str, list[Template]], n: int,
-                   games: list[str]) -> dict[str, int]:
+                   games: list[str], each: Callable[[Any, int, int, Any, Template], None] | None = None
+                   ) -> dict[str, int]:
     """Store ``n`` matches in the SQLite file ``path`` (its schema already made by the store),
     round-robin over ``games``, each a copy of one of the game's templates with its own id,
     players (and creator, acceptances) and channel: the template's row is encoded by the
@@ -147,7 +148,8 @@ def copy_templates(path: str, templates: dict[str, list[Template]], n: int,
     (match row, seat index, log entries with their seats, texts and times), so the row differs
     from what the host wrote only where a different match would.  The seed and the log are the
     template's, so the copy replays to the template's snapshot.  One transaction, unsynced:
-    this is set-up, not what is measured."""
+    this is set-up, not what is measured.  ``each(db, i, match_id, record, template)`` is called
+    after each copy is inserted, in the same transaction (``bench --stats`` counts it there)."""
     from dataclasses import replace
 
     from data.rows import INSERT, players, prepare
@@ -178,6 +180,8 @@ def copy_templates(path: str, templates: dict[str, list[Template]], n: int,
             db.executemany("INSERT INTO commands (match_id, seq, seat, command, at) "
                            "VALUES (?, ?, ?, ?, ?)",
                            [(match_id, c.seq, c.seat, c.command, c.at) for c in t.commands])
+            if each is not None:
+                each(db, i, match_id, rec, t)
             per_game[name] += 1
         db.execute("COMMIT")
     finally:

@@ -19,11 +19,12 @@ from cogs.practice import Practice
 from cogs.records import DYNAMIC_ITEMS as RECORD_ITEMS, Records
 from cogs.replay import DYNAMIC_ITEMS as REPLAY_ITEMS, Replay
 from cogs.settings import Settings
+from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS, Stats
 
 # Replay after Game and Delivery, and LeagueEvent, LeagueSeries and LeagueReports after Leagues and
 # LeagueAdmin: they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, Decks, Cards)
+        LeagueReports, Decks, Cards, Stats)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -32,7 +33,7 @@ async def setup_all(bot: commands.Bot) -> None:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
-                          *REPLAY_ITEMS, *CARD_ITEMS)
+                          *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

@@ -126,8 +126,11 @@ class Records(commands.Cog):
             embed.description = tr("records.profile.empty", locale)
             await reply(interaction, embed=embed, ephemeral=not public)
             return
+        decks = await self._profile_decks(who.id, interaction, own=who.id == interaction.user.id and not public)
         for game, g in sorted(data["games"].items(), key=lambda kv: -(kv[1]["win"] + kv[1]["loss"] + kv[1]["draw"])):
             lines = [tr("records.profile.wld", locale, w=g["win"], l=g["loss"], d=g["draw"])]
+            if decks.get(game):
+                lines.append(tr("records.profile.decks", locale, decks=decks[game]))
             for kind in ("server", "season", "global"):
                 row = g["ratings"].get(kind)
                 if row is not None:
@@ -167,6 +170,47 @@ class Records(commands.Cog):
                 file = discord.File(io.BytesIO(png), filename="rating.png")
                 embed.set_image(url="attachment://rating.png")
         await reply(interaction, embed=embed, file=file, ephemeral=not public)
+
+    async def _profile_decks(self, user_id: int, interaction: discord.Interaction, *, own: bool) -> dict[str, str]:
+        """Per game, the player's most played decks with their win rates, in words; their own
+        saved decks by name only in their own view (``own``), else together as "own decks"."""
+        from cogs.stats import share_text, stats_of
+        from host.stats.aggregate import share
+        from host.stats.service import own_hash
+
+        locale = user_locale(interaction)
+        by_game = await stats_of(self.bot).user_decks(user_id, interaction.guild_id)
+        out = {}
+        for game, decks in by_game.items():
+            names, _cards, _set = await stats_of(self.bot).names(game, "-|-", locale)
+            saved = {}
+            if own and game in registry:
+                engine = registry.get(game)
+                for name, spec in await self.bot.store.list_decks(user_id, game):  # type: ignore[attr-defined]
+                    h = own_hash(engine, spec)
+                    if h:
+                        saved[f"own:{h}"] = name
+            shown = []
+            named = [s for deck, s in decks.items() if deck in saved]
+            for deck, s in decks.items():
+                if deck.startswith("own:"):
+                    if deck not in saved:
+                        continue          # a deck code, or a deck no longer saved: under "own decks"
+                    label = clip(saved[deck], 32)
+                elif deck == "own" and named:
+                    # in the player's own view their saved decks are named one by one; the rest
+                    # (deck codes, decks no longer saved) stay "own decks"
+                    s = share(s["n"] - sum(x["n"] for x in named), s["score"] - sum(x["score"] for x in named))
+                    if s["n"] <= 0:
+                        continue
+                    label = names.get(deck, deck)
+                else:
+                    label = names.get(deck, deck)
+                shown.append(tr("records.profile.deck", locale, name=discord.utils.escape_markdown(label),
+                                share=share_text(s, locale)))
+            if shown:
+                out[game] = tr("core.list_sep", locale).join(shown[:3])
+        return out
 
     # ------------------------------------------------------------------ /history
     @app_commands.command(name=N("history", "cmd.history.name"), description=L("cmd.history.description"))

@@ -445,6 +445,49 @@ class Store(abc.ABC):
         """Runs in these statuses (of one server, or all), oldest first."""
 
 
+    # ======================================================================================
+    # a server's statistics (/stats, issue 37; data/sql_stats.py)
+    # ======================================================================================
+    @abc.abstractmethod
+    async def record_stats(self, match_id: int, guild_id: int | None, game: str, finished_at: float,
+                           league_id: int | None, facts: dict, increments: dict) -> bool:
+        """Count one finished match once (its facts and its counter increments, together)."""
+
+    @abc.abstractmethod
+    async def record_stats_many(self, items: list[tuple]) -> list[bool]:
+        """:meth:`record_stats` for several matches in one transaction."""
+
+    @abc.abstractmethod
+    async def record_pairing_stats(self, guild_id: int, game: str, league_id: int, pairing_id: int,
+                                   increments: dict) -> bool: ...
+
+    @abc.abstractmethod
+    async def stats_counts(self, guild_id: int, game: str, split: str | None, scopes: list[str],
+                           prefix: str | None = None) -> list[tuple[str, str, int, float]]: ...
+
+    @abc.abstractmethod
+    async def stats_splits(self, guild_id: int, game: str, scopes: list[str]) -> list[tuple[str, int]]: ...
+
+    @abc.abstractmethod
+    async def stats_user(self, user_id: int, guild_id: int | None = None) -> list[tuple[str, str, int, float]]: ...
+
+    @abc.abstractmethod
+    async def stats_facts(self, guild_id: int, game: str | None = None, *, league_id: int | None = None,
+                          limit: int = 1_000_000) -> list[dict]: ...
+
+    @abc.abstractmethod
+    async def stats_seasons(self, guild_id: int) -> dict[int, int]: ...
+
+    @abc.abstractmethod
+    async def unprocessed_stats(self, limit: int = 200) -> list["MatchRecord"]: ...
+
+    @abc.abstractmethod
+    async def finished_in_guild(self, guild_id: int, after_id: int = 0, limit: int = 500) -> list["MatchRecord"]: ...
+
+    @abc.abstractmethod
+    async def delete_stats(self, guild_id: int) -> int: ...
+
+
 async def open_store(url: str) -> Store:
     """Open the store named by ``url``: ``sqlite:///path/to/file.db``, a bare path, or
     ``:memory:`` (SQLite); ``postgresql://user:password@host:port/database`` or

@@ -396,3 +396,20 @@ def test_the_cards_benchmark_writes_every_figure(tmp_path):
     assert set(result["cards"]) == set(TARGETS)
     assert all(isinstance(v, (int, float)) and v >= 0 for v in result["cards"].values())
     assert result["meta"]["balance_lag"]["samples"] > 0 and "art_of_war" in result["meta"]["games"]
+
+
+def test_the_stats_benchmark_writes_every_figure(tmp_path):
+    """``python -m bench --stats`` (docs/performance.md): one match counted when it ends, a
+    /stats answer with its picture, a rebuild from the logs — every figure, each game counted and
+    answered, and the rebuild counting every stored match again."""
+    from bench.__main__ import main
+    from bench.stats import GAMES, LABELS, PLANS
+
+    out = tmp_path / "stats.json"
+    assert main(["--stats", "--tiny", "--quiet", "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["stats"]) == set(LABELS)
+    assert all(isinstance(v, (int, float)) and v >= 0 for v in result["stats"].values())
+    assert set(result["meta"]["first_count_ms"]) == set(GAMES) == set(result["meta"]["first_answer_ms"])
+    tiny = PLANS["tiny"]
+    assert result["meta"]["rebuilt_matches"] == tiny["stored"] + tiny["updates"] + len(GAMES)

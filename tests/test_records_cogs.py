@@ -753,3 +753,33 @@ async def test_a_sign_up_window_that_closes_with_one_player_calls_the_league_off
     assert await cog.tick_once() == 0, "announced once"
     ix = await env.fake.slash(env.bot, env.carol, "league join", league=league_id)
     assert "⚠️" in ix.text
+
+
+async def test_profile_names_a_players_own_saved_decks_only_in_their_own_view(env):
+    """Issue 37: "/profile gains their most played decks and their win rates (their own saved
+    decks by name only in their own ephemeral view)" — Alice wins twice with her saved deck
+    "Storm" and loses once with a ready-made one; Carol reading Alice's profile sees "own decks",
+    never the name."""
+    from rules import registry
+
+    maken = registry.get("maken")
+    await env.store.save_deck(uid(env.alice), "maken", "Storm", maken.decks.ready()["mizuha_basic"]["spec"])
+    for deck, loser in (("Storm", env.bob), ("Storm", env.bob), ("gou_basic", env.alice)):
+        ix = await env.play(env.alice, game="maken", opponent=env.bob, deck=deck)
+        assert "#" in ix.text, ix.text
+        match_id = max(m.id for m in await env.store.matches_for_user(uid(env.alice)))
+        board = await env.board(match_id)
+        ix = await env.fake.click(env.bot, env.bob, board, f"m:{match_id}:accept")
+        picker = [c for row in (ix.last or {}).get("components", []) for c in row["components"]
+                  if ":deck:" in c.get("custom_id", "")]
+        await env.fake.click(env.bot, env.bob, ix.last, picker[0]["custom_id"],
+                             values=[picker[0]["options"][0]["value"]])
+        await env.fake.slash(env.bot, loser, "match resign", match=match_id)
+        assert (await env.match(match_id)).status == "finished"
+    mine = await env.fake.slash(env.bot, env.alice, "profile")
+    line = next(x for x in mine.text.splitlines() if x.startswith("Decks:"))
+    assert "Storm 100%" in line and "n = 2" in line and "own decks" not in line, line
+    theirs = await env.fake.slash(env.bot, env.carol, "profile", player=env.alice)
+    line = next(x for x in theirs.text.splitlines() if x.startswith("Decks:"))
+    assert "Storm" not in theirs.text and "own decks 100%" in line, line
+    assert "0%" in line and "n = 1" in line, "the ready-made deck, lost once"

@@ -712,10 +712,20 @@ class AvalonGame:
         return s
 
 
+# a card definition's generated text, once per definition (the definitions of a card set are never
+# changed once loaded; the entry holds the definition, so its id is never another's)
+_TEXTS: dict[int, tuple[dict, dict]] = {}
+
+
 def _card_brief(c: dict) -> dict:
     from rules.avalon.cards import card_text
+    hit = _TEXTS.get(id(c))
+    if hit is None or hit[0] is not c:
+        if len(_TEXTS) >= 8192:
+            _TEXTS.clear()
+        hit = _TEXTS[id(c)] = (c, card_text(c))
     out = {k: v for k, v in c.items() if k != "id"}
-    out["text"] = card_text(c)
+    out["text"] = dict(hit[1])
     return out
 
 
