@@ -342,16 +342,11 @@ def run_backup(args: list[str]) -> int:
     return 0
 
 
-def run_recheck(args: list[str]) -> int:
-    """``--recheck-quarantine``: read every quarantined match of DATABASE_URL again through
-    every check, replay its log, and release the ones that pass (host/resilient.py)."""
-    from data.store import StoreError, open_store
-    from host import Host
+def with_store(work: Any) -> Any:
+    """An operator command's work on DATABASE_URL's store (``.env`` read first): ``work(store)``
+    awaited on a store opened for it and closed after."""
+    from data.store import open_store
 
-    lang = i18n.terminal_locale()
-    if args:
-        print(i18n.t("bot.unknown_args", lang, args=" ".join(args)), file=sys.stderr)
-        return 2
     try:
         from dotenv import load_dotenv
 
@@ -359,15 +354,27 @@ def run_recheck(args: list[str]) -> int:
     except ImportError:  # pragma: no cover - declared dependency
         pass
 
-    async def run() -> list[tuple[int, str, str]]:
+    async def run() -> Any:
         store = await open_store(Config.from_env().database_url)
         try:
-            return await Host(store, render=False).recheck_all()
+            return await work(store)
         finally:
             await store.close()
+    return asyncio.run(run())
 
+
+def run_recheck(args: list[str]) -> int:
+    """``--recheck-quarantine``: read every quarantined match of DATABASE_URL again through
+    every check, replay its log, and release the ones that pass (host/resilient.py)."""
+    from data.store import StoreError
+    from host import Host
+
+    lang = i18n.terminal_locale()
+    if args:
+        print(i18n.t("bot.unknown_args", lang, args=" ".join(args)), file=sys.stderr)
+        return 2
     try:
-        found = asyncio.run(run())
+        found = with_store(lambda store: Host(store, render=False).recheck_all())
     except StoreError as e:
         print(i18n.t("bot.recheck_failed", lang, detail=str(e)), file=sys.stderr)
         return 1
@@ -382,7 +389,7 @@ def run_rebuild_stats(guild: str) -> int:
     """``--rebuild-stats GUILD``: a server's statistics again from the command logs of its finished
     matches (host/stats/service.py; ``/stats`` reads them).  Safe while the bot runs: a match that
     ends meanwhile is counted by the bot or at its next start."""
-    from data.store import StoreError, open_store
+    from data.store import StoreError
     from host import Host
     from host.stats.service import Stats
 
@@ -391,21 +398,7 @@ def run_rebuild_stats(guild: str) -> int:
         print(i18n.t("bot.rebuild_stats_bad_guild", lang, guild=guild[:40]), file=sys.stderr)
         return 2
     try:
-        from dotenv import load_dotenv
-
-        load_dotenv()
-    except ImportError:  # pragma: no cover - declared dependency
-        pass
-
-    async def run() -> int:
-        store = await open_store(Config.from_env().database_url)
-        try:
-            return await Stats(store, Host(store, render=False)).rebuild(int(guild))
-        finally:
-            await store.close()
-
-    try:
-        n = asyncio.run(run())
+        n = with_store(lambda store: Stats(store, Host(store, render=False)).rebuild(int(guild)))
     except StoreError as e:
         print(i18n.t("bot.rebuild_stats_failed", lang, detail=str(e)), file=sys.stderr)
         return 1

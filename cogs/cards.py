@@ -92,6 +92,12 @@ async def play_set_autocomplete(interaction: discord.Interaction, current: str) 
     return await set_autocomplete(interaction, current)
 
 
+
+async def _answer(interaction: discord.Interaction, res: Any, locale: str) -> None:
+    """What the host said, or its error (localized)."""
+    await (reply(interaction, "\n".join(render_lines(res.info, locale))) if res.ok
+           else reply_error(interaction, render(res.error, locale)))
+
 class Cards(commands.Cog):
     """A server's own card sets."""
 
@@ -349,8 +355,7 @@ class Cards(commands.Cog):
         if not await self._managing(interaction):
             return
         res = await self.sets.set_default(interaction.guild_id, interaction.user.id, game, card_set)
-        await (reply(interaction, "\n".join(render_lines(res.info, locale))) if res.ok
-               else reply_error(interaction, render(res.error, locale)))
+        await _answer(interaction, res, locale)
 
     @group.command(name=N("delete", "cmd.cards.delete.name"), description=L("cmd.cards.delete.description"))
     @app_commands.rename(game=N("game", "cmd.cards.game.name"), card_set=N("set", "cmd.cards.set.name"))
@@ -362,8 +367,7 @@ class Cards(commands.Cog):
         if not await self._managing(interaction):
             return
         res = await self.sets.delete(interaction.guild_id, interaction.user.id, game, card_set)
-        await (reply(interaction, "\n".join(render_lines(res.info, locale))) if res.ok
-               else reply_error(interaction, render(res.error, locale)))
+        await _answer(interaction, res, locale)
 
     @group.command(name=N("role", "cmd.cards.role.name"), description=L("cmd.cards.role.description"))
     @app_commands.rename(role=N("role", "cmd.cards.role_opt.name"))

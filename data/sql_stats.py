@@ -63,13 +63,16 @@ class StatsSql:
         out = []
         async with self._write() as c:
             for (match_id, guild_id, game, finished_at, league_id, facts, increments), text in zip(items, texts):
-                if await c.fetchval("SELECT 1 FROM stats_matches WHERE match_id = ?", int(match_id)) is not None:
+                season = facts.get("season")
+                # counted once, also when two processes count it at once (both catching up): the
+                # second insert waits for the first and adds nothing
+                added = await c.execute(
+                    "INSERT INTO stats_matches (match_id, guild_id, game, finished_at, league_id, season, facts) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING", int(match_id), guild_id, game,
+                    float(finished_at), league_id, season if type(season) is int else None, text)
+                if not added:
                     out.append(False)
                     continue
-                season = facts.get("season")
-                await c.execute("INSERT INTO stats_matches (match_id, guild_id, game, finished_at, league_id, season, "
-                                "facts) VALUES (?, ?, ?, ?, ?, ?, ?)", int(match_id), guild_id, game,
-                                float(finished_at), league_id, season if type(season) is int else None, text)
                 if guild_id is not None and increments:
                     await _add(c, guild_id, game, increments)
                 out.append(True)
@@ -79,11 +82,9 @@ class StatsSql:
                                    increments: dict) -> bool:
         """Count a decided league pairing as one match (once: False when it was already)."""
         async with self._write() as c:
-            if await c.fetchval("SELECT 1 FROM stats_pairings WHERE league_id = ? AND pairing_id = ?",
-                                int(league_id), int(pairing_id)) is not None:
+            if not await c.execute("INSERT INTO stats_pairings (league_id, pairing_id) VALUES (?, ?) "
+                                   "ON CONFLICT (league_id, pairing_id) DO NOTHING", int(league_id), int(pairing_id)):
                 return False
-            await c.execute("INSERT INTO stats_pairings (league_id, pairing_id) VALUES (?, ?)",
-                            int(league_id), int(pairing_id))
             if increments:
                 await _add(c, guild_id, game, increments)
         return True

@@ -294,3 +294,65 @@ async def test_the_stores_count_once_keep_players_apart_skip_a_bad_row_and_forge
     assert await store.stats_counts(G, "art_of_war", None, ["all"]) == []
     assert await store.stats_user(A, G) == [] and await store.stats_user(A, G + 1) != []
     assert len(await store.stats_facts(G + 1)) == 1
+
+
+async def test_a_match_that_does_not_replay_never_stops_the_catch_up_and_a_store_hiccup_marks_nothing(table, tmp_path):
+    """"every stored row is checked when read, and one bad row never stops anything else"; "a
+    transient fault … never treated as a corrupt row" — at start, a finished match whose log no
+    longer replays is left out (marked, never tried again) and the next one is counted; when
+    the store fails for a moment the catch-up stops there, marks nothing, and the next start
+    counts the match."""
+    import sqlite3
+
+    from data.store import TransientStoreError
+
+    store, host, stats = table
+    host.on_finish.clear()
+    bad = await _aow(host, AOW_LOG, loser=1)
+    good = await _aow(host, SHORT_LOG, loser=1)
+    db = sqlite3.connect(str(tmp_path / "stats.db"))
+    seq = db.execute("SELECT MAX(seq) FROM commands WHERE match_id = ?", (bad,)).fetchone()[0]
+    db.execute("INSERT INTO commands (match_id, seq, seat, command, at) VALUES (?, ?, 0, 'attack z9 z9', 0)",
+               (bad, seq + 1))          # the log no longer replays
+    db.commit()
+    db.close()
+    real = store.commands
+    calls = []
+
+    async def hiccup(match_id):
+        calls.append(match_id)
+        if len(calls) == 1:
+            raise TransientStoreError("connection lost")
+        return await real(match_id)
+    store.commands = hiccup
+    assert await stats.catch_up() == 0, "stopped at the hiccup"
+    assert await store.stats_seasons(G) == {} and (await store.unprocessed_stats()) != []
+    await stats.catch_up()                  # the next start: the bad one left out, the good one counted
+    f = await _figures(stats)
+    assert f["games"] == 1 and f["cards"][IRON].keys() == {"soldier", "king_iron"}
+    assert await store.unprocessed_stats() == [] and await stats.catch_up() == 0
+    # the store's own check of the row found the bad log (and quarantined the match): never counted
+    assert [q[0] for q in await store.quarantined()] == [bad] and await store.stats_seasons(G) == {good: 1}
+
+
+async def test_a_match_whose_facts_cannot_be_read_is_left_out_and_the_next_is_counted(table):
+    """"one bad row never stops anything else" — a match whose public facts fail to come out
+    of its log (here: its replay raises) is marked as left out at start, never tried again, and
+    the matches after it are counted."""
+    from rules import IllegalCommand
+
+    store, host, stats = table
+    host.on_finish.clear()
+    bad = await _aow(host, AOW_LOG, loser=1)
+    await _aow(host, SHORT_LOG, loser=1)
+    real = stats.facts_of
+
+    async def broken(rec, commands=None):
+        if rec.id == bad:
+            raise IllegalCommand("the log does not replay")
+        return await real(rec, commands)
+    stats.facts_of = broken
+    assert await stats.catch_up() == 2
+    assert (await _figures(stats))["games"] == 1
+    assert await store.unprocessed_stats() == [], "the bad one is marked: never tried again"
+    assert [f.get("skipped") for f in await store.stats_facts(G)] == [True, None]

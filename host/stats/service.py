@@ -20,7 +20,7 @@ import logging
 import time
 from typing import Any, Callable
 
-from data.store import FINISHED, CorruptRow, MatchRecord, Store
+from data.store import FINISHED, CorruptRow, MatchRecord, Store, StoreError, TransientStoreError
 from host.stats import aggregate as A
 from host.types import Result, msg
 
@@ -131,12 +131,20 @@ class Stats:
             for rec in batch:
                 try:
                     counted = await self.count(rec)
-                except Exception:
-                    log.exception("statistics of match %s could not be counted", rec.id)
+                except TransientStoreError:    # the store failing for a moment: never marked; the next start goes on
+                    log.warning("statistics: the store failed while catching up; the next start goes on", exc_info=True)
+                    return done
+                except Exception:       # this match's own fault (its log does not replay): marked, never again
+                    log.exception("statistics of match %s could not be counted; it is left out", rec.id)
                     counted = False
                 if not counted:         # an engine that cannot serve it: marked, never tried in a loop
-                    await self.store.record_stats(rec.id, rec.guild_id, rec.game, float(rec.updated_at), None,
-                                                  {"v": 1, "skipped": True, "seats": []}, {})
+                    try:
+                        await self.store.record_stats(rec.id, rec.guild_id, rec.game, float(rec.updated_at), None,
+                                                      {"v": 1, "skipped": True, "seats": []}, {})
+                    except StoreError:
+                        log.warning("statistics: match %s could not be marked; the next start goes on", rec.id,
+                                    exc_info=True)
+                        return done
                 done += 1
         for lg in await self.store.leagues(None, ("running", "finished", "closed")):
             for p in lg.data.get("pairings", []):

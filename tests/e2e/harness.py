@@ -193,6 +193,20 @@ class Table:
                 return user
         return None
 
+    async def play_first_offered(self, match_id: int, moves: int) -> None:
+        """Whoever is to act plays the first command autocomplete offers, ``moves`` times (or
+        until nobody can act)."""
+        thread_id = self.thread_of(match_id)
+        for _ in range(moves):
+            actor = await self.to_act(match_id)
+            if actor is None:
+                break
+            choices = await self.twin.autocomplete(actor, "move", "command", command="", channel_id=thread_id)
+            if not choices:
+                break
+            ix = await self.twin.slash(actor, "move", command=choices[0]["value"], channel_id=thread_id)
+            assert "You played" in ix.text or "⚠️" not in ix.text, ix.text
+
     async def move(self, user: dict, match_id: int, command: str, **kw: Any):
         return await self.twin.slash(user, "move", command=command, channel_id=self.thread_of(match_id), **kw)
 

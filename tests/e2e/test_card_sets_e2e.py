@@ -70,15 +70,7 @@ async def _record(twin, user, match_id: int, thread_id: int) -> str:
 
 async def _play_and_resign(twin, table, match_id: int, thread_id: int, moves: int = 6) -> None:
     """The first offered command, a few times, then Bob resigns."""
-    for _ in range(moves):
-        actor = await table.to_act(match_id)
-        if actor is None:
-            break
-        choices = await twin.autocomplete(actor, "move", "command", command="", channel_id=thread_id)
-        if not choices:
-            break
-        ix = await twin.slash(actor, "move", command=choices[0]["value"], channel_id=thread_id)
-        assert "You played" in ix.text or "⚠️" not in ix.text, ix.text
+    await table.play_first_offered(match_id, moves)
     board = table.board_message(match_id)
     ix = await twin.click(table.bob, board, f"m:{match_id}:resign")
     confirm = find_component(ix.last, r":ok:resign$")

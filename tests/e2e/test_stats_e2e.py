@@ -26,14 +26,7 @@ async def _match(table, twin, loser, moves: int = 6) -> int:
     ix = await twin.click(table.bob, challenge, f"m:{match_id}:accept")
     await table.pick_deck(table.bob, ix, pick=lambda opts: next(o for o in opts if "FALCON" in o["label"].upper()))
     thread_id = await twin.wait_for(lambda: table.thread_of(match_id), what="the match thread")
-    for _ in range(moves):
-        actor = await table.to_act(match_id)
-        if actor is None:
-            break
-        choices = await twin.autocomplete(actor, "move", "command", command="", channel_id=thread_id)
-        if not choices:
-            break
-        await twin.slash(actor, "move", command=choices[0]["value"], channel_id=thread_id)
+    await table.play_first_offered(match_id, moves)
     board_id = table.board_message(match_id)["id"]
     await twin.slash(loser, "match resign", match=match_id, channel_id=thread_id)
     await twin.wait_for(lambda: twin.message(board_id)["components"] == [], what="the result")
