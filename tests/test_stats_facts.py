@@ -472,3 +472,15 @@ def test_re_dealing_the_hand_made_matches_keeps_their_known_played_lists(game, l
     other, _, redealt = _second_history(eng, played, random.Random(1))
     again = facts_of(eng, rec, steps_of(eng, rec, other), eng.view(redealt[0], None), joined(commands))
     assert again == match_facts(eng, rec, commands)
+
+
+def test_a_game_without_rules_of_played_is_counted_without_cards():
+    """A game added without rules of "played" (a plugin's game, the end-to-end tests' own) is
+    still counted — who played, who won, first player, length — with no card played: its end
+    never fails the finished-match hook."""
+    eng = registry.get("squares")
+    rec = _record("squares", 9, {"first": 1})
+    rec, commands, _ = _finish(eng, rec, SQUARES_LOG, {"winners": [1], "reason": "resign", "resigned": 0})
+    rec.game = "plugin_duel"
+    facts = match_facts(eng, rec, commands)
+    assert [s["played"] for s in facts["seats"]] == [[], []] and facts["winners"] == [1] and facts["length"] == 5

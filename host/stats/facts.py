@@ -60,7 +60,10 @@ def facts_of(engine: Any, rec: MatchRecord, steps: list[dict], start_view: dict,
     result = rec.result or (final.get("outcome") if isinstance(final.get("outcome"), dict) else None) or {}
     decks = seat_decks(engine, rec.options, n, joins)
     ids = identities(rec.game, newest_first(), n, newest_first=True)
-    played = played_cards(rec.game, start_view, steps, n)
+    try:
+        played = played_cards(rec.game, start_view, steps, n)
+    except ValueError:      # a game without rules of "played" (a plugin game): no card figures
+        played = [[] for _ in range(n)]
     first = start_view.get("first", start_view.get("leader"))      # Avalon's Sanctuary: the first leader
     ai = meta.get("ai")
     return {
