@@ -478,7 +478,7 @@ def test_a_page_of_the_set_is_drawn_as_the_hand_pictures_draw_cards(locale):
 
 def test_every_key_the_game_reports_is_in_both_catalogs():
     src = "".join((ROOT / f).read_text(encoding="utf-8") for f in (
-        "rules/logic_square/cards.py", "rules/logic_square/editions.py", "data/card_sets/logic_square.py"))
+        "rules/logic_square/cards.py", "rules/logic_square/card_schema.py", "rules/logic_square/editions.py", "data/card_sets/logic_square.py"))
     keys = set(re.findall(r'"(ls_[a-z_]+)"', src))
     assert len(keys) > 30
     for locale in ("en", "ja"):
