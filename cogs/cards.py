@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import CHOICE_MAX, L, N, clip, game_name, render, render_lines, reply, reply_error, run_in_cog, tr, user_locale
+from cogs.common import CHOICE_MAX, L, N, clip, code, game_name, render, render_lines, reply, reply_error, run_in_cog, tr, user_locale
 from data.card_sets import games
 from data.card_sets.upload import MAX_FILE, MAX_UNPACKED
 from host.card_sets import ROLE_KEY, SHIPPED, SHIPPED_NAMES, set_label
@@ -174,9 +174,9 @@ class Cards(commands.Cog):
             if not problems:
                 await reply_error(interaction, render(res.error, locale))
                 return
-            lines = [p.render(locale) for p in problems]
-            head = tr("cards.problems", locale, count=len(problems), file=clip(plain(file.filename), 60))
-            shown = "\n".join("• " + plain(line) for line in lines[:PROBLEMS_SHOWN])
+            lines = [p.render(locale) for p in problems]                 # problems.txt: plain text
+            head = tr("cards.problems", locale, count=len(problems), file=code(file.filename))
+            shown = "\n".join("• " + p.render(locale, code=code, words=plain) for p in problems[:PROBLEMS_SHOWN])
             more = tr("cards.problems_more", locale, count=len(lines) - PROBLEMS_SHOWN) \
                 if len(lines) > PROBLEMS_SHOWN else ""
             report = discord.File(io.BytesIO(("\n".join(lines) + "\n").encode("utf-8")), filename="problems.txt")

@@ -93,6 +93,18 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+def code(text: Any, limit: int = 60) -> str:
+    """``text`` as inline code: a file name, a column or an id someone typed, shown as typed
+    (no markdown, no mention: nothing inside backticks is read as either); its own backticks
+    and line breaks are dropped, a long one clipped.
+
+    >>> code("cards.zip"), code("a`b\\nc"), code("")
+    ('`cards.zip`', '`ab c`', '` `')
+    """
+    flat = " ".join(str(text).replace("`", "").split())
+    return f"`{clip(flat, limit) or ' '}`"
+
+
 def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:
     """Allow pinging exactly these users, nothing else."""
     users = [discord.Object(int(u)) for u in dict.fromkeys(int(u) for u in user_ids if u)]

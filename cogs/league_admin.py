@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import L, N, render, reply, reply_error, tr, user_locale
+from cogs.common import L, N, code, render, reply, reply_error, tr, user_locale
 from cogs.league_records import export_files, trail_content
 from cogs.leagues import (
     FORMAT_CHOICES, RESULT_CHOICES, SCORING_CHOICES, _game_choices, league_autocomplete, pairing_autocomplete,
@@ -294,4 +294,4 @@ class LeagueAdmin(commands.Cog):
         locale = user_locale(interaction)
         files = export_files(lg, locale)
         await reply(interaction, tr("events.export.done", locale, league=lg.id, name=lg.data["name"],
-                                    files=tr("core.list_sep", locale).join(f.filename for f in files)), files=files)
+                                    files=tr("core.list_sep", locale).join(code(f.filename) for f in files)), files=files)

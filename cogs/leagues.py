@@ -394,6 +394,9 @@ class Leagues(commands.Cog):
         lg: LeagueRecord = res.data["league"]
         payload = res.data.get("payload") or {}
         await self.refresh(lg)
+        for stopped in res.data.get("stopped") or []:    # a decided pairing's game still on the board
+            if self.delivery is not None:
+                await self.delivery.publish(stopped)
         locale = await self.public_locale(lg.guild_id, lg)
         paired = payload.get("paired") or [] if isinstance(payload, dict) else (
             payload if isinstance(payload, list) else [])

@@ -32,6 +32,7 @@ from host.replay import newest_edition
 from host.shards import owns
 from host.types import Msg, Result, msg
 
+STOPPER = 0          # who the bot's own abort of a decided pairing's match names (not a player)
 log = logging.getLogger("host.league_service")
 
 ORGANISER_ROLE_KEY = "league_role"
@@ -138,8 +139,42 @@ class Leagues:
                     replace(lg, data=data, status=status, updated_at=self.now()), lg.version)
             except VersionConflict:
                 continue
-            return Result(ok=True, data={"league": written, "payload": payload, "was": lg.status})
+            res = Result(ok=True, data={"league": written, "payload": payload, "was": lg.status})
+            stopped = await self._stop_decided(lg, written)
+            if stopped:
+                res.data["stopped"] = stopped
+            return res
         return Result.fail("leagues.err.conflict")
+
+    async def _stop_decided(self, before: LeagueRecord, after: LeagueRecord) -> list[Result]:
+        """The bot matches of pairings this change decided while they were still being played —
+        an organiser's decision, a report both players agreed on, a drop's forfeit — are stopped
+        (aborted with the bot's moderator power in the league's own server, a challenge nobody
+        accepted withdrawn): a game whose pairing has its result no longer counts, so it must
+        not go on as if it did.  Returns the host Results (the cogs publish them)."""
+        if self.host is None:
+            return []
+        was = {p["id"]: p.get("result") for p in before.data.get("pairings") or []}
+        stale = [p for p in after.data.get("pairings") or []
+                 if p.get("match") and p.get("result") is not None and was.get(p["id"]) is None]
+        out = []
+        for p in stale:
+            try:
+                rec = await self._match(p["match"])
+                if rec is None or rec.status not in UNFINISHED or rec.meta.get("league") != after.id:
+                    continue
+                if rec.status == ACTIVE:
+                    res = await self.host.abort(rec.id, STOPPER, moderator_guild=rec.guild_id,
+                                                said="events.report.match_stopped")
+                else:
+                    res = await self.host.decline(rec.id, rec.creator)
+            except Exception:     # the result stands; a match left running is only untidy
+                log.exception("league %s: stopping match %s of decided pairing #%s failed",
+                              after.id, p.get("match"), p["id"])
+                continue
+            if res.ok:
+                out.append(res)
+        return out
 
     # ------------------------------------------------------------------ life cycle
     async def create(self, *, guild_id: int, channel_id: int | None, organiser: int, name: str,

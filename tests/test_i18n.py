@@ -54,6 +54,16 @@ def test_no_english_text_says_s_or_es_in_brackets_or_a_plural_after_one():
         ("deck.illegal", dict(name="D", n=1), "breaks 1 deck-building rule:"),
         ("cogs.act.header", dict(match_id=1, n=1), "(1 choice)"),
         ("cogs.log.header", dict(game="G", match_id=1, n=1), "1 move"),
+        # texts with several numbers count each with its own noun ({n:~one|other})
+        ("stats.head", dict(games=1, where="W", by="game"), "1 game ·"),
+        ("stats.head", dict(games=2, where="W", by="game"), "2 games ·"),
+        ("cards.list_line", dict(cards=1, decks=2, versions=1), "1 card, 2 decks · {mode} · 1 version ·"),
+        ("cards.uploaded", dict(cards=1, replaced=0, decks=1), "1 card of its own (0 replacing shipped ones) and "
+                                                               "1 ready-made deck"),
+        ("leagues.started", dict(league=1, rounds=1), "started: 1 round."),
+        ("leagues.started", dict(league=1, rounds=5), "started: 5 rounds."),
+        ("events.reg.set.checkin", dict(minutes=1), "from 1 minute before"),
+        ("maken.log.effect.recover", dict(name="A", n=1), "puts 1 damage card under"),
     ]
     for key, params, words in said:
         assert words in i18n.t(key, "en", **params), (key, i18n.t(key, "en", **params))

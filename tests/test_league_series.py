@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from data.store import ABORTED, ACTIVE, FINISHED, RatingRow, open_store
+from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, RatingRow, open_store
 from discord_fakes import Clock
 from host import Host
 from host import leagues as L
@@ -403,6 +403,38 @@ async def test_at_the_round_time_limit_an_unfinished_game_counts_as_drawn_and_th
     assert "events.trail.game_unfinished" in whats and whats.count("events.trail.time_out") == 2
     assert d["round"] == 2, "the round is complete: the next one is paired"
     assert not [r for r in await svc.tick() if r.data.get("time_up")], "told once"
+    await store.close()
+
+
+async def test_a_pairing_decided_while_its_game_is_on_the_board_stops_that_game(tmp_path):
+    """A game whose pairing has its result no longer counts (a finished match of a decided pairing
+    is ignored: leagues.match_result), so it must not go on as if it did: the organiser's
+    decision, the report both players agreed on or a drop's forfeit stops the pairing's running
+    game (the bot's abort, in the league's own server) and withdraws a challenge nobody
+    accepted; the board says why."""
+    store, host, svc, clock, lid = await _setup(tmp_path, n=4, rounds=2, best_of=3)
+    p1, p2 = L.round_pairings(await _data(store, lid))
+    # an organiser decides p1 while its game 1 is being played
+    m1 = await _first_game(svc, host, lid, p1, by=p1["a"])
+    res = await svc.report(lid, G, p1["id"], ORG, "a", organiser=True)
+    assert res.ok, res.error
+    (stopped,) = res.data["stopped"]
+    assert stopped.match.id == m1 and (await store.get_match(m1)).status == ABORTED
+    assert [m.key for m in stopped.public.text] == ["events.report.match_stopped"]
+    # a player drops while the challenge of p2 waits for its answer: withdrawn
+    res = await svc.play(lid, G, p2["a"], CH)
+    assert res.ok, res.error
+    waiting = res.match.id
+    res = await svc.leave(lid, G, p2["b"])
+    assert res.ok, res.error
+    assert [r.match.id for r in res.data["stopped"]] == [waiting]
+    assert (await store.get_match(waiting)).status == DECLINED
+    # a result with no game on the board stops nothing
+    d = await _data(store, lid)
+    assert d["round"] == 2
+    (q,) = [p for p in L.round_pairings(d) if p["b"] is not None][:1]
+    res = await svc.report(lid, G, q["id"], ORG, "a", organiser=True)
+    assert res.ok and "stopped" not in res.data
     await store.close()
 
 

@@ -120,7 +120,28 @@ def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
     # a param may also be a reference to another entry (rules.Ref): that entry in this language
     params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v)
                   else t(str(v), loc) if getattr(v, "catalog_ref", False) else v) for k, v in params.items()}
-    return string.Formatter().vformat(text, (), _Safe(params))
+    return _Counted(loc).vformat(text, (), _Safe(params))
+
+
+class _Counted(string.Formatter):
+    """A placeholder with the format ``~one|other`` is a number with its counted noun in the
+    plural form the number takes: English ``{cards:~card|cards}`` says "1 card", "2 cards" (for
+    a text with several numbers, where ``.one`` keys cannot say each one right); Japanese
+    counts without plurals and writes ``{cards}枚``.
+
+    >>> _Counted("en").format("{n:~card|cards}, {m:~deck|decks}", n=1, m=3)
+    '1 card, 3 decks'
+    """
+
+    def __init__(self, loc: str) -> None:
+        super().__init__()
+        self.loc = loc
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("~"):
+            one, _, other = format_spec[1:].partition("|")
+            return f"{value} {one if plural_form(self.loc, value) == 'one' else other or one}"
+        return super().format_field(value, format_spec)
 
 
 def plural_form(locale: str, number: Any) -> str:
