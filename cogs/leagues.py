@@ -265,8 +265,10 @@ class Leagues(commands.Cog):
         embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=d["name"]), 256),
                               colour=discord.Colour.gold() if lg.status == "signup" else discord.Colour.green())
         rounds = LG.total_rounds(d) or d["rounds"]
+        cut = d.get("cut") if d["format"] == "swiss" and d.get("rounds") else None
         info = [tr("leagues.embed.info", locale, game=game_name(d["game"], locale), format=fmt,
-                   rounds=tr("leagues.embed.rounds", locale, n=rounds) if rounds
+                   rounds=tr("leagues.embed.rounds_cut", locale, rounds=d["rounds"], cut=cut) if cut
+                   else tr("leagues.embed.rounds", locale, n=rounds) if rounds
                    else tr("leagues.embed.rounds_later", locale),
                    deadline=tr("leagues.embed.deadline", locale, n=d["deadline_hours"]) if d["deadline_hours"]
                    else tr("leagues.embed.no_deadline", locale),

@@ -10,11 +10,14 @@ rules are tested without fonts::
     ['ダメージ', 'だ。']
     >>> break_lines("a 《AVI》 b", 5, len)
     ['a', '《AVI》', 'b']
+    >>> break_lines("少なすぎ（2件）", 6, len)   # a number and its counter stay together
+    ['少なすぎ', '（2件）']
 
 Rules (JIS X 4051, simplified the way most printed rulebooks follow them):
 - no closing punctuation ``。、，．」』）》】〉］｝・：；！？ー～…`` and no small kana
   (``ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ``) at the start of a line;
 - no opening bracket ``「『（《【〈［｛`` at the end of a line;
+- a number stays with the wide character after it (its counter: ``5ゲーム``, ``（2件）``);
 - a word of Latin letters or digits stays whole when it fits on a line; spaces are dropped at a
   break; a word wider than a whole line is broken between characters (still by the rules).
 When the rules cannot be kept without making a line longer than ``width`` (a line of nothing but
@@ -63,7 +66,9 @@ def _tokens(para: str) -> list[str]:
         raw.append(word)
     out: list[str] = []
     for tok in raw:
-        if out and (tok[0] in NO_START or out[-1][-1] in NO_END):
+        # a number keeps the counter or unit after it on its line (5ゲーム, （2件）, 3枚)
+        counted = bool(out) and out[-1].rstrip(" ") == out[-1] and out[-1][-1].isdigit() and _is_wide(tok[0])
+        if out and (tok[0] in NO_START or out[-1][-1] in NO_END or counted):
             out[-1] += tok
         else:
             out.append(tok)
