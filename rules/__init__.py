@@ -50,6 +50,20 @@ def english(text: str, en: dict[str, str], params: dict[str, Any]) -> str:
     return text.format(**{k: (en.get(v, v) if isinstance(v, Ref) else v) for k, v in params.items()})
 
 
+def en_text(en: dict[str, str], key: str, params: dict[str, Any]) -> str:
+    """The English text of catalog ``key`` with ``params``: its singular ``key.one`` when the
+    ``count`` (else ``n``) is 1 and the catalog has one — as ``data.i18n.t`` picks it, so an
+    engine's English reason and a front end's words agree.
+
+    >>> en_text({"x": "{n} cards", "x.one": "{n} card"}, "x", {"n": 1})
+    '1 card'
+    """
+    number = params.get("count", params.get("n"))
+    if number == 1 and not isinstance(number, bool) and f"{key}.one" in en:
+        key = f"{key}.one"
+    return english(en[key], en, params)
+
+
 @runtime_checkable
 class Game(Protocol):
     """The engine contract.  Names are fixed by docs/engine.md."""

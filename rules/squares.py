@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.common import int_option, loser_first
-from rules import IllegalCommand
+from rules import IllegalCommand, en_text
 from rules import prng as _prng
 
 # --------------------------------------------------------------------------- geometry
@@ -513,7 +513,7 @@ class SquaresGame:
         """The IllegalCommand for ``key``; ``{legal}`` lists legal commands, ``prefer``-verb first."""
         if state is not None and "{legal}" in EN[key]:
             params["legal"] = self._hint(state, prefer)
-        return IllegalCommand(EN[key].format(**params), key=key, **params)
+        return IllegalCommand(en_text(EN, key, params), key=key, **params)
 
     # ----------------------------------------------------------------- parsing
     def _parse(self, state: SquaresState, seat: int, command: str) -> tuple[str, list[str]]:

@@ -63,6 +63,8 @@ def test_no_english_text_says_s_or_es_in_brackets_or_a_plural_after_one():
         ("leagues.started", dict(league=1, rounds=1), "started: 1 round."),
         ("leagues.started", dict(league=1, rounds=5), "started: 5 rounds."),
         ("events.reg.set.checkin", dict(minutes=1), "from 1 minute before"),
+        ("maken.log.effect.recover", dict(name="A", n=1), "puts 1 damage card under"),
+        ("logic_square.deck.it_count", dict(count=1), "has 1 card;"),
     ]
     for key, params, words in said:
         assert words in i18n.t(key, "en", **params), (key, i18n.t(key, "en", **params))

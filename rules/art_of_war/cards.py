@@ -18,6 +18,7 @@ import json
 import re
 from typing import Any, Iterable
 
+from rules import en_text
 from rules.card_errors import CardDataError as _CardDataError
 from rules.card_errors import collect_into
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
@@ -354,7 +355,7 @@ DECK_EN = {
 
 
 def _problem(key: str, **params: Any) -> dict:
-    return {"key": key, "params": params, "text": DECK_EN[key].format(**params)}
+    return {"key": key, "params": params, "text": en_text(DECK_EN, key, params)}
 
 
 def validate_deck(cs: CardSet, spec: Any) -> list[dict]:

@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from rules import IllegalCommand, Ref, english
+from rules import IllegalCommand, Ref, en_text
 from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)
@@ -289,7 +289,7 @@ class ArtOfWarGame:
               **params: Any) -> IllegalCommand:
         if state is not None and "{legal}" in EN[key]:
             params["legal"] = self._hint(state, prefer)
-        return IllegalCommand(english(EN[key], EN, params), key=key, **params)
+        return IllegalCommand(en_text(EN, key, params), key=key, **params)
 
     # ------------------------------------------------------------------ parsing
     def _parse(self, state: AowState, command: Any) -> tuple[str, list[str]]:

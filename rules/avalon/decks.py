@@ -18,6 +18,7 @@ import re
 import zlib
 from typing import Any
 
+from rules import en_text
 from rules.avalon.messages import EN
 
 DECK_SIZE = 40
@@ -57,7 +58,7 @@ def normalise(spec: Any) -> dict:
 def problems(cards: dict, spec: Any) -> list[dict]:
     """EVERY broken deck rule as ``{"key", "params", "text"}``; [] = legal."""
     def p(key: str, **params: Any) -> dict:
-        return {"key": key, "params": params, "text": EN[key].format(**params)}
+        return {"key": key, "params": params, "text": en_text(EN, key, params)}
     try:
         deck = normalise(spec)
     except ValueError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from rules import IllegalCommand, english
+from rules import IllegalCommand, en_text
 from rules import prng as _prng
 from rules.avalon.cards import ATTR_LETTER
 from rules.editions import known
@@ -226,7 +226,7 @@ def creature_view(defs: dict, land: list) -> dict | None:
 # --------------------------------------------------------------------------- errors
 
 def fail(key: str, **params: Any) -> IllegalCommand:
-    return IllegalCommand(english(EN[key], EN, params), key=key, **params)
+    return IllegalCommand(en_text(EN, key, params), key=key, **params)
 
 
 def ptok(seat: int) -> str:

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import en_text
 from rules.logic_square.messages import EN
 
 RESOURCE_SIZE = 30
@@ -44,7 +45,7 @@ class DeckProblem:
 
     @property
     def message(self) -> str:
-        return EN[self.key].format(**self.params)
+        return en_text(EN, self.key, self.params)
 
 
 class DeckCodeError(ValueError):
@@ -52,7 +53,7 @@ class DeckCodeError(ValueError):
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key, self.params = key, params
-        super().__init__(EN[key].format(**params))
+        super().__init__(en_text(EN, key, params))
 
 
 class DeckEditError(ValueError):
@@ -60,7 +61,7 @@ class DeckEditError(ValueError):
 
     def __init__(self, key: str, **params: Any) -> None:
         self.key, self.params = key, params
-        super().__init__(EN[key].format(**params))
+        super().__init__(en_text(EN, key, params))
 
 
 def normalise_deck(spec: Any) -> dict:

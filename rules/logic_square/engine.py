@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from rules import IllegalCommand
+from rules import IllegalCommand, en_text
 from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
 from rules.logic_square.cards import CardSet
@@ -380,7 +380,7 @@ class LogicSquareGame:
         if state is not None and "{legal}" in EN[key]:
             params["legal"] = self._hint(state, prefer)
         english = {k: (v["en"] if isinstance(v, dict) and "en" in v else v) for k, v in params.items()}
-        return IllegalCommand(EN[key].format(**english), key=key, **params)
+        return IllegalCommand(en_text(EN, key, english), key=key, **params)
 
     # ----------------------------------------------------------------- parsing
     def _parse(self, state: LSState, command: Any) -> tuple[str, list[str]]:

@@ -18,6 +18,7 @@ import re
 import zlib
 from typing import Any
 
+from rules import en_text
 from rules.maken.messages import EN
 
 DECK_SIZE = 30
@@ -28,7 +29,7 @@ _ENTRY_RE = re.compile(r"^([1-9]\d?)?([a-z][a-z0-9_]{1,15})$")
 
 
 def _problem(key: str, **params: Any) -> dict:
-    return {"key": key, "params": params, "text": EN[key].format(**params)}
+    return {"key": key, "params": params, "text": en_text(EN, key, params)}
 
 
 def normalise_spec(spec: Any) -> dict:
@@ -102,7 +103,7 @@ def _check(payload: str) -> str:
 class DeckCodeError(ValueError):
     def __init__(self, key: str, **params: Any) -> None:
         self.key, self.params = key, params
-        super().__init__(EN[key].format(**params))
+        super().__init__(en_text(EN, key, params))
 
 
 def encode_spec(spec: Any) -> str:

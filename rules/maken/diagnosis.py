@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import IllegalCommand, Ref, english
+from rules import IllegalCommand, Ref, en_text
 from rules.maken.messages import EN, USAGE
 from rules.maken.mechanics import (
     MakenState, _counts, _difficulty, _top, _top_back, _top_speed, BONUSES, GUARD_TYPES,
@@ -37,7 +37,7 @@ class DiagnosisMixin:
     def _fail(self, key: str, d: dict | None = None, prefer: str | None = None, **params: Any) -> IllegalCommand:
         if "{legal}" in EN[key]:
             params["legal"] = self._hint(d, prefer) if d is not None else ""
-        return IllegalCommand(english(EN[key], EN, params), key=key, **params)
+        return IllegalCommand(en_text(EN, key, params), key=key, **params)
 
     # ----------------------------------------------------------------- diagnosis
     def _diagnose(self, d: dict, s: int, verb: str, args: list[str], text: str, legal: list[str]) -> IllegalCommand:

@@ -12,6 +12,7 @@ EN: dict[str, str] = {
     "maken.deck.character_not_character": "{card} is not a character card; choose a character as the deck's character.",
     "maken.deck.unknown_card": "There is no Project Maken card {card}.",
     "maken.deck.count": "The deck has {count} cards; it needs exactly {size} besides the character.",
+    "maken.deck.count.one": "The deck has {count} card; it needs exactly {size} besides the character.",
     "maken.deck.character_in_cards": "{card} is a character card; it goes in the character slot, not among the 30 cards.",
     "maken.deck.copies": "{card} has {count} copies; at most {limit} copies of a name.",
     "maken.deck.other_pool": "{card} belongs to {owner}'s pool, not to {character}'s; a deck uses only its character's pool.",
@@ -145,6 +146,7 @@ EN: dict[str, str] = {
     "maken.log.effect.draw": "{name} draws {n} (effect)",
     "maken.log.effect.gauge": "{name} gains {n} gauge (effect)",
     "maken.log.effect.recover": "{name} puts {n} damage cards under the stamina",
+    "maken.log.effect.recover.one": "{name} puts {n} damage card under the stamina",
     "maken.render.facedown": "Your face-down cards",   # drawn by render (hand pictures)
     "maken.render.hand_stats": "Speed {spd} · Reach {rch} · Attack {atk} · Guard difficulty {grd}",   # drawn by render (hand pictures)
     # words of the text views (render/<game>.py)

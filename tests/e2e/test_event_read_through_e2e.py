@@ -163,6 +163,14 @@ async def test_everything_an_organiser_and_the_players_read_in_an_event(locale, 
     await twin.slash(users["Bob"], "cards list", game="logic_square", locale=dl)
     await twin.slash(users["Bob"], "cards show", game="logic_square", set="Playtest", locale=dl)
     await twin.slash(users["Bob"], "cards diff", game="logic_square", set="Playtest", locale=dl)
+    # the organiser's guide, every page
+    ix = await twin.slash(organiser, "help", topic="events", locale=dl)
+    for page in range(1, 12):
+        nxt = find_component(ix.last or {}, rf"^guide:events:{page}$")
+        if nxt is None or nxt.get("disabled"):
+            break
+        ix = await twin.click(organiser, ix.last, nxt["custom_id"], locale=dl)
+    assert page > 3, "the organiser's guide has several pages"
     # the server's statistics and a player's profile
     await twin.slash(users["Bob"], "stats", game="logic_square", locale=dl)
     await twin.slash(users["Bob"], "profile", locale=dl)
