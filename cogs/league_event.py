@@ -30,7 +30,7 @@ from cogs.common import L, N, clip, mention_line, render, render_lines, reply, r
 from cogs.decks import any_deck_autocomplete
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
-from data.store import LeagueRecord
+from data.store import LeagueRecord, TransientStoreError
 from host.decks import DeckBook
 from host.events import bestof as BO
 from host.events import reports as RP
@@ -97,6 +97,8 @@ async def event_deck(store: Any, rec: Any, user_id: int) -> Any:
         return None
     try:
         lg = await store.get_league(int(league_id))
+    except TransientStoreError:
+        raise        # "try again" (cogs.common.run_in_cog): never a free pick instead of the locked deck
     except Exception:
         log.exception("league %s: reading its decklists failed", league_id)
         return None

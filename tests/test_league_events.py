@@ -339,3 +339,33 @@ def test_the_csv_exports_read_back_with_localized_headers_numbers_and_words():
     assert read_csv(ja["standings.csv"])[0][:8] == ["順位", "選手", "状態", "勝", "敗", "分", "不戦勝", "勝点"]
     assert read_csv(ja["standings.csv"])[4][2] == "棄権"
     assert read_csv(ja["pairings.csv"])[2][4:6] == ["引き分け", "主催者"]
+
+
+async def test_an_event_deck_read_in_a_database_hiccup_is_try_again_never_a_free_deck_pick():
+    """"A transient fault (a timeout, a lost connection) is answered 'try again'": the accept of an
+    event match uses the deck its player registered, without asking — when the league cannot be
+    read for a moment, the accept must fail as a hiccup (cogs.common.run_in_cog answers "try
+    again"), not fall back to the deck picker, where any deck could be chosen instead of the
+    locked one."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from cogs.common import transient
+    from cogs.league_event import event_deck
+    from data.store import TransientStoreError
+
+    class Hiccup:
+        async def get_league(self, league_id):
+            raise TransientStoreError("timeout")
+
+    class Broken:
+        async def get_league(self, league_id):
+            raise ValueError("a row that cannot be read")
+
+    rec = SimpleNamespace(meta={"league": 7}, game="logic_square")
+    with pytest.raises(TransientStoreError) as caught:
+        await event_deck(Hiccup(), rec, 1)
+    assert transient(caught.value)
+    assert await event_deck(Broken(), rec, 1) is None         # logged; that league's deck is unknown
+    assert await event_deck(Hiccup(), SimpleNamespace(meta={}, game="logic_square"), 1) is None
