@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from cogs.common import L, N, clip, mention_line, render, render_lines, reply, reply_error, tr, user_locale
+from cogs.common import L, N, clip, game_name, mention_line, render, render_lines, reply, reply_error, tr, user_locale
 from cogs.decks import any_deck_autocomplete
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
@@ -237,7 +237,7 @@ class LeagueEvent(LeaguePart):
         """Your own registered list at any time; another player's, or everyone's, only once the
         event's lists are public (open decklists: from the top cut, and at the end)."""
         cog, lg = await self._resolve(interaction, league)
-        if lg is None:
+        if lg is None or await self._no_decklists(interaction, lg):
             return
         locale = user_locale(interaction)
         me = interaction.user.id
@@ -254,6 +254,15 @@ class LeagueEvent(LeaguePart):
             return
         await reply(interaction, clip(E.decklist_text(lg.data, me, locale) + "\n"
                                       + tr("events.reg.decklists.closed_note", locale), 2000))
+
+    async def _no_decklists(self, interaction: discord.Interaction, lg: LeagueRecord) -> bool:
+        """A game without decks (SQUARES) has no decklists: said, and True."""
+        if E.has_decklists(lg.data):
+            return False
+        locale = user_locale(interaction)
+        await reply_error(interaction, tr("events.reg.err.no_decklists", locale, league=lg.id, name=lg.data["name"],
+                                          game=game_name(lg.data["game"], locale)))
+        return True
 
     def _overview(self, lg: LeagueRecord, locale: str) -> str:
         d = lg.data
@@ -409,7 +418,7 @@ class LeagueEvent(LeaguePart):
         """Every list at any time, only to the organiser: who registered what (deck, hash), or
         one player's list card by card, by name."""
         _, lg = await self._resolve(interaction, league, organiser=True)
-        if lg is None:
+        if lg is None or await self._no_decklists(interaction, lg):
             return
         locale = user_locale(interaction)
         if user is not None:

@@ -433,6 +433,17 @@ def test_every_registration_text_is_in_both_languages_without_a_stray_placeholde
     assert i18n.t("events.reg.embed.cap", "ja", n=2, cap=2, waiting=1) == "定員：2／2人、キャンセル待ち：1人"
 
 
+def test_an_event_of_a_game_without_decks_has_no_decklists_to_show():
+    """Decklists are the card games' ("a player registers a deck at check-in"): SQUARES has no
+    decks, so its event's settings say nothing of decklists (and /league decklists says there
+    are none: cogs/league_event.py)."""
+    cards, squares = _doc(), _doc(game="squares")
+    assert E.has_decklists(cards) and not E.has_decklists(squares)
+    assert any("Decklists" in x for x in E.settings_lines(cards, "en"))
+    assert not any("Decklists" in x or "デッキ" in y
+                   for x, y in zip(E.settings_lines(squares, "en"), E.settings_lines(squares, "ja")))
+
+
 def test_a_long_waiting_list_stays_within_the_league_messages_limits():
     """The league message names at most 30 players per list (an embed's description holds 4,096
     characters) and says how many more there are."""

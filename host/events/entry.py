@@ -521,8 +521,17 @@ def summary_lines(d: dict, status: str, locale: str, now: float) -> list[str]:
     return out
 
 
+def has_decklists(d: dict) -> bool:
+    """Does the event's game use decks (the card games), so that its players register one?
+    SQUARES has none: its events have no decklists to register, show or open."""
+    from host.decks import deck_games
+
+    return d.get("game") in deck_games()
+
+
 def settings_lines(d: dict, locale: str) -> list[str]:
-    """Every setting in words (the answer of ``/league-admin settings``)."""
+    """Every setting in words (the answer of ``/league-admin settings``); the decklists only
+    for a game that has decks."""
     s = settings(d)
     t = i18n.t
     out = [t("events.reg.set.cap", locale, cap=s["cap"]) if s["cap"] is not None else t("events.reg.set.cap_none", locale),
@@ -533,7 +542,7 @@ def settings_lines(d: dict, locale: str) -> list[str]:
            t("events.reg.set.no_show", locale, minutes=s["no_show_minutes"], twice=2 * s["no_show_minutes"])
            if s["no_show_minutes"] is not None else t("events.reg.set.no_show_none", locale),
            t("events.reg.set.decklists_open" if s["open_decklists"] else "events.reg.set.decklists_closed", locale)]
-    return out
+    return out if has_decklists(d) else out[:-1]
 
 
 # ---------------------------------------------------------------------------- the trail
