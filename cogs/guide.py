@@ -195,6 +195,16 @@ def command_names(tree: app_commands.CommandTree, locale: str) -> dict[str, str]
     return out
 
 
+def command_text(tree: app_commands.CommandTree, path: str, locale: str, **options: tuple[str, Any]) -> str:
+    """One command as the reader types it, named as their client shows it: ``path`` "match
+    replay" with ``match=("cmd.opt.match.name", 12)`` is `` `/match replay match:12` `` in
+    English and `` `/対局 再生 対戦:12` `` in Japanese (the options' catalog keys)."""
+    name = command_names(tree, locale).get(re.sub(r"[^a-z0-9]+", "_", path.lower()), f"`/{path}`").strip("`")
+    ja = i18n.catalog("ja")
+    shown = [f"{ja.get(key, opt) if locale == 'ja' else opt}:{value}" for opt, (key, value) in options.items()]
+    return "`" + " ".join([name] + shown) + "`"
+
+
 def help_sections(tree: app_commands.CommandTree, locale: str) -> list[tuple[str, str]]:
     """(title, body) of each /help section (a task), command names filled in."""
     names = command_names(tree, locale)

@@ -279,7 +279,7 @@ class Replay(commands.Cog):
             log.exception("the GIF of match %s failed", rec.id)
             await reply_error(interaction, tr("replay.err.gif", locale, match_id=rec.id))
             return
-        await reply(interaction, gif_caption(rec, made, locale, self._result(rec)), file=gif_file(rec, made),
+        await reply(interaction, gif_caption(rec, made, locale, self._result(rec), self.bot.tree), file=gif_file(rec, made),
                     ephemeral=not public)
 
     def _result(self, rec: Any) -> Any:
@@ -337,7 +337,7 @@ class Replay(commands.Cog):
             locale = await self.delivery.public_locale(rec)
             made = await self.gif(rec, locale)
             await self.bot.get_partial_messageable(thread_id).send(
-                gif_caption(rec, made, locale, self._result(rec)), file=gif_file(rec, made),
+                gif_caption(rec, made, locale, self._result(rec), self.bot.tree), file=gif_file(rec, made),
                 allowed_mentions=NO_PINGS)
         except Exception:
             log.exception("match %s: the end-of-match picture was not posted", rec.id)
@@ -377,16 +377,21 @@ class Replay(commands.Cog):
         await reply(interaction, "\n".join(lines), files=files)
 
 
-def gif_caption(rec: Any, made: Any, locale: str, result: Any = None) -> str:
+def gif_caption(rec: Any, made: Any, locale: str, result: Any = None, tree: Any = None) -> str:
     """The GIF's words: the match, its players and steps, how it ended (``result``: the host's
-    outcome message), whether it was sampled, and how to step through it."""
+    outcome message), whether it was sampled, and how to step through it (the command named
+    as the reader's client shows it: ``tree``, the bot's command tree)."""
     text = tr("replay.gif.caption", locale, match_id=rec.id, game=game_name(rec.game, locale),
               players=tr("core.list_sep", locale).join(escape_markdown(n) for n in rec.names), steps=made.steps)
     if result is not None:
         text += "\n" + escape_markdown(result.render(locale))
     if made.sampled:
         text += "\n" + tr("replay.gif.sampled", locale, frames=made.frames, steps=made.steps)
-    return text + "\n" + tr("replay.gif.hint", locale, match_id=rec.id)
+    from cogs.guide import command_text
+
+    command = command_text(tree, "match replay", locale, match=("cmd.opt.match.name", rec.id)) if tree is not None \
+        else f"`/match replay match:{rec.id}`"
+    return text + "\n" + tr("replay.gif.hint", locale, command=command)
 
 
 def gif_file(rec: Any, made: Any) -> discord.File:

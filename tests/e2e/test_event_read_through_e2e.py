@@ -10,7 +10,7 @@ card games the server's own card set (uploaded with a mistake, fixed, listed, pa
 and the server's statistics. Every
 version of every message the bot sent and every answer only one reader saw is read the way
 ``test_read_through_e2e`` reads a match: in Japanese no English words outside backticks and
-names, in English no Japanese, and no bare card or piece id.
+names (and no command named in English inside them), in English no Japanese, and no bare card or piece id.
 """
 from __future__ import annotations
 
@@ -65,6 +65,8 @@ def read_everything(twin, locale: str) -> tuple[list[str], list[str]]:
                     bare = MARKUP.sub(" ", line)
                     if ID.findall(bare):
                         problems.append(f"id outside backticks: {line[:160]!r}")
+                    if locale == "ja" and re.search(r"`/[a-z]", line):
+                        problems.append(f"a command named in English: {line[:160]!r}")
                     if locale == "ja":
                         words = english_words(line, names)
                         if words:

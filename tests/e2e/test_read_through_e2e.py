@@ -7,7 +7,7 @@ only they saw: its text, its embeds and the labels of its buttons and selects â€
 * no live button on a message whose match is over (a retired board, a prompt, a DM, the challenge);
 * no ping of the bot itself;
 * in the Japanese match, no English words outside backticks and names (rulebook abbreviations
-  in capitals such as AVI, CAA, KING are names);
+  in capitals such as AVI, CAA, KING are names), and no command named in English inside them;
 * in the English match, no Japanese;
 * in either, no card or piece id outside backticks (``ts13``, ``ac01``, ``c03``).
 """
@@ -147,6 +147,8 @@ async def test_everything_a_player_reads_in_a_whole_match(game, locale, table, t
                         words = english_words(line, names)
                         if words:
                             problems.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
+                        if re.search(r"`/[a-z]", line):     # a command as a Japanese client does not name it
+                            problems.append(f"a command named in English: {line[:160]!r}")
                     elif JAPANESE.search(MARKUP.sub(" ", line)):
                         problems.append(f"Japanese in English: {line[:160]!r}")
     if os.environ.get("READ_THROUGH_DUMP"):     # every line read, for a person to read through
