@@ -422,8 +422,14 @@ class Leagues(commands.Cog):
             await series.announce(lg, fresh, locale)
         if lg.status == "finished" and res.data.get("was") == "running":
             crown = champion_line(lg, locale)
+            from cogs.guide import command_text
+
+            stats = command_text(self.bot.tree, "stats", locale, game=("cmd.stats.game.name",
+                                                                        game_name(lg.data["game"], locale)),
+                                 league=("cmd.stats.league.name", lg.id))
             await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
-                                + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10))
+                                + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10)
+                                + "\n" + tr("leagues.finished_stats", locale, command=stats))
 
     async def _tell_ready(self, lg: LeagueRecord, locale: str) -> None:
         """Pairing by hand (``pair_by_hand``): a complete round is told to the organiser, once."""

@@ -159,6 +159,10 @@ async def test_everything_an_organiser_and_the_players_read_in_an_event(game, lo
                                            None), what="the final's question")
     await twin.click(users[a5], ask, f"lgr:{league_id}:{p5}:c", locale=dl)
     await twin.settle(quiet=0.5)
+    # the end of the event points to its statistics, the command named as the reader's client shows it
+    stats_line = tr("leagues.finished_stats", locale, command="")
+    [done] = [m for m in twin.posts(twin.channel["id"]) if stats_line in message_text(m)]
+    assert f":{league_id}`" in message_text(done), message_text(done)
     for path in ("league standings", "league bracket", "league schedule", "league decklists"):
         ix = await twin.slash(users["Carol"], path, league=league_id, locale=dl)
         if path == "league decklists" and game not in CARD_GAMES:
@@ -187,6 +191,7 @@ async def test_everything_an_organiser_and_the_players_read_in_an_event(game, lo
     assert page > 3, "the organiser's guide has several pages"
     # the server's statistics and a player's profile
     await twin.slash(users["Bob"], "stats", game=game, locale=dl)
+    await twin.slash(users["Bob"], "stats", game=game, league=league_id, locale=dl)
     await twin.slash(users["Bob"], "profile", locale=dl)
     await twin.settle(quiet=1.0)
 
