@@ -208,7 +208,7 @@ def test_every_key_the_schema_raises_is_in_both_catalogs():
         for locale in ("en", "ja"):
             assert f"cardcheck.{key}" in i18n.catalog(locale), (key, locale)
     for key in [k for k in i18n.catalog("en") if k.startswith("maken.deck.")]:
-        assert key in i18n.catalog("ja")
+        assert key in i18n.catalog("ja") or key.endswith(".one"), key    # an English singular: ja has no plural
 
 
 def test_an_entry_without_a_usable_id_is_named_by_its_number():
