@@ -23,6 +23,8 @@ import pytest
 
 from data.i18n import t as tr
 
+from data.csv_export import read_csv
+
 from .checks import assert_every_message_within_limits
 from .test_card_sets_e2e import DATA, _edit, _files, _zip
 from .test_league_e2e import ADMIN
@@ -54,25 +56,27 @@ async def pairings_now(twin, organiser: dict, league_id: int, dl: str) -> list[t
     return []
 
 
-def read_everything(twin, locale: str) -> tuple[list[str], list[str]]:
-    names = set(NAMES) | {"Alice", "tablebot", "TableBot", "Autumn Open", "Playtest"}
+def read_everything(twin, locale: str, more: list[str] = ()) -> tuple[list[str], list[str]]:
+    """Every line of every version of every message (and ``more``: the exports' rows) read for
+    the other language and bare ids: (problems, the lines read)."""
+    names = set(NAMES) | {"Alice", "tablebot", "TableBot", "Autumn Open", "Playtest",
+                          "standings.csv", "pairings.csv", "decklists.csv"}
     problems, read = [], []
-    for m in twin.messages.values():
-        for v in m["_versions"]:
-            for text in pieces(v):
-                for line in text.splitlines():
-                    read.append(line)
-                    bare = MARKUP.sub(" ", line)
-                    if ID.findall(bare):
-                        problems.append(f"id outside backticks: {line[:160]!r}")
-                    if locale == "ja" and re.search(r"`/[a-z]", line):
-                        problems.append(f"a command named in English: {line[:160]!r}")
-                    if locale == "ja":
-                        words = english_words(line, names)
-                        if words:
-                            problems.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
-                    elif JAPANESE.search(bare):
-                        problems.append(f"Japanese in English: {line[:160]!r}")
+    texts = [text for m in twin.messages.values() for v in m["_versions"] for text in pieces(v)] + list(more)
+    for text in texts:
+        for line in text.splitlines():
+            read.append(line)
+            bare = MARKUP.sub(" ", line)
+            if ID.findall(bare):
+                problems.append(f"id outside backticks: {line[:160]!r}")
+            if locale == "ja" and re.search(r"`/[a-z]", line):
+                problems.append(f"a command named in English: {line[:160]!r}")
+            if locale == "ja":
+                words = english_words(line, names)
+                if words:
+                    problems.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
+            elif JAPANESE.search(bare):
+                problems.append(f"Japanese in English: {line[:160]!r}")
     return list(dict.fromkeys(problems)), read
 
 
@@ -168,7 +172,13 @@ async def test_everything_an_organiser_and_the_players_read_in_an_event(game, lo
         if path == "league decklists" and game not in CARD_GAMES:
             assert "⚠️" in ix.text and tr("game.squares", locale) in ix.text, ix.text     # no decks, no lists
     for path in ("league-admin trail", "league-admin decklists", "league-admin export"):
-        await twin.slash(organiser, path, league=league_id, permissions=ADMIN, locale=dl)
+        ix = await twin.slash(organiser, path, league=league_id, permissions=ADMIN, locale=dl)
+    # the organiser's spreadsheets read in their language too: every header and cell
+    csv_lines = []
+    for a in ix.last.get("attachments") or []:
+        rows = read_csv(twin.attachment(ix.last, a["filename"]))
+        assert len(rows) > 1, a["filename"]
+        csv_lines += [f"{a['filename']}: " + " | ".join(str(c) for c in row) for row in rows]
 
     if game in CARD_GAMES:   # the server's own card set: a mistake, the fix, the list, a page, the comparison
         plan = json.loads((DATA / game / "mistakes.json").read_text(encoding="utf-8"))
@@ -195,7 +205,7 @@ async def test_everything_an_organiser_and_the_players_read_in_an_event(game, lo
     await twin.slash(users["Bob"], "profile", locale=dl)
     await twin.settle(quiet=1.0)
 
-    problems, read = read_everything(twin, locale)
+    problems, read = read_everything(twin, locale, csv_lines)
     if os.environ.get("READ_THROUGH_DUMP"):
         with open(os.environ["READ_THROUGH_DUMP"], "a", encoding="utf-8") as out:
             out.write(f"===== event {game} ({locale})\n" + "\n".join(dict.fromkeys(read)) + "\n")
