@@ -36,6 +36,7 @@ from cogs.common import (
     reply_error, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
+from cogs.guide import command_text
 from cogs.league_bracket import (
     announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
 )
@@ -422,8 +423,6 @@ class Leagues(commands.Cog):
             await series.announce(lg, fresh, locale)
         if lg.status == "finished" and res.data.get("was") == "running":
             crown = champion_line(lg, locale)
-            from cogs.guide import command_text
-
             stats = command_text(self.bot.tree, "stats", locale, game=("cmd.stats.game.name",
                                                                         game_name(lg.data["game"], locale)),
                                  league=("cmd.stats.league.name", lg.id))

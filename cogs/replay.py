@@ -42,6 +42,7 @@ from cogs.authority import check_match, reachable, seated
 from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, game_name, reply, reply_error, run_in_cog,
                          tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
+from cogs.guide import command_text
 from data.store import ABORTED, FINISHED
 from host.replays import PLAYED
 
@@ -377,7 +378,7 @@ class Replay(commands.Cog):
         await reply(interaction, "\n".join(lines), files=files)
 
 
-def gif_caption(rec: Any, made: Any, locale: str, result: Any = None, tree: Any = None) -> str:
+def gif_caption(rec: Any, made: Any, locale: str, result: Any, tree: Any) -> str:
     """The GIF's words: the match, its players and steps, how it ended (``result``: the host's
     outcome message), whether it was sampled, and how to step through it (the command named
     as the reader's client shows it: ``tree``, the bot's command tree)."""
@@ -387,10 +388,7 @@ def gif_caption(rec: Any, made: Any, locale: str, result: Any = None, tree: Any 
         text += "\n" + escape_markdown(result.render(locale))
     if made.sampled:
         text += "\n" + tr("replay.gif.sampled", locale, frames=made.frames, steps=made.steps)
-    from cogs.guide import command_text
-
-    command = command_text(tree, "match replay", locale, match=("cmd.opt.match.name", rec.id)) if tree is not None \
-        else f"`/match replay match:{rec.id}`"
+    command = command_text(tree, "match replay", locale, match=("cmd.opt.match.name", rec.id))
     return text + "\n" + tr("replay.gif.hint", locale, command=command)
 
 

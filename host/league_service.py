@@ -152,8 +152,6 @@ class Leagues:
         (aborted with the bot's moderator power in the league's own server, a challenge nobody
         accepted withdrawn): a game whose pairing has its result no longer counts, so it must
         not go on as if it did.  Returns the host Results (the cogs publish them)."""
-        if self.host is None:
-            return []
         was = {p["id"]: p.get("result") for p in before.data.get("pairings") or []}
         stale = [p for p in after.data.get("pairings") or []
                  if p.get("match") and p.get("result") is not None and was.get(p["id"]) is None]

@@ -15,11 +15,12 @@ import random
 import pytest
 
 from data.store import FINISHED, CommandRecord, MatchRecord
-from host.replay import RESIGN, _hidden, _initial_state, _step, start_edition
+from host.replay import RESIGN, _initial_state, _step, start_edition
 from host.replay_steps import history, public_steps, steps_of
 from host.stats.facts import OWN, facts_of, joined, match_facts, seat_decks
 from host.stats.played import IDENTITY_KEYS, RULES, identities, opening, played_cards
 from rules import IllegalCommand, registry
+from test_replay_secrecy import _second_history   # every hidden card re-dealt from the public view
 
 A, B, C = 101, 102, 103
 CARD_GAMES = ("logic_square", "maken", "art_of_war", "avalon")
@@ -419,22 +420,6 @@ def test_practice_and_rated_come_from_the_record(meta, practice, rated):
 
 
 # ------------------------------------------------------------------------------- secrecy
-def _second_history(game, played, rng):
-    """``played`` (:func:`host.replay_steps.history`) with every state outside a secret window
-    re-dealt from its public view (as tests/test_replay_secrecy.py does)."""
-    states = [played[0][0]] + [after for *_, after in played]
-
-    def redeal(state):
-        if _hidden(game, state):
-            return state
-        other = game.determinize(game.view(state, None), None, rng)
-        assert game.view(other, None) == game.view(state, None), "determinize keeps the public view"
-        return other
-
-    other = [redeal(s) for s in states]
-    return [(other[i], seat, command, other[i + 1]) for i, (_, seat, command, _) in enumerate(played)], states, other
-
-
 @pytest.mark.parametrize("game", CARD_GAMES)
 @pytest.mark.parametrize("seed", [5, 8, 13])
 def test_re_dealing_every_hidden_card_gives_the_same_facts(game, seed):

@@ -29,7 +29,7 @@ from .checks import assert_every_message_within_limits
 from .test_card_sets_e2e import DATA, _edit, _files, _zip
 from .test_league_e2e import ADMIN
 from .test_tournament_e2e import newest_board_in
-from .test_read_through_e2e import ID, JAPANESE, MARKUP, english_words, pieces
+from .test_read_through_e2e import ID, MARKUP, language_problems, pieces
 from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -69,14 +69,7 @@ def read_everything(twin, locale: str, more: list[str] = ()) -> tuple[list[str],
             bare = MARKUP.sub(" ", line)
             if ID.findall(bare):
                 problems.append(f"id outside backticks: {line[:160]!r}")
-            if locale == "ja" and re.search(r"`/[a-z]", line):
-                problems.append(f"a command named in English: {line[:160]!r}")
-            if locale == "ja":
-                words = english_words(line, names)
-                if words:
-                    problems.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
-            elif JAPANESE.search(bare):
-                problems.append(f"Japanese in English: {line[:160]!r}")
+            problems += language_problems(line, locale, names)
     return list(dict.fromkeys(problems)), read
 
 

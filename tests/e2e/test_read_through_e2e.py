@@ -54,6 +54,22 @@ def english_words(line: str, names: set[str]) -> list[str]:
     return [w for w in WORD.findall(bare) if len(w) >= 3]
 
 
+def language_problems(line: str, locale: str, names: set[str]) -> list[str]:
+    """One line a reader saw, in the other language: in Japanese, English words outside backticks
+    and ``names``, or a command named as a Japanese client does not name it (`` `/match …` ``);
+    in English, Japanese."""
+    out = []
+    if locale == "ja":
+        words = english_words(line, names)
+        if words:
+            out.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
+        if re.search(r"`/[a-z]", line):
+            out.append(f"a command named in English: {line[:160]!r}")
+    elif JAPANESE.search(MARKUP.sub(" ", line)):
+        out.append(f"Japanese in English: {line[:160]!r}")
+    return out
+
+
 async def play(twin, table, game: str, locale: str) -> tuple[int, int]:
     """A whole match of ``game`` between Alice and Bob in ``locale``; returns (match id, commands)."""
     dl = DISCORD_LOCALE[locale]
@@ -143,14 +159,7 @@ async def test_everything_a_player_reads_in_a_whole_match(game, locale, table, t
                     found = ID.findall(MARKUP.sub(" ", line))
                     if found:
                         ids.add(f"{found[0]} in {line[:100]!r}")
-                    if locale == "ja":
-                        words = english_words(line, names)
-                        if words:
-                            problems.append(f"English in Japanese: {words[:4]} in {line[:160]!r}")
-                        if re.search(r"`/[a-z]", line):     # a command as a Japanese client does not name it
-                            problems.append(f"a command named in English: {line[:160]!r}")
-                    elif JAPANESE.search(MARKUP.sub(" ", line)):
-                        problems.append(f"Japanese in English: {line[:160]!r}")
+                    problems += language_problems(line, locale, names)
     if os.environ.get("READ_THROUGH_DUMP"):     # every line read, for a person to read through
         with open(os.environ["READ_THROUGH_DUMP"], "a", encoding="utf-8") as out:
             out.write(f"===== {game} ({locale})\n" + "\n".join(dict.fromkeys(read)) + "\n")
