@@ -14,8 +14,8 @@ matches that hit a cap (a turn or round limit), each with its interval and its t
 (12, [0, 0, 0])
 >>> results = [{"w": [0], "r": "win", "f": 0}] * 12
 >>> f = figures(plan, results)
->>> f["pairings"][0]["n"], f["first"]["share"], f["caps"]["share"]
-(4, 1.0, 0.0)
+>>> f["pairings"][0]["n"], f["first"]["share"], f["caps"]["share"], f["draws"]["share"]
+(4, 1.0, 0.0, 0.0)
 """
 from __future__ import annotations
 
@@ -74,7 +74,10 @@ def _share(score: float, n: int, band: tuple[float, float]) -> dict:
 
 def figures(plan: dict, results: list[dict]) -> dict:
     """What a run measured so far (draws count half): ``pairings`` (deck ``a`` against ``b``: a's
-    share), ``first`` (the first player's), ``caps`` (matches that hit a cap)."""
+    share), ``first`` (the first player's), ``caps`` (matches that hit a turn or round cap) and
+    ``draws`` (matches without a winner, however they ended — both resource decks out with equal
+    life, a double knockout, a cap: reported beside the shares, which count each draw half, so a
+    set whose matches all end drawn never reads as merely "fair"; no target judges it)."""
     pairings = []
     for p, (i, j) in enumerate(plan["pairings"]):
         score, n = 0.0, 0
@@ -87,9 +90,13 @@ def figures(plan: dict, results: list[dict]) -> dict:
         pairings.append({"a": plan["decks"][i], "b": plan["decks"][j], **_share(score, n, TARGETS["pairing"])})
     first = sum(0.5 if not r["w"] else (1.0 if r["f"] in r["w"] else 0.0) for r in results)
     caps = sum(1 for r in results if r["r"] in CAP_REASONS)
+    draws = sum(1 for r in results if not r["w"])
+    low, high = wilson(draws, len(results))
     return {"pairings": pairings, "first": _share(first, len(results), TARGETS["first_player_win"]),
-            "caps": _share(caps, len(results), TARGETS["turn_cap_share"]), "played": len(results),
-            "planned": len(plan["matches"])}
+            "caps": _share(caps, len(results), TARGETS["turn_cap_share"]),
+            "draws": {"share": round(draws / len(results), 3) if results else None, "n": len(results), "count": draws,
+                      "ci95": [round(low, 3), round(high, 3)]},
+            "played": len(results), "planned": len(plan["matches"])}
 
 
 __all__ = ["PER_ORDER", "MAX_DECKS", "make_plan", "options_of", "play_chunk", "figures"]

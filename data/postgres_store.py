@@ -51,6 +51,8 @@ DEFAULT_POOL_MIN = 1
 DEFAULT_POOL_MAX = 10
 # Every rating write takes this transaction-level advisory lock (see record_processed).
 RATINGS_LOCK = 0x646F756A696E0002
+# Every card-set version write takes this one (add_card_set: its limits hold across processes).
+CARD_SETS_LOCK = 0x646F756A696E0003
 
 _I_REMINDED = I["reminded"]
 _FLOAT_COLS = tuple(I[c] for c in ("deadline", "created_at", "updated_at"))
@@ -283,6 +285,11 @@ class PostgresStore(SqlStore):
         # One rating writer at a time (as SQLite's write lock gives): a rating that does not
         # exist yet cannot be row-locked, and two matches must not both create it.
         await c.execute("SELECT pg_advisory_xact_lock(?)", RATINGS_LOCK)
+
+    async def _lock_card_sets(self, c: PgConn) -> None:  # type: ignore[override]
+        # add_card_set decides a new set against the sets that exist: rows a concurrent upload
+        # has not committed yet cannot be row-locked, so one card-set writer at a time.
+        await c.execute("SELECT pg_advisory_xact_lock(?)", CARD_SETS_LOCK)
 
     def _transient_kind(self, e: BaseException) -> str | None:
         for cls, kind in _TRANSIENT:

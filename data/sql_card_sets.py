@@ -13,7 +13,8 @@ from typing import Any
 
 from data.resilience import ABSENT, STORED
 from data.rows import Bad, dumps
-from data.store import BALANCE_STATUSES, BalanceRun, CardSetLog, CardSetRow, OutcomeUnknown, valid_id
+from data.card_sets.names import looks_like, same_key
+from data.store import BALANCE_STATUSES, BalanceRun, CardSetLog, CardSetRefused, CardSetRow, OutcomeUnknown, valid_id
 
 log = logging.getLogger("data.store")
 
@@ -76,20 +77,48 @@ def _run(row: Any) -> BalanceRun:
 class CardSetsSql:
     """The card-set methods of :class:`data.sql_store.SqlStore`."""
 
-    async def add_card_set(self, row: CardSetRow) -> CardSetRow:
+    async def _lock_card_sets(self, c: Any) -> None:
+        """Inside _write(): one card-set writer at a time, if _write() alone does not serialise
+        them (SQLite's ``BEGIN IMMEDIATE`` does; PostgreSQL takes an advisory lock)."""
+
+    async def add_card_set(self, row: CardSetRow, *, max_sets: int | None = None) -> tuple[CardSetRow, bool]:
         if not isinstance(row.content, str):
             raise ValueError("a card set version needs its content")
         summary = dumps(row.summary, "summary")
-        args = (int(row.guild_id), row.game, row.name)
+        guild, game = int(row.guild_id), row.game
+        name = row.name
         try:
             async with self._write() as c:
-                newest = await c.fetchval(
-                    "SELECT MAX(version) FROM card_sets WHERE guild_id = ? AND game = ? AND name = ?", *args)
-                version = int(newest or 0) + 1
+                await self._lock_card_sets(c)
+                existing = await c.fetchall(
+                    f"SELECT {_SET_COLS} FROM card_sets WHERE guild_id = ? AND game = ? AND deleted_at IS NULL "
+                    "ORDER BY id", guild, game)
+                visible: dict[str, CardSetRow] = {}       # same_key -> the set's newest visible version
+                for got in existing:
+                    try:
+                        r = _card_set(tuple(got))
+                    except (Bad, ValueError, TypeError):
+                        continue                           # skipped (and logged) where sets are listed
+                    visible[same_key(r.name)] = r
+                newest = visible.get(same_key(name))
+                if newest is not None:
+                    name = newest.name                     # the set's own spelling
+                    if newest.digest == row.digest:
+                        return newest, False
+                else:
+                    alike = next((r for r in visible.values() if looks_like(r.name, name)), None)
+                    if alike is not None:
+                        raise CardSetRefused("looks_like", name=alike.name)
+                    if max_sets is not None and len(visible) >= max_sets:
+                        raise CardSetRefused("too_many", limit=max_sets)
+                top = await c.fetchval(
+                    "SELECT MAX(version) FROM card_sets WHERE guild_id = ? AND game = ? AND name = ?",
+                    guild, game, name)
+                version = int(top or 0) + 1
                 new_id = await c.insert(
                     "INSERT INTO card_sets (guild_id, game, name, version, digest, mode, content, summary, "
                     "created_by, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
-                    *args, version, row.digest, row.mode, row.content, summary, int(row.created_by),
+                    guild, game, name, version, row.digest, row.mode, row.content, summary, int(row.created_by),
                     float(row.created_at))
         except OutcomeUnknown:
             found: list[Any] = []
@@ -97,15 +126,16 @@ class CardSetsSql:
             async def check(c: Any) -> str:
                 got = await c.fetchone(
                     "SELECT id, version FROM card_sets WHERE guild_id = ? AND game = ? AND name = ? "
-                    "AND digest = ? AND created_at = ?" + self._FOR_UPDATE, *args, row.digest, float(row.created_at))
+                    "AND digest = ? AND created_at = ?" + self._FOR_UPDATE, guild, game, name, row.digest,
+                    float(row.created_at))
                 if got is None:
                     return ABSENT
                 found.extend(got)
                 return STORED
 
-            await self._settle(check, f"card set {row.name!r}")
+            await self._settle(check, f"card set {name!r}")
             new_id, version = found
-        return replace(row, id=new_id, version=version, deleted_at=None)
+        return replace(row, name=name, id=new_id, version=version, deleted_at=None), True
 
     async def card_sets(self, guild_id: int, game: str | None = None, name: str | None = None,
                         *, deleted: bool = False) -> list[CardSetRow]:

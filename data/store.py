@@ -86,6 +86,18 @@ class TransientStoreError(StoreError):
     kind = "connection"
 
 
+class CardSetRefused(StoreError):
+    """:meth:`Store.add_card_set` stored nothing: ``reason`` is ``"too_many"`` (the server's
+    limit of sets of the game; ``limit``) or ``"looks_like"`` (``name``: the set whose name the
+    new one only looks like).  Not a failure of the database: nothing to note or try again."""
+
+    kind = "refused"
+
+    def __init__(self, reason: str, *, name: str | None = None, limit: int | None = None) -> None:
+        super().__init__(f"card set refused: {reason}")
+        self.reason, self.name, self.limit = reason, name, limit
+
+
 class OutcomeUnknown(TransientStoreError):
     """A write was sent but the database never confirmed its ``COMMIT`` (the connection was
     lost or timed out around it), and reading it back did not settle whether it was stored.
@@ -406,9 +418,19 @@ class Store(abc.ABC):
     # servers' card sets (/cards) and their balance runs (issue 36)
     # ======================================================================================
     @abc.abstractmethod
-    async def add_card_set(self, row: "CardSetRow") -> "CardSetRow":
-        """Store a new version of the set ``(row.guild_id, row.game, row.name)``: numbered one
-        more than its newest (1 for a new set, also after the set was deleted)."""
+    async def add_card_set(self, row: "CardSetRow", *, max_sets: int | None = None
+                           ) -> tuple["CardSetRow", bool]:
+        """Store a new version of the server's set named ``row.name``, numbered one more than
+        its newest (1 for a new set; numbering goes on after the set was deleted).  Returns the
+        stored row and True — or the set's newest version and False when that version already
+        holds exactly ``row.digest`` (identical content is one version).
+
+        All of it is decided inside one write transaction, so uploads at the same moment cannot
+        pass a limit together: the name is matched among the server's visible sets of the game
+        without regard to case (:func:`data.card_sets.names.same_key`; the set's own spelling is
+        kept); :class:`CardSetRefused` ``"looks_like"`` when the name only looks like another
+        set's (:func:`data.card_sets.names.look_key`), ``"too_many"`` when it is a new set and the
+        server has ``max_sets`` sets of the game already."""
 
     @abc.abstractmethod
     async def card_sets(self, guild_id: int, game: str | None = None, name: str | None = None,

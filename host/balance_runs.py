@@ -55,19 +55,44 @@ def runs_of(bot: Any) -> "BalanceRuns":
 _engines: dict[int, Any] = {}
 
 
+class CpuBudgetSpent(BaseException):
+    """Raised inside the worker when the operating system says its CPU time is spent (the soft
+    ``RLIMIT_CPU`` sends ``SIGXCPU``): the chunk ends, and the run is told why, even when that
+    happens in its very first chunk, before any of its own count could see it.  A BaseException,
+    like KeyboardInterrupt, so no ``except Exception`` of the game or the computer swallows it."""
+
+
+def _on_xcpu(_signum: int, _frame: Any) -> None:
+    raise CpuBudgetSpent()
+
+
 def _worker_start(cpu_seconds: float) -> None:
-    """The worker's initializer: a lower priority, and the run's CPU time as a hard limit."""
+    """The worker's initializer: a lower priority, and the run's CPU time as a limit — soft
+    (``SIGXCPU``: :class:`CpuBudgetSpent` ends the chunk) and, 5 s later, hard (the kernel ends
+    the process)."""
     try:
         os.nice(NICE)
     except (AttributeError, OSError):
         pass
     try:
         import resource
+        import signal
 
         limit = max(1, int(cpu_seconds) + 2)
+        signal.signal(signal.SIGXCPU, _on_xcpu)
         resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
-    except (ImportError, ValueError, OSError):      # no RLIMIT_CPU here: the run's own count still stops it
+    except (ImportError, AttributeError, ValueError, OSError):   # no RLIMIT_CPU here: the run's own count stops it
         pass
+
+
+def _died_of_cpu(pool: ProcessPoolExecutor) -> bool:
+    """Did the pool's worker end by the CPU limit (``SIGXCPU`` unhandled, or ``SIGKILL`` at the
+    hard limit)?"""
+    import signal
+
+    dead = {-getattr(signal, "SIGXCPU", 24), -signal.SIGKILL}
+    procs = getattr(pool, "_processes", None) or {}
+    return any(getattr(p, "exitcode", None) in dead for p in list(procs.values()))
 
 
 def _play(row_fields: dict, game_name: str, plan: dict, matches: list) -> tuple[list, float]:
@@ -95,6 +120,7 @@ class BalanceRuns:
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self.cpu_limit = CPU_LIMIT_S
+        self.chunk = CHUNK
         self.current: int | None = None
 
     # -------------------------------------------------------------- asking
@@ -181,6 +207,10 @@ class BalanceRuns:
                 lines.append(i18n.t(f"cards.balance.{key}", locale, share=_pct(x["share"]), low=_pct(x["ci95"][0]),
                                     high=_pct(x["ci95"][1]), n=x["n"],
                                     verdict=i18n.t(f"cards.balance.verdict.{x['verdict']}", locale)))
+        d = f["draws"]
+        if d["count"]:
+            lines.append(i18n.t("cards.balance.draws", locale, share=_pct(d["share"]), low=_pct(d["ci95"][0]),
+                                high=_pct(d["ci95"][1]), n=d["n"], count=d["count"]))
         lines.append(i18n.t("cards.balance.targets", locale))
         return "\n".join(lines)
 
@@ -297,11 +327,17 @@ class BalanceRuns:
                     run.status, run.reason = STOPPED, "cpu"
                     break
                 done = len(run.progress["results"])
-                chunk = matches[done:done + CHUNK]
+                chunk = matches[done:done + self.chunk]
                 try:
                     results, cpu = await loop.run_in_executor(pool, _play, fields, run.game, run.plan, chunk)
+                except CpuBudgetSpent:        # the operating system's limit, inside a chunk
+                    run.status, run.reason, run.cpu_s = STOPPED, "cpu", max(run.cpu_s, self.cpu_limit)
+                    break
                 except BrokenProcessPool:     # the worker died: the CPU limit, or killed
-                    run.status, run.reason = STOPPED, "cpu" if run.cpu_s >= self.cpu_limit * 0.9 else "worker"
+                    cpu_out = _died_of_cpu(pool) or run.cpu_s >= self.cpu_limit * 0.9
+                    run.status, run.reason = STOPPED, "cpu" if cpu_out else "worker"
+                    if cpu_out:
+                        run.cpu_s = max(run.cpu_s, self.cpu_limit)
                     break
                 run.progress["results"].extend(results)
                 run.cpu_s += cpu

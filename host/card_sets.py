@@ -19,14 +19,15 @@ import re
 import time
 from typing import Any, Callable
 
-from data.card_sets import games
+from data.card_sets import games, names
 from data.card_sets.model import SET_NAME_LIMIT
-from data.store import CardSetLog, CardSetRow, Store
+from data.store import CardSetLog, CardSetRefused, CardSetRow, Store
 from host import engines
 from host.types import Msg, Result, msg
 
 SHIPPED = "shipped"                # the name that means the shipped cards (also 標準, see SHIPPED_NAMES)
 SHIPPED_NAMES = ("shipped", "標準", "standard")
+SHIPPED_KEYS = frozenset(names.same_key(n) for n in SHIPPED_NAMES)
 ROLE_KEY = "cards_role"            # guild setting: a role whose members may manage sets too
 MAX_SETS = 25                      # sets per server and game
 _NAME_RE = re.compile(r"^[^\x00-\x1f@#`*_~|<>:\\/]{1,%d}$" % SET_NAME_LIMIT)
@@ -61,24 +62,33 @@ class CardSets:
 
     @staticmethod
     def _name(name: str) -> tuple[str | None, Result | None]:
-        name = " ".join(str(name or "").split())
-        if name.casefold() in SHIPPED_NAMES:
-            return None, Result.fail("cards.err.name_shipped", name=name)
-        if not _NAME_RE.match(name):
+        """A set name as typed, cleaned (:func:`data.card_sets.names.clean`), or why it cannot be
+        one: invisible and direction characters, controls, signs, too long."""
+        cleaned = names.clean(str(name or ""))
+        if cleaned is None or not _NAME_RE.match(cleaned):
             return None, Result.fail("cards.err.name", max=SET_NAME_LIMIT)
-        return name, None
+        if names.same_key(cleaned) in SHIPPED_KEYS:
+            return None, Result.fail("cards.err.name_shipped", name=cleaned)
+        return cleaned, None
 
     async def _versions(self, guild_id: int, game: str, name: str) -> list[CardSetRow]:
-        """The visible versions of the server's set ``name`` (matched without regard to case)."""
+        """The visible versions of the server's set ``name`` (matched without regard to case or
+        full-width letters: :func:`data.card_sets.names.same_key`)."""
         rows = await self.store.card_sets(int(guild_id), game)
-        want = name.casefold()
-        return [r for r in rows if r.name.casefold() == want]
+        want = names.same_key(name)
+        return [r for r in rows if names.same_key(r.name) == want]
 
     async def _set_names(self, guild_id: int, game: str) -> list[str]:
-        names: dict[str, str] = {}
+        found: dict[str, str] = {}
         for r in await self.store.card_sets(int(guild_id), game):
-            names.setdefault(r.name.casefold(), r.name)
-        return list(names.values())
+            found.setdefault(names.same_key(r.name), r.name)
+        return list(found.values())
+
+    @staticmethod
+    def _refused(err: CardSetRefused, game: str) -> Result:
+        if err.reason == "looks_like":
+            return Result.fail("cards.err.name_looks_like", name=err.name or "")
+        return Result.fail("cards.err.too_many_sets", max=err.limit or MAX_SETS, game=game_msg(game))
 
     async def version(self, guild_id: int | None, game: str, name: str, version: int | None = None
                       ) -> tuple[CardSetRow | None, Result | None]:
@@ -131,8 +141,14 @@ class CardSets:
         if bad:
             return bad
         existing = await self._versions(guild_id, game, name)
-        if not existing and len(await self._set_names(guild_id, game)) >= MAX_SETS:
-            return Result.fail("cards.err.too_many_sets", max=MAX_SETS, game=game_msg(game))
+        if not existing:        # told before the work of checking the upload; decided again when storing
+            others = await self._set_names(guild_id, game)
+            alike = next((n for n in others if names.looks_like(n, name)
+                          and names.same_key(n) != names.same_key(name)), None)      # not stored meanwhile
+            if alike is not None:
+                return self._refused(CardSetRefused("looks_like", name=alike), game)
+            if len(others) >= MAX_SETS:
+                return self._refused(CardSetRefused("too_many", limit=MAX_SETS), game)
         if existing:
             name = existing[-1].name             # the set's own spelling
         from data.card_sets.build import build_set
@@ -153,9 +169,15 @@ class CardSets:
                           data={"set": existing[-1], "unchanged": True, "counts": built.counts})
         summary = {**built.counts, "decks_own": games.adapter(game).deck_ids(built.cardset, built.own),
                    "base_edition": content.base_edition, "untranslated": len(content.untranslated)}
-        row = await self.store.add_card_set(CardSetRow(
-            int(guild_id), game, name, digest, content.mode, int(user_id), content=content.canonical(),
-            summary=summary, created_at=self.now()))
+        try:        # the limits and "the same content is one version" hold inside the store's transaction
+            row, added = await self.store.add_card_set(CardSetRow(
+                int(guild_id), game, name, digest, content.mode, int(user_id), content=content.canonical(),
+                summary=summary, created_at=self.now()), max_sets=MAX_SETS)
+        except CardSetRefused as err:
+            return self._refused(err, game)
+        if not added:           # an identical upload stored a moment ago (two at once)
+            return Result(ok=True, info=[msg("cards.unchanged", name=set_label(row))],
+                          data={"set": row, "unchanged": True, "counts": built.counts})
         await self._log(guild_id, user_id, "upload", game, row.name, row.version, file=filename[:100],
                         cards=built.counts.get("cards", 0), decks=built.counts.get("decks", 0),
                         digest=digest[:12], mode=content.mode)
@@ -176,10 +198,10 @@ class CardSets:
         for row in await self.store.card_sets(int(guild_id), game):
             if games.adapter(row.game) is None:
                 continue
-            key = (row.game, row.name.casefold())
+            key = (row.game, names.same_key(row.name))
             entry = out.setdefault(key, {"game": row.game, "name": row.name, "versions": [],
-                                         "default": str(settings.get(default_key(row.game)) or "").casefold()
-                                         == row.name.casefold()})
+                                         "default": names.same_key(str(settings.get(default_key(row.game)) or ""))
+                                         == key[1]})
             entry["versions"].append(row)
         return Result(ok=True, data={"sets": list(out.values())})
 
@@ -197,7 +219,7 @@ class CardSets:
         bad = self._game(game)
         if bad:
             return bad
-        if name is None or " ".join(str(name).split()).casefold() in SHIPPED_NAMES:
+        if name is None or names.same_key(name) in SHIPPED_KEYS:
             await self.store.set_guild_setting(int(guild_id), default_key(game), None)
             await self._log(guild_id, user_id, "default", game, None)
             return Result(ok=True, info=[msg("cards.default_shipped", game=game_msg(game))])
@@ -213,7 +235,7 @@ class CardSets:
         (None: the server's default; ``shipped``: the shipped cards).  ``data["ref"]``: the
         reference a match records (None: shipped), ``data["engine"]``, ``data["row"]``."""
         shipped = Result(ok=True, data={"ref": None, "engine": None, "row": None})
-        if name is not None and " ".join(str(name).split()).casefold() in SHIPPED_NAMES:
+        if name is not None and names.same_key(name) in SHIPPED_KEYS:
             return shipped
         if games.adapter(game) is None:
             return Result.fail("cards.err.no_sets_for", game=game_msg(game)) if name is not None else shipped
@@ -270,7 +292,7 @@ class CardSets:
         if bad:
             return bad
         row = None
-        if name is None or " ".join(str(name).split()).casefold() in SHIPPED_NAMES:
+        if name is None or names.same_key(name) in SHIPPED_KEYS:
             entries = await self.shipped_entries(game)
         else:
             row, err = await self.version(guild_id, game, name, version)
@@ -335,7 +357,7 @@ class CardSets:
         if err:
             return err
         n = await self.store.delete_card_set(int(guild_id), game, row.name, self.now())
-        if (await self.default_of(guild_id, game) or "").casefold() == row.name.casefold():
+        if names.same_key(await self.default_of(guild_id, game) or "") == names.same_key(row.name):
             await self.store.set_guild_setting(int(guild_id), default_key(game), None)
         await self._log(guild_id, user_id, "delete", game, row.name, row.version, versions=n)
         return Result(ok=True, info=[msg("cards.deleted", name=row.name, game=game_msg(game), versions=n)])

@@ -34,6 +34,10 @@ def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, 
     footer = [t(f"cards.chart.{key}", share=pct(f[key]["share"]), low=pct(f[key]["ci95"][0]),
                 high=pct(f[key]["ci95"][1]), n=f[key]["n"], verdict=t(f"cards.balance.verdict.{f[key]['verdict']}"))
               for key in ("first", "caps") if f[key]["n"]]
+    if f["draws"]["count"]:
+        d = f["draws"]
+        footer.append(t("cards.chart.draws", share=pct(d["share"]), low=pct(d["ci95"][0]), high=pct(d["ci95"][1]),
+                        n=d["n"], count=d["count"]))
     return matrix_image([names.get(d, d) for d in decks], mirrored(cells), title=title or t("cards.chart.title"),
                         subtitle=t(f"game.{game}"),
                         rule=t("cards.chart.rule", n=2 * plan.get("per_order", 0), done=f["played"], total=f["planned"]),

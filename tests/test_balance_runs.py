@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from balance.sets import PER_ORDER, figures, make_plan, play_chunk
+from data.store import BalanceRun
 from host import Host, engines
 from host.balance_runs import EDIT_EVERY, BalanceRuns
 
@@ -149,6 +150,43 @@ async def test_a_run_stops_at_its_cpu_cap_and_says_so_with_what_it_measured(host
     assert run.reason == "cpu" and 0 < len(run.progress["results"]) < len(run.plan["matches"])
     text = [s for s in seen if s[4]][0][2]
     assert "stopped after" in text and "CPU time" in text
+
+
+async def test_a_run_stopped_by_the_cpu_limit_inside_its_first_chunk_says_the_cpu_ran_out(host, store):
+    """Issue 45, finding 7: "a balance run stopped by its CPU cap during its first chunk reports
+    'worker failed' with 0 matches instead of 'the CPU budget ran out'".  The whole plan is one
+    chunk here, and the operating system's limit (2 s of CPU) ends it before any result is back."""
+    runs = BalanceRuns(store, host.card_sets)
+    runs.cpu_limit = 0.05
+    runs.chunk = 10_000
+    seen = told(runs)
+    res = await runs.request(G1, ADMIN, "art_of_war", SET)
+    await _until(lambda: _status(store, res.data["run"].id, "stopped"))
+    await _until(lambda: _told_final(seen))
+    await runs.stop()
+    run = await store.get_balance_run(res.data["run"].id)
+    assert run.reason == "cpu" and run.progress["results"] == [] and run.cpu_s >= runs.cpu_limit
+    text = [s for s in seen if s[4]][0][2]
+    assert "CPU time" in text and "worker process" not in text
+
+
+def test_a_set_whose_matches_all_end_drawn_says_so():
+    """Issue 45, finding 7: "a set whose every match is a draw by decks-out reports 0 % capped" —
+    and its pairings, counting each draw half, read 50 %.  The figures count the drawn matches,
+    and the report and the picture say how many there were."""
+    from render.balance_chart import chart_image
+
+    plan = make_plan(["a", "b"], per_order=20, seed=3)
+    results = [{"w": [], "r": "decks_out", "f": m[1]} for m in plan["matches"]]
+    f = figures(plan, results)
+    assert f["draws"]["count"] == 40 and f["draws"]["share"] == 1.0 and f["caps"]["share"] == 0.0
+    runs = BalanceRuns(None, None)
+    run = BalanceRun(G1, 1, "art_of_war", ADMIN, "en", "done", plan=plan, progress={"results": results})
+    runs._deck_names = lambda _run, _locale: {"a": "Owl Watch", "b": "Hawk Dive"}
+    for lang, words in (("en", "Drawn matches"), ("ja", "引き分け")):
+        text = runs.result_text(run, lang)
+        assert words in text and "100%" in text and "40" in text
+    assert chart_image("art_of_war", plan, results, {"a": "Owl Watch", "b": "Hawk Dive"}).size[0] > 0
 
 
 async def test_a_run_of_a_set_with_fewer_than_two_own_decks_is_refused(host, store):

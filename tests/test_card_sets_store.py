@@ -55,9 +55,9 @@ async def host(store):
 # --------------------------------------------------------------------------- the store
 async def test_versions_are_numbered_per_set_listed_without_content_and_marked_deleted(store):
     row = CardSetRow(G1, "art_of_war", SET, "a" * 64, "extend", ADMIN, content='{"v": 1}', summary={"cards": 3})
-    v1 = await store.add_card_set(row)
-    v2 = await store.add_card_set(replace(row, digest="b" * 64, content='{"v": 2}'))
-    other = await store.add_card_set(replace(row, guild_id=G2, digest="c" * 64))
+    v1, _ = await store.add_card_set(row)
+    v2, _ = await store.add_card_set(replace(row, digest="b" * 64, content='{"v": 2}'))
+    other, _ = await store.add_card_set(replace(row, guild_id=G2, digest="c" * 64))
     assert (v1.version, v2.version, other.version) == (1, 2, 1)
     listed = await store.card_sets(G1, "art_of_war")
     assert [(r.name, r.version, r.content) for r in listed] == [(SET, 1, None), (SET, 2, None)]
@@ -67,14 +67,14 @@ async def test_versions_are_numbered_per_set_listed_without_content_and_marked_d
     kept = await store.card_sets(G1, deleted=True)
     assert len(kept) == 2 and all(r.deleted_at is not None for r in kept)
     assert (await store.get_card_set(v1.id)).content == '{"v": 1}'      # never removed
-    v3 = await store.add_card_set(replace(row, digest="d" * 64))
+    v3, _ = await store.add_card_set(replace(row, digest="d" * 64))
     assert v3.version == 3                # numbering goes on after a deletion
     assert [r.id for r in await store.card_sets(G2)] == [other.id]
 
 
 async def test_a_card_set_row_that_does_not_read_is_skipped_and_logged(store, caplog):
-    good = await store.add_card_set(CardSetRow(G1, "art_of_war", SET, "a" * 64, "extend", ADMIN, content="{}"))
-    bad = await store.add_card_set(CardSetRow(G1, "art_of_war", "Other", "b" * 64, "extend", ADMIN, content="{}"))
+    good, _ = await store.add_card_set(CardSetRow(G1, "art_of_war", SET, "a" * 64, "extend", ADMIN, content="{}"))
+    bad, _ = await store.add_card_set(CardSetRow(G1, "art_of_war", "Other", "b" * 64, "extend", ADMIN, content="{}"))
     async with store._write() as c:
         await c.execute("UPDATE card_sets SET summary = ? WHERE id = ?", "not json", bad.id)
     assert [r.id for r in await store.card_sets(G1)] == [good.id]
