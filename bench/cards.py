@@ -12,6 +12,11 @@
   example (``docs/card_sets/``) plays in its worker process and its progress is stored after
   every chunk (:class:`host.balance_runs.BalanceRuns`).  Target
   ≤ 20 ms.
+- ``worst_upload_s`` / ``worst_upload_mib`` — the slowest (CPU seconds) and the largest (the
+  peak of Python allocations, tracemalloc) of a fixed corpus of hostile uploads read and checked
+  as ``/cards upload`` does: zip bombs and damaged members, deep and huge JSON, wide CSVs, lone
+  surrogates, hostile names, rules blocks, too many cards (:mod:`bench.hostile_uploads`, issue
+  45; ``--tiny`` measures only the issue's own shapes).  Targets ≤ 2 s and ≤ 64 MiB.
 
 The JSON: ``{"cards": {figure: value}, "meta": {...}}``.  Figures are measured here, never
 asserted in tests.
@@ -33,19 +38,23 @@ from bench.targets import missed, table_line
 Log = Callable[[str], None]
 
 PLANS: dict[str, dict[str, Any]] = {
-    "full": {"cards": 500, "pages": None, "lag_seconds": 20.0, "games": None},
-    "quick": {"cards": 500, "pages": 24, "lag_seconds": 8.0, "games": None},
-    "tiny": {"cards": 60, "pages": 2, "lag_seconds": 1.0, "games": ["art_of_war"]},
+    "full": {"cards": 500, "pages": None, "lag_seconds": 20.0, "games": None, "hostile": "all"},
+    "quick": {"cards": 500, "pages": 24, "lag_seconds": 8.0, "games": None, "hostile": "all"},
+    "tiny": {"cards": 60, "pages": 2, "lag_seconds": 1.0, "games": ["art_of_war"], "hostile": "issue"},
 }
 TARGETS: dict[str, tuple[str, float]] = {
     "validate_500_s": ("<=", 1.0),
     "show_png_ms_p99": ("<=", 150.0),
     "loop_lag_p99_ms_during_balance": ("<=", 20.0),
+    "worst_upload_s": ("<=", 2.0),
+    "worst_upload_mib": ("<=", 64.0),
 }
 LABELS: dict[str, tuple[str, str]] = {
     "validate_500_s": ("a 500-card upload checked and stored", "s"),
     "show_png_ms_p99": ("one page of a set drawn, p99", "ms"),
     "loop_lag_p99_ms_during_balance": ("event-loop lag p99 during a balance run", "ms"),
+    "worst_upload_s": ("the slowest hostile upload checked (CPU)", "s"),
+    "worst_upload_mib": ("the largest hostile upload checked (peak)", "MiB"),
 }
 
 
@@ -191,7 +200,16 @@ def measure_lag(cfg: dict, out: dict, log: Log, tmp: str) -> None:
     out["meta"]["balance_lag"] = {k: round(v, 2) if isinstance(v, float) else v for k, v in lag.items()}
 
 
-MEASURES = (measure_upload_and_pages, measure_lag)
+def measure_hostile(cfg: dict, out: dict, log: Log, tmp: str) -> None:
+    from bench.hostile_uploads import ISSUE_SHAPES, worst
+
+    got = worst(log, only=ISSUE_SHAPES if cfg.get("hostile") == "issue" else None)
+    out["cards"]["worst_upload_s"] = round(got["worst_upload_s"], 3)
+    out["cards"]["worst_upload_mib"] = round(got["worst_upload_mib"], 1)
+    out["meta"]["hostile"] = {"shapes": got["shapes"], "slowest": got["slowest"], "largest": got["largest"]}
+
+
+MEASURES = (measure_upload_and_pages, measure_lag, measure_hostile)
 
 
 def run_cards(plan: str = "full", games: list[str] | None = None, log: Log = lambda s: None) -> dict[str, Any]:
@@ -220,6 +238,10 @@ def format_cards(result: dict[str, Any]) -> str:
     if lag:
         lines.append(f"  balance run: {lag.get('matches_played')} matches played while probing, "
                      f"{lag.get('samples')} probes, loop held at most {lag.get('max_ms')} ms")
+    hostile = meta.get("hostile") or {}
+    if hostile:
+        lines.append(f"  hostile uploads: {hostile.get('shapes')} shapes; slowest: {hostile.get('slowest')}; "
+                     f"largest: {hostile.get('largest')}")
     lines.append(f"plan {meta.get('plan')} · {meta.get('cpus')} CPUs")
     return "\n".join(lines)
 

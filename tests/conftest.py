@@ -57,7 +57,7 @@ KINDS = {
     "outage": {"test_db_outages.py", "test_faults_harness.py"},
     "fuzz": {"test_squares_random.py", "test_logic_square_random.py", "test_maken_random.py",
              "test_art_of_war_random.py", "test_avalon_random.py", "test_determinize.py",
-             "test_window_secrecy.py", "test_card_sets_fuzz.py"},
+             "test_window_secrecy.py", "test_card_sets_fuzz.py", "test_card_sets_hostile_fuzz.py"},
     "selfplay": {"test_ai.py", "test_balance.py", "test_bench.py", "test_balance_runs.py"},
 }
 

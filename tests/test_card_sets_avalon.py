@@ -268,7 +268,8 @@ def test_a_rules_patch_and_an_editions_block_are_refused():
         ("editions", "cardcheck.no_editions")}
     assert_readable(built)
     built = upload_json({"cardz": []})                  # a typo is not called a rule
-    assert [(p.field, p.key) for p in built.problems] == [("cardz", "cardcheck.unknown_key")]
+    assert [(p.field, p.key) for p in built.problems] == [("cardz", "cardcheck.unknown_section")]
+    assert "cards, decks, comment" in built.problems[0].render("en")
 
 
 def test_a_set_that_stands_alone_needs_two_ready_made_decks():

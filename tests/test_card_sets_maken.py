@@ -20,6 +20,7 @@ from data.card_sets import games
 from data.card_sets.build import SHIPPED, build_set, open_content
 from data.card_sets.diff import changes, render as diff_lines
 from data.card_sets.export import export_files
+from data.card_sets.keys import CATALOG_KEYS
 from data.card_sets.model import SetContent
 from data.card_sets.upload import read_upload
 from rules.maken.cards import CardDataError, CardSet, card_text, character_text
@@ -203,6 +204,7 @@ def test_every_key_the_schema_raises_is_in_both_catalogs():
         text = (ROOT / path).read_text(encoding="utf-8")
         keys |= set(re.findall(r'key="([a-z_]+)"', text)) | set(re.findall(r'CellError\("([a-z_]+)"', text))
         keys |= set(re.findall(r'key="[a-z_]+" if [^\n]* else "([a-z_]+)"', text))
+    keys |= set(CATALOG_KEYS)           # the checks every game shares (data/card_sets/keys.py)
     assert {"int_range", "choice", "mk_unknown_character", "rules_patch", "no_editions", "too_few_decks"} <= keys
     for key in keys:
         for locale in ("en", "ja"):

@@ -18,12 +18,17 @@ import re
 from typing import Any
 
 from data.card_sets import csv_layout as cl
+from data.card_sets import keys
 from data.card_sets.build import SHIPPED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.art_of_war.cards import BASIC_IDS, CardDataError, CardSet, build_cardset, king_text, range_words
 from rules.art_of_war.board import EDITION
 
 GAME = "art_of_war"
+SECTIONS = ("format", "comment", "kings", "decks")        # what a set's file may hold (``units`` are the rulebook's)
+# top-level keys that would change a rule of the game, not a card (refused: ``rules_patch``)
+RULE_KEYS = ("rules", "rule", "options", "settings", "board", "hand", "hand_size", "hand_start", "waiting",
+             "waiting_max", "deck_size", "deck_rules", "setup", "max_turns", "turn_limit", "win", "victory")
 
 
 def _range_cell() -> cl.Cell:
@@ -106,6 +111,7 @@ def _copy(value: Any) -> Any:
 
 class ArtOfWarCards:
     game = GAME
+    sections = SECTIONS             # the top-level keys a set's file may hold
     layouts = (KINGS, DECKS)
     fixed_ids = frozenset(BASIC_IDS)
 
@@ -146,7 +152,7 @@ class ArtOfWarCards:
     def merge(self, base: list[tuple[str, dict]], own: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
         """The base without what the set replaces, then the set's files (without what
         :meth:`upload_rules` refused); a KING without the set's own words gets its rules text."""
-        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", "units"))
+        kept, mine = without_replaced(base, keys.allowed_only(own, SECTIONS), self.own_items)
         for _label, data in mine:
             for king in data.get("kings") or [] if isinstance(data.get("kings"), list) else []:
                 if isinstance(king, dict) and "text" not in king:
@@ -157,17 +163,22 @@ class ArtOfWarCards:
         return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
-        out = []
-        if "editions" in data:
-            out.append(CardDataError(label, None, "editions", "a set carries no editions", key="no_editions"))
-        if "units" in data:
-            out.append(CardDataError(label, None, "units", "the basic units are the rulebook's", key="fixed_card",
-                                     id=", ".join(BASIC_IDS)))
-        return out
+        """A file holds KINGs and decks: ``units`` (in any spelling) are the rulebook's, an
+        ``editions`` block or a rule of the game is refused, and so is any other key; a KING's or
+        deck's texts are ``{"ja", "en"}`` only, and neither takes a ``wording`` (a KING's
+        ``text`` is the set's words)."""
+        def units(label: str, key: Any) -> list[CardDataError]:
+            return [CardDataError(label, None, keys.shown(key), "the basic units are the rulebook's",
+                                  key="fixed_card", id=", ".join(BASIC_IDS))]
+        if not isinstance(data, dict):
+            return []
+        return keys.section_problems(label, data, SECTIONS, rules=RULE_KEYS, special={"units": units}) + \
+            keys.entry_problems(label, self.layouts, self.own_items(data))
 
     def validate(self, files: list[tuple[str, dict]]) -> tuple[CardSet | None, list[CardDataError]]:
         problems: list[CardDataError] = []
         cs = build_cardset(files, problems=problems)
+        keys.respelled(problems)
         if cs is not None and len(cs.decks) < 2:
             problems.append(CardDataError("", None, "decks", "needs two ready-made decks",
                                           key="too_few_decks", n=2, count=len(cs.decks)))

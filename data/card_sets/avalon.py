@@ -26,12 +26,14 @@ from functools import lru_cache
 from typing import Any
 
 from data.card_sets import csv_layout as cl
+from data.card_sets import keys
 from data.card_sets.build import SHIPPED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.avalon import cards as rc
 from rules.avalon.cards import CardDataError, card_text, validate_sources
 
 GAME = "avalon"
+SECTIONS = tuple(k for k in rc.TOP_KEYS if k != "editions")      # what a set's file may hold
 # top-level keys of an upload that would change a rule of the game, not a card: refused
 RULE_KEYS = ("rules", "rule", "modes", "mode", "options", "target", "target_mana", "life", "proofs", "hand_size",
              "lands", "deck_size", "copy_limit", "copies", "star5", "ability_order", "strike_order",
@@ -140,6 +142,18 @@ def _ninja_cell() -> cl.Cell:
     return cl.Cell(parse, lambda v: "yes", _l("yes, or empty", "yes または空欄"))
 
 
+def _deck_cards_cell() -> cl.Cell:
+    """A ready-made deck's cards with copies (``c01*3 c02``); a card listed with 0 copies (JSON
+    allows it: the deck does not hold it) is left out when written, as the deck reads it."""
+    inner = cl.counts(most=99)
+
+    def write(value: Any) -> str:
+        if isinstance(value, dict):
+            value = {cid: n for cid, n in value.items() if n}
+        return inner.write(value)
+    return cl.Cell(inner.parse, write, inner.help)
+
+
 def _card_id_cell() -> cl.Cell:
     def parse(text: str) -> str:
         t = text.strip().lower()
@@ -204,7 +218,7 @@ DECKS = cl.Layout(
     "deck", _l("ready-made decks", "構築済みデッキ"),
     (_id(), *cl.bilingual("name", "name", NAME_LIMIT, required=True),
      cl.Column("avatar", "spec.avatar", _card_id_cell()),
-     cl.Column("cards", "spec.cards", cl.counts(most=99), required=True)),
+     cl.Column("cards", "spec.cards", _deck_cards_cell(), required=True)),
     section="decks", keyed=True, example="docs/card_sets/avalon_decks.csv")
 LAYOUTS = (CREATURES, SUPPORTS, MAGIC, AVATARS, DECKS)
 KIND = {"creature": "creature", "support": "support", "magic": "magic", "avatar": "avatar"}
@@ -227,6 +241,7 @@ def _shipped_at(edition: int) -> str:
 
 class AvalonCards:
     game = GAME
+    sections = SECTIONS             # the top-level keys a set's file may hold
     layouts = LAYOUTS
     fixed_ids: frozenset = frozenset()      # the rulebook prints no card of its own
 
@@ -261,19 +276,22 @@ class AvalonCards:
     def merge(self, base: list[tuple[str, dict]], own: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
         """Own cards and decks replace base ones with their id; what ``upload_rules`` refused
         (``editions``, a rules patch) is left out, so it is not reported a second time."""
-        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", *RULE_KEYS))
+        kept, mine = without_replaced(base, keys.allowed_only(own, SECTIONS), self.own_items)
         return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
-        out = []
-        if "editions" in data:
-            out.append(CardDataError(label, None, "editions", "a set carries no editions", key="no_editions"))
-        out += [_rules_patch(label, key) for key in data if key in RULE_KEYS]
-        return out
+        """A file holds cards and ready-made decks: an ``editions`` block or a rule of the game
+        (in any letter case or width) is refused, and so is any other key; a card's texts are
+        ``{"ja", "en"}`` only, and a deck takes no ``wording``."""
+        if not isinstance(data, dict):
+            return []
+        return keys.section_problems(label, data, SECTIONS, rules=RULE_KEYS) + \
+            keys.entry_problems(label, self.layouts, self.own_items(data))
 
     def validate(self, files: list[tuple[str, dict]]) -> tuple[dict | None, list[CardDataError]]:
         problems: list[CardDataError] = []
         cs = validate_sources(files, problems=problems)
+        keys.respelled(problems)
         if cs is not None and len(cs["decks"]) < 2:
             problems.append(CardDataError("", None, "decks", "needs two ready-made decks",
                                           key="too_few_decks", n=2, count=len(cs["decks"])))
@@ -308,13 +326,6 @@ class AvalonCards:
             out.append(Entry(did, "deck", dict(deck["name"]), deck_words(cards, deck["spec"]),
                              deck_facts(cards, deck["spec"]), own=did in own, deck=True))
         return out
-
-
-def _rules_patch(label: str, key: str) -> CardDataError:
-    err = CardDataError(label, None, key, f"{key!r} is a rule of the game: a set changes cards only",
-                        key="rules_patch")
-    err.params = {"key": key}          # ``key`` is also the constructor's catalog-key argument
-    return err
 
 
 # --------------------------------------------------------------------------- facts and words

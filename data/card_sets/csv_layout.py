@@ -37,8 +37,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from data.card_sets.problems import Problem
-from data.card_sets.upload import Row, Upload
+from data.card_sets.problems import Problem, problem
+from data.card_sets.upload import MAX_PROBLEMS, Row, Upload
 
 TRUE_WORDS = ("yes", "true", "1", "y", "o", "○", "はい", "true")
 FALSE_WORDS = ("no", "false", "0", "n", "x", "×", "いいえ", "")
@@ -374,10 +374,16 @@ class ReadRows:
 
 
 def read_rows(upload: Upload, layout: Layout) -> ReadRows:
-    """Every row of ``upload`` as an entry of ``layout`` (cells parsed; every bad cell reported)."""
+    """Every row of ``upload`` as an entry of ``layout`` (cells parsed; every bad cell reported,
+    up to :data:`data.card_sets.upload.MAX_PROBLEMS` of them: then one saying there are more,
+    and the rows after are not read)."""
     out = ReadRows()
     cols = {c.name: c for c in layout.columns}
+    pairs = sorted({c.pair for c in layout.columns if c.pair})
     for row in upload.rows:
+        if len(out.problems) >= MAX_PROBLEMS:
+            out.problems.append(problem("more_problems", upload.name, row.line, limit=MAX_PROBLEMS))
+            break
         entry: dict[str, Any] = json.loads(json.dumps(layout.constant))
         card = row.cells.get(layout.id_column, "").strip().lower() or None
         if layout.parent is not None:
@@ -403,7 +409,7 @@ def read_rows(upload: Upload, layout: Layout) -> ReadRows:
             if name == layout.id_column and isinstance(value, str):
                 value = value.lower()
             set_path(entry, col.path, value)
-        for base in sorted({c.pair for c in layout.columns if c.pair}):
+        for base in pairs:
             ja, en = cols[f"{base}_ja"], cols[f"{base}_en"]
             got_ja, got_en = get_path(entry, ja.path), get_path(entry, en.path)
             if got_ja is None and got_en is None:

@@ -1,8 +1,9 @@
 """A stored set as files to download (``/cards export``): one JSON file in the game's card format
 and one CSV per layout, written with the project's CSV helper (:mod:`data.csv_export`: UTF-8
 with a byte-order mark, formula-looking cells escaped).  Uploading these files again gives the
-same cards: the CSVs use the same layouts the upload reads, a text given in one language only
-is written in that language only, and a card's own wording goes with it.
+same version: the CSVs use the same layouts the upload reads, a text given in one language only
+is written in that language only (an ability's too), a card's own wording goes with it, and a
+JSON upload is stored as its CSV export reads back (:func:`as_csv`).
 
 >>> from data.card_sets.model import SetContent, merged_sections
 >>> c = SetContent("art_of_war", "extend", 3, [["k.json", {"kings": [{"id": "king_x", "name": {"en": "X", "ja": "X"},
@@ -18,8 +19,10 @@ import re
 from typing import Any
 
 from data.card_sets import games
-from data.card_sets.csv_layout import Layout, get_path, set_path, write_rows
+from data.card_sets.csv_layout import Layout, set_path, write_rows
 from data.card_sets.model import SetContent, merged_sections
+from data.card_sets.problems import Problem
+from data.card_sets.upload import Upload, read_upload
 from data.csv_export import to_csv
 
 
@@ -30,10 +33,12 @@ def file_stem(name: str) -> str:
 
 
 def combined(content: SetContent) -> dict:
-    """The set's own files as one file of the game's format (lists joined, objects merged), each
-    card's own wording with it."""
+    """The set's own files as one file of the game's format (lists joined, objects merged; only
+    the sections a set's file may hold), each card's own wording with it."""
     adapter = games.adapter(content.game)
-    out: dict[str, Any] = json.loads(json.dumps(merged_sections(content.files)))
+    allowed = getattr(adapter, "sections", None)       # a version stored before a key was refused keeps it out
+    out: dict[str, Any] = json.loads(json.dumps({k: v for k, v in merged_sections(content.files).items()
+                                                 if allowed is None or k in allowed}))
     for _section, ident, entry in adapter.own_items(out):
         if ident in content.wording:
             entry["wording"] = dict(content.wording[ident])
@@ -53,8 +58,14 @@ def _blank_untranslated(row_entry: dict, paths: list[str], prefix: str = "") -> 
             if not path.startswith(prefix):
                 continue
             path = path[len(prefix):].lstrip(".")
-        dotted = re.sub(r"\[(\d+)\]", r".\1", path)
-        node = get_path(entry, dotted)
+        node: Any = entry           # a path into lists too: ``abilities[0].name`` (an AVI's ability)
+        for key in re.sub(r"\[(\d+)\]", r".\1", path).split("."):
+            if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+            elif isinstance(node, dict):
+                node = node.get(key)
+            else:
+                node = None
         if isinstance(node, dict) and lang in node:
             node.pop(lang)
     return entry
@@ -107,11 +118,10 @@ def pretty(data: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def export_files(content: SetContent, name: str) -> dict[str, bytes]:
-    """``{file name: bytes}``: the set as JSON and as one CSV per layout that has rows."""
-    stem = file_stem(name)
-    data = combined(content)
-    files = {f"{stem}.json": pretty({"comment": f"{name} ({content.game}, {content.mode})", **data}).encode("utf-8")}
+def csv_files(content: SetContent, stem: str, data: dict | None = None) -> dict[str, bytes]:
+    """``{file name: bytes}``: one CSV per layout that has rows (``data``: :func:`combined`)."""
+    data = combined(content) if data is None else data
+    files = {}
     for layout in games.adapter(content.game).layouts:
         header, rows = layout_rows(content, layout, data)
         if rows:
@@ -119,4 +129,28 @@ def export_files(content: SetContent, name: str) -> dict[str, bytes]:
     return files
 
 
-__all__ = ["export_files", "combined", "layout_rows", "file_stem"]
+def export_files(content: SetContent, name: str) -> dict[str, bytes]:
+    """``{file name: bytes}``: the set as JSON and as one CSV per layout that has rows."""
+    stem = file_stem(name)
+    data = combined(content)
+    files = {f"{stem}.json": pretty({"comment": f"{name} ({content.game}, {content.mode})", **data}).encode("utf-8")}
+    return files | csv_files(content, stem, data)
+
+
+def as_csv(content: SetContent) -> tuple[list[Upload], list[Problem]]:
+    """The set's CSV export read back as an upload (:func:`data.card_sets.upload.read_upload`).
+
+    A set uploaded as JSON is stored as this reads back (``build.build_set``): the CSV cells
+    spell each value one way (a range as its grid, a deck's cards as id → copies, texts without
+    spaces around them), and the cards come in the layouts' order — so the set's JSON and CSV
+    exports upload again as the very same version, whichever the designer uploaded."""
+    files: list[Upload] = []
+    problems: list[Problem] = []
+    for name, data in csv_files(content, "set").items():
+        got, bad = read_upload(name, data)
+        files += got
+        problems += bad
+    return files, problems
+
+
+__all__ = ["export_files", "csv_files", "as_csv", "combined", "layout_rows", "file_stem"]

@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Any
 
 from data.card_sets import csv_layout as cl
+from data.card_sets import keys
 from data.card_sets.build import SHIPPED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.logic_square import card_text as ct
@@ -37,6 +38,7 @@ from rules.logic_square.cards import (BREAKS, BUILD_KEYS, COLOURS, EFFECT_IFS, E
 from rules.logic_square.match import EDITION
 
 GAME = "logic_square"
+SECTIONS = ("format", "comment", "types", "cards", "decks")      # what a set's file may hold
 ID_LIMIT = 31                 # what a cell may hold; the schema's id rule (2–12 characters) says the rest
 # top-level keys that would change a rule of the game, not a card (refused: ``rules_patch``)
 RULE_KEYS = ("rules", "rule", "options", "settings", "life", "life_start", "life_cap", "ap", "ap_turn",
@@ -330,6 +332,7 @@ _TYPE_FIELD = re.compile(r"^types\.([^.]+)(?:\.(ja|en))?$")
 
 class LogicSquareCards:
     game = GAME
+    sections = SECTIONS             # the top-level keys a set's file may hold
     layouts = (AVIS, ABILITIES, RESOURCES, ITS, TYPES, DECKS)
     fixed_ids: frozenset = frozenset()
 
@@ -363,7 +366,7 @@ class LogicSquareCards:
         """The base files without what the set replaces (cards and decks by id, types by id),
         then the set's files — without an ``editions`` block (refused by :meth:`upload_rules`),
         each type name in both languages, and each card's missing texts generated."""
-        out, own = without_replaced(base, own, self.own_items, drop=("editions", *RULE_KEYS))
+        out, own = without_replaced(base, keys.allowed_only(own, SECTIONS), self.own_items)
         own_types = {t for _l, d in own if isinstance(d, dict) and isinstance(d.get("types"), dict) for t in d["types"]}
         names: dict[str, dict] = {}
         for _label, kept in out:            # a type of the set replaces the shipped one of its id
@@ -390,15 +393,14 @@ class LogicSquareCards:
         return out
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
-        out = []
+        """A file holds types, cards and ready-made decks: an ``editions`` block or a rule of the
+        game (in any letter case or width) is refused, and so is any other key (the schema checks
+        what a card holds; a card's own words are its ``text``, so it takes no ``wording``); a
+        type's name is held to a name's limits."""
         if not isinstance(data, dict):
-            return out
-        if "editions" in data:
-            out.append(CardDataError(label, None, "editions", "a set carries no editions", key="no_editions"))
-        for key in data:
-            if str(key).lower() in RULE_KEYS:
-                out.append(_keyed(CardDataError(label, None, str(key), "a set changes cards, never a rule of the game"),
-                                  "rules_patch", {"key": str(key)[:30]}))
+            return []
+        out = keys.section_problems(label, data, SECTIONS, rules=RULE_KEYS) + \
+            keys.entry_problems(label, self.layouts, self.own_items(data), texts=False)
         types = data.get("types")
         if isinstance(types, dict):
             for tid, name in types.items():
@@ -420,7 +422,7 @@ class LogicSquareCards:
         blamed for them."""
         problems: list[CardDataError] = []
         cs = CardSet.from_sources(files, problems=problems, left_out=left_out)
-        problems = [_type_spot(e) for e in problems]
+        problems = [_type_spot(e) for e in keys.respelled(problems)]
         if cs is not None and len(cs.decks) < 2:
             problems.append(CardDataError("", None, "decks", "needs two ready-made decks",
                                           key="too_few_decks", n=2, count=len(cs.decks)))

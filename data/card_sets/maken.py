@@ -27,11 +27,12 @@ import re
 from typing import Any
 
 from data.card_sets import csv_layout as cl
+from data.card_sets import keys
 from data.card_sets.build import SHIPPED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.maken.cards import (BET_EFFECTS, EFFECT_N, HIT_EFFECTS, ICON_EN, ICON_JA, ICONS, IF_GAUGE, NUMBERS,
-                               POSTURE_EN, POSTURE_JA, POSTURES, SUPPORT_EFFECTS, TIMINGS, CardDataError, CardSet,
-                               character_text)
+                               POSTURE_EN, POSTURE_JA, POSTURES, SUPPORT_EFFECTS, TIMINGS, TOP_KEYS, CardDataError,
+                               CardSet, character_text)
 from rules.maken.editions import EDITION, RULES, _raw, rules_patch_error
 
 GAME = "maken"
@@ -55,7 +56,8 @@ def _number(field: str) -> cl.Cell:
 
 
 def _reach_cell() -> cl.Cell:
-    """One reach (``2``: front and back the same) or front/back (``3/1``; also ``3|1``)."""
+    """One reach (``2``: front and back the same; ``2/2`` reads as 2) or front/back (``3/1``; also
+    ``3|1``)."""
     low, high = NUMBERS["reach"]
 
     def parse(text: str) -> Any:
@@ -68,10 +70,12 @@ def _reach_cell() -> cl.Cell:
         for v in values:
             if not low <= v <= high:
                 raise cl.CellError("int_range", value=v, low=low, high=high)
-        return values[0] if len(values) == 1 else values
+        return values[0] if len(values) == 1 or values[0] == values[1] else values
 
-    def write(value: Any) -> Any:
-        return f"{value[0]}/{value[1]}" if isinstance(value, list) else value
+    def write(value: Any) -> Any:       # one reach when front and back are the same (``[2, 2]`` is 2)
+        if isinstance(value, list) and len(value) == 2 and value[0] != value[1]:
+            return f"{value[0]}/{value[1]}"
+        return value[0] if isinstance(value, list) and value else value
     return cl.Cell(parse, write, {"en": "0–9, or front/back like 3/1", "ja": "0〜9、または先間合/後間合（3/1）"})
 
 
@@ -149,6 +153,7 @@ DECKS = cl.Layout(
     section="decks", example="docs/card_sets/maken_decks.csv")
 
 SECTIONS = ("characters", "cards", "decks")
+FILE_KEYS = tuple(k for k in TOP_KEYS if k != "editions")       # what a set's file may hold
 
 
 def _copy(value: Any) -> Any:
@@ -167,6 +172,7 @@ def _same(value: Any) -> dict:
 
 class MakenCards:
     game = GAME
+    sections = FILE_KEYS            # the top-level keys a set's file may hold
     layouts = (CHARACTERS, ATTACKS, SUPPORTS, DECKS)
     fixed_ids: frozenset = frozenset()          # the rulebook prints no character: every one is a set's to change
 
@@ -211,48 +217,47 @@ class MakenCards:
         the base one of its section with the same id), then the set's files.  What
         :meth:`upload_rules` refuses (``editions``, ``rules``) is left out of the set's files, so
         it is reported once."""
-        kept, mine = without_replaced(base, own, self.own_items, drop=("editions", "rules"))
+        kept, mine = without_replaced(base, keys.allowed_only(own, FILE_KEYS), self.own_items)
         return kept + mine
 
     def upload_rules(self, label: str, data: Any) -> list[CardDataError]:
         """An upload holds cards and decks only: no ``editions`` (a new version of the set is a new
         upload) and no rules number anywhere (docs/rules/maken.md: a rule of the game is never
-        card content)."""
-        out: list[CardDataError] = []
+        card content) — in any letter case or width — and no key the format does not know; a
+        card's ``wording`` is a text, a character's own words are its ``text``."""
         if not isinstance(data, dict):
+            return []
+        rule_names = {keys.fold(r): r for r in RULES}
+
+        def rules(value: Any, where: str, card: str | None = None) -> list[CardDataError]:
+            names = list(value) if isinstance(value, dict) and value else []
+            return [rules_patch_error(label, card, f"{where}.{keys.shown(name)}" if names else where,
+                                      keys.shown(name), "a card set changes cards, never a rule of the game")
+                    for name in names or ["rules"]]
+
+        def editions(label: str, key: Any) -> list[CardDataError]:
+            out = [keys.no_editions(label, key)]
+            eds = data[key]
+            for ed, patch in (eds.items() if isinstance(eds, dict) else []):
+                for name in (patch if isinstance(patch, dict) else []):
+                    if keys.fold(name) == "rules":
+                        out += rules(patch[name], f"{keys.shown(key)}.{ed}.{keys.shown(name)}")
             return out
 
-        def rules(value: Any, where: str, card: str | None = None) -> None:
-            names = list(value) if isinstance(value, dict) and value else []
-            for name in names or ["rules"]:
-                field = f"{where}.{name}" if names else where
-                out.append(rules_patch_error(label, card, field, str(name)[:30],
-                                             "a card set changes cards, never a rule of the game"))
-
-        if "editions" in data:
-            out.append(CardDataError(label, None, "editions", "a set carries no editions", key="no_editions"))
-            eds = data["editions"]
-            for ed, patch in (eds.items() if isinstance(eds, dict) else []):
-                if isinstance(patch, dict) and "rules" in patch:
-                    rules(patch["rules"], f"editions.{ed}.rules")
-        if "rules" in data:
-            rules(data["rules"], "rules")
-        for key in RULES:
-            if key in data:
-                rules({key: data[key]}, "")
+        out = keys.section_problems(label, data, FILE_KEYS, rules=RULES, special={
+            "editions": editions, "rules": lambda _label, key: rules(data[key], keys.shown(key))})
         for section, ident, entry in self.own_items(data):
-            for key in RULES:
-                if key in entry:
-                    out.append(rules_patch_error(label, f"deck {ident!r}" if section == "decks" else ident, key, key,
+            for key in entry:
+                if keys.fold(key) in rule_names:
+                    out.append(rules_patch_error(label, f"deck {ident!r}" if section == "decks" else ident,
+                                                 keys.shown(key), keys.shown(key),
                                                  "a card set changes cards, never a rule of the game"))
-        for err in out:
-            if err.field and err.field.startswith("."):
-                err.field = err.field[1:]
-        return out
+        return out + keys.entry_problems(label, self.layouts, self.own_items(data), texts=False)
 
     def validate(self, files: list[tuple[str, dict]]) -> tuple[CardSet | None, list[CardDataError]]:
         problems: list[CardDataError] = []
         cs = CardSet.from_sources(files, problems=problems)
+        keys.respelled(problems)
         if cs is not None and len(cs.decks) < 2:
             problems.append(CardDataError("(card set)", None, "decks", "needs two ready-made decks",
                                           key="too_few_decks", n=2, count=len(cs.decks)))

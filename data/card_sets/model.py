@@ -60,7 +60,9 @@ class SetContent:
         data = self.to_json()
         data["files"] = merged_sections(self.files)
         text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        # "surrogatepass": an upload never holds a lone surrogate (data.card_sets.upload refuses
+        # it), and a version read back that does is named, not a crash (issue 45, finding 1)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     @classmethod
     def from_json(cls, text: str | dict) -> "SetContent":
