@@ -26,7 +26,8 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import CHOICE_MAX, L, N, clip, code, game_name, render, render_lines, reply, reply_error, run_in_cog, tr, user_locale
+from cogs.common import (CHOICE_MAX, L, N, clip, code, file_bytes, game_name, render, render_lines, reply, reply_error,
+                         run_in_cog, safe_text, tr, user_locale)
 from data.card_sets import games
 from data.card_sets.upload import MAX_FILE, MAX_UNPACKED
 from host.card_sets import ROLE_KEY, SHIPPED, SHIPPED_NAMES, set_label
@@ -42,12 +43,6 @@ CARD_GAMES = [Choice(name=app_commands.locale_str(game_name(g, "en"), key=f"game
               for g in games.GAMES]
 MODES = [Choice(name=L("cmd.cards.mode.extend"), value="extend"),
          Choice(name=L("cmd.cards.mode.alone"), value="alone")]
-
-
-def plain(text: Any) -> str:
-    """A name or text from a set as message text: no mention, no markdown (a card named
-    ``@everyone`` stays words)."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(text)))
 
 
 def may_manage(interaction: discord.Interaction, settings: dict) -> bool:
@@ -158,7 +153,7 @@ class Cards(commands.Cog):
             return
         limit = MAX_UNPACKED if file.filename.lower().endswith(".zip") else MAX_FILE
         if file.size > limit:
-            await reply_error(interaction, tr("cards.err.too_big", locale, name=clip(plain(file.filename), 60),
+            await reply_error(interaction, tr("cards.err.too_big", locale, name=safe_text(file.filename, 60),
                                               size=f"{file.size / 1024:,.0f} KiB", limit=f"{limit // 1024} KiB"))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -176,17 +171,17 @@ class Cards(commands.Cog):
                 return
             lines = [p.render(locale) for p in problems]                 # problems.txt: plain text
             head = tr("cards.problems", locale, count=len(problems), file=code(file.filename))
-            shown = "\n".join("• " + p.render(locale, code=code, words=plain) for p in problems[:PROBLEMS_SHOWN])
+            shown = "\n".join("• " + p.render(locale, code=code, words=safe_text) for p in problems[:PROBLEMS_SHOWN])
             more = tr("cards.problems_more", locale, count=len(lines) - PROBLEMS_SHOWN) \
                 if len(lines) > PROBLEMS_SHOWN else ""
-            report = discord.File(io.BytesIO(("\n".join(lines) + "\n").encode("utf-8")), filename="problems.txt")
+            report = discord.File(io.BytesIO(file_bytes("\n".join(lines) + "\n")), filename="problems.txt")
             await reply(interaction, clip("⚠️ " + "\n".join(x for x in (head, shown, more) if x), CONTENT_MAX),
                         file=report)
             return
         row = res.data["set"]
         lines = render_lines(res.info, locale)
         if not res.data.get("unchanged"):
-            lines.append(tr("cards.uploaded_next", locale, name=plain(row.name), game=game_name(game, locale)))
+            lines.append(tr("cards.uploaded_next", locale, name=safe_text(row.name), game=game_name(game, locale)))
         await reply(interaction, clip("\n".join(lines), CONTENT_MAX))
 
     # ------------------------------------------------------------------ list
@@ -204,7 +199,7 @@ class Cards(commands.Cog):
         for s in res.data["sets"]:
             newest = s["versions"][-1]
             summary = newest.summary or {}
-            lines.append(tr("cards.list_line", locale, game=game_name(s["game"], locale), name=plain(s["name"]),
+            lines.append(tr("cards.list_line", locale, game=game_name(s["game"], locale), name=safe_text(s["name"]),
                             version=newest.version, versions=len(s["versions"]), cards=summary.get("cards", 0),
                             decks=summary.get("decks", 0), mode=tr(f"cmd.cards.mode.{newest.mode}", locale),
                             default=tr("cards.default_mark", locale) if s["default"] else "",
@@ -246,11 +241,11 @@ class Cards(commands.Cog):
         note = tr("cards.filtered", locale, query=data["query"]) if data["query"] else ""
         png = await asyncio.to_thread(page_png, game, chunk, title=title, page=page + 1, pages=pages,
                                       locale=locale, note=note)
-        names = [("📦 " if e.deck else "🃏 ") + plain(clip(e.name.get(locale) or e.name.get("en") or e.id, 60))
+        names = [("📦 " if e.deck else "🃏 ") + safe_text(e.name.get(locale) or e.name.get("en") or e.id, 60)
                  + ("" if e.own else " " + tr("cards.shipped_mark", locale)) for e in chunk]
         head = tr("cards.show_head", locale, game=game_name(game, locale), shown=len(entries), total=data["total"],
                   page=page + 1, pages=pages)
-        embed = discord.Embed(title=clip(plain(title), 256), description=clip("\n".join([head, *names]), 4000))
+        embed = discord.Embed(title=safe_text(title, 120), description=clip("\n".join([head, *names]), 4000))
         embed.set_image(url="attachment://cards.png")
         view = discord.ui.View(timeout=None)
         if pages > 1:
@@ -307,20 +302,23 @@ class Cards(commands.Cog):
             elif m:
                 old = int(m.group(1))
             else:
-                await reply_error(interaction, tr("cards.err.against", locale, value=clip(plain(against), 20)))
+                await reply_error(interaction, tr("cards.err.against", locale, value=safe_text(against, 20)))
                 return
         res = await self.sets.diff(interaction.guild_id, game, card_set, version, old, shipped)
         if not res.ok:
             await reply_error(interaction, render(res.error, locale))
             return
         row, base = res.data["row"], res.data["against"]
-        head = tr("cards.diff_head", locale, new=plain(set_label(row)),
-                  old=plain(set_label(base)) if base is not None else tr("cards.shipped_title", locale))
-        lines = [plain(x) for x in words(res.data["changes"], locale)]
-        body = "\n".join("• " + x for x in lines) or tr("cards.diff_none", locale)
+        new_name, old_name = set_label(row), set_label(base) if base is not None else None
+        head = tr("cards.diff_head", locale, new=safe_text(new_name),
+                  old=safe_text(old_name) if old_name is not None else tr("cards.shipped_title", locale))
+        lines = list(words(res.data["changes"], locale))             # changes.txt: plain text
+        body = "\n".join("• " + safe_text(x) for x in lines) or tr("cards.diff_none", locale)
         text = head + "\n" + body
         if len(text) > CONTENT_MAX:
-            report = discord.File(io.BytesIO((head + "\n" + "\n".join(lines) + "\n").encode("utf-8")),
+            plain_head = tr("cards.diff_head", locale, new=new_name,
+                            old=old_name if old_name is not None else tr("cards.shipped_title", locale))
+            report = discord.File(io.BytesIO(file_bytes(plain_head + "\n" + "\n".join(lines) + "\n")),
                                   filename="changes.txt")
             await reply(interaction, clip(text, CONTENT_MAX - 40) + "\n" + tr("cards.diff_file", locale), file=report)
             return
@@ -342,7 +340,7 @@ class Cards(commands.Cog):
             await reply_error(interaction, render(res.error, locale))
             return
         files = [discord.File(io.BytesIO(body), filename=name) for name, body in res.data["files"].items()][:10]
-        await reply(interaction, tr("cards.exported", locale, name=plain(set_label(res.data["row"]))), files=files)
+        await reply(interaction, tr("cards.exported", locale, name=safe_text(set_label(res.data["row"]))), files=files)
 
     # ------------------------------------------------------------------ default, delete, role, log
     @group.command(name=N("default", "cmd.cards.default.name"), description=L("cmd.cards.default.description"))
@@ -390,9 +388,10 @@ class Cards(commands.Cog):
         res = await self.sets.log(interaction.guild_id)
         lines = []
         for e in res.data.get("log", []):
-            what = tr(f"cards.log.{e.action}", locale, name=plain(e.name or tr("cards.shipped_title", locale)),
+            what = tr(f"cards.log.{e.action}", locale, name=safe_text(e.name) if e.name else tr("cards.shipped_title", locale),
                       version=e.version or "", game=game_name(e.game, locale) if e.game != "-" else "",
-                      **{k: plain(v) for k, v in (e.detail or {}).items() if isinstance(v, (str, int))})
+                      **{k: safe_text(v) if isinstance(v, str) else v for k, v in (e.detail or {}).items()
+                         if isinstance(v, (str, int))})
             lines.append(f"<t:{int(e.at)}:f> <@{e.user_id}> {what}")
         await reply(interaction, clip("\n".join(lines) or tr("cards.log_none", locale), CONTENT_MAX))
 
@@ -468,4 +467,4 @@ class CardPage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE
 
 DYNAMIC_ITEMS = (CardPage,)
 
-__all__ = ["Cards", "DYNAMIC_ITEMS", "plain", "may_manage", "set_autocomplete", "play_set_autocomplete"]
+__all__ = ["Cards", "DYNAMIC_ITEMS", "may_manage", "set_autocomplete", "play_set_autocomplete"]

@@ -6,6 +6,8 @@ Nothing here knows a game: text comes from the catalog (``data/i18n``), game nam
 from __future__ import annotations
 
 import logging
+import re
+import unicodedata
 from typing import Any, Iterable
 
 import discord
@@ -70,13 +72,42 @@ def send_kwargs(embed: Any, *, allowed_mentions: Any, content: str | None = None
     return kwargs
 
 
+# The params of host messages (host.types.Msg) that carry user words — a player's, deck's, set's,
+# card's or option's name, a list of names — and, for two keys, the whole text: a move in words
+# and what it did (card names of a server's own set in them).  :func:`render` shows them through
+# :func:`safe_text`; every other param is the bot's own (numbers, commands, catalog words).
+USER_PARAMS = frozenset({"name", "names", "waiting", "card", "character", "owner"})
+USER_PARAMS_OF = {"host.raw": frozenset({"text"}), "host.played": frozenset({"command"})}
+
+
+def _safe_param(value: Any) -> Any:
+    """A user-words param: a text, or a text in both languages ({"en": …, "ja": …})."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
+        return {k: safe_text(v) for k, v in value.items()}
+    return value
+
+
+def _safe_msg(m: Any) -> Any:
+    """``m`` with its user-words params made safe (nested messages too)."""
+    from host.types import Msg
+
+    if not isinstance(m, Msg):
+        return m
+    user = USER_PARAMS | USER_PARAMS_OF.get(m.key, frozenset())
+    return Msg(m.key, {k: (_safe_msg(v) if isinstance(v, Msg) else _safe_param(v) if k in user else v)
+                       for k, v in m.params.items()})
+
+
 def render(m: Any, locale: str) -> str:
-    """Render a host Msg (or pass through a str / None)."""
+    """Render a host Msg (or pass through a str / None), its user words through
+    :func:`safe_text` (:data:`USER_PARAMS`)."""
     if m is None:
         return ""
     if isinstance(m, str):
         return m
-    return m.render(locale)
+    return _safe_msg(m).render(locale)
 
 
 def render_lines(lines: Iterable[Any], locale: str) -> list[str]:
@@ -93,15 +124,121 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+# ---------------------------------------------------------------------------- user text
+# Line breaks (and tabs) of user text: a space in one line, kept in a text of several lines.
+_BREAKS = {"\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"}
+# Letters that draw nothing (Hangul fillers, the combining grapheme joiner): a "blank" name.
+_BLANK = {"\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"}
+# Escaped wherever they stand: emphasis, strike, spoiler, code, masked links, mentions
+# (``<@id>``, ``<#id>``, ``</cmd:id>``, ``<t:…>``, ``<:emoji:id>``) and ``@everyone``/``@here``.
+_ANYWHERE = frozenset("\\*_~|`[]<@")
+# Block markers, at the start of a line and before a space (or the end of the text, which a
+# message may go on after): headings (``#``, ``##``, ``###``), subtext (``-#``), quotes (``>``,
+# ``>>>``) and lists (``-``, ``+``, ``1.``; ``*`` is escaped anywhere).  Escaping the marker's
+# first character (a number's dot) is enough: "+1 attack" or "#3" stay as they are.
+_MARKER = re.compile(r"(?:#+|-#|>+|[-+]|(\d+)\.)(?=\s|$)")
+_WORDY = re.compile(r"[A-Za-z0-9]")     # ASCII, as Discord's \b sees a word
+
+
+def _clean(text: Any, lines: bool) -> str:
+    """``text`` as str, NFC, its lone surrogates U+FFFD, without format (Cf: zero-width, bidi
+    overrides and isolates, soft hyphen, BOM…) or control characters (Cc) or blank letters;
+    a line break (or tab) a space, or ``\n`` with ``lines``."""
+    s = unicodedata.normalize("NFC", _whole(text).replace("\r\n", "\n"))
+    out = []
+    for ch in s:
+        if ch in _BREAKS:
+            out.append("\n" if lines and ch in "\n\r\u2028\u2029\x85" else " ")
+        elif ch == "\t":
+            out.append(" ")
+        elif ch in _BLANK or unicodedata.category(ch) in ("Cc", "Cf"):
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def file_bytes(text: Any) -> bytes:
+    """A text for an attached file (problems.txt, changes.txt…) as UTF-8 that never fails: a lone
+    surrogate (a designer's JSON ``"A\\ud800B"``) becomes U+FFFD instead of raising.
+
+    >>> file_bytes("A\\ud800B"), file_bytes("赤")
+    (b'A\\xef\\xbf\\xbdB', b'\\xe8\\xb5\\xa4')
+    """
+    return _whole(text).encode("utf-8")
+
+
+def _whole(text: Any) -> str:
+    """``str(text)`` whose surrogates are whole characters: a pair one character, a lone one U+FFFD."""
+    s = str(text)
+    if any("\ud800" <= ch <= "\udfff" for ch in s):
+        s = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return s
+
+
+def safe_text(text: Any, limit: int | None = None, *, lines: bool = False) -> str:
+    r"""Any user-supplied text (a player, card, deck, set or event name, a card's text…) made
+    safe for a Discord message: THE one function every cog shows user text through.
+
+    NFC; no invisible character (Unicode format and control characters: zero-width, bidi
+    overrides, soft hyphen…); one line (a line break is a space) unless ``lines``; clipped to
+    ``limit`` characters ending with "…" *before* escaping (an escape is never cut); then every
+    markdown character escaped one by one with a backslash (Discord hides the backslash, so the
+    reader sees the text as typed; a lone ``_`` between ASCII letters or digits, as in
+    ``mizuha_basic``, needs none), so no emphasis, spoiler, code, masked link, heading, quote,
+    list, mention, channel, command, timestamp, custom emoji or ``@everyone`` can form.  A bare
+    URL stays visible words but is no link and draws no preview (``https\://``).  Call it once,
+    where the text is put into the message (escaping twice shows backslashes).
+
+    >>> safe_text("[a](https://e.co) @everyone <@&1> *赤の騎士*")
+    '\\[a\\](https\\://e.co) \\@everyone \\<\\@&1> \\*赤の騎士\\*'
+    >>> safe_text("# Big\u200b\nname", 8), safe_text("赤の騎士")
+    ('\\# Big n…', '赤の騎士')
+    """
+    s = _clean(text, lines)
+    if limit is not None and len(s) > limit:
+        s = s[: max(0, limit - 1)] + "…"
+    out: list[str] = []
+    start = True                # at the start of a line (spaces before a marker do not count)
+    i, n = 0, len(s)
+    while i < n:
+        ch = s[i]
+        if start and ch not in " \u3000":
+            marker = _MARKER.match(s, i)
+            if marker and marker.group(1):      # "1. item": the dot escaped
+                out.append(marker.group(1) + "\\.")
+                i, start = marker.end(), False
+                continue
+            if marker:                          # "# title", "- item", "> quote": the first mark
+                out.append("\\" + ch)
+                i, start = i + 1, False
+                continue
+        if ch == "_" and 0 < i < n - 1 and _WORDY.match(s[i - 1]) and _WORDY.match(s[i + 1]):
+            out.append(ch)      # snake_case: one underscore between letters starts no emphasis
+        elif ch in _ANYWHERE or (ch == ":" and s.startswith("//", i + 1)):
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+        start = ch == "\n" or (start and ch in " \u3000")
+        i += 1
+    return "".join(out)
+
+
+def safe_names(names: dict) -> dict:
+    """A ``{user id: name}`` map (an event's players) with each name through :func:`safe_text`."""
+    return {k: safe_text(v) for k, v in names.items()}
+
+
 def code(text: Any, limit: int = 60) -> str:
     """``text`` as inline code: a file name, a column or an id someone typed, shown as typed
     (no markdown, no mention: nothing inside backticks is read as either); its own backticks
-    and line breaks are dropped, a long one clipped.
+    and line breaks and invisible characters are dropped (as :func:`safe_text` does), a long one
+    clipped.
 
     >>> code("cards.zip"), code("a`b\\nc"), code("")
     ('`cards.zip`', '`ab c`', '` `')
     """
-    flat = " ".join(str(text).replace("`", "").split())
+    flat = " ".join(_clean(text, False).replace("`", "").split())
     return f"`{clip(flat, limit) or ' '}`"
 
 
@@ -250,7 +387,7 @@ class GameTree(app_commands.CommandTree):
             else:
                 text = tr("cogs.err.no_permission", locale)
         elif isinstance(error, app_commands.TransformerError):
-            text = tr("cogs.err.bad_value", locale, value=clip(str(error.value), 50))
+            text = tr("cogs.err.bad_value", locale, value=safe_text(error.value, 50))
         elif transient(error):
             text = tr("cogs.err.transient", locale)
         else:

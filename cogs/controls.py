@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs.authority import check_match
-from cogs.common import NO_PINGS, clip, render, reply, reply_error, tr, user_locale
+from cogs.common import NO_PINGS, clip, render, reply, reply_error, safe_text, tr, user_locale
 from cogs.batch_menu import hidden_commands, picked, shown_batches
 from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
 from host.batch import compose
@@ -151,9 +151,9 @@ class TableControls:
         # the deck by a name the player knows: a ready-made deck's title, their saved deck's
         # name, or "own deck" for a deck code — never an id or a code
         if isinstance(deck, str):
-            shown = deck_name(await self.host.engine(rec), deck, locale)
+            shown = safe_text(deck_name(await self.host.engine(rec), deck, locale))
         elif await self.bot.store.get_deck(interaction.user.id, rec.game, choice) is not None:  # type: ignore[attr-defined]
-            shown = clip(choice, 40)
+            shown = safe_text(choice, 40)
         else:
             shown = tr("options.own_deck", locale)
         # the picker is retired: it says the choice, and its select is gone
@@ -337,8 +337,9 @@ def said_move(move: Any, locale: str = "en") -> str:
     """A move as the player's confirmation says it: its words and its notation, in the reader's
     brackets (``**Mulligan** (`mulligan`)`` / ``**マリガン**（`mulligan`）``)."""
     if move.label == move.command:
-        return tr("cogs.played.notation", locale, command=clip(move.command, 200))
-    return tr("cogs.played.move", locale, label=clip(move.label, 100), command=clip(move.command, 200))
+        return tr("cogs.played.notation", locale, command=clip(move.command.replace("`", "'"), 200))
+    return tr("cogs.played.move", locale, label=safe_text(move.label, 100),
+              command=clip(move.command.replace("`", "'"), 200))
 
 
 def _int(value: Any) -> int | None:

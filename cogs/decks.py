@@ -12,7 +12,8 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import CHOICE_MAX, EMBED_DESC_MAX, L, N, clip, game_name, render_lines, reply, reply_error, tr, user_locale
+from cogs.common import (CHOICE_MAX, EMBED_DESC_MAX, L, N, clip, code, game_name, render, render_lines, reply, reply_error,
+                         safe_text, tr, user_locale)
 from host.decks import DeckBook, card_name, deck_games
 from rules import registry
 
@@ -99,14 +100,14 @@ def deck_embed(data: dict, locale: str, info: list[Any]) -> discord.Embed:
     lines = []
     for section in data["describe"].get("sections", []):
         title = section["title"].get(locale) or section["title"].get("en", "")
-        cards = tr("core.list_sep", locale).join(f"{card_name(game, cid, locale)} ×{n}" for cid, n in section["cards"]) or "-"
+        cards = tr("core.list_sep", locale).join(f"{safe_text(card_name(game, cid, locale))} ×{n}" for cid, n in section["cards"]) or "-"
         lines.append(f"**{title}**\n{cards}")
     lines.append(tr("deck.code_line", locale, code=data["code"]))
     checks = render_lines(info, locale)
     if checks:
         lines.append("\n".join(("✅ " if data["legal"] else "⚠️ ") + c if i == 0 else "• " + c
                                for i, c in enumerate(checks)))
-    return discord.Embed(title=clip(f"{game_name(game, locale)} · {data['name']}", 256),
+    return discord.Embed(title=clip(f"{game_name(game, locale)} · {safe_text(data['name'], 100)}", 256),
                          description=clip("\n\n".join(lines), EMBED_DESC_MAX),
                          colour=discord.Colour.green() if data["legal"] else discord.Colour.orange())
 
@@ -121,7 +122,7 @@ class Decks(commands.Cog):
         locale = user_locale(interaction)
         if not res.ok:
             extra = render_lines(res.info, locale)
-            await reply_error(interaction, "\n".join([res.error.render(locale)] + ["• " + e for e in extra]))
+            await reply_error(interaction, "\n".join([render(res.error, locale)] + ["• " + e for e in extra]))
             return
         if "spec" in res.data:
             await reply(interaction, embed=deck_embed(res.data, locale, res.info))
@@ -176,13 +177,14 @@ class Decks(commands.Cog):
         locale = user_locale(interaction)
         res = await _book(self.bot).list(interaction.user.id, game)
         if not res.ok:
-            await reply_error(interaction, res.error.render(locale))
+            await reply_error(interaction, render(res.error, locale))
             return
         lines = []
         for r in res.data["decks"]:
             mark = "📦" if r.get("ready") else ("✅" if r["legal"] else "⚠️")
             title = (r.get("title") or {}).get(locale) or r["name"]
-            lines.append(f"{mark} {game_name(r['game'], locale)} · {title}" + (f" (`{r['name']}`)" if r.get("ready") else ""))
+            lines.append(f"{mark} {game_name(r['game'], locale)} · {safe_text(title)}"
+                         + (f" ({code(r['name'])})" if r.get("ready") else ""))
         await reply(interaction, clip("\n".join(lines) or tr("deck.none", locale), 2000))
 
     @deck.command(name=N("delete", "cmd.deck.delete.name"), description=L("cmd.deck.delete.description"))
@@ -210,6 +212,6 @@ class Decks(commands.Cog):
         locale = user_locale(interaction)
         res = await _book(self.bot).export(interaction.user.id, game, name)
         if not res.ok:
-            await reply_error(interaction, res.error.render(locale))
+            await reply_error(interaction, render(res.error, locale))
             return
-        await reply(interaction, tr("deck.export", locale, name=name, code=res.data["code"]))
+        await reply(interaction, tr("deck.export", locale, name=safe_text(name), code=res.data["code"]))

@@ -36,8 +36,8 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, send_kwargs,
-    too_old_to_edit, tr,
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, safe_text,
+    send_kwargs, too_old_to_edit, tr,
 )
 from cogs.components import board_view
 from cogs.dms import PrivateDelivery, picture_file
@@ -167,7 +167,7 @@ class Delivery(PrivateDelivery, commands.Cog):
         players = []
         for i, (uid, name) in enumerate(zip(rec.seats, rec.names)):
             who = f"<@{uid}>" if uid else tr("cogs.board.open_seat", locale)
-            players.append(tr("delivery.board.player", locale, n=i + 1, who=who, name=clip(name, 40))
+            players.append(tr("delivery.board.player", locale, n=i + 1, who=who, name=safe_text(name, 40))
                            if uid and name else f"{i + 1}. {who}")
         embed.add_field(name=tr("cogs.board.players", locale), value=clip("\n".join(players) or "-", 1024),
                         inline=True)
@@ -179,7 +179,8 @@ class Delivery(PrivateDelivery, commands.Cog):
             embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
         # options as players read them: never a deck's contents or a raw id (host.options_text);
         # until the first move everyone sees (a secret decision is no move: host.texts.public_moves)
-        opts = public_options(shown_engine(rec), rec.options, list(rec.names), locale) \
+        # plain lines with players' and decks' names in them: made safe as a whole
+        opts = safe_text(public_options(shown_engine(rec), rec.options, list(rec.names), locale), lines=True) \
             if rec.options and rec.game in registry and (rec.status != ACTIVE or not public_moves(rec)) else ""
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
@@ -311,7 +312,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             pointer = tr("cogs.thread.moved", locale, thread=f"<#{thread_id}>")
             if rec.meta.get("pairing") is not None and len(names) == 2:   # a league match, in the league channel
                 pointer = tr("cogs.thread.moved_pairing", locale, thread=f"<#{thread_id}>", pairing=int(rec.meta["pairing"]),
-                             a=names[0], b=names[1])
+                             a=safe_text(names[0]), b=safe_text(names[1]))
             if aged:
                 await self._delete(refs.get("board"))
                 try:
@@ -431,7 +432,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             if people:
                 calls.append(tr("cogs.turn_ping", locale, mentions=mention_line(people)))
             if len(people) < len(awaited):
-                calls.append(tr("delivery.thinking", locale, name=self._computer_name(rec)))
+                calls.append(tr("delivery.thinking", locale, name=safe_text(self._computer_name(rec))))
         if notify and set(notify) - set(awaited) and not notice:
             calls.append(mention_line([u for u in notify if u not in awaited]))
         previous, previous_words = refs.get("board"), refs.get("boardwords")

@@ -18,7 +18,8 @@ from typing import Any
 
 import discord
 
-from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render, render_lines, send_kwargs, too_old_to_edit, tr
+from cogs.common import (CONTENT_MAX, NO_PINGS, clip, code, game_name, loc, pings, render, render_lines, safe_text,
+                         send_kwargs, too_old_to_edit, tr)
 from cogs.components import act_view, legal_hash
 from data.store import ACTIVE, FINISHED, MatchRecord
 
@@ -52,7 +53,8 @@ class PrivateDelivery:
 
             summary = render_text(rec.game, own, locale=locale, names=list(rec.names))
             if summary.strip():  # the same information as the picture, as text
-                lines.append("```\n" + clip(summary, 3000) + "\n```")
+                # a code block shows names as typed; a backtick in one could close it
+                lines.append("```\n" + clip(summary.replace("`", "'"), 3000) + "\n```")
         where = f"<#{rec.channel_id}>" if rec.channel_id else ""
         if rec.status == ACTIVE:
             lines.append(tr("cogs.dm.footer", locale, where=where))
@@ -118,8 +120,8 @@ class PrivateDelivery:
                 except Exception:
                     log.exception("match %s: describing a secret decision failed", rec.id)
                     moves = []
-                names = [m.label if m.label != m.command else f"`{m.command}`" for m in moves] \
-                    or [f"`{c}`" for c in legal]
+                names = [safe_text(m.label) if m.label != m.command else code(m.command, 200) for m in moves] \
+                    or [code(c, 200) for c in legal]
                 shown = tr("core.list_sep", locale).join(names[:12]) + (" …" if len(names) > 12 else "")
                 text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
             # the answer is given right here: Act opens the same menu as under the board

@@ -12,13 +12,12 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
-from discord.utils import escape_markdown
 from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
     CHOICE_MAX, GAME_CHOICES, TURN_CHOICES, VALUE_MAX, L, N, clip, game_name, is_thread, jump_url, missing_permissions,
-    permission_names, render, render_lines, reply, reply_error, tr, user_locale,
+    permission_names, render, render_lines, reply, reply_error, safe_text, tr, user_locale,
 )
 from host import read_options
 from host.decks import DeckBook
@@ -293,7 +292,7 @@ class Game(TableControls, commands.Cog):
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=_names_list(locale)))
             return
         if interaction.guild_id is not None:
@@ -327,7 +326,7 @@ class Game(TableControls, commands.Cog):
             if user is None:
                 continue
             if user.bot:
-                await reply_error(interaction, tr("cogs.err.bot_opponent", locale, name=user.display_name))
+                await reply_error(interaction, tr("cogs.err.bot_opponent", locale, name=safe_text(user.display_name)))
                 return
             opponents.append((user.id, user.display_name))
         seats = int(open_seats or 0)
@@ -403,7 +402,7 @@ class Game(TableControls, commands.Cog):
         said = next(iter(await self.host.choices(rec.id, interaction.user.id, locale, only=typed)), None)
         result = await self.host.command(rec.id, interaction.user.id, command)
         played = tr("cogs.played", locale, move=said_move(said, locale) if said
-                    else tr("cogs.played.notation", locale, command=clip(typed, 200)),
+                    else tr("cogs.played.notation", locale, command=clip(typed.replace("`", "'"), 200)),
                     match_id=rec.id)
         if await self._answer(interaction, result, ok_text=played):
             await self._publish(result, interaction.user.id)
@@ -505,7 +504,7 @@ class Game(TableControls, commands.Cog):
         # each entry: the move in words, its notation after (as the Act menu says it), then what
         # it did in words (the newest entries are kept)
         blocks = [[log_line(e, locale)]
-                  + ["\u2003· " + escape_markdown(tr("host.raw", locale, text=line)) for line in e.get("story") or []]
+                  + ["\u2003· " + safe_text(tr("host.raw", locale, text=line)) for line in e.get("story") or []]
                   for e in entries]
         body: list[str] = []
         size = 0
@@ -623,14 +622,14 @@ class Game(TableControls, commands.Cog):
 def log_line(entry: dict, locale: str) -> str:
     """One ``/match log`` entry: "12. Bob: Place Pawn 5 on c5 (`place P5 c5`)" — the move in
     words first, its notation after (the notation alone when it has no words)."""
-    name = escape_markdown(entry.get("name") or f"#{entry['seat'] + 1}")
+    name = safe_text(entry.get("name") or f"#{entry['seat'] + 1}")
     command = "`" + clip(str(entry["command"]), 200).replace("`", "'") + "`"
     words = entry.get("words")
     said = tr("host.raw", locale, text=words) if words else ""
     if said and entry["command"] in ("join", "resign"):     # the host's own entries: words only
-        move = escape_markdown(said)
+        move = safe_text(said)
     else:
-        move = tr("cogs.log.move", locale, words=escape_markdown(said), command=command) if said else command
+        move = tr("cogs.log.move", locale, words=safe_text(said), command=command) if said else command
     return f"{entry['seq']}. {name}: {move}"
 
 

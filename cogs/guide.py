@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import L, N, clip, game_name, reply, reply_error, tr, user_locale
+from cogs.common import L, N, clip, game_name, reply, reply_error, safe_text, tr, user_locale
 from cogs.game import GAME_CHOICES
 from data import i18n
 from rules import registry
@@ -131,7 +131,7 @@ class Guide(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str, public: bool = False) -> None:
         locale = user_locale(interaction)
         if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=tr("core.list_sep", locale).join(game_name(g, locale) for g in registry.names())))
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import L, N, code, render, reply, reply_error, tr, user_locale
+from cogs.common import L, N, code, render, reply, reply_error, safe_text, tr, user_locale
 from cogs.league_records import export_files, trail_content
 from cogs.leagues import (
     FORMAT_CHOICES, RESULT_CHOICES, SCORING_CHOICES, _game_choices, league_autocomplete, pairing_autocomplete,
@@ -103,7 +103,7 @@ class LeagueAdmin(commands.Cog):
         if await cog._fail(interaction, res):
             return
         lg = res.data["league"]
-        await reply(interaction, tr("leagues.created", locale, league=lg.id, name=lg.data["name"]))
+        await reply(interaction, tr("leagues.created", locale, league=lg.id, name=safe_text(lg.data["name"])))
         await cog.refresh(lg)
 
     @league_admin.command(name=N("start", "cmd.league.start.name"), description=L("cmd.league.start.description"))
@@ -235,7 +235,7 @@ class LeagueAdmin(commands.Cog):
         res = await cog.service.close(lg.id, interaction.guild_id, by=interaction.user.id)
         if await cog._fail(interaction, res):
             return
-        await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=lg.data["name"]))
+        await reply(interaction, tr("leagues.closed", user_locale(interaction), league=lg.id, name=safe_text(lg.data["name"])))
         await cog.refresh(res.data["league"])
 
     @league_admin.command(name=N("season", "cmd.league.season.name"), description=L("cmd.league.season.description"))
@@ -293,5 +293,5 @@ class LeagueAdmin(commands.Cog):
             return
         locale = user_locale(interaction)
         files = export_files(lg, locale)
-        await reply(interaction, tr("events.export.done", locale, league=lg.id, name=lg.data["name"],
+        await reply(interaction, tr("events.export.done", locale, league=lg.id, name=safe_text(lg.data["name"]),
                                     files=tr("core.list_sep", locale).join(code(f.filename) for f in files)), files=files)

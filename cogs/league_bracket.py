@@ -32,7 +32,8 @@ from typing import Any
 
 import discord
 
-from cogs.common import NO_PINGS, clip, mention_line, reply, reply_error, too_old_to_edit, tr, user_locale
+from cogs.common import (NO_PINGS, clip, mention_line, reply, reply_error, safe_names, safe_text, too_old_to_edit, tr,
+                         user_locale)
 from cogs.league_records import page_view
 from data.store import LeagueRecord
 from host.events import stages
@@ -55,9 +56,9 @@ def caption(lg: LeagueRecord, locale: str) -> str:
     d = lg.data
     champion = stages.champion(d)
     if champion is not None:
-        return tr("events.bracket.post.final", locale, league=lg.id, name=d["name"], stage=stage_text(d, locale),
-                  champion=stages.names(d).get(champion, str(champion)))
-    return tr("events.bracket.post", locale, league=lg.id, name=d["name"], stage=stage_text(d, locale),
+        return tr("events.bracket.post.final", locale, league=lg.id, name=safe_text(d["name"]), stage=stage_text(d, locale),
+                  champion=safe_names(stages.names(d)).get(champion, str(champion)))
+    return tr("events.bracket.post", locale, league=lg.id, name=safe_text(d["name"]), stage=stage_text(d, locale),
               round=d["round"])
 
 
@@ -127,8 +128,8 @@ async def announce_matches(cog: Any, lg: LeagueRecord, paired: list[dict], local
     fresh = [p for p in paired if p.get("bracket") and p["result"] is None]
     if not fresh or not d.get("bracket"):
         return
-    names = stages.names(d)
-    lines = [tr("events.bracket.paired", locale, league=lg.id, name=d["name"], stage=stage_text(d, locale))]
+    names = safe_names(stages.names(d))
+    lines = [tr("events.bracket.paired", locale, league=lg.id, name=safe_text(d["name"]), stage=stage_text(d, locale))]
     lines += [tr("events.bracket.pairing_line", locale, pairing=p["id"], round=stages.match_name(d, p["bracket"], locale),
                  a=names.get(p["a"], "?"), b=names.get(p["b"], "?")) for p in fresh]
     who = [u for p in fresh for u in (p["a"], p["b"])]
@@ -141,7 +142,7 @@ async def announce_replay(cog: Any, lg: LeagueRecord, payload: dict, locale: str
     p = payload.get("pairing") or {}
     if not p:
         return
-    names = stages.names(lg.data)
+    names = safe_names(stages.names(lg.data))
     await cog.announce(lg, tr("events.bracket.replay", locale, pairing=p["id"], a=names.get(p["a"], "?"),
                               b=names.get(p["b"], "?"), match_id=payload.get("match") or "-",
                               mentions=mention_line([p["a"], p["b"]])), ping=[p["a"], p["b"]])
@@ -151,7 +152,7 @@ def champion_line(lg: LeagueRecord, locale: str) -> str:
     champion = stages.champion(lg.data)
     if champion is None:
         return ""
-    return tr("events.bracket.champion", locale, name=stages.names(lg.data).get(champion, str(champion)))
+    return tr("events.bracket.champion", locale, name=safe_names(stages.names(lg.data)).get(champion, str(champion)))
 
 
 # ---------------------------------------------------------------------------- /league bracket
@@ -168,7 +169,7 @@ async def send_bracket(interaction: discord.Interaction, lg: LeagueRecord, page:
     """The answer of /league bracket: one page of the picture, the placings in words."""
     locale = user_locale(interaction)
     if not lg.data.get("bracket"):
-        await reply_error(interaction, tr("events.bracket.err.none", locale, league=lg.id, name=lg.data["name"]))
+        await reply_error(interaction, tr("events.bracket.err.none", locale, league=lg.id, name=safe_text(lg.data["name"])))
         return
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=not public, thinking=True)

@@ -26,7 +26,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from cogs.common import L, N, clip, game_name, mention_line, render, render_lines, reply, reply_error, tr, user_locale
+from cogs.common import (L, N, clip, game_name, mention_line, render, render_lines, reply, reply_error, safe_text, tr,
+                         user_locale)
 from cogs.decks import any_deck_autocomplete
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
@@ -172,7 +173,7 @@ class LeagueEvent(LeaguePart):
         locale = await cog.public_locale(lg.guild_id, lg)
         for uid in moved:
             await cog.announce(lg, tr("events.reg.moved_up", locale, mention=f"<@{uid}>", league=lg.id,
-                                      name=lg.data["name"]), ping=[uid])
+                                      name=safe_text(lg.data["name"])), ping=[uid])
 
     # ------------------------------------------------------------------ /league checkin
     @app_commands.command(name=N("checkin", "cmd.league.checkin.name"), description=L("cmd.league.checkin.description"))
@@ -215,13 +216,13 @@ class LeagueEvent(LeaguePart):
         out = res.data["payload"]
         lines = []
         if out["status"] == "waiting":
-            lines.append(tr("events.reg.checkin.done_waiting", locale, league=lg.id, name=lg.data["name"],
+            lines.append(tr("events.reg.checkin.done_waiting", locale, league=lg.id, name=safe_text(lg.data["name"]),
                             place=out.get("place") or "-"))
         elif out["status"] is not None:
-            lines.append(tr("events.reg.checkin.done", locale, league=lg.id, name=lg.data["name"]))
+            lines.append(tr("events.reg.checkin.done", locale, league=lg.id, name=safe_text(lg.data["name"])))
         if out.get("deck"):
-            lines.append(tr("events.reg.checkin.deck", locale, league=lg.id, name=lg.data["name"],
-                            deck=E.deck_label(new.data, out["deck"], locale), hash=out["deck"]["hash"][:12]))
+            lines.append(tr("events.reg.checkin.deck", locale, league=lg.id, name=safe_text(lg.data["name"]),
+                            deck=safe_text(E.deck_label(new.data, out["deck"], locale)), hash=out["deck"]["hash"][:12]))
         await reply(interaction, "\n".join(lines))
         await cog.refresh(new)
 
@@ -260,7 +261,7 @@ class LeagueEvent(LeaguePart):
         if E.has_decklists(lg.data):
             return False
         locale = user_locale(interaction)
-        await reply_error(interaction, tr("events.reg.err.no_decklists", locale, league=lg.id, name=lg.data["name"],
+        await reply_error(interaction, tr("events.reg.err.no_decklists", locale, league=lg.id, name=safe_text(lg.data["name"]),
                                           game=game_name(lg.data["game"], locale)))
         return True
 
@@ -268,12 +269,12 @@ class LeagueEvent(LeaguePart):
         d = lg.data
         ids = [p["id"] for p in d["players"]] + [uid for uid in E.waiting(d)]
         ids += [int(u) for u in (d.get("decklists") or {}) if int(u) not in ids]
-        lines = [tr("events.reg.decklists.title", locale, league=lg.id, name=d["name"],
+        lines = [tr("events.reg.decklists.title", locale, league=lg.id, name=safe_text(d["name"]),
                     n=len(d.get("decklists") or {}))]
         for uid in ids:
             entry = E.locked_deck(d, uid)
-            name = E._name(d, uid)
-            lines.append(tr("events.reg.decklists.line", locale, name=name, deck=E.deck_label(d, entry, locale),
+            name = safe_text(E._name(d, uid))
+            lines.append(tr("events.reg.decklists.line", locale, name=name, deck=safe_text(E.deck_label(d, entry, locale)),
                             hash=entry["hash"][:12]) if entry else tr("events.reg.decklists.line_none", locale, name=name))
         lines.append(tr("events.reg.decklists.hint", locale))
         return clip("\n".join(lines), 2000)
@@ -356,11 +357,11 @@ class LeagueEvent(LeaguePart):
                 if utc_offset is not None:
                     offset = parse_offset(utc_offset)     # type: ignore[assignment]
                     if offset is None:
-                        await reply_error(interaction, tr("events.reg.err.bad_offset", locale, text=clip(utc_offset, 12)))
+                        await reply_error(interaction, tr("events.reg.err.bad_offset", locale, text=safe_text(utc_offset, 12)))
                         return
                 at, typed = parse_start(start, offset)
                 if at is None:
-                    await reply_error(interaction, tr("events.reg.err.bad_start", locale, text=clip(start, 40)))
+                    await reply_error(interaction, tr("events.reg.err.bad_start", locale, text=safe_text(start, 40)))
                     return
                 changes["start_at"] = at
                 if typed:
@@ -372,7 +373,7 @@ class LeagueEvent(LeaguePart):
             lg, moved = res.data["league"], res.data["payload"]["moved"]
         else:
             moved = []
-        lines = [tr("events.reg.set.title", locale, league=lg.id, name=lg.data["name"])]
+        lines = [tr("events.reg.set.title", locale, league=lg.id, name=safe_text(lg.data["name"]))]
         lines += ["• " + x for x in E.settings_lines(lg.data, locale) + BO.settings_lines(lg.data, locale)
                   + [RP.settings_line(lg.data, locale), ST.pairing_line(lg.data, locale)]]
         if read_as is not None:
@@ -441,7 +442,7 @@ class LeagueEvent(LeaguePart):
             reg = E.reg(lg.data) or {"entries": []}
             who = [e["id"] for e in reg["entries"] if e["status"] in ("registered", "waiting")]
             locale = await cog.public_locale(lg.guild_id, lg)
-            await cog.announce(lg, tr("events.reg.checkin_open", locale, league=lg.id, name=lg.data["name"],
+            await cog.announce(lg, tr("events.reg.checkin_open", locale, league=lg.id, name=safe_text(lg.data["name"]),
                                       at=int(reg["start_at"]), mentions=mention_line(who)), ping=who)
             n += 1
         return n

@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from cogs.common import clip, reply, reply_error, tr, user_locale
+from cogs.common import clip, reply, reply_error, safe_text, tr, user_locale
 from data.store import LeagueRecord
 from host import leagues as LG
 from host.events import exports, stages, trail
@@ -104,7 +104,7 @@ def table_text(lg: LeagueRecord, locale: str, limit: int = 50, budget: int = 170
 
 def standings_content(lg: LeagueRecord, locale: str) -> str:
     d = lg.data
-    head = tr("leagues.standings.title", locale, league=lg.id, name=d["name"], round=d["round"] or "-",
+    head = tr("leagues.standings.title", locale, league=lg.id, name=safe_text(d["name"]), round=d["round"] or "-",
               rounds=LG.total_rounds(d) or "-", status=tr(f"leagues.status.{lg.status}", locale))
     scoring = tr("events.standings.scoring", locale, preset=tr(f"events.scoring.{LG.scoring_of(d)}", locale))
     placings = stages.placings_lines(d, locale)     # a bracket: its placings first (host/events/stages.py)
@@ -196,8 +196,8 @@ def trail_content(lg: LeagueRecord, page: int, locale: str) -> str:
     """Page ``page`` (from 1, clamped) of the league's trail, newest first, in words."""
     d = lg.data
     entries, shown, pages = trail.page(d, page - 1)
-    names = {p["id"]: p["name"] for p in d["players"]}
-    lines = [tr("events.trail.title", locale, league=lg.id, name=d["name"], page=shown + 1, pages=pages)]
+    names = {p["id"]: safe_text(p["name"]) for p in d["players"]}
+    lines = [tr("events.trail.title", locale, league=lg.id, name=safe_text(d["name"]), page=shown + 1, pages=pages)]
     lines += [clip(trail.line(e, names, locale), 300) for e in entries] or [tr("events.trail.empty", locale)]
     if d.get("trail_cut"):
         lines.append(tr("events.trail.cut", locale, n=d["trail_cut"], max=trail.TRAIL_MAX))

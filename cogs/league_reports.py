@@ -24,7 +24,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from cogs.common import L, N, clip, mention_line, reply, reply_error, tr, user_locale
+from cogs.common import L, N, clip, mention_line, reply, reply_error, safe_names, tr, user_locale
 from cogs.league_part import LeaguePart, answered
 from cogs.leagues import MY_RESULT_CHOICES, league_autocomplete, my_pairing_autocomplete
 from data.store import LeagueRecord
@@ -52,7 +52,7 @@ def reported_words(d: dict, p: dict, reporter: int, locale: str) -> str:
     games = (p.get("report_games") or {}).get(str(reporter))
     if games:
         said.update(games=games, scored=True)
-    return result_text(said, ST.names(d), locale)
+    return result_text(said, safe_names(ST.names(d)), locale)
 
 
 class LeagueReports(LeaguePart):
@@ -96,7 +96,7 @@ class LeagueReports(LeaguePart):
         state = res.data["payload"]["state"]
         p = LG.pairing(new.data, pairing)
         other = p["b"] if p["a"] == me else p["a"]
-        names = ST.names(new.data)
+        names = safe_names(ST.names(new.data))
         await reply(interaction, tr(f"events.report.{state}", locale, pairing=pairing, name=names.get(other, "?"),
                                     said=reported_words(new.data, p, me, locale)))
         await cog.after_change(res)
@@ -128,7 +128,7 @@ class LeagueReports(LeaguePart):
             return
         other = p["b"] if str(p["a"]) == reporter else p["a"]
         if interaction.user.id != other:
-            names = ST.names(lg.data)
+            names = safe_names(ST.names(lg.data))
             await reply_error(interaction, tr("events.report.err.not_opponent", locale, pairing=pairing_id,
                                               name=names.get(other, "?")))
             return
@@ -139,7 +139,7 @@ class LeagueReports(LeaguePart):
         new: LeagueRecord = res.data["league"]
         q = LG.pairing(new.data, pairing_id)
         public = await cog.public_locale(new.guild_id, new)
-        names = ST.names(new.data)
+        names = safe_names(ST.names(new.data))
         said = tr("events.report.confirmed" if agree else "events.report.disputed", public,
                   name=names.get(interaction.user.id, "?"), result=result_text(q, names, public))
         await answered(interaction, said)         # the question says the answer; its buttons are gone
@@ -165,7 +165,7 @@ class LeagueReports(LeaguePart):
         for res in await cog.service.confirm_due():
             lg: LeagueRecord = res.data["league"]
             public = await cog.public_locale(lg.guild_id, lg)
-            names = ST.names(lg.data)
+            names = safe_names(ST.names(lg.data))
             minutes = RP.confirm_minutes(lg.data) or 0
             for p in res.data["payload"]["confirmed"]:
                 await cog.announce(lg, tr("events.report.auto", public, pairing=p["id"], minutes=minutes,

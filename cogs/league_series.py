@@ -32,7 +32,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from cogs.common import L, N, clip, mention_line, render, reply, reply_error, tr, user_locale
+from cogs.common import L, N, clip, mention_line, render, reply, reply_error, safe_names, safe_text, tr, user_locale
 from cogs.league_part import LeaguePart, answered
 from cogs.leagues import league_autocomplete, pairing_autocomplete
 from data.store import FINISHED, LeagueRecord
@@ -108,7 +108,7 @@ class LeagueSeries(LeaguePart):
         locale = await self._locale(lg)
         if p.get("result") is not None:
             await self.send(rec.channel_id, tr("events.series.decided", locale, pairing=p["id"],
-                                                result=result_text(p, ST.names(lg.data), locale)))
+                                                result=result_text(p, safe_names(ST.names(lg.data)), locale)))
             return
         await self.step(lg, p, rec, locale)
 
@@ -175,7 +175,7 @@ class LeagueSeries(LeaguePart):
         chooser = S.chooser(s)
         if interaction.user.id != chooser:
             await reply_error(interaction, tr("events.series.err.not_chooser", locale,
-                                              name=BO.name(lg.data, chooser), n=n))
+                                              name=safe_text(BO.name(lg.data, chooser)), n=n))
             return
         res = await self.service.choose(lg.id, interaction.guild_id, p["id"], interaction.user.id, side == "f", n)
         if not res.ok:
@@ -184,14 +184,14 @@ class LeagueSeries(LeaguePart):
         lg = res.data["league"]
         q = LG.pairing(lg.data, p["id"])
         public = await self._locale(lg)
-        said = tr("events.series.chosen", public, name=BO.name(lg.data, interaction.user.id), n=n,
+        said = tr("events.series.chosen", public, name=safe_text(BO.name(lg.data, interaction.user.id)), n=n,
                   side=tr("events.series.side." + ("first" if side == "f" else "second"), public))
         await answered(interaction, said)         # the prompt says the choice; its buttons are gone
         if BO.played(q) and q.get("match"):
             await self.start_next(lg, q, actor=interaction.user.id)
         else:       # game 1 (or a game after a no-show): the players start it with /league play
             first = S.first_player(q["series"])
-            await self.send(interaction.channel_id, tr("events.series.play_hint", public, name=BO.name(lg.data, first),
+            await self.send(interaction.channel_id, tr("events.series.play_hint", public, name=safe_text(BO.name(lg.data, first)),
                                                         n=n, pairing=q["id"]))
 
     # ------------------------------------------------------------------ announcements
@@ -201,7 +201,7 @@ class LeagueSeries(LeaguePart):
         by_id = {p["id"]: p for p in lg.data["pairings"]}
         fresh = [by_id[p["id"]] for p in paired if p["id"] in by_id and by_id[p["id"]].get("series")
                  and by_id[p["id"]].get("result") is None]
-        names = ST.names(lg.data)
+        names = safe_names(ST.names(lg.data))
         drawn = [p for p in fresh if S.chooser(p["series"]) is None]
         if drawn:
             lines = [tr("events.series.paired", locale, format=BO.format_words(drawn[0]["best_of"], locale))]
@@ -226,7 +226,7 @@ class LeagueSeries(LeaguePart):
         payload = res.data.get("payload") or {}
         p = payload.get("pairing") or {}
         locale = await self._locale(lg)
-        names = ST.names(lg.data)
+        names = safe_names(ST.names(lg.data))
         if payload.get("elimination"):
             organiser = lg.data.get("organiser")
             who = [u for u in (organiser,) if u]

@@ -33,7 +33,7 @@ from discord.ext import commands, tasks
 
 from cogs.common import (
     CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, render_lines, reply,
-    reply_error, too_old_to_edit, tr, transient, user_locale,
+    reply_error, safe_text, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
 from cogs.guide import command_text
@@ -263,7 +263,7 @@ class Leagues(commands.Cog):
     def league_embed(self, lg: LeagueRecord, locale: str) -> discord.Embed:
         d = lg.data
         fmt = tr(f"leagues.format.{d['format']}", locale)
-        embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=d["name"]), 256),
+        embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=safe_text(d["name"])), 256),
                               colour=discord.Colour.gold() if lg.status == "signup" else discord.Colour.green())
         rounds = LG.total_rounds(d) or d["rounds"]
         cut = d.get("cut") if d["format"] == "swiss" and d.get("rounds") else None
@@ -290,15 +290,14 @@ class Leagues(commands.Cog):
         if d.get("edition") is not None:                                       # pinned for every match
             info.append(tr("events.edition", locale, n=d["edition"]))
         if isinstance(d.get("cards"), dict):                                   # the server's card set, pinned too
-            info.append(tr("events.cards", locale, name=discord.utils.escape_markdown(
-                discord.utils.escape_mentions(f"{d['cards'].get('name')} v{d['cards'].get('version')}"))))
+            info.append(tr("events.cards", locale, name=safe_text(f"{d['cards'].get('name')} v{d['cards'].get('version')}")))
         embed.description = "\n".join(info)
         players = [f"<@{p['id']}>" + ("" if p["status"] == "active" else " " + tr(f"leagues.player.{p['status']}", locale))
                    for p in d["players"]]
         embed.add_field(name=tr("leagues.embed.players", locale, n=len(LG.active_ids(d))),
                         value=clip(" ".join(players) or "-", 1024), inline=False)
         if lg.status in ("running", "finished", "closed") and d["round"]:
-            names = {p["id"]: p["name"] for p in d["players"]}
+            names = {p["id"]: safe_text(p["name"]) for p in d["players"]}
             embed.add_field(name=tr("leagues.embed.round", locale, round=d["round"]),
                             value=clip("\n".join(self._pairing_line(p, names, locale)
                                                  for p in LG.round_pairings(d)) or "-", 1024), inline=False)
@@ -411,8 +410,8 @@ class Leagues(commands.Cog):
             await announce_matches(self, lg, paired, locale)
             paired = [p for p in paired if not p.get("bracket")]
         if paired:
-            names = {p["id"]: p["name"] for p in lg.data["players"]}
-            lines = [tr("leagues.round.paired", locale, league=lg.id, name=lg.data["name"], round=lg.data["round"])]
+            names = {p["id"]: safe_text(p["name"]) for p in lg.data["players"]}
+            lines = [tr("leagues.round.paired", locale, league=lg.id, name=safe_text(lg.data["name"]), round=lg.data["round"])]
             lines += [self._pairing_line(p, names, locale) for p in paired]
             who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
             lines.append(mention_line(who))
@@ -426,7 +425,7 @@ class Leagues(commands.Cog):
             stats = command_text(self.bot.tree, "stats", locale, game=("cmd.stats.game.name",
                                                                         game_name(lg.data["game"], locale)),
                                  league=("cmd.stats.league.name", lg.id))
-            await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=lg.data["name"])
+            await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=safe_text(lg.data["name"]))
                                 + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10)
                                 + "\n" + tr("leagues.finished_stats", locale, command=stats))
 
@@ -440,7 +439,7 @@ class Leagues(commands.Cog):
         if not await self.service.told_ready(lg.id, rnd):
             return
         who = [u for u in (d.get("organiser"),) if u]
-        await self.announce(lg, tr("events.pair.ready", locale, league=lg.id, name=d["name"], round=rnd,
+        await self.announce(lg, tr("events.pair.ready", locale, league=lg.id, name=safe_text(d["name"]), round=rnd,
                                    mentions=mention_line(who)), ping=who)
 
     # ------------------------------------------------------------------ match hook and clock
@@ -490,11 +489,11 @@ class Leagues(commands.Cog):
                 who = [u for u in [organiser, *LG.active_ids(lg.data)] if u]
                 key = "leagues.cancelled.no_checkin" if lg.data.get("cancelled") == "too_few_checkin" \
                     else "leagues.cancelled.too_few"
-                await self.announce(lg, tr(key, locale, league=lg.id, name=lg.data["name"],
+                await self.announce(lg, tr(key, locale, league=lg.id, name=safe_text(lg.data["name"]),
                                            n=res.data["payload"], mentions=mention_line(who)), ping=who)
                 n += 1
                 continue
-            names = {p["id"]: p["name"] for p in lg.data["players"]}
+            names = {p["id"]: safe_text(p["name"]) for p in lg.data["players"]}
             for p in res.data["payload"]:
                 await self.announce(lg, tr("leagues.deadline.passed", locale, pairing=p["id"], a=names.get(p["a"], "?"),
                                            b=names.get(p["b"], "?"), mentions=mention_line([p["a"], p["b"]])),
@@ -521,10 +520,10 @@ class Leagues(commands.Cog):
             return
         lg: LeagueRecord = res.data["league"]
         if res.data.get("waiting"):      # past the player cap: on the waiting list
-            text = tr("events.reg.joined_waiting", user_locale(interaction), league=league_id, name=lg.data["name"],
+            text = tr("events.reg.joined_waiting", user_locale(interaction), league=league_id, name=safe_text(lg.data["name"]),
                       place=res.data["waiting"])
         else:
-            text = tr("leagues.joined", user_locale(interaction), league=league_id, name=lg.data["name"],
+            text = tr("leagues.joined", user_locale(interaction), league=league_id, name=safe_text(lg.data["name"]),
                       n=res.data["payload"])
         if EV.has_checkin(lg.data):      # and when to check in
             text += "\n" + tr("events.reg.joined_checkin", user_locale(interaction),
@@ -544,7 +543,7 @@ class Leagues(commands.Cog):
         if await self._fail(interaction, res):
             return
         key = "leagues.left" if lg.status == "signup" else "leagues.dropped"
-        await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=lg.data["name"]))
+        await reply(interaction, tr(key, user_locale(interaction), league=lg.id, name=safe_text(lg.data["name"])))
         await self.after_change(res)
         event = self.bot.get_cog("LeagueEvent")
         if event is not None:      # the first on the waiting list moved up: told, with a ping
@@ -589,12 +588,12 @@ class Leagues(commands.Cog):
         if lg is None:
             return
         d = lg.data
-        names = {p["id"]: p["name"] for p in d["players"]}
+        names = {p["id"]: safe_text(p["name"]) for p in d["players"]}
         total = LG.total_rounds(d)
         if round is not None and total and round > total:
             await reply_error(interaction, tr("leagues.err.round", locale, max=total))
             return
-        lines = [tr("leagues.schedule.title", locale, league=lg.id, name=d["name"])]
+        lines = [tr("leagues.schedule.title", locale, league=lg.id, name=safe_text(d["name"]))]
         rounds = [round] if round is not None else list(range(1, max(total, d["round"]) + 1))
         for r in rounds:
             played = LG.round_pairings(d, r)
@@ -646,7 +645,7 @@ class Leagues(commands.Cog):
         other = p["b"] if p["a"] == interaction.user.id else p["a"]
         public = await self.public_locale(new.guild_id, new)
         await self.announce(new, tr(f"events.reg.no_show.public_{kind}", public, mention=f"<@{other}>",
-                                    name=interaction.user.display_name, pairing=pairing, league=new.id,
+                                    name=safe_text(interaction.user.display_name), pairing=pairing, league=new.id,
                                     minutes=minutes, twice=2 * minutes), ping=[other])
         series = self.bot.get_cog("LeagueSeries")
         if state == "noted" and series is not None:     # one game won: the next game's choice
@@ -729,7 +728,7 @@ class Leagues(commands.Cog):
             # the deck registered for the event is locked: another one is refused
             locale = user_locale(interaction)
             await reply_error(interaction, tr("events.reg.err.other_deck", locale,
-                                              deck=EV.deck_label(lg.data, locked, locale)))
+                                              deck=safe_text(EV.deck_label(lg.data, locked, locale))))
             return
         await self._play(interaction, lg, deck=chosen)
 

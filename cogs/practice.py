@@ -16,7 +16,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (L, N, game_name, missing_permissions, permission_names, render, render_lines, reply_error,
-                         tr, user_locale)
+                         safe_text, tr, user_locale)
 from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
 from cogs.game import GAME_CHOICES
@@ -141,7 +141,7 @@ class Practice(commands.Cog):
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=game[:40],
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=tr("core.list_sep", locale).join(game_name(n, locale) for n in registry.names())))
             return
         missing = missing_permissions(interaction.app_permissions,

@@ -24,7 +24,8 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, run_in_cog, tr, user_locale
+from cogs.common import (CHOICE_MAX, L, N, clip, file_bytes, game_name, render, reply, reply_error, run_in_cog, safe_text,
+                         tr, user_locale)
 from cogs.authority import check_match, seated
 from host import ratings as R
 from host.records import PER_PAGE, guild_scope, season_scope
@@ -120,7 +121,7 @@ class Records(commands.Cog):
         # public: the answer is posted for the channel (the deferred answer decides)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         data = await self.records.profile(who.id, interaction.guild_id)
-        embed = discord.Embed(title=clip(tr("records.profile.title", locale, name=who.display_name), 256),
+        embed = discord.Embed(title=clip(tr("records.profile.title", locale, name=safe_text(who.display_name, 100)), 256),
                               colour=discord.Colour.blurple())
         if not data["games"]:
             embed.description = tr("records.profile.empty", locale)
@@ -196,7 +197,7 @@ class Records(commands.Cog):
                 if deck.startswith("own:"):
                     if deck not in saved:
                         continue          # a deck code, or a deck no longer saved: under "own decks"
-                    label = clip(saved[deck], 32)
+                    label = saved[deck]
                 elif deck == "own" and named:
                     # in the player's own view their saved decks are named one by one; the rest
                     # (deck codes, decks no longer saved) stay "own decks"
@@ -206,7 +207,7 @@ class Records(commands.Cog):
                     label = names.get(deck, deck)
                 else:
                     label = names.get(deck, deck)
-                shown.append(tr("records.profile.deck", locale, name=discord.utils.escape_markdown(label),
+                shown.append(tr("records.profile.deck", locale, name=safe_text(label, 32 if deck.startswith("own:") else None),
                                 share=share_text(s, locale)))
             if shown:
                 out[game] = tr("core.list_sep", locale).join(shown[:3])
@@ -222,7 +223,7 @@ class Records(commands.Cog):
                       game: Optional[str] = None) -> None:
         locale = user_locale(interaction)
         if game is not None and game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=", ".join(registry.names())))
             return
         who = user or interaction.user
@@ -242,7 +243,7 @@ class Records(commands.Cog):
             others = tr("core.list_sep", locale).join(nm for u, nm in zip(m.seats, m.names) if u != user_id and nm) if m else "-"
             url = thread_url(r.guild_id, m, await self.bot.store.get_refs(m.id) if m else None)  # type: ignore[attr-defined]
             line = tr("records.history.line", locale, match_id=r.match_id, game=game_name(r.game, locale),
-                      outcome=outcome_text(r.outcome, locale), others=clip(others or "-", 60),
+                      outcome=outcome_text(r.outcome, locale), others=safe_text(others, 60) if others else "-",
                       when=f"<t:{int(r.finished_at)}:d>")
             if m is not None and not m.meta.get("rated", True):
                 line += " " + tr("records.unrated_mark", locale)
@@ -271,7 +272,7 @@ class Records(commands.Cog):
         try:
             match_id = int(value)
         except ValueError:
-            await reply_error(interaction, tr("cogs.err.bad_value", locale, value=clip(value, 20)))
+            await reply_error(interaction, tr("cogs.err.bad_value", locale, value=safe_text(value, 20)))
             return
         try:
             rec = await self.bot.store.get_match(match_id)  # type: ignore[attr-defined]
@@ -281,7 +282,7 @@ class Records(commands.Cog):
             return
         res = await self.records.export(match_id)
         if not res.ok:
-            await reply_error(interaction, res.error.render(locale))
+            await reply_error(interaction, render(res.error, locale))
             return
         if rec is not None and rec.meta.get("league") is not None:
             # an event match: the full record (seed, decks) only to organisers, and to its players
@@ -296,7 +297,7 @@ class Records(commands.Cog):
 
             shown = await self.bot.host.log(rec.id)   # type: ignore[attr-defined]
             res.data["export"] = public_export(res.data["export"], shown.data.get("log", []) if shown.ok else [])
-        raw = json.dumps(res.data["export"], ensure_ascii=False, indent=2).encode("utf-8")
+        raw = file_bytes(json.dumps(res.data["export"], ensure_ascii=False, indent=2))
         file = discord.File(io.BytesIO(raw), filename=f"match-{match_id}.json")
         await reply(interaction, tr("records.export.done", locale, match_id=match_id), file=file)
 
@@ -322,7 +323,7 @@ class Records(commands.Cog):
             lines.append(tr("records.h2h.game", locale, game=game_name(game, locale), a=g["a"], b=g["b"], d=g["draw"]))
         for ra, _ in data["recent"]:
             lines.append(tr("records.h2h.recent", locale, match_id=ra.match_id, game=game_name(ra.game, locale),
-                            outcome=outcome_text(ra.outcome, locale), name=a.display_name,
+                            outcome=outcome_text(ra.outcome, locale), name=safe_text(a.display_name),
                             when=f"<t:{int(ra.finished_at)}:d>"))
         await reply(interaction, clip("\n".join(lines), 2000))
 
@@ -339,11 +340,11 @@ class Records(commands.Cog):
                           scope: Optional[str] = None, public: bool = False) -> None:
         locale = user_locale(interaction)
         if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=", ".join(registry.names())))
             return
         if scope not in (None, "server", "global"):
-            await reply_error(interaction, tr("cogs.err.bad_value", locale, value=clip(str(scope), 20)))
+            await reply_error(interaction, tr("cogs.err.bad_value", locale, value=safe_text(scope, 20)))
             return
         if season is not None and scope == "global":
             await reply_error(interaction, tr("records.err.season_global", locale))
@@ -385,7 +386,7 @@ class Records(commands.Cog):
     async def on_board_page(self, interaction: discord.Interaction, game: str, code: str, page: int) -> None:
         locale = user_locale(interaction)
         if game not in registry:
-            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=clip(game, 40),
+            await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=", ".join(registry.names())))
             return
         content, view = await self.board_page(interaction, game, code, page, locale)

@@ -36,11 +36,10 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import escape_markdown
 
 from cogs.authority import check_match, reachable, seated
-from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, game_name, reply, reply_error, run_in_cog,
-                         tr, transient, user_locale)
+from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render, reply, reply_error,
+                         run_in_cog, safe_text, tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
 from cogs.guide import command_text
 from data.store import ABORTED, FINISHED
@@ -66,12 +65,12 @@ def step_text(res: Any, locale: str) -> str:
     entry = d.get("entry")
     if entry is None:
         lines.append(tr("replay.start", locale, players=tr("core.list_sep", locale).join(
-            escape_markdown(n) for n in rec.names)))
+            safe_text(n) for n in rec.names)))
     else:
         lines.append(log_line(entry, locale))
-        lines += ["\u2003· " + escape_markdown(tr("host.raw", locale, text=line)) for line in entry.get("story") or []]
+        lines += ["\u2003· " + safe_text(tr("host.raw", locale, text=line)) for line in entry.get("story") or []]
     if d.get("final"):
-        lines.append(tr("replay.final", locale, result=d["result"].render(locale))
+        lines.append(tr("replay.final", locale, result=render(d["result"], locale))
                      if d.get("result") is not None else tr("replay.aborted", locale))
     if d.get("own"):
         lines.append(tr("replay.own", locale))
@@ -208,7 +207,7 @@ class Replay(commands.Cog):
                     locale: str, *, new: bool, public: bool = False) -> None:
         res = await self.host.replay(match_id, interaction.user.id, k, own=mode == "o", locale=locale)
         if not res.ok:
-            await reply_error(interaction, res.error.render(locale))
+            await reply_error(interaction, render(res.error, locale))
             return
         if mode == "o" and not res.data["own"]:
             mode = "p"          # not a seat of theirs (any more): the public view
@@ -363,7 +362,7 @@ class Replay(commands.Cog):
         start, steps = await self.host.replay_book(rec)
         text = await asyncio.to_thread(write_record, engine_of(rec), rec, steps, locale=locale,
                                        start_view=start["view"])
-        files = [discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{rec.id}.txt")]
+        files = [discord.File(io.BytesIO(file_bytes(text)), filename=f"match-{rec.id}.txt")]
         lines = [tr("replay.record.done", locale, match_id=rec.id)]
         if full_export_allowed(rec, interaction.user.id) and rec.meta.get("league") is None:
             # the match's own players, once it is over: the full record too (seed, every command;
@@ -372,7 +371,7 @@ class Replay(commands.Cog):
 
             got = await records_of(self.bot).export(rec.id)
             if got.ok:
-                raw = json.dumps(got.data["export"], ensure_ascii=False, indent=2).encode("utf-8")
+                raw = file_bytes(json.dumps(got.data["export"], ensure_ascii=False, indent=2))
                 files.append(discord.File(io.BytesIO(raw), filename=f"match-{rec.id}-full.json"))
                 lines.append(tr("replay.record.full", locale))
         await reply(interaction, "\n".join(lines), files=files)
@@ -383,9 +382,9 @@ def gif_caption(rec: Any, made: Any, locale: str, result: Any, tree: Any) -> str
     outcome message), whether it was sampled, and how to step through it (the command named
     as the reader's client shows it: ``tree``, the bot's command tree)."""
     text = tr("replay.gif.caption", locale, match_id=rec.id, game=game_name(rec.game, locale),
-              players=tr("core.list_sep", locale).join(escape_markdown(n) for n in rec.names), steps=made.steps)
+              players=tr("core.list_sep", locale).join(safe_text(n) for n in rec.names), steps=made.steps)
     if result is not None:
-        text += "\n" + escape_markdown(result.render(locale))
+        text += "\n" + render(result, locale)
     if made.sampled:
         text += "\n" + tr("replay.gif.sampled", locale, frames=made.frames, steps=made.steps)
     command = command_text(tree, "match replay", locale, match=("cmd.opt.match.name", rec.id))
@@ -431,7 +430,8 @@ class TurnSelect(discord.ui.DynamicItem[discord.ui.Select], template=TURN_TEMPLA
         try:
             k = max(0, int(str(values[0])[:7]))
         except ValueError:
-            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=clip(str(values[0]), 20)))
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction),
+                                              value=safe_text(values[0], 20)))
             return
         await _run(interaction, lambda c: c.on_step(interaction, self.match_id, k, self.mode, "t", self.who))
 

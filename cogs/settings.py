@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import L, N, reply, reply_error, tr, user_locale
+from cogs.common import L, N, reply, reply_error, safe_text, tr, user_locale
 from cogs.delivery import DEFAULT_SETTINGS
 
 ON_OFF = [Choice(name=app_commands.locale_str("on", key="cmd.choice.on"), value="on"),
@@ -71,7 +71,7 @@ class Settings(commands.Cog):
         if not await self._check(interaction):
             return
         if value not in ("on", "off"):
-            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=safe_text(value, 20)))
             return
         await self.store.set_guild_setting(interaction.guild_id, "thread", value == "on")
         await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
@@ -85,7 +85,7 @@ class Settings(commands.Cog):
         if not await self._check(interaction):
             return
         if value not in ("auto", "ja", "en"):
-            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=safe_text(value, 20)))
             return
         await self.store.set_guild_setting(interaction.guild_id, "language", None if value == "auto" else value)
         await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))
@@ -99,7 +99,7 @@ class Settings(commands.Cog):
         if not await self._check(interaction):
             return
         if value not in ("on", "off"):
-            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=value[:20]))
+            await reply_error(interaction, tr("cogs.err.bad_value", user_locale(interaction), value=safe_text(value, 20)))
             return
         await self.store.set_guild_setting(interaction.guild_id, "gif", value == "on")
         await self._show(interaction, tr("cogs.settings.saved", user_locale(interaction)))

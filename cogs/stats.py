@@ -25,7 +25,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import GAME_CHOICES, L, N, clip, game_name, render, reply, reply_error, run_in_cog, tr, user_locale
+from cogs.common import (GAME_CHOICES, L, N, clip, game_name, render, reply, reply_error, run_in_cog, safe_text, tr,
+                         user_locale)
 from host.stats.aggregate import MIN_CELL, OWN
 from host.stats.service import Stats as StatsService
 from host.stats.service import opening_words, split_words
@@ -52,10 +53,6 @@ def _pct(x: float | None) -> str:
 def share_text(s: dict, locale: str) -> str:
     """``58% (95% 35–78%, n = 12)`` in the reader's words."""
     return tr("stats.share", locale, share=_pct(s["share"]), low=_pct(s["ci95"][0]), high=_pct(s["ci95"][1]), n=s["n"])
-
-
-def plain(text: Any) -> str:
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(text)))
 
 
 class Stats(commands.Cog):
@@ -134,7 +131,9 @@ class Stats(commands.Cog):
             return embed, discord.utils.MISSING, discord.utils.MISSING
         figures, split = res.data["figures"], res.data["split"]
         decks, cards, set_name = await self.service.names(game, split, locale)
-        where = render(split_words(split, {int(split.split("|")[1]): set_name} if set_name else None), locale)
+        split_msg = split_words(split, {int(split.split("|")[1]): set_name} if set_name else None)
+        where = render(split_msg, locale)           # the set's name made safe, for the message
+        subtitle = split_msg.render(locale)         # as named, for the picture
         pages = 1 + -(-sum(len(c) for c in figures["cards"].values()) // CARDS_PER_PAGE)
         page = max(0, min(page, pages - 1))
         lines = [tr("stats.head", locale, games=figures["games"], where=where,
@@ -146,7 +145,7 @@ class Stats(commands.Cog):
                 from render.stats_chart import chart_png
 
                 png = await asyncio.to_thread(chart_png, game, figures, {d: decks.get(d, d) for d in figures["decks"]},
-                                              locale=locale, title=title, subtitle=where)
+                                              locale=locale, title=title, subtitle=subtitle)
                 file = discord.File(io.BytesIO(png), filename="stats.png")
         else:
             lines += self._cards(figures, decks, cards, page - 1, locale)
@@ -166,7 +165,7 @@ class Stats(commands.Cog):
             options = []
             for sp, n in res.data["splits"][:25]:
                 _d, _c, name = await self.service.names(game, sp, locale)
-                words = render(split_words(sp, {int(sp.split("|")[1]): name} if name else None), locale)
+                words = split_words(sp, {int(sp.split("|")[1]): name} if name else None).render(locale)  # a label: no markdown
                 options.append(discord.SelectOption(label=clip(f"{words} ({n})", 100), value=sp, default=sp == split))
             select = discord.ui.Select(custom_id=f"st:x:{game}:{scope}", options=options,
                                        placeholder=tr("stats.pick_split", locale))
@@ -179,12 +178,12 @@ class Stats(commands.Cog):
         if shown:
             out.append(tr("stats.decks", locale))
             for d, s in shown[:DECKS_SHOWN]:
-                out.append(tr("stats.line", locale, name=plain(clip(decks.get(d, d), 40)), share=share_text(s, locale)))
+                out.append(tr("stats.line", locale, name=safe_text(decks.get(d, d), 40), share=share_text(s, locale)))
         ids = sorted(figures["identities"].items(), key=lambda kv: (-kv[1]["n"], kv[0]))
         if ids:
             out.append(tr(f"stats.identities.{game}", locale))
             for i, s in ids[:DECKS_SHOWN]:
-                out.append(tr("stats.line", locale, name=plain(clip(cards.get(i, i), 40)), share=share_text(s, locale)))
+                out.append(tr("stats.line", locale, name=safe_text(cards.get(i, i), 40), share=share_text(s, locale)))
         if figures["first"]["n"]:
             out.append(tr("stats.first", locale, share=share_text(figures["first"], locale)))
         if figures["median_length"] is not None:
@@ -193,7 +192,7 @@ class Stats(commands.Cog):
         if openings:
             out.append(tr("stats.openings", locale))
             for o, s in openings[:10]:
-                out.append(tr("stats.line", locale, name=plain(opening_words(o, locale)), share=share_text(s, locale)))
+                out.append(tr("stats.line", locale, name=safe_text(opening_words(o, locale)), share=share_text(s, locale)))
         if len(figures["decks"]) >= 2:
             out.append(tr("stats.matrix_note", locale, min=MIN_CELL))
         return out
@@ -206,8 +205,8 @@ class Stats(commands.Cog):
         chunk = rows[page * CARDS_PER_PAGE:(page + 1) * CARDS_PER_PAGE]
         out = [tr("stats.cards_head", locale)]
         for d, c, f in chunk:
-            out.append(tr("stats.card_line", locale, card=plain(clip(cards.get(c, c), 40)),
-                          deck=plain(clip(decks.get(d, d), 30)), played=share_text(f["played"], locale),
+            out.append(tr("stats.card_line", locale, card=safe_text(cards.get(c, c), 40),
+                          deck=safe_text(decks.get(d, d), 30), played=share_text(f["played"], locale),
                           not_played=share_text(f["not_played"], locale)))
         return out
 
