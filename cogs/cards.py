@@ -116,6 +116,7 @@ class Cards(commands.Cog):
         if getattr(self.bot, "host", None) is None or getattr(self.bot, "store", None) is None:
             return          # a bot made only to list its commands (bot.py --dump-commands)
         runs = self.runs()
+        runs.words = safe_text          # the set's deck names in the result post
         if self._run_update not in runs.on_update:
             runs.on_update.append(self._run_update)
         try:        # a run that was playing or waiting when the bot stopped goes on from where it was

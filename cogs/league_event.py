@@ -248,12 +248,12 @@ class LeagueEvent(LeaguePart):
             if not E.may_see_decklist(lg.data, lg.status, me, user.id, organiser):
                 await reply_error(interaction, tr("events.reg.err.decklist_closed", locale))
                 return
-            await reply(interaction, clip(E.decklist_text(lg.data, user.id, locale), 2000))
+            await reply(interaction, clip(E.decklist_text(lg.data, user.id, locale, safe_text), 2000))
             return
         if public or organiser:
             await reply(interaction, self._overview(lg, locale))
             return
-        await reply(interaction, clip(E.decklist_text(lg.data, me, locale) + "\n"
+        await reply(interaction, clip(E.decklist_text(lg.data, me, locale, safe_text) + "\n"
                                       + tr("events.reg.decklists.closed_note", locale), 2000))
 
     async def _no_decklists(self, interaction: discord.Interaction, lg: LeagueRecord) -> bool:
@@ -423,7 +423,7 @@ class LeagueEvent(LeaguePart):
             return
         locale = user_locale(interaction)
         if user is not None:
-            await reply(interaction, clip(E.decklist_text(lg.data, user.id, locale), 2000))
+            await reply(interaction, clip(E.decklist_text(lg.data, user.id, locale, safe_text), 2000))
         else:
             await reply(interaction, self._overview(lg, locale))
 

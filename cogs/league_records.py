@@ -198,7 +198,7 @@ def trail_content(lg: LeagueRecord, page: int, locale: str) -> str:
     entries, shown, pages = trail.page(d, page - 1)
     names = {p["id"]: safe_text(p["name"]) for p in d["players"]}
     lines = [tr("events.trail.title", locale, league=lg.id, name=safe_text(d["name"]), page=shown + 1, pages=pages)]
-    lines += [clip(trail.line(e, names, locale), 300) for e in entries] or [tr("events.trail.empty", locale)]
+    lines += [clip(trail.line(e, names, locale, safe_text), 300) for e in entries] or [tr("events.trail.empty", locale)]
     if d.get("trail_cut"):
         lines.append(tr("events.trail.cut", locale, n=d["trail_cut"], max=trail.TRAIL_MAX))
     if shown + 1 < pages:

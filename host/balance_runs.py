@@ -62,8 +62,24 @@ class CpuBudgetSpent(BaseException):
     like KeyboardInterrupt, so no ``except Exception`` of the game or the computer swallows it."""
 
 
+_playing = False              # the worker is inside _play (a chunk), where the limit may end it
+
+
 def _on_xcpu(_signum: int, _frame: Any) -> None:
-    raise CpuBudgetSpent()
+    """The soft limit's signal: once only (later ones are ignored — the kernel repeats it every
+    CPU second, and a second raise could land in the middle of sending the first one's answer
+    back through the pipe, leaving the parent waiting for the rest of it); raised only inside a
+    chunk (outside, the next chunk is refused at once)."""
+    import signal
+
+    signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+    global _spent
+    _spent = True
+    if _playing:
+        raise CpuBudgetSpent()
+
+
+_spent = False
 
 
 def _worker_start(cpu_seconds: float) -> None:
@@ -101,11 +117,18 @@ def _play(row_fields: dict, game_name: str, plan: dict, matches: list) -> tuple[
     from data.store import CardSetRow
     from host.engines import build
 
-    set_id = int(row_fields["id"])
-    if set_id not in _engines:
-        _engines.clear()
-        _engines[set_id] = build(CardSetRow(**row_fields)).engine
-    return play_chunk(game_name, _engines[set_id], plan, matches)
+    global _playing
+    if _spent:
+        raise CpuBudgetSpent()
+    _playing = True
+    try:
+        set_id = int(row_fields["id"])
+        if set_id not in _engines:
+            _engines.clear()
+            _engines[set_id] = build(CardSetRow(**row_fields)).engine
+        return play_chunk(game_name, _engines[set_id], plan, matches)
+    finally:
+        _playing = False
 
 
 # ---------------------------------------------------------------------------- the service
@@ -117,6 +140,8 @@ class BalanceRuns:
         self.now = now
         self.shards = shards
         self.on_update: list[Update] = []
+        # how the set's deck names are made safe for a front end's message (cogs: safe_text)
+        self.words: Callable[[Any], str] = str
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self.cpu_limit = CPU_LIMIT_S
@@ -198,7 +223,8 @@ class BalanceRuns:
                         reason=i18n.t(f"cards.balance.reason.{run.reason or 'none'}", locale))]
         for p in f["pairings"]:
             if p["n"]:
-                lines.append(i18n.t("cards.balance.pairing", locale, a=names[p["a"]], b=names[p["b"]],
+                lines.append(i18n.t("cards.balance.pairing", locale, a=self.words(names[p["a"]]),
+                                    b=self.words(names[p["b"]]),
                                     share=_pct(p["share"]), low=_pct(p["ci95"][0]), high=_pct(p["ci95"][1]), n=p["n"],
                                     verdict=i18n.t(f"cards.balance.verdict.{p['verdict']}", locale)))
         for key in ("first", "caps"):

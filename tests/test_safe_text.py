@@ -359,3 +359,61 @@ def test_no_cog_escapes_on_its_own():
         text = path.read_text(encoding="utf-8")
         for needle in ("escape_markdown", "escape_mentions", "def plain("):
             assert needle not in text or path.name == "common.py", f"{path.name}: {needle}"
+
+
+# ---------------------------------------------------------------------------- texts the host words
+HOSTILE = "[a](https://e.co)[b](https://e.co) @everyone <@&1>"
+
+
+def _live(out: str) -> bool:
+    """Would ``out`` hold a live link or mention (the finding's forms)?"""
+    return "[a](" in out or "](https://" in out or "@everyone" in out.replace("\\@everyone", "") or "<@&" in out
+
+
+def test_an_events_decklist_shows_player_deck_and_card_names_safely(monkeypatch):
+    """Issue 45, finding 5: every place that shows "card, deck, set, event or player text" goes
+    through the one function — an event's decklist mixes the bot's bold section titles with a
+    player's, a saved deck's and a server set's card names, so the host words it with the front
+    end's ``words`` (the cog passes safe_text)."""
+    from host.events import entry as E
+
+    monkeypatch.setattr(E, "_name", lambda d, uid: HOSTILE)
+    monkeypatch.setattr(E, "locked_deck", lambda d, uid: {"kind": "saved", "label": HOSTILE, "hash": "a" * 64,
+                                                          "spec": {}, "at": 0})
+    monkeypatch.setattr(E, "deck_sections", lambda d, spec, locale: [("Main", [(HOSTILE, 2)])])
+    for lang in ("en", "ja"):
+        raw = E.decklist_text({}, 1, lang)
+        assert _live(raw)                               # the host's own words are the text as stored
+        out = E.decklist_text({}, 1, lang, safe_text)
+        assert not _live(out) and "**Main**" in out and out.count(safe_text(HOSTILE)) == 3
+
+
+def test_an_events_trail_shows_a_kept_name_safely():
+    """Issue 45, finding 5: a trail entry's own texts (a player's name kept with the entry when
+    they are no longer listed) are made safe by the front end's ``words_of``."""
+    from host.events import trail
+
+    e = {"what": "events.trail.join", "params": {"player": 5, "name": HOSTILE}, "at": 0}
+    assert _live(trail.line(e, {}, "en"))
+    for lang in ("en", "ja"):
+        assert not _live(trail.line(e, {}, lang, safe_text))
+    assert "Ann" in trail.line(e, {5: "Ann"}, "en", safe_text)     # a listed player: the name given
+
+
+def test_a_balance_result_shows_the_sets_deck_names_safely():
+    """Issue 45, finding 5: the balance run's result post names the set's ready-made decks; the
+    cog gives the service safe_text for them."""
+    from balance.sets import make_plan
+    from data.store import BalanceRun
+    from host.balance_runs import BalanceRuns
+
+    plan = make_plan(["a", "b"], per_order=1, seed=1)
+    results = [{"w": [0], "r": "win", "f": 0}] * len(plan["matches"])
+    runs = BalanceRuns(None, None)
+    runs._deck_names = lambda _run, _locale: {"a": HOSTILE, "b": "Hawk Dive"}
+    run = BalanceRun(1, 1, "art_of_war", 1, "en", "done", plan=plan, progress={"results": results})
+    assert _live(runs.result_text(run, "en"))
+    runs.words = safe_text
+    for lang in ("en", "ja"):
+        text = runs.result_text(run, lang)
+        assert not _live(text) and safe_text(HOSTILE) in text

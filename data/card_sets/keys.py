@@ -80,7 +80,8 @@ def section_problems(label: str, data: Any, sections: Iterable[str], *, rules: I
         if key == "comment" and key in allowed:
             value = data[key]           # a note for people: one text, never a place to keep data
             if not isinstance(value, str) or len(value) > COMMENT_LIMIT:
-                out.append(_error(label, None, "comment", "a comment is one text", "comment_text", limit=COMMENT_LIMIT))
+                out.append(_error(label, None, "comment", "a comment is one text", "comment_text", limit=COMMENT_LIMIT,
+                                  field="comment"))
             continue
         if key in allowed:
             continue

@@ -42,7 +42,7 @@ the bot's clock starts the event then, like a league whose sign-up hours end.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Callable
 
 from data import i18n
 from host import leagues as L
@@ -360,18 +360,20 @@ def deck_sections(d: dict, spec: Any, locale: str) -> list[tuple[str, list[tuple
     return out
 
 
-def decklist_text(d: dict, user_id: int, locale: str) -> str:
-    """One player's registered list in words: name, deck, hash, then each section's cards."""
+def decklist_text(d: dict, user_id: int, locale: str, words: Callable[[Any], str] = str) -> str:
+    """One player's registered list in words: name, deck, hash, then each section's cards (a
+    section's title in bold).  ``words``: how a player's, deck's or card's name is made safe for
+    the message (a front end's own; the markdown of the titles is the bot's)."""
     entry = locked_deck(d, user_id)
-    name = _name(d, user_id)
+    name = words(_name(d, user_id))
     if entry is None:
         return i18n.t("events.reg.decklist.none", locale, name=name)
-    lines = [i18n.t("events.reg.decklist.head", locale, name=name, deck=deck_label(d, entry, locale),
+    lines = [i18n.t("events.reg.decklist.head", locale, name=name, deck=words(deck_label(d, entry, locale)),
                     hash=entry["hash"][:12], at=int(entry.get("at") or 0))]
     sep = i18n.t("core.list_sep", locale)
     for title, cards in deck_sections(d, entry["spec"], locale):
-        lines.append(f"**{title}**")
-        lines.append(sep.join(i18n.t("events.reg.decklist.card", locale, card=c, n=n) for c, n in cards) or "-")
+        lines.append(f"**{words(title)}**")
+        lines.append(sep.join(i18n.t("events.reg.decklist.card", locale, card=words(c), n=n) for c, n in cards) or "-")
     return "\n".join(lines)
 
 

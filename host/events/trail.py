@@ -52,7 +52,7 @@ older ones let go.  :func:`page` and :func:`line` show it newest first, in words
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from data import i18n
 from host.events.words import result_text
@@ -254,11 +254,14 @@ def _name(uid: Any, names: dict[int, str], fallback: str = "") -> str:
     return names.get(uid) or fallback or f"<@{uid}>"
 
 
-def line(e: dict, names: dict[int, str], locale: str) -> str:
+def line(e: dict, names: dict[int, str], locale: str, words_of: Callable[[Any], str] = str) -> str:
     """One entry in words: when (a Discord timestamp), who, what — names, not ids (someone who is
-    no player, an organiser, is a mention, which Discord shows by name)."""
+    no player, an organiser, is a mention, which Discord shows by name).  ``names`` are shown as
+    given (a front end passes them made safe for its messages); ``words_of`` makes the entry's
+    own texts safe (a name kept with the entry, a reason someone typed)."""
     p = e.get("params") or {}
-    words: dict[str, Any] = {k: v for k, v in p.items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
+    words: dict[str, Any] = {k: (words_of(v) if isinstance(v, str) else v) for k, v in p.items()
+                             if isinstance(v, (int, str)) and not isinstance(v, bool)}
     for k, v in p.items():        # players (a list of ids) by name; words given as catalog keys
         if isinstance(v, list):
             words[k] = i18n.t("core.list_sep", locale).join(_name(u, names) for u in v)
@@ -266,7 +269,7 @@ def line(e: dict, names: dict[int, str], locale: str) -> str:
             words[k] = i18n.t(v, locale)
     words["who"] = i18n.t("events.trail.bot", locale) if e.get("by") is None else _name(e["by"], names)
     if "player" in p:
-        words["player"] = _name(p["player"], names, p.get("name", ""))
+        words["player"] = names.get(p["player"]) or (words_of(p["name"]) if p.get("name") else _name(p["player"], names))
     if "pairing" in p:
         a, b = p.get("a"), p.get("b")
         words["a"], words["b"] = _name(a, names), _name(b, names)
