@@ -37,6 +37,15 @@ EDIT_EVERY = 10.0            # seconds between two edits of a run's progress mes
 CHUNK = 4                    # matches the worker plays per call
 NICE = 10
 CPU_LIMIT_S = float(os.environ.get("CARD_BALANCE_CPU_SECONDS") or 30 * 60)
+
+
+def per_order(default: int) -> int:
+    """Matches a run plays per pairing and seat order: ``default`` (20, the least that measures
+    a pairing), or ``CARD_BALANCE_PER_ORDER`` (1–100) where a bot is run to try the flow rather
+    than to measure — the end-to-end tests, which check the run's messages and picture while the
+    unit tests check its figures with 20; a run's result always says its n."""
+    raw = os.environ.get("CARD_BALANCE_PER_ORDER", "").strip()
+    return max(1, min(100, int(raw))) if raw.isdigit() else default
 WAITING, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 
 Update = Callable[[BalanceRun, str, "bytes | None", bool], Awaitable[None]]
@@ -169,7 +178,7 @@ class BalanceRuns:
         if waiting:
             return Result.fail("cards.err.balance_busy", run=waiting[0].id)
         run = BalanceRun(int(guild_id), int(row.id), game, int(user_id), i18n.locale_of(locale), WAITING,
-                         plan=make_plan(decks, per_order=PER_ORDER, seed=int(row.id)), channel_id=channel_id,
+                         plan=make_plan(decks, per_order=per_order(PER_ORDER), seed=int(row.id)), channel_id=channel_id,
                          created_at=self.now(), updated_at=self.now())
         run = await self.store.create_balance_run(run)
         await self.store.log_card_set(CardSetLog(int(guild_id), int(user_id), "balance", game, row.name,
