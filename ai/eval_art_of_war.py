@@ -6,7 +6,6 @@ capture or destruction loses at once), and a unit standing in reach of more atta
 defence is likely to be taken (and may feed the opponent's kingdom)."""
 from __future__ import annotations
 
-from ai.evaluate import evaluation
 from rules.art_of_war.engine import SQ_INDEX, reach
 
 KINGDOM = 2.0          # a kingdom card: the end of war counts them, nation building compares them
@@ -23,8 +22,7 @@ def _attack(u: dict, hand: int) -> int:
     return max(0, hand) if a == "hand" else int(a)
 
 
-@evaluation("art_of_war")
-def _art_of_war(view: dict, seats: int) -> list[float]:
+def strength(view: dict, seats: int) -> list[float]:
     """The kingdom decides the end of war; units on the battlefield hold it; a KING (or unit)
     within reach of enough of the opponent's attack is about to be lost."""
     out = [1.0, 1.0]

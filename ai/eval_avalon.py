@@ -19,7 +19,6 @@ to before the turn is over:
 """
 from __future__ import annotations
 
-from ai.evaluate import evaluation
 
 LIFE = 3.0            # one life card
 PROOF = 9.0           # one proof (the mode needs 2 or 3)
@@ -191,8 +190,7 @@ def _lifespan_now(view: dict) -> set[int]:
     return {p["seat"] for p in view["players"] if p["seat"] != view["leader"] and p["status"] == "play"}
 
 
-@evaluation("avalon")
-def _avalon(view: dict, seats: int) -> list[float]:
+def strength(view: dict, seats: int) -> list[float]:
     cards = view.get("cards") or {}
     pos = _Pos(view)
     _pending(view, pos, cards)

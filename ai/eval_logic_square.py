@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 
-from ai.evaluate import evaluation
 from rules.logic_square.board import SQ_INDEX, project
 
 HAND = 18              # a card in hand: about half a hit, and an answer the opponent must fear
@@ -36,8 +35,7 @@ def _offsets(rng) -> tuple:
     return tuple(tuple(o) for o in rng or ())
 
 
-@evaluation("logic_square")
-def _logic_square(view: dict, seats: int) -> list[float]:
+def strength(view: dict, seats: int) -> list[float]:
     """The two seats' win chances (see the module docstring)."""
     players = {p["seat"]: p for p in view["players"]}
     avis = {a["seat"]: a for a in view["board"]["avis"]}

@@ -1,11 +1,8 @@
 """How a Project Maken position looks for each seat, from the public view (see :mod:`ai.evaluate`)."""
 from __future__ import annotations
 
-from ai.evaluate import evaluation
 
-
-@evaluation("maken")
-def _maken(view: dict, seats: int) -> list[float]:
+def strength(view: dict, seats: int) -> list[float]:
     """LP cards left, less the damage taken towards the next DOWN, plus hand and gauge."""
     out = []
     for p in sorted(view["players"], key=lambda p: p["seat"]):

@@ -1,11 +1,8 @@
 """How a SQUARES position looks for each seat, from the public view (see :mod:`ai.evaluate`)."""
 from __future__ import annotations
 
-from ai.evaluate import evaluation
 
-
-@evaluation("squares")
-def _squares(view: dict, seats: int) -> list[float]:
+def strength(view: dict, seats: int) -> list[float]:
     """Three pieces in the centre row win: pieces there count most, then pieces on the board
     (a piece in the reserve does nothing) and how far they stand forward."""
     out = [1.0, 1.0]

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from typing import Callable
 
-_EVAL: dict[str, Callable[[dict, int], list[float]]] = {}
+from ai import eval_art_of_war, eval_avalon, eval_logic_square, eval_maken, eval_squares
 
-
-def evaluation(game: str):
-    def deco(fn):
-        _EVAL[game] = fn
-        return fn
-    return deco
+# each game's evaluation lives in its own module (ai/eval_<game>.py): a strength per seat
+_EVAL: dict[str, Callable[[dict, int], list[float]]] = {
+    "squares": eval_squares.strength,
+    "logic_square": eval_logic_square.strength,
+    "maken": eval_maken.strength,
+    "art_of_war": eval_art_of_war.strength,
+    "avalon": eval_avalon.strength,
+}
 
 
 def evaluate(game: str, view: dict, seats: int) -> list[float]:
@@ -28,6 +30,3 @@ def evaluate(game: str, view: dict, seats: int) -> list[float]:
     total = sum(strength[:seats])
     return [x / total for x in strength[:seats]] if total > 0 else [1.0 / seats] * seats
 
-
-# each game's evaluation lives in its own module (ai/eval_<game>.py) and registers itself here
-from ai import eval_art_of_war, eval_avalon, eval_logic_square, eval_maken, eval_squares  # noqa: E402,F401

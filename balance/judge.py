@@ -21,8 +21,9 @@ docs/balance.md are for the card games).
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
+
+from data.intervals import wilson      # in data/: host/stats and render use it too (balance.judge.wilson stays)
 
 MET, MISSED, UNDECIDED = "met", "missed", "undecided"
 RULE = ("the full plan judges each figure's share against its target, as the targets are stated, on the "
@@ -36,17 +37,6 @@ RULE = ("the full plan judges each figure's share against its target, as the tar
 TARGETS: dict[str, tuple[float, float]] = {
     "pairing": (0.40, 0.60), "first_player_win": (0.42, 0.58), "turn_cap_share": (0.0, 0.05),
     "vs_random": (0.95, 1.0), "vs_greedy": (0.70, 1.0), "trivial_vs_ai": (0.0, 0.30)}
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate (draws counted as half a win)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def verdict(low: float, high: float, band: tuple[float, float]) -> str:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from balance.judge import TARGETS, verdict, wilson
+from balance.judge import TARGETS, verdict
+from data.intervals import wilson
 
 PER_ORDER = 20               # matches per pairing and seat order (the least)
 MAX_DECKS = 8                # the set's first decks a run pairs (8 decks: 28 pairings, 1,120 matches)

@@ -154,7 +154,8 @@ def _standings_field(n: int, seed: str) -> tuple[list[dict], list[dict]]:
 
 def measure_pictures(cfg: dict[str, Any], out: dict[str, Any], log: Log) -> None:
     from host.events import scoring
-    from render.bracket import draw_bracket, min_text_px, sample_view
+    from bench.event_samples import sample_view
+    from render.bracket import draw_bracket, min_text_px
     from render.standings import draw_standings
 
     runs = cfg["picture_runs"]

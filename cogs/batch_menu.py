@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from cogs.common import LABEL_MAX, SELECT_MAX, clip, tr
+from cogs.common import LABEL_MAX, SELECT_MAX, clip, run_in_game, tr
 from host.batch import covered
 from render.labels import Choice
 
@@ -93,7 +93,6 @@ class BatchSelect(discord.ui.DynamicItem[discord.ui.Select], template=BATCH_TEMP
                    placeholder=item.placeholder, min_values=item.min_values, max_values=item.max_values)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.components import _run
-
         values = list((interaction.data or {}).get("values") or [])
-        await _run(interaction, lambda g: g.on_batch_select(interaction, self.match_id, self.h, self.group, values))
+        await run_in_game(interaction, lambda g: g.on_batch_select(interaction, self.match_id, self.h, self.group,
+                                                                   values))

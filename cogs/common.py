@@ -5,6 +5,7 @@ Nothing here knows a game: text comes from the catalog (``data/i18n``), game nam
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -371,6 +372,11 @@ async def run_in_cog(cog_name: str, interaction: discord.Interaction, factory: A
             return
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
         await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
+
+
+# a Game-cog handler: the board's buttons, the Act menu and its multi-selects (cogs/components.py,
+# cogs/batch_menu.py), answered as every persistent component is
+run_in_game = functools.partial(run_in_cog, "Game")
 
 
 class GameTree(app_commands.CommandTree):

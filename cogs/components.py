@@ -20,14 +20,14 @@ custom_id templates (all ≤ 100 chars)::
 """
 from __future__ import annotations
 
-import functools
 import logging
 import zlib
 from typing import Any
 
 import discord
 
-from cogs.common import LABEL_MAX, SELECT_MAX, clip, run_in_cog, tr
+from cogs.batch_menu import BatchSelect, batch_rows, hidden_commands
+from cogs.common import LABEL_MAX, SELECT_MAX, clip, run_in_game, tr
 from render.labels import Choice
 
 log = logging.getLogger("cogs.components")
@@ -87,8 +87,6 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
     with; a group of one move plays it at once), then the move (``group`` ≥ 1: that group).
     ``batches``: the game's moves that may be picked together (host ``batch_choices``), shown
     as multi-selects under the move select (cogs/batch_menu.py), whose moves leave it."""
-    from cogs.batch_menu import batch_rows, hidden_commands
-
     legal = [c.command for c in choices]
     h = legal_hash(legal)
     view = discord.ui.View(timeout=None)
@@ -145,10 +143,6 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
 
 
 # ---------------------------------------------------------------------------- dynamic items
-# a Game-cog handler, answered as every persistent component is (cogs.common.run_in_cog)
-_run = functools.partial(run_in_cog, "Game")
-
-
 _STYLES = {
     "act": discord.ButtonStyle.primary,
     "accept": discord.ButtonStyle.success,
@@ -176,7 +170,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
         return cls(int(match["match"]), match["action"], label=item.label, style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, lambda g: g.on_board_button(interaction, self.match_id, self.action))
+        await run_in_game(interaction, lambda g: g.on_board_button(interaction, self.match_id, self.action))
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=MOVE_TEMPLATE):
@@ -198,7 +192,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=MOVE_TEMPLA
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         value = values[0] if values else ""
-        await _run(interaction, lambda g: g.on_menu_select(
+        await run_in_game(interaction, lambda g: g.on_menu_select(
             interaction, self.match_id, self.h, self.group, self.page, value))
 
 
@@ -215,7 +209,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=CONFIRM_
         return cls(int(match["match"]), match["what"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, lambda g: g.on_confirm(interaction, self.match_id, self.what))
+        await run_in_game(interaction, lambda g: g.on_confirm(interaction, self.match_id, self.what))
 
 
 class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLATE):
@@ -235,11 +229,10 @@ class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLA
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        await _run(interaction, lambda g: g.on_deck_pick(interaction, self.match_id, self.action, value))
+        await run_in_game(interaction, lambda g: g.on_deck_pick(interaction, self.match_id, self.action, value))
 
 
-from cogs.batch_menu import BatchSelect  # noqa: E402  (the menu's multi-selects)
-
+# BatchSelect: the menu's multi-selects (cogs/batch_menu.py)
 DYNAMIC_ITEMS = (BoardButton, MoveSelect, ConfirmButton, DeckSelect, BatchSelect)
 
 

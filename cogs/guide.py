@@ -26,8 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import L, N, clip, game_name, reply, reply_error, safe_text, tr, user_locale
-from cogs.game import GAME_CHOICES
+from cogs.common import GAME_CHOICES, L, N, clip, game_name, reply, reply_error, safe_text, tr, user_locale
 from data import i18n
 from rules import registry
 
@@ -54,7 +53,7 @@ def guide_pages(game: str, locale: str, names: dict[str, str] | None = None) -> 
 
 
 def _options_text(engine: Any, locale: str) -> str:
-    from host.options_text import options_guide
+    from host.options import options_guide
 
     return options_guide(engine, locale)
 

@@ -19,7 +19,7 @@ Thin: the bracket is :mod:`host.events.stages` (over :mod:`host.events.bracket`)
 renderer's ``events.pic.*``).
 
 custom_id template: ``lgb:<league>:<page>`` — a page (from 0) of the picture; persistent (the
-:class:`cogs.league_records.LeaguePage` buttons): the league is read again on every press.
+:class:`cogs.league_pages.LeaguePage` buttons): the league is read again on every press.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ import discord
 
 from cogs.common import (NO_PINGS, clip, mention_line, reply, reply_error, safe_names, safe_text, too_old_to_edit, tr,
                          user_locale)
-from cogs.league_records import page_view
+from cogs.league_pages import page_view, turns
 from data.store import LeagueRecord
 from host.events import stages
 from render.bracket import draw_bracket
@@ -180,6 +180,7 @@ async def send_bracket(interaction: discord.Interaction, lg: LeagueRecord, page:
                 view=page_view(lg.id, page, len(pngs), locale, kind="b"), ephemeral=not public)
 
 
+@turns("b")
 async def turn_page(interaction: discord.Interaction, league_id: int, page: int) -> None:
     """◀ ▶: the same answer with another page, edited in place."""
     locale = user_locale(interaction)

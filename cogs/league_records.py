@@ -9,29 +9,25 @@ standings``, the Standings button) and cogs/league_admin.py (trail, export); thi
 what they show.
 
 custom_id template: ``lgs:<league>:<page>`` — a page (from 0) of the standings picture.  The
-buttons are persistent (a :class:`discord.ui.DynamicItem`): the league is read again on every
+buttons are persistent (:class:`cogs.league_pages.LeaguePage`): the league is read again on every
 press, so they keep working after a restart.
 """
 from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import unicodedata
 from typing import Any
 
 import discord
 
 from cogs.common import clip, reply, reply_error, safe_text, tr, user_locale
+from cogs.league_pages import LeaguePage, page_view, turns
 from data.store import LeagueRecord
 from host import leagues as LG
 from host.events import exports, stages, trail
 from render.standings import draw_standings, number_text, standings_pages, tiebreak_text
 
-log = logging.getLogger("cogs.league_records")
-
-# a page of a league picture: ``lgs:`` the standings, ``lgb:`` the bracket (cogs/league_bracket.py)
-PAGE_TEMPLATE = r"lg(?P<kind>[sb]):(?P<league>\d{1,20}):(?P<page>\d{1,4})"
 PER_PICTURE = 16          # players on one page of the standings picture
 NAME_CELLS = 16
 
@@ -129,20 +125,6 @@ def standings_png(lg: LeagueRecord, locale: str, page: int) -> tuple[bytes, int,
     return png, page, pages
 
 
-def page_view(league_id: int, page: int, pages: int, locale: str, kind: str = "s") -> discord.ui.View | None:
-    """◀ ▶ under a league picture (``kind``: ``s`` the standings, ``b`` the bracket; none when it
-    fits one page).  A disabled button names the page shown, so the two custom ids stay different."""
-    if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
-                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
-        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
-                                   custom_id=f"lg{kind}:{int(league_id)}:{target}", disabled=off)
-        view.add_item(LeaguePage(button, kind, int(league_id), target))
-    return view
-
-
 async def send_standings(interaction: discord.Interaction, lg: LeagueRecord, page: int = 0) -> None:
     """The answer of /league standings and of the Standings button: the table in text, the
     picture of page ``page`` attached, ◀ ▶ when there are more pages."""
@@ -154,6 +136,7 @@ async def send_standings(interaction: discord.Interaction, lg: LeagueRecord, pag
                 view=page_view(lg.id, page, pages, locale))
 
 
+@turns("s")
 async def turn_page(interaction: discord.Interaction, league_id: int, page: int) -> None:
     """◀ ▶: the same answer with another page of the picture, edited in place."""
     locale = user_locale(interaction)
@@ -165,30 +148,6 @@ async def turn_page(interaction: discord.Interaction, league_id: int, page: int)
     await interaction.response.edit_message(
         content=standings_content(lg, locale), attachments=[discord.File(io.BytesIO(png), filename="standings.png")],
         view=page_view(lg.id, page, pages, locale))
-
-
-class LeaguePage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):
-    """◀ ▶ of a league picture (standings or bracket): persistent, the page in the custom id."""
-
-    def __init__(self, item: discord.ui.Button, kind: str, league_id: int, page: int) -> None:
-        super().__init__(item)
-        self.kind, self.league_id, self.page = kind, int(league_id), int(page)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any):
-        return cls(item, match["kind"], int(match["league"]), int(match["page"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if self.kind == "b":
-            from cogs.league_bracket import turn_page as turn     # the bracket's module draws it
-        else:
-            turn = turn_page
-        try:
-            await turn(interaction, self.league_id, self.page)
-        except Exception:
-            log.exception("%s page %s of league %s failed", "bracket" if self.kind == "b" else "standings",
-                          self.page, self.league_id)
-            await reply_error(interaction, tr("cogs.err.generic", user_locale(interaction)))
 
 
 # ---------------------------------------------------------------------------- trail and exports
@@ -210,4 +169,4 @@ def export_files(lg: LeagueRecord, locale: str) -> list[discord.File]:
     return [discord.File(io.BytesIO(raw), filename=name) for name, raw in exports.files(lg.data, locale)]
 
 
-DYNAMIC_ITEMS = (LeaguePage,)
+DYNAMIC_ITEMS = (LeaguePage,)     # the pages of the standings and of the bracket

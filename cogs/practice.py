@@ -15,11 +15,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from cogs.common import (L, N, game_name, missing_permissions, permission_names, render, render_lines, reply_error,
-                         safe_text, tr, user_locale)
+from cogs.common import (GAME_CHOICES, L, N, game_name, missing_permissions, permission_names, render, render_lines,
+                         reply_error, safe_text, tr, user_locale)
 from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
-from cogs.game import GAME_CHOICES
 from data.store import ACTIVE, TransientStoreError
 from host.shards import owns
 from host.decks import DeckBook

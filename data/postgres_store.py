@@ -43,7 +43,7 @@ from data.migrate import Migration
 from data.pg_migrate import apply_pg_migrations, current_pg_version
 from data.rows import I
 from data.sql_store import _HISTORY_COLS, _RATING_COLS, _RESULT_COLS, Conn, SqlStore
-from data.store import OutcomeUnknown, StoreError
+from data.store_interface import OutcomeUnknown, StoreError
 
 log = logging.getLogger("data.store")
 

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from typing import Any, Awaitable, Callable, TypeVar
 
 from data import deadline
-from data.store import MatchRecord, OutcomeUnknown, StoreError, TransientStoreError
+from data.store_interface import MatchRecord, OutcomeUnknown, StoreError, TransientStoreError
 
 log = logging.getLogger("data.store")
 

@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any, Iterable
 
-from data.store import ABORTED, QUARANTINED, STATUSES, LeagueRecord, MatchRecord
+from data.store_interface import ABORTED, QUARANTINED, STATUSES, LeagueRecord, MatchRecord
 from rules import prng as PRNG
 
 _INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1

@@ -14,7 +14,8 @@ from typing import Any
 from data.resilience import ABSENT, STORED
 from data.rows import Bad, dumps
 from data.card_sets.names import looks_like, same_key
-from data.store import BALANCE_STATUSES, BalanceRun, CardSetLog, CardSetRefused, CardSetRow, OutcomeUnknown, valid_id
+from data.store_interface import (BALANCE_STATUSES, BalanceRun, CardSetLog, CardSetRefused, CardSetRow,
+                                   OutcomeUnknown, valid_id)
 
 log = logging.getLogger("data.store")
 

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from data.rows import I, SELECT_CHECKED, Bad, check_row
-from data.store import QUARANTINE_KINDS, QUARANTINED, STATUSES, CorruptRow, MatchRecord, StoreError, valid_id
+from data.store_interface import QUARANTINE_KINDS, QUARANTINED, STATUSES, CorruptRow, MatchRecord, StoreError, valid_id
 
 log = logging.getLogger("data.store")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from data.resilience import ABSENT, MOVED, STORED
 from data.rows import Bad, decode_deck, decode_league, dumps
-from data.store import (
+from data.store_interface import (
     FINISHED, LeagueRecord, MatchRecord, OutcomeUnknown, RatingChange, RatingRow, ResultRow,
     VersionConflict, valid_id,
 )

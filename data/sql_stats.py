@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from data.rows import dumps
-from data.store import FINISHED, MatchRecord
+from data.store_interface import FINISHED, MatchRecord
 
 log = logging.getLogger("data.store")
 
@@ -36,6 +36,9 @@ def _rows(guild_id: int, game: str, increments: dict) -> tuple[list[tuple], list
         else:
             counts.append((int(guild_id), game, split, scope, key, int(n), float(score)))
     return counts, users
+
+
+_PAGE_ROWS = 200          # facts rows per INSERT of record_stats_page (7 parameters each)
 
 
 async def _add(c: Any, guild_id: int, game: str, increments: dict) -> None:
@@ -77,6 +80,33 @@ class StatsSql:
                     await _add(c, guild_id, game, increments)
                 out.append(True)
         return out
+
+    async def record_stats_page(self, guild_id: int, rows: list[tuple],
+                                increments_of: Callable[[set[int]], dict[str, dict]]) -> set[int]:
+        """Count a page of one server's finished matches at once (a rebuild): their facts rows
+        ``(match_id, game, finished_at, league_id, season, facts as JSON text)`` inserted and
+        their counters added, in one transaction, with one statement per few hundred rows and
+        one per counter table.  A match counted already (by the hook meanwhile) is not counted
+        again: ``increments_of(counted ids)`` is called once the rows are in and gives the sums of
+        the counted ones' increments by game (``{game: {(split, scope, key): (n, score)}}``).
+        Returns the ids counted."""
+        counted: set[int] = set()
+        async with self._write() as c:
+            for i in range(0, len(rows), _PAGE_ROWS):
+                part = rows[i:i + _PAGE_ROWS]
+                args: list[Any] = []
+                for match_id, game, finished_at, league_id, season, text in part:
+                    args += [int(match_id), int(guild_id), game, float(finished_at), league_id,
+                             season if type(season) is int else None, text]
+                got = await c.fetchall(
+                    "INSERT INTO stats_matches (match_id, guild_id, game, finished_at, league_id, season, facts) "
+                    "VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(part))
+                    + " ON CONFLICT (match_id) DO NOTHING RETURNING match_id", *args)
+                counted.update(int(r[0]) for r in got)
+            for game, increments in (increments_of(counted) if counted else {}).items():
+                if increments:
+                    await _add(c, guild_id, game, increments)
+        return counted
 
     async def record_pairing_stats(self, guild_id: int, game: str, league_id: int, pairing_id: int,
                                    increments: dict) -> bool:
@@ -164,6 +194,35 @@ class StatsSql:
                                     "AND season IS NOT NULL", int(guild_id))
         return {int(m): int(s) for m, s in rows}
 
+    async def stats_kept(self, guild_id: int, after_id: int = 0, limit: int = 1000) -> list[tuple[int, int | None, str]]:
+        """``(match_id, season, facts as stored)`` of a server's counted matches, by id from
+        ``after_id`` (a rebuild reads them before it forgets them: the season each was counted
+        in, and the facts it may reuse).  The text is not read here."""
+        async with self._read() as c:
+            rows = await c.fetchall("SELECT match_id, season, facts FROM stats_matches WHERE guild_id = ? "
+                                    "AND match_id > ? ORDER BY match_id LIMIT ?", int(guild_id), int(after_id),
+                                    int(limit))
+        return [(int(m), int(s) if s is not None else None, t) for m, s, t in rows]
+
+    async def stats_logs(self, match_ids: list[int], prefix: str | None = None) -> dict[int, list[tuple[int, str]]]:
+        """The command logs of several matches at once, ``match id → [(seat, command)]`` in order
+        (a rebuild replays a page of matches); ``prefix``: only the entries that start so (a
+        page's late joins).  A match without entries is absent."""
+        ids = sorted({int(m) for m in match_ids})
+        if not ids:
+            return {}
+        cond, args = self._in("match_id", ids, "bigint")
+        sql = f"SELECT match_id, seat, command FROM commands WHERE {cond}"
+        if prefix:
+            sql += " AND substr(command, 1, ?) = ?"
+            args += [len(prefix), prefix]
+        async with self._read() as c:
+            rows = await c.fetchall(sql + " ORDER BY match_id, seq", *args)
+        out: dict[int, list[tuple[int, str]]] = {}
+        for match_id, seat, command in rows:
+            out.setdefault(int(match_id), []).append((int(seat), command))
+        return out
+
     async def unprocessed_stats(self, limit: int = 200) -> list[MatchRecord]:
         """Finished matches not counted yet (a crash between a match's end and its count)."""
         return await self._list(
@@ -186,10 +245,10 @@ class StatsSql:
         return n
 
 
-STATS_READS = ("stats_counts", "stats_splits", "stats_user", "stats_facts", "stats_seasons", "unprocessed_stats",
-               "finished_in_guild")
+STATS_READS = ("stats_counts", "stats_splits", "stats_user", "stats_facts", "stats_seasons", "stats_kept",
+               "stats_logs", "unprocessed_stats", "finished_in_guild")
 STATS_WRITES: tuple[str, ...] = ()
 # counting is idempotent: a match (a pairing) already counted is not counted again
-STATS_IDEMPOTENT = ("record_stats", "record_stats_many", "record_pairing_stats", "delete_stats")
+STATS_IDEMPOTENT = ("record_stats", "record_stats_many", "record_stats_page", "record_pairing_stats", "delete_stats")
 
 __all__ = ["StatsSql", "STATS_READS", "STATS_WRITES", "STATS_IDEMPOTENT"]

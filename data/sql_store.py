@@ -60,7 +60,7 @@ from data.rows import (
     result_rows,
     statuses,
 )
-from data.store import (
+from data.store_interface import (
     FINISHED,
     OPEN,
     PENDING,

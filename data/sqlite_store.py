@@ -45,7 +45,7 @@ from data import deadline
 from data.migrate import Migration, apply_migrations, current_version
 from data.resilience import acquire_within
 from data.sql_store import Conn, SqlStore
-from data.store import StoreError, TransientStoreError
+from data.store_interface import StoreError, TransientStoreError
 
 log = logging.getLogger("data.store")
 

@@ -318,9 +318,10 @@ class BalanceRuns:
         text = self.result_text(run, run.locale) if final else self.progress_text(run, run.locale)
         picture = None
         if final and run.progress.get("results"):
+            from balance.sets import figures
             from render.balance_chart import chart_png
 
-            picture = await asyncio.to_thread(chart_png, run.game, run.plan, run.progress["results"],
+            picture = await asyncio.to_thread(chart_png, run.game, run.plan, figures(run.plan, run.progress["results"]),
                                               self._deck_names(run, run.locale), locale=run.locale,
                                               title=self._title(run))
         for cb in list(self.on_update):

@@ -14,18 +14,16 @@ listed; with ``join`` the tokens after the prefix are joined into ONE command
 :func:`walk` plays it on copies of the state and checks, before every step, that the seat is
 still the one to act and the step is one of its legal commands then, and that no secret
 decision opened between steps.  The host stores a batch of several commands as ONE entry of
-the log (:data:`BATCH`; replayed by :func:`steps_of`) under the match lock — all or nothing,
-one board update.
+the log (:mod:`host.batch_log`) under the match lock — all or nothing, one board update.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.batch_log import SEP
 from rules import IllegalCommand
 
-BATCH = "__batch__"        # the log entry of a batch: "__batch__ discard ac01 ; discard ac02"
-SEP = " ; "
 MAX_PICK = 25              # a Discord select takes at most 25 options and 25 values
 
 
@@ -136,18 +134,6 @@ def in_order(game: Any, state: Any, seat: int, commands: list[str]) -> list[str]
         rest.remove(nxt)
         out.append(nxt)
     return out
-
-
-def entry(commands: list[str]) -> str:
-    """The log entry of ``commands`` played together: the command itself for one."""
-    return commands[0] if len(commands) == 1 else BATCH + " " + SEP.join(commands)
-
-
-def steps_of(entry_text: str) -> list[str] | None:
-    """The commands of a batch entry of the log, or None for any other entry."""
-    if not entry_text.startswith(BATCH + " "):
-        return None
-    return [c.strip() for c in entry_text[len(BATCH) + 1:].split(SEP.strip()) if c.strip()]
 
 
 def told_batch(game_name: str, game: Any, states: list[Any], seat: int, commands: list[str],

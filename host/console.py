@@ -14,8 +14,8 @@ player rejoin their seat.
 
 Seats are counted from 1 wherever they are typed: ``2: pass``, ``--ai 2=hard``, ``--deck 1=…``
 and ``--options first=1`` (see :mod:`host.options`).  What is typed is read as the parser reads
-it (:func:`clean_input`): full-width text from a Japanese IME is folded to ASCII and control
-characters are dropped, so nothing is echoed back raw.  With ``--db FILE`` an unfinished match
+it (:func:`host.console_io.clean_input`): full-width text from a Japanese IME is folded to ASCII
+and control characters are dropped, so nothing is echoed back raw.  With ``--db FILE`` an unfinished match
 is resumed on the next start (``--new`` starts another); Ctrl-C or Ctrl-D leaves at once.
 ``--replay FILE`` (or ``--db FILE --replay N``) steps through a match record instead of playing
 (:mod:`host.console_replay`).
@@ -26,31 +26,17 @@ import argparse
 import asyncio
 import os
 import sys
-import unicodedata
 from pathlib import Path
 from typing import IO, Any
 
 from data import i18n
 from data.store import ACTIVE, open_store
+from host.console_io import Console, clean_input
 from host.decks import DeckBook
 from host.options import describe_options, read_options
 from host.table import Host
 from host.types import Result
 from rules import registry
-
-
-def clean_input(text: str) -> str:
-    """A typed line as the parser reads it: NFKC (full-width letters, digits, spaces and
-    punctuation from a Japanese IME become ASCII), control and format characters dropped, runs
-    of spaces folded.  The engines read their notation in any case.
-
-    >>> clean_input("ＭＯＶＥ　Ｃ２"), clean_input("２：ｐａｓｓ"), clean_input("move\x1b[31m c2\x07")
-    ('MOVE C2', '2:pass', 'move[31m c2')
-    """
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(" " if ch == "\t" else ch for ch in text
-                   if ch == "\t" or not unicodedata.category(ch).startswith("C"))
-    return " ".join(text.split())
 
 
 def _ascii_alnum(ch: str) -> bool:
@@ -156,85 +142,6 @@ def _parser(lang: str = "en") -> argparse.ArgumentParser:
     p = localized_parser("python bot.py --local", lang, i18n.t("console.cli.description", lang))
     add_local_arguments(p, lang)
     return p
-
-
-class Console:
-    def __init__(self, host: Host, lang: str, out: Path | None, stdin: IO[str], stdout: IO[str]) -> None:
-        self.host, self.lang, self.out = host, lang, out
-        self.stdin, self.stdout = stdin, stdout
-        self.frame = 0
-        # seats whose private views are never printed: the computer's, when a person plays too
-        # (practice against a computer that shows its hand would be no practice)
-        self.hidden: set[int] = set()
-        self._said_private: dict[int, str] = {}     # seat -> the private text printed last
-        self.interrupted = False                    # Ctrl-C at a prompt
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.stdout, flush=True)
-
-    def t(self, key: str, **params) -> str:
-        return i18n.t(key, self.lang, **params)
-
-    def show(self, res: Result, fresh: bool = False) -> None:
-        """Print a result.  A seat's private view is printed when it changed since it was last
-        printed (every move would otherwise repeat the same hand), or always with ``fresh``
-        (the ``hand`` command)."""
-        if not res.ok:
-            self.say("! " + res.error.render(self.lang))
-            return
-        for line in res.info:
-            self.say(line.render(self.lang))
-        if res.public is not None:
-            said = [line.render(self.lang) for line in res.public.text]
-            for line in said:
-                self.say(line)
-            if res.public.view:
-                from render.text import render_text
-
-                self.say(render_text(res.match.game, res.public.view, locale=self.lang,
-                                     names=res.match.names, notation=True))
-            if res.public.status_line is not None:
-                status = res.public.status_line.render(self.lang)
-                if status not in said:      # a result line is said once
-                    self.say(status)
-            self._save(res.public.picture, "public")
-        for upd in res.private:
-            from render.text import render_text
-
-            if upd.seat in self.hidden:
-                continue
-            # only what this seat alone sees (the public part was just printed)
-            own = upd.own if res.public is not None and res.public.view else upd.view
-            text = render_text(res.match.game, own, locale=self.lang, names=res.match.names, notation=True)
-            if not fresh and self._said_private.get(upd.seat) == text:
-                continue
-            self._said_private[upd.seat] = text
-            self.say(self.t("console.private", name=res.match.names[upd.seat]))
-            self.say(text)
-            self._save(upd.picture, f"seat{upd.seat + 1}")
-
-    def _save(self, png: bytes | None, who: str) -> None:
-        if png is None or self.out is None:
-            return
-        self.out.mkdir(parents=True, exist_ok=True)
-        self.frame += 1
-        path = self.out / f"{self.frame:04d}-{who}.png"
-        path.write_bytes(png)
-        self.say(self.t("console.picture", path=str(path)))
-
-    def read(self, prompt: str) -> str | None:
-        """The next typed line, cleaned (:func:`clean_input`); None at the end of the input or
-        on Ctrl-C (then :attr:`interrupted` is set)."""
-        print(prompt, end="", file=self.stdout, flush=True)
-        try:
-            line = self.stdin.readline()
-        except (KeyboardInterrupt, EOFError):
-            self.interrupted = True
-            self.say()          # the prompt's line is left open
-            return None
-        if not line:
-            return None
-        return clean_input(line)
 
 
 async def _unfinished(store, game: str | None) -> Any:

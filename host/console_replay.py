@@ -6,7 +6,7 @@ and a stored match is turned into the same public steps (:func:`host.replay_step
 — never its seed, its hidden commands or a seat's own view — so what the console shows of a
 match is what anyone watching its thread could have seen.
 
-Typed keys (read as the console reads every line, :func:`host.console.clean_input`): Enter or
+Typed keys (read as the console reads every line, :func:`host.console_io.clean_input`): Enter or
 ``n`` the next step, ``p`` the previous one, ``f`` the first, ``l`` the last, a number that step
 (``0``: the position before the first step), ``t N`` the first step of turn N, ``q`` quits.
 Each step prints "Step k of n · turn t", the move in words with its notation, what it did, the
@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from data import i18n
 from data.store import CorruptRow, StoreError, open_store, valid_id
-from host.console import Console
+from host.console_io import Console
 from host.match_record import MAX_TEXT, ReadRecord, RecordError, in_words, move_line, read_record, to_record
 from rules import registry
 

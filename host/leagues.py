@@ -3,6 +3,9 @@
 A league is a JSON-able dict (stored as :class:`data.store.LeagueRecord.data`); every function
 here takes it and either changes it and returns what happened, or raises :class:`LeagueError`
 (a catalog key and params) and changes nothing.  :mod:`host.records` loads, calls and stores.
+This is the front of the league logic: the parts of an event are the modules of
+:mod:`host.events`, which it calls; what they share with it (:class:`LeagueError`, the players
+and pairings looked up) is :mod:`host.events.document`, below both.
 
 Formats
 -------
@@ -30,11 +33,11 @@ its points (match points for card and pokemon).  A pairing played best of 3 or 5
 match, the players' reports, an organiser) counts as a single game (1-0, or one drawn game) and
 a forfeit as no game at all (:func:`score_pairings`).
 
-The chess preset is :func:`standings` below: win 1, draw ½, loss 0, bye 1.  Ties are broken by
-Buchholz (sum of the opponents' scores), then Sonneborn-Berger (sum of the scores of the
-opponents one beat, plus half of those one drew), then head-to-head (points scored in games
-among the tied players), then sign-up order.  Byes and double forfeits have no opponent and
-count for neither tiebreak.
+The chess preset is :func:`standings` (:mod:`host.events.chess`): win 1, draw ½, loss 0, bye 1.
+Ties are broken by Buchholz (sum of the opponents' scores), then Sonneborn-Berger (sum of the
+scores of the opponents one beat, plus half of those one drew), then head-to-head (points scored
+in games among the tied players), then sign-up order.  Byes and double forfeits have no opponent
+and count for neither tiebreak.
 
 >>> round_robin([1, 2, 3, 4])[0]
 [(1, 4), (2, 3)]
@@ -43,28 +46,18 @@ count for neither tiebreak.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
-from host.events import bestof, scoring, stages, swiss
+from host.events import bestof, entry, reports, scoring, stages, swiss
+from host.events.chess import standings  # noqa: F401 - callers know the chess table as host.leagues.standings
+from host.events.document import (PLAYED, RESULTS, LeagueError, active_ids, add_pairing, own_open_pairing, pairing,
+                                  player, round_pairings)
+from host.events.stages import total_rounds  # noqa: F401 - callers know it as host.leagues.total_rounds
 
 # rr and swiss, then the elimination events (single, double: host/events/stages.py)
 FORMATS = ("rr", "swiss", "single", "double")
 # a league stored without "scoring" (made before the presets existed) keeps today's scoring
 LEGACY_SCORING = "chess"
-# how a pairing was decided when it was played (one game counts); forfeits count no game
-PLAYED = ("match", "report", "organiser")
-# pairing results: "a"/"b" (that side won), "draw", "bye" (a rests, scores 1), "double"
-# (double forfeit: nobody scores)
-RESULTS = ("a", "b", "draw", "bye", "double")
-
-
-class LeagueError(Exception):
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
 
 
 # ---------------------------------------------------------------------------- pairing
@@ -102,85 +95,6 @@ def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int],
     if points is None:
         points = {p: -float(i) for i, p in enumerate(ranked)}
     return swiss.pair(list(ranked), points, played, had_bye)
-
-
-# ---------------------------------------------------------------------------- standings
-@dataclass
-class Standing:
-    user_id: int
-    name: str
-    status: str = "active"
-    points: float = 0.0
-    played: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    byes: int = 0
-    buchholz: float = 0.0
-    sonneborn_berger: float = 0.0
-    head_to_head: float = 0.0
-    opponents: list[int] = field(default_factory=list)
-
-
-def _scores(a_result: str) -> tuple[float, float]:
-    return {"a": (1.0, 0.0), "b": (0.0, 1.0), "draw": (0.5, 0.5), "bye": (1.0, 0.0),
-            "double": (0.0, 0.0)}[a_result]
-
-
-def standings(players: list[dict], games: Iterable[tuple[int, int | None, str]]) -> list[Standing]:
-    """``players``: ``[{"id", "name", "status"}]`` in sign-up order; ``games``: finished pairings
-    ``(a, b, result)``.  Returns the table, best first."""
-    table = {p["id"]: Standing(p["id"], p.get("name", ""), p.get("status", "active")) for p in players}
-    order = {p["id"]: i for i, p in enumerate(players)}
-    games = [g for g in games if g[2] in RESULTS]
-    for a, b, res in games:
-        sa, sb = _scores(res)
-        if a in table:
-            table[a].points += sa
-        if b is not None and b in table:
-            table[b].points += sb
-        if res == "bye" or b is None:
-            if a in table:
-                table[a].byes += 1
-            continue
-        if res == "double":
-            continue
-        for me, other, s in ((a, b, sa), (b, a, sb)):
-            st = table.get(me)
-            if st is None:
-                continue
-            st.played += 1
-            st.opponents.append(other)
-            if s == 1:
-                st.wins += 1
-            elif s == 0.5:
-                st.draws += 1
-            else:
-                st.losses += 1
-    for a, b, res in games:
-        if b is None or res in ("bye", "double"):
-            continue
-        sa, sb = _scores(res)
-        for me, other, s in ((a, b, sa), (b, a, sb)):
-            if me in table and other in table:
-                table[me].buchholz += table[other].points
-                table[me].sonneborn_berger += s * table[other].points
-    # head-to-head among players tied on points, Buchholz and Sonneborn-Berger
-    groups: dict[tuple, list[int]] = {}
-    for st in table.values():
-        groups.setdefault((st.points, st.buchholz, st.sonneborn_berger), []).append(st.user_id)
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        inside = set(members)
-        for a, b, res in games:
-            if b is None or res in ("bye", "double") or a not in inside or b not in inside:
-                continue
-            sa, sb = _scores(res)
-            table[a].head_to_head += sa
-            table[b].head_to_head += sb
-    return sorted(table.values(), key=lambda s: (-s.points, -s.buchholz, -s.sonneborn_berger,
-                                                  -s.head_to_head, order[s.user_id]))
 
 
 # ---------------------------------------------------------------------------- the league document
@@ -233,23 +147,6 @@ def match_meta(d: dict, league_id: int, pairing_id: int) -> dict:
     return meta
 
 
-def player(d: dict, user_id: int) -> dict | None:
-    return next((p for p in d["players"] if p["id"] == int(user_id)), None)
-
-
-def active_ids(d: dict) -> list[int]:
-    return [p["id"] for p in d["players"] if p["status"] == "active"]
-
-
-def total_rounds(d: dict) -> int:
-    """Every round of the league: the round robin's or the Swiss rounds, then the bracket's."""
-    return stages.own_rounds(d) + stages.bracket_rounds(d)
-
-
-def default_swiss_rounds(n: int) -> int:
-    return max(1, math.ceil(math.log2(max(2, n))))
-
-
 def join(d: dict, status: str, user_id: int, name: str, now: float) -> str | None:
     """A sign-up.  A league with a player cap (its registration, :mod:`host.events.entry`)
     returns ``"registered"`` or ``"waiting"`` (on the waiting list, past the cap); None
@@ -264,8 +161,6 @@ def join(d: dict, status: str, user_id: int, name: str, now: float) -> str | Non
     if p is not None and p["status"] == "removed":
         raise LeagueError("leagues.err.removed")
     if d.get("registration"):
-        from host.events import entry
-
         return entry.sign_up(d, user_id, name, now)
     if p is not None:
         p["status"] = "active"
@@ -332,34 +227,12 @@ def places(rows: list) -> list[int]:
     return out
 
 
-def round_pairings(d: dict, rnd: int | None = None) -> list[dict]:
-    """The pairings of round ``rnd``; without it, the current ones (in a bracket also every
-    open pairing of an earlier round: :func:`host.events.stages.current`)."""
-    if rnd is None and d.get("bracket"):
-        return stages.current(d)
-    rnd = d["round"] if rnd is None else rnd
-    return [p for p in d["pairings"] if p["round"] == rnd]
-
-
-def _add_pairing(d: dict, rnd: int, a: int, b: int | None, now: float) -> dict:
-    p = {"id": d["next_id"], "round": rnd, "a": a, "b": b, "result": None, "how": None,
-         "match": None, "reports": {}, "claims": [], "held": False,
-         "deadline": now + d["deadline_hours"] * 3600 if d["deadline_hours"] else None}
-    d["next_id"] += 1
-    if b is None:
-        p["result"], p["how"] = "bye", "bye"
-    d["pairings"].append(p)
-    return p
-
-
 def admit(d: dict, now: float) -> None:
     """At the start: who of those signed up plays (check-in, the player cap and its waiting list
     — the event's registration settings); without such settings everyone signed up plays.
     With check-in only checked-in players play: registered players who did not check in are
     left out, waiting-list players who checked in fill free places (:func:`host.events.entry.admit`)."""
     if d.get("registration"):
-        from host.events import entry
-
         entry.admit(d, now)
 
 
@@ -391,7 +264,7 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
     out = []
     if d["format"] == "rr":
         for a, b in d["schedule"][rnd - 1]:
-            p = _add_pairing(d, rnd, a, b, now)
+            p = add_pairing(d, rnd, a, b, now)
             # a dropped player's scheduled games are forfeited to the opponent
             if b is not None and (a not in active or b not in active):
                 if a not in active and b not in active:
@@ -409,7 +282,7 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
     played = {frozenset((p["a"], p["b"])) for p in d["pairings"] if p["b"] is not None}
     had_bye = {p["a"] for p in d["pairings"] if p["b"] is None}
     for a, b in swiss_pairings(ranked, played, had_bye, points):
-        out.append(_add_pairing(d, rnd, a, b, now))
+        out.append(add_pairing(d, rnd, a, b, now))
     return out
 
 
@@ -443,19 +316,12 @@ def _advance(d: dict, now: float, by_hand: bool = False) -> tuple[str, list[dict
     while True:
         if d["round"] >= stages.own_rounds(d) or len(active_ids(d)) < 2:
             if stages.cut_due(d):
-                state, more = stages.start_cut(d, now)
+                state, more = stages.start_cut(d, now, table(d))
                 return state, paired + more
             return "finished", paired
         paired += _pair_round(d, d["round"] + 1, now)
         if not round_complete(d):   # a round decided in advance (drops, byes) is skipped over
             return "paired", paired
-
-
-def pairing(d: dict, pairing_id: int) -> dict:
-    p = next((p for p in d["pairings"] if p["id"] == int(pairing_id)), None)
-    if p is None:
-        raise LeagueError("leagues.err.no_pairing", pairing=pairing_id)
-    return p
 
 
 def pairing_of(d: dict, user_id: int) -> dict | None:
@@ -466,15 +332,6 @@ def pairing_of(d: dict, user_id: int) -> dict | None:
     return None
 
 
-def _relative(p: dict, user_id: int, outcome: str) -> str:
-    """'win'/'loss'/'draw' said by ``user_id`` -> 'a'/'b'/'draw'."""
-    if outcome == "draw":
-        return "draw"
-    me = "a" if p["a"] == user_id else "b"
-    other = "b" if me == "a" else "a"
-    return me if outcome == "win" else other
-
-
 def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organiser: bool,
            score: str | None = None, now: float = 0.0) -> str:
     """A result report.  ``outcome`` is 'win'/'loss'/'draw' from ``by``'s side (with the game
@@ -483,8 +340,6 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
     sides disagree: an organiser decides).  An elimination match has a winner: a draw (or a
     double forfeit) is refused there."""
     if not organiser:
-        from host.events import reports
-
         return reports.report(d, status, pairing_id, by, outcome, score, now)
     if status != "running":
         raise LeagueError("leagues.err.not_running")
@@ -495,9 +350,7 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, organis
         raise LeagueError("leagues.err.bad_result")
     stages.refuse_draw(p, outcome)
     p["result"], p["how"], p["held"] = outcome, "organiser", False
-    from host.events.reports import decided_games
-
-    decided_games(p)          # the game score of the report the organiser agrees with
+    reports.decided_games(p)          # the game score of the report the organiser agrees with
     return "final"
 
 
@@ -535,16 +388,8 @@ def claim(d: dict, status: str, pairing_id: int, by: int, now: float, match_acti
     a no-show claim first (:func:`host.events.entry.no_show`: a game win, then the match; 'noted'
     when a game claim does not decide a longer match): ``begun`` — a game of the pairing has
     begun; ``challenger`` — who made the pairing's challenge still waiting to be accepted."""
-    if status != "running":
-        raise LeagueError("leagues.err.not_running")
-    p = pairing(d, pairing_id)
-    if by not in (p["a"], p["b"]) or p["b"] is None:
-        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
-    if p["result"] is not None:
-        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
+    p = own_open_pairing(d, status, pairing_id, by)
     if d.get("no_show_minutes"):
-        from host.events import entry
-
         state = entry.no_show(d, p, by, now, begun=begun or match_active, challenger=challenger)
         if state is not None:
             return state
@@ -586,8 +431,6 @@ def drop(d: dict, status: str, user_id: int, removed: bool, now: float = 0.0) ->
     running, their open pairings in the current round are forfeited to the opponent and they
     are paired no more (their results stay for the tiebreaks).  Returns the pairings decided."""
     if status == "signup" and d.get("registration"):
-        from host.events import entry
-
         entry.leave(d, user_id, now)
         return []
     p = player(d, user_id)
@@ -600,8 +443,6 @@ def drop(d: dict, status: str, user_id: int, removed: bool, now: float = 0.0) ->
         raise LeagueError("leagues.err.not_running")
     p["status"] = "removed" if removed else "dropped"
     if d.get("registration"):
-        from host.events import entry
-
         entry.drop(d, user_id, now)
     decided = []
     for q in round_pairings(d):

@@ -1,5 +1,6 @@
-"""Options as players type them (``first=1 max_turns=100``): parsing, the list a game offers,
-and why an engine refused a value — in the reader's language.  (What public messages show of a
+"""Options as players type them (``first=1 max_turns=100``): parsing, the list a game offers
+(as typed, and in the reader's words for the guide: :func:`options_guide`), and why an engine
+refused a value — in the reader's language.  (What public messages show of a
 match's options is :mod:`host.options_text`.)
 
 Seats are counted from 1 wherever a person types or reads them (``first=1`` is the first seat,
@@ -18,7 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from host.options_text import SEAT_OPTIONS
+from data import i18n
+from host.options_text import SEAT_OPTIONS, option_name
 from host.types import Msg, msg
 
 
@@ -63,6 +65,32 @@ def describe_options(game: Any) -> str:
             rng = ""
         parts.append(f"{name}={typed_value(spec.get('default'), name)}" + (f" ({rng})" if rng else ""))
     return ", ".join(parts) or "-"
+
+
+def options_guide(game: Any, locale: str) -> str:
+    """What ``/play``'s options field takes, for the guide (``/rules``): one line per option in
+    the reader's language — its name, what is typed, the values and the default — instead of the
+    raw ``first=random (random|1|2)``.  Decks are left out (chosen with the deck option).
+
+    >>> from rules import registry
+    >>> print(options_guide(registry.get("art_of_war"), "ja"))
+    • 先攻 `first`：`random`・`1`・`2`（既定：`random`）
+    """
+    schema = game.option_schema() if hasattr(game, "option_schema") else {}
+    sep = i18n.t("options.describe.sep", locale)
+    lines = []
+    for name, spec in schema.items():
+        if name == "decks":
+            continue
+        if "choices" in spec:
+            values = sep.join(f"`{typed_value(c, name)}`" for c in spec["choices"])
+        elif "min" in spec or "max" in spec:
+            values = i18n.t("options.describe.range", locale, min=spec.get("min", ""), max=spec.get("max", ""))
+        else:
+            values = "…"
+        lines.append(i18n.t("options.describe.line", locale, label=option_name(game, name, locale), name=name,
+                            values=values, default=typed_value(spec.get("default"), name)))
+    return "\n".join(lines) or i18n.t("options.describe.none", locale)
 
 
 def read_options(game: Any, text: str | None) -> tuple[dict[str, Any], Msg | None]:

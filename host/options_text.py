@@ -99,31 +99,3 @@ def public_lines(game: Any, options: dict | None, names: list[str] | None, local
 def public_options(game: Any, options: dict | None, names: list[str] | None, locale: str) -> str:
     """Options as public text (one line each; "" when there is nothing to say)."""
     return "\n".join(public_lines(game, options, names, locale))
-
-
-def options_guide(game: Any, locale: str) -> str:
-    """What ``/play``'s options field takes, for the guide (``/rules``): one line per option in
-    the reader's language — its name, what is typed, the values and the default — instead of the
-    raw ``first=random (random|1|2)``.  Decks are left out (chosen with the deck option).
-
-    >>> from rules import registry
-    >>> print(options_guide(registry.get("art_of_war"), "ja"))
-    • 先攻 `first`：`random`・`1`・`2`（既定：`random`）
-    """
-    from host.options import typed_value
-
-    schema = game.option_schema() if hasattr(game, "option_schema") else {}
-    sep = i18n.t("options.describe.sep", locale)
-    lines = []
-    for name, spec in schema.items():
-        if name == "decks":
-            continue
-        if "choices" in spec:
-            values = sep.join(f"`{typed_value(c, name)}`" for c in spec["choices"])
-        elif "min" in spec or "max" in spec:
-            values = i18n.t("options.describe.range", locale, min=spec.get("min", ""), max=spec.get("max", ""))
-        else:
-            values = "…"
-        lines.append(i18n.t("options.describe.line", locale, label=option_name(game, name, locale), name=name,
-                            values=values, default=typed_value(spec.get("default"), name)))
-    return "\n".join(lines) or i18n.t("options.describe.none", locale)

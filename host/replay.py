@@ -8,6 +8,7 @@ from typing import Any
 
 from data import i18n
 from data.store import FINISHED, MatchRecord
+from host.batch_log import SEP, steps_of
 from host.types import Msg, Result
 from rules import IllegalCommand
 from rules import prng as PRNG
@@ -22,9 +23,7 @@ def _strip_seat(view: dict) -> dict:
 
 def _public_command(game: Any, state: Any, seat: int, command: str) -> str | None:
     """The command as everyone may see it; None for a hidden decision.  A batch entry
-    (host/batch.py): its public steps joined with " ; " (None when none is public)."""
-    from host.batch import SEP, steps_of
-
+    (host/batch_log.py): its public steps joined with " ; " (None when none is public)."""
     steps = steps_of(command)
     if steps is not None:
         shown = []
@@ -122,9 +121,7 @@ def _may_rejoin(game: Any, state: Any, seat: int) -> bool:
 
 def _step(game: Any, state: Any, seat: int, command: str) -> Any:
     """Replay one log entry (a command, a late join ``__join__ [deck]``, a resignation
-    ``__resign__``, a batch ``__batch__ c1 ; c2`` of several commands: host/batch.py)."""
-    from host.batch import steps_of
-
+    ``__resign__``, a batch ``__batch__ c1 ; c2`` of several commands: host/batch_log.py)."""
     steps = steps_of(command)
     if steps is not None:
         for step in steps:

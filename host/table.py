@@ -26,7 +26,7 @@ from data.store import (
     Store, StoreError, VersionConflict, valid_id,
 )
 from host.engines import CardSetUnusable, engine_for, engine_of
-from host import batch, integrity
+from host import batch, batch_log, integrity
 from host.batch import batch_refusal
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
 from host.metrics import measured_command, measured_picture
@@ -402,7 +402,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
         """Apply one command (lock held), commit it, then answer.  ``entry``: a host entry of
         the log (``text`` is e.g. ``RESIGN``) made by calling it instead of ``game.apply``;
         it prints no ``played`` line, ``announce`` says what happened."""
-        steps = None if entry is not None else batch.steps_of(text)
+        steps = None if entry is not None else batch_log.steps_of(text)
         walked = batch.walk(game, state, seat, steps) if steps is not None else None
         try:
             if walked is not None:      # a batch (host/batch.py): checked step by step
@@ -476,7 +476,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                     or any(len(c) > MAX_COMMAND_LEN for c in commands):
                 return Result.fail("host.err.batch_bad", match=rec, max=batch.MAX_PICK)
             commands = batch.in_order(game, state, seat, commands)
-            return await self._apply(rec, game, state, seat, batch.entry(commands))
+            return await self._apply(rec, game, state, seat, batch_log.entry(commands))
 
     async def _append(self, rec: MatchRecord, new: MatchRecord, seat: int, entry: str,
                       new_state: Any) -> tuple[MatchRecord | None, Result | None]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from data import i18n
 from data.store import MatchRecord
+from host.batch_log import SEP
 from host.types import Msg, msg
 from render.labels import choices as describe
 from render.labels import is_raw_id
@@ -156,8 +157,6 @@ def log_words(game_name: str, game: Any, before: Any, seat: int, shown: str, nam
     told it (:func:`played_text`; a batch: its steps joined), or None when there are no words
     for it (the log then shows the notation alone).  ``shown``: the public command (``join`` and
     ``resign`` for the host's own entries)."""
-    from host.batch import SEP
-
     if shown in ("join", "resign"):
         return {loc: i18n.t(f"host.log.{shown}", loc) for loc in i18n.LOCALES}
     if SEP in shown:     # a batch: each of its steps named from the public views around it

@@ -5,12 +5,10 @@ attack and durability), the awaited decision and the last battle; a seat's own v
 Drawn from the view only."""
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from PIL import Image, ImageDraw
 
 from render import fonts, hand_sheet
+from render.narrate_avalon import battle_lines, event_text   # events in words, as the thread tells them
 from render.textfit import draw_fit, fit_block, fit_list, list_text
 from render.base import (reason_text, INK, LINE, MUTED, PAPER, RED, WHITE, HILITE, Ctx, register,
                          register_hand, seat_colour, seat_dark, seat_text, seat_tint)
@@ -267,31 +265,7 @@ def _band(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, p: dict, y: int) -> int:
     return y + h + 6
 
 
-_PLAYER = re.compile(r"^p(\d+)$")
-_LAND = re.compile(r"^l(\d)$")
-_THEIR_LAND = re.compile(r"^p(\d+)l(\d)$")
-
-
-def event_params(params: dict, name_of: Any, locale: str) -> dict:
-    """An engine event's parameters in words: ``p3`` → the player's name, ``l2`` → "land 2",
-    ``p2l3`` → "Bob's land 3" (``name_of(seat)``); everything else as it is."""
-    out = {}
-    for key, value in params.items():
-        text = str(value) if isinstance(value, (str, int)) else value
-        if isinstance(text, str) and (m := _PLAYER.match(text)):
-            out[key] = name_of(int(m.group(1)) - 1)
-        elif isinstance(text, str) and (m := _LAND.match(text)):
-            out[key] = i18n.t("labels.avalon.land", locale, n=m.group(1))
-        elif isinstance(text, str) and (m := _THEIR_LAND.match(text)):
-            out[key] = i18n.t("labels.avalon.land.other", locale, player=name_of(int(m.group(1)) - 1), n=m.group(2))
-        else:
-            out[key] = value
-    return out
-
-
 def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
-    from render.narrate_avalon import event_text   # in words, as the thread tells it
-
     try:
         return event_text(view, ev, ctx.name, ctx.locale)
     except Exception:  # pragma: no cover - a malformed event never breaks the picture
@@ -301,8 +275,6 @@ def _event_text(ctx: Ctx, view: dict, ev: dict) -> str:
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, y: int) -> int:
     battle = view.get("last_battle")
     if isinstance(battle, dict):      # the last battle revealed: supports, numbers, result
-        from render.narrate_avalon import battle_lines
-
         try:
             lines = [" ".join(fonts.printable(line).split()) for line in battle_lines(view, ctx, battle, brief=True)]
         except Exception:  # pragma: no cover - a malformed record never breaks the picture
@@ -461,8 +433,6 @@ def avalon_text(view: dict, *, locale: str, names: list[str], notation: bool = F
             c = b["my_choice"]
             out.append("  " + field(t('avalon.label.support'),
                                     t("avalon.label.avatar_support") if c == "avatar" else card(c), locale))
-    from render.narrate_avalon import event_text   # in words, as the thread tells it
-
     for ev in (view.get("events") or [])[-4:]:
         out.append("· " + event_text(view, ev, lambda seat: names[seat] if 0 <= seat < len(names)
                                      else f"P{seat + 1}", locale))

@@ -5,9 +5,13 @@ share and the share of matches that hit a cap, each with its interval and its ta
 wide, no text under 15 px (10 px when shown 400 px wide); deck names are shortened with "…",
 never overlapped.  Every word comes from the catalog (``cards.chart.*``).
 
->>> from balance.sets import make_plan
->>> plan = make_plan(["a", "b"], per_order=2)
->>> png = chart_png("art_of_war", plan, [{"w": [0], "r": "end_of_war", "f": 0}] * 4, {"a": "Owls", "b": "Hawks"},
+It draws the figures it is handed — the run's plan (its decks and matches per seat order) and
+what ``balance.sets.figures`` made of its results — and imports nothing above ``render/``.
+
+>>> share = {"share": 0.5, "n": 4, "ci95": [0.15, 0.85], "verdict": "undecided"}
+>>> figures = {"pairings": [{"a": "a", "b": "b", **share}], "first": share, "caps": dict(share, share=0.0),
+...            "draws": {"share": 0.0, "n": 4, "count": 0, "ci95": [0.0, 0.49]}, "played": 4, "planned": 4}
+>>> png = chart_png("art_of_war", {"decks": ["a", "b"], "per_order": 2}, figures, {"a": "Owls", "b": "Hawks"},
 ...                 locale="ja", title="Owl Kings v1")
 >>> png[:4] == b"\\x89PNG"
 True
@@ -18,15 +22,17 @@ from typing import Any
 
 from PIL import Image
 
-from balance.sets import figures
 from data import i18n
 from render.base import encode_png
 from render.matrix import matrix_image, mirrored, pct
 
-def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, locale: Any = "en",
+
+def chart_image(game: str, plan: dict, figures: dict, names: dict[str, str], *, locale: Any = "en",
                 title: str = "") -> Image.Image:
+    """``plan``: the run's plan (``decks``, ``per_order``); ``figures``: its results' figures
+    (``pairings``, ``first``, ``caps``, ``draws``, ``played``, ``planned``)."""
     loc = i18n.locale_of(locale)
-    f = figures(plan, results)
+    f = figures
     decks = list(plan["decks"])
     index = {d: i for i, d in enumerate(decks)}
     cells = {(index[p["a"]], index[p["b"]]): p for p in f["pairings"]}
@@ -44,8 +50,8 @@ def chart_image(game: str, plan: dict, results: list, names: dict[str, str], *, 
                         footer=footer, legend=t("cards.chart.legend"))
 
 
-def chart_png(game: str, plan: dict, results: list, names: dict[str, str], **kw: Any) -> bytes:
-    return encode_png(chart_image(game, plan, results, names, **kw))
+def chart_png(game: str, plan: dict, figures: dict, names: dict[str, str], **kw: Any) -> bytes:
+    return encode_png(chart_image(game, plan, figures, names, **kw))
 
 
 __all__ = ["chart_png", "chart_image"]

@@ -277,3 +277,12 @@ def said_text(view: dict, ctx: "Ctx") -> str | None:
     if not isinstance(text, str) or not text:
         return None
     return f"{said.get('name') or '?'}: {text}"
+
+
+def card_name(view: dict, cid: Any, locale: str) -> str:
+    """The name of card ``cid`` in the view's ``cards`` (in ``locale``, else English), or the id."""
+    card = (view.get("cards") or {}).get(cid) if isinstance(cid, str) else None
+    name = (card or {}).get("name") if isinstance(card, dict) else None
+    if isinstance(name, dict):
+        return str(name.get(locale) or name.get("en") or cid)
+    return str(cid if cid is not None else "?")

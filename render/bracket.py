@@ -20,24 +20,27 @@ are catalog keys, else the round names follow from the structure (決勝, 準決
 Matches of one round feed the next by position: match ``j`` of a round of ``n`` matches goes to
 match ``j * n_next // n`` (two into one, or one into one in the losers' bracket).
 
->>> pages = draw_bracket(sample_view(8, "single"), "en")
+>>> final = {"id": "W1-1", "status": "done", "slots": [{"name": "Alice", "seed": 1, "won": True, "score": "2"},
+...                                                   {"name": "Bruno", "seed": 2, "won": False, "score": "1"}]}
+>>> view = {"kind": "single", "sections": [{"key": "winners", "title": "", "rounds": [{"title": "", "matches": [final]}]}]}
+>>> pages = draw_bracket(view, "en")
 >>> len(pages), pages[0][:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 (1, True)
+
+Sample views, fully played by the host's own bracket: :func:`bench.event_samples.sample_view`.
 """
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from data import i18n
 from render import fonts
 from render.base import INK, MUTED, PAPER, WHITE, encode_png
-from render.textfit import draw_fit, fit_block, min_px
+from render.textfit import draw_fit, fit_block, fit_name, min_px
 
 ACCENT = (0, 114, 178)          # a match that can be played now
 WIN_FILL = (255, 241, 190)      # the winner's slot
@@ -216,29 +219,6 @@ def _spans(m: Metrics, counts: list[int], labels: list[str], start: int) -> list
 
 
 # --------------------------------------------------------------------------- text
-def fit_name(name: str, font: ImageFont.FreeTypeFont, max_px: float) -> str:
-    """``name`` (spaces collapsed, characters the font lacks dropped) shortened with "…" to at
-    most ``max_px`` wide in ``font``; "" when not even "…" fits.
-
-    >>> fit_name("Alexandra Montgomery-Smythe", fonts.font(18), 120)
-    'Alexandra…'
-    """
-    text = " ".join(fonts.printable(str(name)).split())
-    with fonts.LOCK:
-        if font.getlength(text) <= max_px:
-            return text
-        if font.getlength("…") > max_px:
-            return ""
-        lo, hi = 0, len(text)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if font.getlength(text[:mid].rstrip() + "…") <= max_px:
-                lo = mid
-            else:
-                hi = mid - 1
-    return text[:lo].rstrip() + "…"
-
-
 def _fitted_width(text: str, size: int, min_size: int, width: int, bold: bool) -> int:
     s, lines = fit_block(text, size, min_size, width, 1, bold)
     return int(max((fonts.text_width(ln, s, bold) for ln in lines), default=0))
@@ -449,80 +429,3 @@ def min_text_px(view: dict, locale: str, phone_width: int = 400, *, width: int =
     with fonts.drawn_text() as drawn:
         draw_images(view, locale, width=width)
     return min((size for size, _ in drawn), default=0) * phone_width / width
-
-
-# --------------------------------------------------------------------------- samples
-_GIVEN = ["Alice", "Bruno", "Chiara", "Dmitri", "Emeka", "Fatima", "Gustavo", "Hana", "Ingrid", "Jonas",
-          "Keiko", "Lars", "Mei", "Nadia", "Oskar", "Priya"]
-_FAMILY = ["Tanaka", "Okafor", "Rossi", "Novak", "Lindqvist", "Haddad", "Moreau", "Silva"]
-_JAPANESE = ["山田 太郎", "佐藤 花子", "高橋 翔太", "渡辺 美咲", "伊藤 健一", "中村 さくら", "小林 大輔", "加藤 結衣"]
-_LONG = "Maximiliana Alexandrovna Featherstonehaugh-Wolfeschlegelsteinhausen"
-
-
-def sample_names(n: int) -> list[str]:
-    """``n`` made-up player names (deterministic): Latin, Japanese, and one very long one."""
-    out = []
-    for i in range(n):
-        if i % 5 == 3:
-            out.append(_JAPANESE[(i // 5) % len(_JAPANESE)])
-        elif i == 6:
-            out.append(_LONG)
-        else:
-            out.append(f"{_GIVEN[i % len(_GIVEN)]} {_FAMILY[(i * 3 + i // len(_GIVEN)) % len(_FAMILY)]}")
-    return out
-
-
-def sample_view(n: int, kind: str = "single") -> dict:
-    """A fully played bracket of ``n`` made-up entrants (``kind`` "single" or "double"), built
-    and decided by the host's own bracket (:mod:`host.events.bracket`, byes and all): the better
-    seed wins but for an upset now and then; deterministic (for the tests, the samples and the
-    bench)."""
-    from host.events import bracket
-
-    n = max(2, int(n))
-    names = dict(enumerate(sample_names(n), start=1))
-    structure = bracket.build(list(range(1, n + 1)), kind=kind)
-    results: dict[str, dict] = {}
-    for salt in range(10_000):
-        ready = bracket.state(structure, results)["ready"]
-        if not ready:
-            break
-        mid = ready[0]
-        a, b = bracket.state(structure, results)["matches"][mid]["players"]
-        upset = (a * 7 + b * 13 + salt) % 4 == 0 and abs(a - b) <= 8
-        winner = (a if a < b else b) if not upset else (b if a < b else a)
-        results[mid] = {"winner": winner, "score": f"2–{(a + b + salt) % 2}"}
-    return bracket.view(structure, results, names, {key: "" for key in _VIEW_TITLES})
-
-
-_VIEW_TITLES = ("winners", "losers", "final", "round", "semifinal", "grand_final", "reset")
-
-
-def write_samples(folder: str | Path, locales: tuple[str, ...] = ("en", "ja")) -> list[Path]:
-    """Write sample pictures (16 single, 16 double, 64 double, standings of 20) to ``folder``."""
-    from render.standings import draw_standings, sample_rows, standings_pages
-
-    out_dir = Path(folder)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for locale in locales:
-        for n, kind in ((16, "single"), (16, "double"), (64, "double")):
-            for i, png in enumerate(draw_bracket(sample_view(n, kind), locale), 1):
-                path = out_dir / f"{kind}{n}_{locale}_{i}.png"
-                path.write_bytes(png)
-                written.append(path)
-        rows = sample_rows(20)
-        columns = ["omw", "gwp", "ogw"]
-        for page in range(standings_pages(len(rows))):
-            title = i18n.t("events.pic.standings", locale)
-            path = out_dir / f"standings20_{locale}_{page + 1}.png"
-            path.write_bytes(draw_standings(rows, columns, locale, title=title, page=page))
-            written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m render.bracket OUTPUT_FOLDER")
-    for p in write_samples(sys.argv[1]):
-        print(p)

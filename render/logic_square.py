@@ -33,63 +33,19 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from data import i18n
-from render import fonts
-from render.textfit import draw_fit, fit_block, list_text, min_px
+from render import fonts, logic_square_hand, logic_square_panel, logic_square_text  # noqa: F401 (registers the text view)
 from render.base import (HILITE, INK, LINE, MUTED, PAPER, RED, WHITE, Ctx, register,
                          seat_colour, seat_dark, seat_text, seat_tint)
-
-M = 16
-CELL = 88
-BX = 44
-BW = CELL * 5
-W = BX + BW + M                 # 500: shown 400 wide on a phone, no text is under 8 px
-TOP_PANEL_Y = 64
-PANEL_H = 124
-BY = TOP_PANEL_Y + PANEL_H + 12
-SX = M                          # the boxes below the board: chain, last action, trash
-SW = W - 2 * M
-BOTTOM_PANEL_Y = BY + BW + 28
-FOOT_Y = BOTTOM_PANEL_Y + PANEL_H + 10
-H = FOOT_Y + 52                 # the board part; the boxes below grow with their text
-
-LIFE_MAX = 500
-SHARED_A = (242, 239, 232)
-SHARED_B = (233, 229, 220)
-GREEN = (0, 140, 100)
-BOX_BG = (255, 253, 249)
-CARD_COLOURS = {                       # band fill, band text
-    "white": ((232, 230, 224), INK),
-    "green": ((0, 158, 115), WHITE),
-    "blue": ((0, 114, 178), WHITE),
-    "red": ((200, 30, 40), WHITE),
-}
-IT_BAND = ((96, 72, 150), WHITE)
-AVI_BAND = ((60, 60, 70), WHITE)
-MIN_TEXT = min_px(W)             # 10 px: 8 px once shown 400 px wide
-RANGE_FILL = {"enemy": RED, "empty": (0, 140, 100), "move": (0, 114, 178), "none": RED}
-
-
-def _t(key: str, locale: str, **params) -> str:
-    return i18n.t(key, locale, **params)
+from render.logic_square_layout import (BOTTOM_PANEL_Y, BOX_BG, BW, BX, BY, CELL, FOOT_Y, GREEN, H, LIFE_MAX, M,
+                                        MIN_TEXT, RANGE_FILL, SHARED_A, SHARED_B, SW, SX, TOP_PANEL_Y, W,
+                                        _seat_mark, header_lines)
+from render.logic_square_words import (_avis, _decl_line, _event_line, _last_headline, _name, _outcome_text,
+                                       _phase_text, _players, _t, quiet_resolves)
+from render.textfit import draw_fit, fit_block, list_text
 
 
 def _j(obj) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False)
-
-
-def _name(cards: dict, cid, locale: str) -> str:
-    card = cards.get(cid) if isinstance(cid, str) else None
-    if not isinstance(card, dict):
-        return str(cid or "?")
-    names = card.get("name") or {}
-    return str(names.get(locale) or names.get("en") or cid)
-
-
-def _loc(d, locale: str) -> str:
-    if isinstance(d, dict):
-        return str(d.get(locale) or d.get("en") or "")
-    return str(d or "")
 
 
 def square_rc(square) -> tuple[int, int] | None:
@@ -253,17 +209,8 @@ def _placed_tile(owner: int, name: str, category: str, dur: int, max_dur: int) -
 @register("logic_square")
 def draw_logic_square(view: dict, ctx: Ctx) -> Image.Image:
     if isinstance(view.get("seat"), int) and ("hand" in view or "it_unused" in view):
-        return _hand.draw_hand(view, ctx)
+        return logic_square_hand.draw_hand(view, ctx)
     return _draw_public(view, ctx)
-
-
-def _players(view: dict) -> dict[int, dict]:
-    return {p.get("seat"): p for p in view.get("players") or [] if isinstance(p, dict)}
-
-
-def _avis(view: dict) -> dict[int, dict]:
-    board = view.get("board") or {}
-    return {a.get("seat"): a for a in board.get("avis") or [] if isinstance(a, dict)}
 
 
 def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
@@ -274,7 +221,7 @@ def _draw_public(view: dict, ctx: Ctx) -> Image.Image:
     outcome = view.get("outcome")
     _header(d, view, ctx)
     for seat, y in ((1, TOP_PANEL_Y), (0, BOTTOM_PANEL_Y)):
-        _panels.draw_panel(d, view, ctx, seat, y)
+        logic_square_panel.draw_panel(d, view, ctx, seat, y)
     last = view.get("last") if isinstance(view.get("last"), dict) else None
     chain = [c for c in view.get("chain") or [] if isinstance(c, dict)]
 
@@ -352,52 +299,6 @@ def _header(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx) -> None:
     header_lines(d, view, ctx, sub, W)
 
 
-def _phase_text(view: dict, ctx: Ctx) -> str:
-    phase = view.get("phase")
-    if not phase:
-        return ""
-    key = f"render.ls.phase.{phase}"
-    text = ctx.t(key)
-    return "  ·  " + (str(phase) if text == key else text)
-
-
-def header_lines(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, sub: str, width: int, *, turn: bool = True,
-                 clock: bool = True) -> None:
-    """The second header line (``sub`` on the left, the clock on the right) and the turn at the
-    top right; ``turn``/``clock`` False leave them out (a DM's hand picture)."""
-    text_clock = ctx.clock_text() if clock else None
-    room = width - 2 * M - (int(fonts.text_width(text_clock, 15, ctx.clock_urgent())) + 12 if text_clock else 0)
-    draw_fit(d, (M, 50), sub, 13, MIN_TEXT, room, MUTED, anchor="lm", max_lines=2, leading=1.2, height=27)
-    t, max_turns = view.get("turn"), view.get("max_turns")
-    if t is not None and turn:
-        text = (ctx.t("render.ls.turn", turn=t, max=max_turns) if max_turns
-                else ctx.t("render.ls.turn_plain", turn=t))
-        fonts.text(d, (width - M, 24), text, 20, INK, bold=True, anchor="rm")
-    if text_clock:
-        fonts.text(d, (width - M, 50), text_clock, 15, RED if ctx.clock_urgent() else INK,
-                   bold=ctx.clock_urgent(), anchor="rm")
-
-
-def _badge(d: ImageDraw.ImageDraw, x: int, cy: int, text: str, fill, fg, outline=None,
-           size: int = 13, anchor_right: bool = False) -> int:
-    """A pill with ``text`` starting at ``x`` (or ending at ``x``); returns the free x after it."""
-    w = int(fonts.text_width(text, size, True)) + 14
-    if anchor_right:
-        x -= w
-    d.rounded_rectangle((x, cy - size + 2, x + w, cy + size - 2), radius=size - 2, fill=fill,
-                        outline=outline or fill, width=1)
-    fonts.text(d, (x + w // 2, cy), text, size, fg, bold=True, anchor="mm")
-    return x - 6 if anchor_right else x + w + 6
-
-
-def _seat_mark(d: ImageDraw.ImageDraw, seat: int, x: int, cy: int, size: int = 18) -> None:
-    h = size // 2
-    if seat == 0:
-        d.polygon([(x, cy + h - 1), (x + size, cy + h - 1), (x + h, cy - h)], fill=seat_colour(seat))
-    else:
-        d.polygon([(x, cy - h + 1), (x + size, cy - h + 1), (x + h, cy + h)], fill=seat_colour(seat))
-
-
 def _marks(d: ImageDraw.ImageDraw, view: dict, last: dict | None, chain: list[dict]) -> None:
     """Last move / placement outlines and damage / heal numbers on the board."""
     if not last:
@@ -462,19 +363,6 @@ def _dashed(d: ImageDraw.ImageDraw, box, colour, width: int = 3, dash: int = 8) 
         d.line((x1, y, x1, min(y + dash, y1)), fill=colour, width=width)
 
 
-def _decl_line(decl: dict, cards: dict, locale: str) -> str:
-    cid = decl.get("card")
-    text = _name(cards, cid, locale)
-    card = cards.get(cid) or {}
-    if card.get("cb"):
-        text = i18n.t("render.ls.text.decl_cb", locale, decl=text)
-    if decl.get("source") == "it":
-        text = "IT " + text
-    if decl.get("target"):
-        text += f" → {decl['target']}"
-    return text
-
-
 def _chain_box(d: ImageDraw.ImageDraw, chain: list[dict], cards: dict, ctx: Ctx, y: int) -> int:
     rows = min(len(chain), 6)
     first = len(chain) - rows
@@ -496,97 +384,6 @@ def _chain_box(d: ImageDraw.ImageDraw, chain: list[dict], cards: dict, ctx: Ctx,
             cy += 19
         cy += 5
     return y + h
-
-
-# what a resolving card can do that the table tells (each has a line in _event_line)
-EFFECTS = frozenset({"damage", "destroyed", "place", "move", "fizzle", "heal", "draw", "trash", "ap", "shield"})
-
-
-def quiet_resolves(events: list) -> set[int]:
-    """The positions in ``events`` of the "resolve" events whose card did nothing: no effect of
-    its own (a heal of 0 is none) before the next card resolves or the turn passes.  The
-    picture and the narration (render/narrate.py) both say such a card missed — nothing in its
-    range, or no effect — and decide it here, once."""
-    quiet: set[int] = set()
-    open_: int | None = None
-    for i, ev in enumerate(events):
-        kind = ev.get("type") if isinstance(ev, dict) else None
-        if kind == "resolve" or kind in ("turn", "over"):
-            if open_ is not None:
-                quiet.add(open_)
-            open_ = i if kind == "resolve" else None
-        elif kind in EFFECTS and not (kind == "heal" and not ev.get("amount")):
-            open_ = None
-    if open_ is not None:
-        quiet.add(open_)
-    return quiet
-
-
-def _event_line(ev: dict, cards: dict, ctx: Ctx) -> str | None:
-    kind = ev.get("type")
-    seat = ev.get("seat")
-    who = ctx.name(seat) if isinstance(seat, int) else "?"
-    card = lambda key="card": _name(cards, ev.get(key), ctx.locale)  # noqa: E731
-    if kind == "resolve":
-        return ctx.t("render.ls.ev.resolve", card=card())
-    if kind == "damage":
-        if ev.get("target") == "avi":
-            return ctx.t("render.ls.ev.damage_avi", name=who, amount=ev.get("amount", 0),
-                         square=ev.get("square", "?"))
-        return ctx.t("render.ls.ev.damage_placed", card=card("placed"), amount=ev.get("amount", 0),
-                     square=ev.get("square", "?"))
-    if kind == "destroyed":
-        return ctx.t("render.ls.ev.destroyed", card=card(), square=ev.get("square", "?"))
-    if kind == "place":
-        return ctx.t("render.ls.ev.place", card=card(), square=ev.get("square", "?"))
-    if kind == "move":
-        return ctx.t("render.ls.ev.move", name=who, frm=ev.get("from", "?"), to=ev.get("to", "?"))
-    if kind == "fizzle":
-        return ctx.t("render.ls.ev.fizzle", card=card())
-    if kind == "heal":
-        return ctx.t("render.ls.ev.heal", name=who, amount=ev.get("amount", 0))
-    if kind == "draw":
-        return ctx.t("render.ls.ev.draw", name=who, count=ev.get("count", 0))
-    if kind == "trash":
-        src = ctx.t(f"render.ls.from.{ev.get('from')}")
-        names = ctx.t("core.list_sep").join(_name(cards, c, ctx.locale) for c in ev.get("cards") or [])
-        return ctx.t("render.ls.ev.trash", name=who, cards=names or "-", source=src)
-    if kind == "ap":
-        key = "render.ls.ev.ap_banked" if ev.get("banked") else "render.ls.ev.ap"
-        return ctx.t(key, name=who, amount=f"{int(ev.get('amount') or 0):+d}")
-    if kind == "shield":
-        return ctx.t("render.ls.ev.shield", name=who, amount=ev.get("amount", 0))
-    if kind == "turn":
-        return ctx.t("render.ls.ev.turn", name=who, turn=ev.get("turn", "?"))
-    return None
-
-
-def _last_headline(last: dict, cards: dict, ctx: Ctx) -> str:
-    kind = str(last.get("kind") or "")
-    seat = last.get("seat")
-    who = ctx.name(seat) if isinstance(seat, int) else ""
-    name = lambda cid: _name(cards, cid, ctx.locale)  # noqa: E731
-    if kind == "start":
-        return ctx.t("render.ls.last.start")
-    if kind == "move":
-        return ctx.t("render.ls.last.move", name=who, frm=last.get("from", "?"), to=last.get("to", "?"))
-    if kind in ("use", "it"):
-        return ctx.t(f"render.ls.last.{kind}", name=who, card=name(last.get("card")))
-    if kind == "avi":
-        abil = ((cards.get(last.get("card")) or {}).get("abilities") or [])
-        n = last.get("ability")
-        label = str(n)
-        if isinstance(n, int) and 1 <= n <= len(abil):
-            label = _loc(abil[n - 1].get("name"), ctx.locale) or label
-        return ctx.t("render.ls.last.avi", name=who, ability=label, cost=last.get("cost", "?"))
-    if kind == "caa":
-        return ctx.t("render.ls.last.caa", name=who,
-                     cards=ctx.t("core.list_sep").join(name(c) for c in last.get("cards") or []))
-    if kind == "end":
-        return ctx.t("render.ls.last.end", name=who)
-    if kind == "discard":
-        return ctx.t("render.ls.last.discard", name=who, card=name(last.get("card")))
-    return ctx.t("render.ls.last.other", name=who, command=str(last.get("command") or kind))
 
 
 TRASH_H = 80
@@ -684,17 +481,6 @@ def _last_box(d: ImageDraw.ImageDraw, last: dict | None, cards: dict, ctx: Ctx, 
     return y + height
 
 
-def _outcome_text(outcome: dict, ctx: Ctx) -> str:
-    head, reason = ctx.outcome_text(outcome)
-    code = str(outcome.get("reason") or "")
-    if code:
-        key = f"render.ls.reason.{code}"
-        text = ctx.t(key)
-        if text != key:
-            reason = text
-    return f"★ {head}" + (f"  —  {reason}" if reason else "")
-
-
 def _footer(d: ImageDraw.ImageDraw, view: dict, ctx: Ctx, outcome) -> None:
     y = FOOT_Y
     if outcome:
@@ -723,8 +509,3 @@ def warm(locale: str) -> None:
     """Fill the background cache for ``locale``."""
     _background(locale)
 
-
-# the text view (console, DMs) lives beside the picture: render/logic_square_text.py
-from render import logic_square_text as _text  # noqa: E402,F401  (registers the text view)
-from render import logic_square_hand as _hand  # noqa: E402  (the hand picture: a seat's own view)
-from render import logic_square_panel as _panels  # noqa: E402  (the players' strips above and below the board)

@@ -16,9 +16,10 @@ from render import fonts, hand_sheet
 from render.textfit import draw_fit
 from render.base import (INK, LINE, MUTED, RED, WHITE, Ctx, register_hand, seat_colour, seat_dark,
                          seat_tint)
-from render.logic_square import (AVI_BAND, CARD_COLOURS, GREEN, IT_BAND, M, RANGE_FILL, _avis, _badge,
-                                 _decl_line, _loc, _name, _outcome_text, _phase_text, _players, _seat_mark,
-                                 _t, header_lines)
+from render.logic_square_layout import (AVI_BAND, CARD_COLOURS, GREEN, IT_BAND, M, RANGE_FILL, _badge,
+                                        _seat_mark, header_lines)
+from render.logic_square_words import (_avis, _decl_line, _loc, _name, _outcome_text, _phase_text, _players,
+                                       _t)
 
 HW = 600
 RC = 13                                  # range-grid cell

@@ -15,8 +15,8 @@ from PIL import ImageDraw
 
 from render import fonts
 from render.base import HILITE, INK, LINE, MUTED, RED, WHITE, Ctx, seat_colour, seat_dark, seat_tint
-from render.logic_square import (IT_BAND, LIFE_MAX, M, PANEL_H, W, _avis, _badge, _name, _players,
-                                 _seat_mark)
+from render.logic_square_layout import IT_BAND, LIFE_MAX, M, PANEL_H, W, _badge, _seat_mark
+from render.logic_square_words import _avis, _name, _players
 from render.textfit import draw_fit, fit_list, list_text, min_px
 
 MIN_TEXT = min_px(W)        # 10 px: 8 px once the 500 px picture is shown 400 px wide

@@ -9,9 +9,7 @@ key is there.
 from __future__ import annotations
 
 from render.base import make_ctx
-from render.logic_square import (
-    _avis, _event_line, _last_headline, _name, _outcome_text, _players,
-)
+from render.logic_square_words import _avis, _event_line, _last_headline, _name, _outcome_text, _players
 from render.text import card_with_text, card_words, field, heading, text_renderer
 
 

@@ -19,7 +19,8 @@ import logging
 from typing import Any, Callable
 
 from data import i18n
-from render.base import Ctx, make_ctx
+from render import narrate_avalon
+from render.base import Ctx, card_name, make_ctx
 
 log = logging.getLogger("render.narrate")
 
@@ -55,14 +56,6 @@ def narrate(game: str, before: dict | None, after: dict | None, names: list[str]
         more = len(out) - MAX_LINES + 1
         out = out[:MAX_LINES - 1] + [{loc: i18n.t("narrate.more", loc, n=more) for loc in per_locale}]
     return out
-
-
-def card_name(view: dict, cid: Any, locale: str) -> str:
-    card = (view.get("cards") or {}).get(cid) if isinstance(cid, str) else None
-    name = (card or {}).get("name") if isinstance(card, dict) else None
-    if isinstance(name, dict):
-        return str(name.get(locale) or name.get("en") or cid)
-    return str(cid if cid is not None else "?")
 
 
 # --------------------------------------------------------------------------------- SQUARES
@@ -121,7 +114,7 @@ def _squares(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str
 
 @narrator("logic_square")
 def _logic_square(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str]:
-    from render.logic_square import _decl_line, _event_line, quiet_resolves
+    from render.logic_square_words import _decl_line, _event_line, quiet_resolves
 
     last = after.get("last")
     if not isinstance(last, dict):     # (every command sets ``last``; narrate() says nothing
@@ -141,7 +134,7 @@ def _logic_square(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> lis
                 out.append(ctx.t("narrate.ls.missed", name=ctx.name(decl.get("seat")),
                                  card=_decl_line(decl, cards, ctx.locale)))
     # a card that resolved and did nothing is said to miss (nothing in its range / no effect);
-    # the picture decides it the same way (render.logic_square.quiet_resolves)
+    # the picture decides it the same way (render.logic_square_words.quiet_resolves)
     events = [ev for ev in last.get("events") or [] if isinstance(ev, dict)]
     quiet = quiet_resolves(events)
     for i, ev in enumerate(events):
@@ -226,4 +219,5 @@ def _art_of_war(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[
     return out
 
 
-from render import narrate_avalon  # noqa: E402,F401  (registers its narrator)
+# Avalon's Sanctuary is told in its own module
+narrator("avalon")(narrate_avalon.narrate)

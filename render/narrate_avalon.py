@@ -4,16 +4,37 @@ ability order, the final attack and durability, every strike and its damage, wha
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from data import i18n
-from render.base import Ctx
-from render.narrate import card_name, narrator
+from render.base import Ctx, card_name
 
 SAID = tuple(f"avalon.ev.{k}" for k in ("forge", "summon", "magic", "magic_target", "discard", "advance",
                                          "use", "declare"))
 KEYWORDS = ("first", "last", "evade", "evade_null", "death", "death_null", "reflect", "reflect_null",
             "counter")
+
+_PLAYER = re.compile(r"^p(\d+)$")
+_LAND = re.compile(r"^l(\d)$")
+_THEIR_LAND = re.compile(r"^p(\d+)l(\d)$")
+
+
+def event_params(params: dict, name_of: Any, locale: str) -> dict:
+    """An engine event's parameters in words: ``p3`` → the player's name, ``l2`` → "land 2",
+    ``p2l3`` → "Bob's land 3" (``name_of(seat)``); everything else as it is."""
+    out = {}
+    for key, value in params.items():
+        text = str(value) if isinstance(value, (str, int)) else value
+        if isinstance(text, str) and (m := _PLAYER.match(text)):
+            out[key] = name_of(int(m.group(1)) - 1)
+        elif isinstance(text, str) and (m := _LAND.match(text)):
+            out[key] = i18n.t("labels.avalon.land", locale, n=m.group(1))
+        elif isinstance(text, str) and (m := _THEIR_LAND.match(text)):
+            out[key] = i18n.t("labels.avalon.land.other", locale, player=name_of(int(m.group(1)) - 1), n=m.group(2))
+        else:
+            out[key] = value
+    return out
 
 
 def new_events(before: list, after: list) -> list[dict]:
@@ -35,8 +56,6 @@ def event_text(view: dict, ev: dict, name_of: Any, locale: str, before: dict | N
     mana named with its land ("Bob's Gilded Pilgrim on land 3 …", so two of one name are told
     apart).  ``name_of(seat)``: a player's name.  The narration, the picture and the text view
     all say events with it.  ``placed``: lands already named by earlier events of this batch."""
-    from render.avalon import event_params
-
     raw = dict(ev.get("params") or {})
     key = str(ev.get("key") or "")
     actor = _seat_of(raw.get("player"))
@@ -63,8 +82,6 @@ def _seat_of(token: Any) -> int | None:
 
 def _land_words(token: str, name_of: Any, locale: str, actor: int) -> str:
     """A land token in words, whose it is always named: ``l3`` of ``actor`` → "Carol's land 3"."""
-    from render.avalon import event_params
-
     if token.startswith("l") and token[1:].isdigit() and actor is not None:
         return i18n.t("labels.avalon.land.other", locale, player=name_of(actor), n=token[1:])
     return str(event_params({"x": token}, name_of, locale)["x"])
@@ -180,8 +197,8 @@ def battle_lines(view: dict, ctx: Ctx, b: dict, *, brief: bool = False) -> list[
     return out
 
 
-@narrator("avalon")
-def _avalon(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str]:
+def narrate(before: dict, after: dict, ctx: Ctx, actor: Any = None) -> list[str]:
+    """The narrator of Avalon's Sanctuary (registered by :mod:`render.narrate`)."""
     out: list[str] = []
     battle = after.get("last_battle")
     fresh_battle = isinstance(battle, dict) and battle != before.get("last_battle")

@@ -1,9 +1,10 @@
 """The README's pictures, drawn by the bot's own code so they never go stale.
 
-    python -m render.readme [--out docs/pictures] [--locale en|ja]
+    python -m bench.readme [--out docs/pictures] [--locale en|ja]
 
-Writes, into ``--out`` (default ``docs/pictures``, git-ignored: pictures are made, never
-committed):
+(:mod:`bench.readme`: the command, which hands this module the Act menu as the cog builds it.)
+:func:`write_all` writes, into ``--out`` (default ``docs/pictures``, git-ignored: pictures are
+made, never committed):
 
 - ``board_<game>.png`` — the public board of every registered game, after a fixed number of
   random legal commands from a fixed seed (:func:`render.__main__.play`, the same play as
@@ -11,24 +12,23 @@ committed):
 - ``hand_<game>.png`` — the hand picture a player of that card game gets by DM
   (``render_png(..., part="hand")`` of the seat's own view);
 - ``act_menu.png`` — the ephemeral **Act** menu, as Discord shows it to the player whose move it
-  is: the text and the select's options built by :func:`cogs.components.build_menu` from the
-  player's legal moves in words (:func:`render.labels.choices`, what ``host.choices`` hands the
-  cog), drawn with the project font.  Emoji the font cannot draw are left out of that picture.
+  is: the text and the select's options built by :func:`cogs.components.build_menu` (handed in
+  by :func:`bench.readme.menu_parts`) from the player's legal moves in words
+  (:func:`menu_moves`: :func:`render.labels.choices`, what ``host.choices`` hands the cog), drawn
+  with the project font.  Emoji the font cannot draw are left out of that picture.
 
 Same arguments, same pictures: every position comes from a fixed seed.  ``tests/test_readme.py``
 runs this script and checks that every picture the README embeds is made by it.
 """
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from PIL import Image, ImageDraw
 
-DEFAULT_OUT = Path("docs") / "pictures"
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
@@ -91,23 +91,20 @@ def hand_png(scene: Scene, locale: str = "en") -> bytes:
                       part="hand")
 
 
-def menu_parts(scene: Scene, locale: str = "en") -> tuple[str, str, list[tuple[str, str, str]]]:
-    """(content, placeholder, options) of the Act menu at ``scene``, exactly as the cog builds
-    them: ``options`` are (emoji, label, description) of the select, in order."""
-    import discord
+# (content, placeholder, options) of the Act menu: ``options`` are (emoji, label, description) of
+# the select, in order
+MenuParts = tuple[str, str, list[tuple[str, str, str]]]
 
-    from cogs.components import build_menu
+
+def menu_moves(scene: Scene, locale: str = "en") -> list:
+    """The moves in words (:class:`render.labels.Choice`) of the seat to act at ``scene``, as
+    ``host.choices`` hands them to the cog's Act menu."""
     from render.labels import choices
 
     game, state = _position(scene)
     seat = _seat_to_act(game, state)
-    moves = choices(scene.game, game.view(state, seat), seat, game.legal_commands(state, seat), locale,
-                    NAMES[:scene.players])
-    content, view = build_menu(MENU_MATCH_ID, moves, 0, 0, locale)
-    items = [getattr(item, "item", item) for item in view.children]   # a DynamicItem wraps its select
-    select = next(item for item in items if isinstance(item, discord.ui.Select))
-    options = [(str(o.emoji or ""), o.label, o.description or "") for o in select.options]
-    return content, select.placeholder or "", options
+    return choices(scene.game, game.view(state, seat), seat, game.legal_commands(state, seat), locale,
+                   NAMES[:scene.players])
 
 
 # Discord's dark theme, roughly: the message, its text, the select and its open list
@@ -181,15 +178,16 @@ def menu_image(content: str, placeholder: str, options: list[tuple[str, str, str
     return img
 
 
-def menu_png(scene: Scene = MENU, locale: str = "en") -> bytes:
+def menu_png(parts: MenuParts) -> bytes:
     from render.base import encode_png
 
-    content, placeholder, options = menu_parts(scene, locale)
+    content, placeholder, options = parts
     return encode_png(menu_image(content, placeholder, options))
 
 
-def write_all(out: Path, locale: str = "en") -> list[Path]:
-    """Draw every picture into ``out`` (made if missing); returns the files written."""
+def write_all(out: Path, locale: str, menu_parts: Callable[[Scene, str], MenuParts]) -> list[Path]:
+    """Draw every picture into ``out`` (made if missing); returns the files written.
+    ``menu_parts(scene, locale)``: the Act menu at a scene as the cog builds it."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
 
@@ -201,21 +199,5 @@ def write_all(out: Path, locale: str = "en") -> list[Path]:
     for scene in BOARDS:
         put(f"board_{scene.game}.png", board_png(scene, locale))
     put(f"hand_{HAND.game}.png", hand_png(HAND, locale))
-    put("act_menu.png", menu_png(MENU, locale))
+    put("act_menu.png", menu_png(menu_parts(MENU, locale)))
     return written
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m render.readme",
-        description="Draw the README's pictures (a board per game, a hand, the Act menu) from the renderer.")
-    parser.add_argument("--out", default=str(DEFAULT_OUT), help="folder to write into (default: docs/pictures)")
-    parser.add_argument("--locale", default="en", choices=["en", "ja"], help="language of the pictures")
-    args = parser.parse_args(argv)
-    for path in write_all(Path(args.out), args.locale):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -20,8 +20,7 @@ from PIL import Image, ImageDraw
 from data import i18n
 from render import fonts
 from render.base import INK, MUTED, PAPER, encode_png
-from render.bracket import fit_name, sample_names
-from render.textfit import draw_fit, min_px
+from render.textfit import draw_fit, fit_name, min_px
 
 WIDTH = 800
 PERCENT = frozenset({"omw", "gwp", "ogw", "owp", "oowp"})
@@ -179,3 +178,23 @@ def sample_rows(n: int) -> list[dict]:
         same = prev is not None and (prev["points"], prev["tiebreaks"]) == (row["points"], row["tiebreaks"])
         row["place"] = prev["place"] if same else k + 1
     return rows
+
+
+_GIVEN = ["Alice", "Bruno", "Chiara", "Dmitri", "Emeka", "Fatima", "Gustavo", "Hana", "Ingrid", "Jonas",
+          "Keiko", "Lars", "Mei", "Nadia", "Oskar", "Priya"]
+_FAMILY = ["Tanaka", "Okafor", "Rossi", "Novak", "Lindqvist", "Haddad", "Moreau", "Silva"]
+_JAPANESE = ["山田 太郎", "佐藤 花子", "高橋 翔太", "渡辺 美咲", "伊藤 健一", "中村 さくら", "小林 大輔", "加藤 結衣"]
+_LONG = "Maximiliana Alexandrovna Featherstonehaugh-Wolfeschlegelsteinhausen"
+
+
+def sample_names(n: int) -> list[str]:
+    """``n`` made-up player names (deterministic): Latin, Japanese, and one very long one."""
+    out = []
+    for i in range(n):
+        if i % 5 == 3:
+            out.append(_JAPANESE[(i // 5) % len(_JAPANESE)])
+        elif i == 6:
+            out.append(_LONG)
+        else:
+            out.append(f"{_GIVEN[i % len(_GIVEN)]} {_FAMILY[(i * 3 + i // len(_GIVEN)) % len(_FAMILY)]}")
+    return out

@@ -1,7 +1,9 @@
 """The matchup picture of a server's statistics (``/stats``): each deck's win rate against each
 other deck with its 95 % interval (:mod:`render.matrix`), cells of fewer than
-:data:`host.stats.aggregate.MIN_CELL` matches greyed and labelled with their count; under it the
+:data:`data.intervals.MIN_CELL` matches greyed and labelled with their count; under it the
 first player's win rate and the median length.  At most :data:`MOST` decks, the most played.
+It draws the figures it is handed (``/stats``'s: decks, matchups, the first player, the median length)
+and imports nothing above ``render/``.
 
 >>> figures = {"decks": {"a": {"n": 9, "share": 0.5, "ci95": [0.2, 0.8]}, "own": {"n": 9, "share": 0.5,
 ...            "ci95": [0.2, 0.8]}}, "matchups": {("a", "own"): {"n": 9, "share": 0.6, "ci95": [0.3, 0.85]}},
@@ -14,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from data import i18n
+from data.intervals import MIN_CELL
 from render.base import encode_png
 from render.matrix import matrix_image, pct
 
@@ -22,8 +25,6 @@ MOST = 8
 
 def chart_image(game: str, figures: dict, names: dict[str, str], *, locale: Any = "en", title: str = "",
                 subtitle: str = "") -> Any:
-    from host.stats.aggregate import MIN_CELL
-
     loc = i18n.locale_of(locale)
     t = lambda key, **p: i18n.t(key, loc, **p)  # noqa: E731
     decks = [d for d, _ in sorted(figures["decks"].items(), key=lambda kv: (-kv[1]["n"], kv[0]))][:MOST]

@@ -7,6 +7,8 @@ resort — so banners and labels are never clipped at an edge or drawn over each
 """
 from __future__ import annotations
 
+from PIL import ImageFont
+
 from render import fonts
 
 
@@ -83,3 +85,26 @@ def list_text(ctx, shown: list[str], left: int = 0) -> str:
     not shown, "and n more" (``render.cards_more``)."""
     text = ctx.t("core.list_sep").join(shown)
     return ctx.t("render.cards_more", cards=text, count=left) if left else text
+
+
+def fit_name(name: str, font: ImageFont.FreeTypeFont, max_px: float) -> str:
+    """``name`` (spaces collapsed, characters the font lacks dropped) shortened with "…" to at
+    most ``max_px`` wide in ``font``; "" when not even "…" fits.
+
+    >>> fit_name("Alexandra Montgomery-Smythe", fonts.font(18), 120)
+    'Alexandra…'
+    """
+    text = " ".join(fonts.printable(str(name)).split())
+    with fonts.LOCK:
+        if font.getlength(text) <= max_px:
+            return text
+        if font.getlength("…") > max_px:
+            return ""
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if font.getlength(text[:mid].rstrip() + "…") <= max_px:
+                lo = mid
+            else:
+                hi = mid - 1
+    return text[:lo].rstrip() + "…"

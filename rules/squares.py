@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules.common import int_option, loser_first
-from rules import IllegalCommand, en_text
+from rules.contract import IllegalCommand, en_text
 from rules import prng as _prng
 
 # --------------------------------------------------------------------------- geometry

@@ -12,7 +12,7 @@ import pytest
 
 from ai import choose
 from ai.evaluate import evaluate
-from data.cards.art_of_war_loader import ART_OF_WAR_DIR, read_art_of_war
+from rules.art_of_war.files import ART_OF_WAR_DIR, read_art_of_war
 from data.store import MatchRecord
 from host.replay import _initial_state, start_edition
 from rules.art_of_war.cards import CardDataError, build_cardset

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from data import i18n
-from data.cards.art_of_war_loader import ART_OF_WAR_DIR, read_art_of_war
+from rules.art_of_war.files import ART_OF_WAR_DIR, read_art_of_war
 from rules import registry
 from rules.art_of_war.cards import CardDataError, build_cardset
 
@@ -108,7 +108,7 @@ def test_card_file_errors_name_the_file_card_and_field(tmp_path):
 def test_module_doctests():
     import doctest
 
-    import data.cards.art_of_war_loader as loader
+    import rules.art_of_war.files as loader
     import rules.art_of_war.cards as cards
 
     assert doctest.testmod(cards).failed == 0

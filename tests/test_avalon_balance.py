@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ai import choose
-from data.cards.avalon_loader import AVALON_DIR, load_avalon, load_avalon_from
+from rules.avalon.files import AVALON_DIR, load_avalon, load_avalon_from
 from data.store import MatchRecord
 from host.replay import _initial_state, start_edition
 from rules import registry

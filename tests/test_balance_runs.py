@@ -59,6 +59,10 @@ async def _until(predicate, timeout: float = 120.0) -> None:
     raise AssertionError("timed out")
 
 
+async def _ended(store, run_id: int) -> bool:
+    return (await store.get_balance_run(run_id)).status not in ("queued", "running")
+
+
 async def _told_final(seen: list) -> bool:
     return any(s[4] for s in seen)
 
@@ -152,17 +156,18 @@ async def test_a_run_stops_at_its_cpu_cap_and_says_so_with_what_it_measured(host
     assert "stopped after" in text and "CPU time" in text
 
 
-async def test_a_run_stopped_by_the_cpu_limit_inside_its_first_chunk_says_the_cpu_ran_out(host, store):
+async def test_a_run_stopped_by_the_cpu_limit_inside_its_first_chunk_says_the_cpu_ran_out(host, store, monkeypatch):
     """Issue 45, finding 7: "a balance run stopped by its CPU cap during its first chunk reports
     'worker failed' with 0 matches instead of 'the CPU budget ran out'".  The whole plan is one
-    chunk here, and the operating system's limit (2 s of CPU) ends it before any result is back."""
+    chunk here, and the operating system's limit (3 s of CPU) ends it before any result is back."""
+    monkeypatch.setenv("CARD_BALANCE_PER_ORDER", "100")      # 200 matches, far past the worker's 3 s of CPU
     runs = BalanceRuns(store, host.card_sets)
     runs.cpu_limit = 0.05
     runs.chunk = 10_000
     seen = told(runs)
     res = await runs.request(G1, ADMIN, "art_of_war", SET)
-    # the worker runs at nice +10: on a busy machine its 2 s of CPU may take minutes of wall time
-    await _until(lambda: _status(store, res.data["run"].id, "stopped"), 600)
+    # the worker runs at nice +10: on a busy machine its 3 s of CPU may take minutes of wall time
+    await _until(lambda: _ended(store, res.data["run"].id), 600)
     await _until(lambda: _told_final(seen))
     await runs.stop()
     run = await store.get_balance_run(res.data["run"].id)
@@ -187,7 +192,7 @@ def test_a_set_whose_matches_all_end_drawn_says_so():
     for lang, words in (("en", "Drawn matches"), ("ja", "引き分け")):
         text = runs.result_text(run, lang)
         assert words in text and "100%" in text and "40" in text
-    assert chart_image("art_of_war", plan, results, {"a": "Owl Watch", "b": "Hawk Dive"}).size[0] > 0
+    assert chart_image("art_of_war", plan, f, {"a": "Owl Watch", "b": "Hawk Dive"}).size[0] > 0
 
 
 async def test_a_run_of_a_set_with_fewer_than_two_own_decks_is_refused(host, store):
@@ -210,3 +215,15 @@ async def store(tmp_path):
     s = await open_store(str(tmp_path / "runs.db"))
     yield s
     await s.close()
+
+
+def test_the_matches_per_pairing_and_seat_order_are_20_unless_a_trial_asks_for_fewer(monkeypatch):
+    """"each at least 20 matches a pairing and seat order": 20 unless ``CARD_BALANCE_PER_ORDER``
+    says otherwise (the end-to-end tests try the flow with 2), clamped to 1–100, garbage ignored."""
+    from host.balance_runs import per_order
+
+    monkeypatch.delenv("CARD_BALANCE_PER_ORDER", raising=False)
+    assert per_order(PER_ORDER) == PER_ORDER == 20
+    for raw, want in (("2", 2), ("0", 1), ("500", 100), ("x", 20), ("-3", 20), ("", 20)):
+        monkeypatch.setenv("CARD_BALANCE_PER_ORDER", raw)
+        assert per_order(PER_ORDER) == want, raw

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from host import batch
+from host import batch, batch_log
 from host.replay import _step
 from rules import registry
 
@@ -128,9 +128,9 @@ def test_a_batch_is_one_log_entry_that_replays_step_by_step():
     _, state, seat = _find(LS, 2, lambda s, seat: s.phase == "discard" and len(s.hand[seat]) >= 7)
     [group] = batch.groups(LS, state, seat)
     commands = batch.compose(group, list(range(group["min"])))
-    text = batch.entry(commands)
-    assert text.startswith(batch.BATCH + " ") and batch.steps_of(text) == commands
-    assert batch.entry(commands[:1]) == commands[0] and batch.steps_of(commands[0]) is None
+    text = batch_log.entry(commands)
+    assert text.startswith(batch_log.BATCH + " ") and batch_log.steps_of(text) == commands
+    assert batch_log.entry(commands[:1]) == commands[0] and batch_log.steps_of(commands[0]) is None
     assert LS.dump(_step(LS, state, seat, text)) == LS.dump(batch.walk(LS, state, seat, commands).states[-1])
 
 

@@ -253,7 +253,7 @@ def test_the_schema_collects_every_problem_card_by_card_and_keeps_raising_withou
     out … Problems that follow from a card left out (a deck naming it) are not reported a second
     time"; the operator's loader still stops at the first problem."""
     assert issubclass(CardDataError, SharedCardDataError)
-    from data.cards import LOGIC_SQUARE_DIR
+    from rules.logic_square.files import LOGIC_SQUARE_DIR
     shipped = [(p.name, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(LOGIC_SQUARE_DIR.glob("*.json"))]
     extra = {"cards": [
         {"id": "zz01", "category": "Ac", "colour": "pink", "name": {"ja": "ゼット", "en": "Zed"},

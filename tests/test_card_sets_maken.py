@@ -200,7 +200,7 @@ def test_every_key_the_schema_raises_is_in_both_catalogs():
     """Every raise reachable from an upload has a catalog key (``cardcheck.<key>``, or a deck
     rule's own ``maken.deck.*``), with the same placeholders in English and Japanese."""
     keys = set()
-    for path in ("rules/maken/cards.py", "rules/maken/editions.py", "data/card_sets/maken.py"):
+    for path in ("rules/maken/cards.py", "rules/maken/card_schema.py", "rules/maken/editions.py", "data/card_sets/maken.py"):
         text = (ROOT / path).read_text(encoding="utf-8")
         keys |= set(re.findall(r'key="([a-z_]+)"', text)) | set(re.findall(r'CellError\("([a-z_]+)"', text))
         keys |= set(re.findall(r'key="[a-z_]+" if [^\n]* else "([a-z_]+)"', text))

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from data.cards import LOGIC_SQUARE_DIR
-from data.cards.art_of_war_loader import ART_OF_WAR_DIR
-from data.cards.maken_loader import MAKEN_DIR
+from rules.logic_square.files import LOGIC_SQUARE_DIR
+from rules.art_of_war.files import ART_OF_WAR_DIR
+from rules.maken.files import MAKEN_DIR
 from rules.art_of_war.cards import CardDataError as AowError, build_cardset
 from rules.editions import PerEdition, add_patch, edition_number, known, number_error, upto
 from rules.logic_square.cards import CardDataError as LsError, CardSet as LsCards

@@ -265,7 +265,7 @@ def test_the_board_footer_names_the_japanese_commands():
 
 def test_the_rules_options_line_is_in_words_in_japanese():
     """`/rules` showed `first=random (random|1|2)` to a Japanese reader."""
-    from host.options_text import options_guide
+    from host.options import options_guide
     from rules import registry
 
     text = options_guide(registry.get("squares"), "ja")
@@ -348,8 +348,8 @@ def card_texts() -> list[tuple[str, str, str]]:
     cards = ROOT.parent / "cards"
     for path in sorted(cards.glob("*/*.json")):
         walk(path.parent.name, f"{path.parent.name}/{path.name}", json.loads(path.read_text(encoding="utf-8")))
-    from data.cards.avalon_loader import load_avalon
-    from data.cards.maken_loader import load_maken
+    from rules.avalon.files import load_avalon
+    from rules.maken.files import load_maken
     from rules.avalon.cards import card_text
 
     for cid, card in load_maken().cards.items():

@@ -170,7 +170,7 @@ def test_a_league_stored_before_events_had_stages_keeps_its_rounds_and_has_no_cu
     for key in ("events", "cut", "seeding", "reset", "bracket"):
         del d[key]
     L.start(d, "signup", 0.0)
-    assert d["rounds"] == L.default_swiss_rounds(n) and "bracket" not in d
+    assert d["rounds"] == stages.default_swiss_rounds(n) and "bracket" not in d
     _play_out(d, lambda p: "a")
     assert d["round"] == d["rounds"] and not d.get("bracket")
     assert all(not p.get("stage") for p in d["pairings"])

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from data.cards import LOGIC_SQUARE_DIR, read_logic_square
+from rules.logic_square.files import LOGIC_SQUARE_DIR, read_logic_square
 from data.store import MatchRecord
 from host.replay import _initial_state, start_edition
 from rules import registry

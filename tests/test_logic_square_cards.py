@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from data import i18n
-from data.cards import (LOGIC_SQUARE_DIR, LOGIC_SQUARE_ENV, load_logic_square, logic_square_files,
-                        read_logic_square)
+from rules.logic_square.files import (LOGIC_SQUARE_DIR, LOGIC_SQUARE_ENV, load_logic_square, logic_square_files,
+                                     read_logic_square)
 from rules import registry
 from rules.logic_square import (CardDataError, CardSet, DeckCodeError, LogicSquareGame, decode_deck,
                                 encode_deck, parse_range, validate_deck)
@@ -471,13 +471,13 @@ def test_cards_doc_documents_every_field_and_its_example_loads(tmp_path):
 
 def test_module_doctests():
     import doctest
-    import data.cards
     import rules.logic_square.board
     import rules.logic_square.cards
     import rules.logic_square.decks
     import rules.logic_square.engine
+    import rules.logic_square.files
     for module in (rules.logic_square.board, rules.logic_square.cards, rules.logic_square.decks,
-                   rules.logic_square.engine, data.cards):
+                   rules.logic_square.engine, rules.logic_square.files):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 

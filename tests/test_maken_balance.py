@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from data.cards.maken_loader import MAKEN_DIR, read_maken
+from rules.maken.files import MAKEN_DIR, read_maken
 from data.store import MatchRecord
 from host.replay import _initial_state, start_edition
 from rules import registry

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from data import i18n
-from data.cards.maken_loader import MAKEN_DIR, load_maken, read_maken
+from rules.maken.files import MAKEN_DIR, load_maken, read_maken
 from rules import registry
 from rules.maken.cards import CardDataError, CardSet
 

@@ -299,8 +299,8 @@ def test_a_long_turn_fits_the_board_with_room_for_the_ping():
 
 def test_the_picture_and_the_words_agree_on_which_card_did_nothing():
     """A Battle Logic Square card that resolved and did nothing — a heal of 0 included — is a
-    miss in the thread and in the picture alike (one rule: render.logic_square.quiet_resolves)."""
-    from render.logic_square import quiet_resolves
+    miss in the thread and in the picture alike (one rule: render.logic_square_words.quiet_resolves)."""
+    from render.logic_square_words import quiet_resolves
 
     events = [{"type": "resolve", "card": "a", "seat": 0, "index": 1},
               {"type": "heal", "seat": 0, "amount": 0},                       # nothing healed

@@ -1,6 +1,6 @@
 """Issue 33, "README and docs": the README stays true.
 
-The picture script (``python -m render.readme``) draws every picture the README embeds; every
+The picture script (``python -m bench.readme``, drawing with ``render/readme.py``) draws every picture the README embeds; every
 ``python …`` command the README names runs a module or script that exists and takes the flags
 the README gives it; every ``/command`` it names is in the synced command tree (subcommands,
 options and choices included); every file it links to is in the repository; the quick start is
@@ -37,7 +37,7 @@ def _code_spans(text: str) -> list[str]:
 def test_the_picture_script_draws_every_picture_the_readme_embeds(tmp_path):
     from render import readme
 
-    out = subprocess.run([sys.executable, "-m", "render.readme", "--out", str(tmp_path)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "bench.readme", "--out", str(tmp_path)], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     made = {p.name for p in tmp_path.iterdir()}
@@ -52,7 +52,7 @@ def test_the_picture_script_draws_every_picture_the_readme_embeds(tmp_path):
     games = {p[len("board_"):-len(".png")] for p in made if p.startswith("board_")}
     from rules import registry
     assert games == set(registry.names())
-    assert "python -m render.readme" in README
+    assert "python -m bench.readme" in README
 
 
 def test_the_pictures_are_git_ignored_and_the_same_every_time():
@@ -64,9 +64,10 @@ def test_the_pictures_are_git_ignored_and_the_same_every_time():
 
 def test_the_act_menu_picture_shows_what_the_cog_sends():
     """The picture's text and choices are build_menu's, from the player's moves in words."""
+    from bench.readme import menu_parts
     from render import readme
 
-    content, placeholder, options = readme.menu_parts(readme.MENU)
+    content, placeholder, options = menu_parts(readme.MENU)
     assert f"#{readme.MENU_MATCH_ID}" in content and placeholder
     assert options and all(label for _, label, _ in options)
     assert not any(re.fullmatch(r"[a-z]+( [a-z0-9]+)*", label) for _, label, _ in options), "notation, not words"
@@ -99,7 +100,7 @@ def _help(target: tuple[str, ...]) -> str:
 
 def test_every_python_command_in_the_readme_exists_with_its_flags():
     commands = _python_commands(README)
-    assert any(c[:1] == ["bot.py"] for c in commands) and any(c[:2] == ["-m", "render.readme"] for c in commands)
+    assert any(c[:1] == ["bot.py"] for c in commands) and any(c[:2] == ["-m", "bench.readme"] for c in commands)
     for words in commands:
         if words[0] == "-m":
             module = words[1]

@@ -9,10 +9,12 @@ import re
 import pytest
 from PIL import Image
 
+from bench.event_samples import sample_view, write_samples
 from data import i18n
 from render import fonts
-from render.bracket import draw_bracket, draw_images, fit_name, min_text_px, sample_view, write_samples
+from render.bracket import draw_bracket, draw_images, min_text_px
 from render.standings import draw_standings, number_text, sample_rows, standings_pages, tiebreak_text
+from render.textfit import fit_name
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -122,7 +122,7 @@ class ArtOfWarCards:
         return {"kings": [], "decks": []}
 
     def _shipped(self) -> CardSet:
-        from data.cards.art_of_war_loader import load_art_of_war
+        from rules.art_of_war.files import load_art_of_war
 
         return load_art_of_war()
 

@@ -231,7 +231,7 @@ def _copy(value: Any) -> Any:
 @lru_cache(maxsize=None)
 def _shipped_at(edition: int) -> str:
     """The shipped cards and ready-made decks of rules ``edition`` (patches applied), as JSON."""
-    from data.cards.avalon_loader import load_avalon
+    from rules.avalon.files import load_avalon
     from rules.avalon.editions import Editions
 
     loaded = load_avalon()

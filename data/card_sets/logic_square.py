@@ -316,7 +316,7 @@ def _copy(value: Any) -> Any:
 
 
 def _loaded() -> CardSet:
-    from data.cards import load_logic_square
+    from rules.logic_square.files import load_logic_square
 
     return load_logic_square(env=False)     # the packaged cards (an operator's folder is not a set's base)
 

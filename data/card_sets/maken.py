@@ -183,7 +183,7 @@ class MakenCards:
         return {"characters": [], "cards": [], "decks": []}
 
     def _shipped(self) -> CardSet:
-        from data.cards.maken_loader import load_maken
+        from rules.maken.files import load_maken
 
         return load_maken()
 

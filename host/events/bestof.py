@@ -42,8 +42,8 @@ from __future__ import annotations
 from typing import Any
 
 from data import i18n
-from host import leagues as L
 from host.events import series as S
+from host.events.document import LeagueError, round_pairings
 
 BEST_OFS = S.BEST_OF
 SETTINGS = ("best_of", "cut_best_of", "round_minutes")
@@ -53,8 +53,8 @@ FIRST_OPTION = {"avalon": "leader"}
 STARTING_TTL = 120.0          # a start of the next game older than this was interrupted
 
 
-def _err(e: S.SeriesError) -> L.LeagueError:
-    return L.LeagueError(e.key, **e.params)
+def _err(e: S.SeriesError) -> LeagueError:
+    return LeagueError(e.key, **e.params)
 
 
 # ---------------------------------------------------------------------------- settings
@@ -80,14 +80,14 @@ def configure(d: dict, status: str, **changes: Any) -> list[str]:
     # top cut's best of N until the cut begins; best of N for the rounds only in sign-up
     running_ok = {"round_minutes"} | ({"cut_best_of"} if not d.get("bracket") else set())
     if status != "signup" and (status != "running" or moved - running_ok):
-        raise L.LeagueError("events.reg.err.settings_started")
+        raise LeagueError("events.reg.err.settings_started")
     for k in ("best_of", "cut_best_of"):
         if isinstance(new[k], bool) or new[k] not in BEST_OFS:
-            raise L.LeagueError("events.err.best_of", best_of=new[k])
+            raise LeagueError("events.err.best_of", best_of=new[k])
     minutes = new["round_minutes"]
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
                                 or not 1 <= minutes <= MAX_ROUND_MINUTES):
-        raise L.LeagueError("events.err.bad_minutes")
+        raise LeagueError("events.err.bad_minutes")
     changed = [k for k in SETTINGS if new[k] != old[k]]
     for k in changed:
         d[k] = new[k]
@@ -204,9 +204,9 @@ def choose(d: dict, p: dict, by: int, play_first: bool) -> None:
     """The chooser of the next game decides to move first or second."""
     s = p.get("series")
     if s is None or p.get("result") is not None:
-        raise L.LeagueError("events.err.series_over")
+        raise LeagueError("events.err.series_over")
     if by not in (p["a"], p["b"]):
-        raise L.LeagueError("leagues.err.not_yours", pairing=p["id"])
+        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
     try:
         S.choose(s, by, play_first)
     except S.SeriesError as e:
@@ -220,16 +220,16 @@ def first_for_play(d: dict, p: dict) -> int | None:
     if s is None:
         return None
     if S.over(s):
-        raise L.LeagueError("events.err.series_over")
+        raise LeagueError("events.err.series_over")
     chooser = S.chooser(s)
     if chooser is not None:
-        raise L.LeagueError("events.series.err.choose_first", name=name(d, chooser), n=number(p))
+        raise LeagueError("events.series.err.choose_first", name=name(d, chooser), n=number(p))
     return S.first_player(s)
 
 
 def time_due(d: dict, now: float) -> list[dict]:
     """Open pairings whose time limit has run out, not yet handled."""
-    return [p for p in L.round_pairings(d) if p["b"] is not None and p.get("result") is None
+    return [p for p in round_pairings(d) if p["b"] is not None and p.get("result") is None
             and p.get("ends_at") is not None and now >= p["ends_at"] and not p.get("time_up")]
 
 
@@ -237,7 +237,7 @@ def time_out(d: dict, p: dict, unfinished: bool, match_id: int | None = None) ->
     """The time limit of a Swiss or round-robin pairing ran out: an ``unfinished`` game (its bot
     match aborted) counts as drawn, and the result counts the games so far (0–0: a draw)."""
     if p.get("bracket"):
-        raise L.LeagueError("events.series.err.time_elimination", pairing=p["id"])
+        raise LeagueError("events.series.err.time_elimination", pairing=p["id"])
     s = p.get("series")
     if s is None:
         p["games"] = ["draw"] if unfinished else []
@@ -259,9 +259,9 @@ def extend(d: dict, p: dict, minutes: int, now: float) -> float:
     """An organiser gives one pairing ``minutes`` more (after its time ran out in a bracket: from
     now).  Returns the new end."""
     if p["b"] is None or p.get("result") is not None:
-        raise L.LeagueError("leagues.err.already_reported", pairing=p["id"])
+        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
     if p.get("ends_at") is None:
-        raise L.LeagueError("events.series.err.no_limit")
+        raise LeagueError("events.series.err.no_limit")
     base = max(float(p["ends_at"]), now) if p.get("time_up") else float(p["ends_at"])
     try:
         p["ends_at"] = S.extend(base, minutes)

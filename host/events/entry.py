@@ -45,16 +45,17 @@ import hashlib
 from typing import Any, Callable
 
 from data import i18n
-from host import leagues as L
+from host.events import bestof
 from host.events import registration as R
+from host.events.document import LeagueError, pairing_state, player
 
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()   # a setting left as it is
 SETTINGS = ("cap", "start_at", "checkin_minutes", "no_show_minutes", "open_decklists")
 RUNNING_SETTINGS = ("no_show_minutes", "open_decklists")     # may change while the event runs
 
 
-def _err(e: R.RegistrationError) -> L.LeagueError:
-    return L.LeagueError(e.key, **e.params)
+def _err(e: R.RegistrationError) -> LeagueError:
+    return LeagueError(e.key, **e.params)
 
 
 def reg(d: dict) -> dict | None:
@@ -91,12 +92,12 @@ def place(d: dict, user_id: int) -> int | None:
 
 
 def _add_player(d: dict, user_id: int, name: str) -> None:
-    if L.player(d, user_id) is None:
+    if player(d, user_id) is None:
         d["players"].append({"id": int(user_id), "name": name, "status": "active"})
 
 
 def _name(d: dict, user_id: int) -> str:
-    p = L.player(d, user_id)
+    p = player(d, user_id)
     e = R.entry(reg(d), user_id) if reg(d) is not None else None
     return (p or e or {}).get("name") or str(user_id)
 
@@ -129,7 +130,7 @@ def configure(d: dict, status: str, now: float, **changes: Any) -> dict:
     # while the event runs, the no-show time and open decklists may still change; the rest is
     # for sign-up (who plays, and when it starts, are settled by then)
     if status != "signup" and (status != "running" or set(changed) - set(RUNNING_SETTINGS)):
-        raise L.LeagueError("events.reg.err.settings_started")
+        raise LeagueError("events.reg.err.settings_started")
     if new["no_show_minutes"] is not None:
         try:
             R._minutes(new["no_show_minutes"])
@@ -140,7 +141,7 @@ def configure(d: dict, status: str, now: float, **changes: Any) -> dict:
         d["open_decklists"] = bool(new["open_decklists"])
         return {"changed": changed, "moved": []}
     if new["start_at"] is not None and "start_at" in changed and new["start_at"] <= now:
-        raise L.LeagueError("events.reg.err.start_past", at=int(new["start_at"]))
+        raise LeagueError("events.reg.err.start_past", at=int(new["start_at"]))
     r = reg(d)
     if r is None and any(new[k] is not None for k in ("cap", "start_at", "checkin_minutes")):
         r = R.new(cap=None, signup_until=None, start_at=None, checkin_minutes=None)
@@ -156,7 +157,7 @@ def configure(d: dict, status: str, now: float, **changes: Any) -> dict:
         except R.RegistrationError as e:
             raise _err(e) from None
         if new["cap"] is not None and len(R.registered(r)) > new["cap"]:
-            raise L.LeagueError("events.reg.err.cap_below", cap=new["cap"], n=len(R.registered(r)))
+            raise LeagueError("events.reg.err.cap_below", cap=new["cap"], n=len(R.registered(r)))
         if "start_at" in changed or "checkin_minutes" in changed:
             d.pop("checkin_told", None)                   # a new window is told when it opens
         if "start_at" in changed:
@@ -197,12 +198,12 @@ def leave(d: dict, user_id: int, now: float) -> int | None:
     waiting list into the free place, if anyone."""
     r = reg(d)
     if r is None or R.entry(r, user_id) is None:
-        raise L.LeagueError("leagues.err.not_member")
+        raise LeagueError("leagues.err.not_member")
     try:
         moved = R.leave(r, user_id, now)
     except R.RegistrationError as e:
         raise _err(e) from None
-    p = L.player(d, user_id)
+    p = player(d, user_id)
     if p is not None:
         d["players"].remove(p)
     if moved is not None:
@@ -223,10 +224,10 @@ def check_in(d: dict, status: str, user_id: int, now: float, *, by_organiser: bo
     """A signed-up player checks in (or the organiser checks them in, also outside the window);
     returns their status, ``"registered"`` or ``"waiting"``."""
     if status != "signup":
-        raise L.LeagueError("events.err.started")
+        raise LeagueError("events.err.started")
     r = reg(d)
     if r is None or r.get("checkin_minutes") is None:
-        raise L.LeagueError("events.err.no_checkin")
+        raise LeagueError("events.err.no_checkin")
     try:
         return R.check_in(r, user_id, now, by_organiser=by_organiser)
     except R.RegistrationError as e:
@@ -244,7 +245,7 @@ def admit(d: dict, now: float) -> None:
         ins = R.close(r, now)
     except R.RegistrationError as e:
         if e.key == "events.err.too_few":
-            raise L.LeagueError("leagues.err.too_few", **e.params) from None
+            raise LeagueError("leagues.err.too_few", **e.params) from None
         raise _err(e) from None
     kept = {p["id"]: p for p in d["players"]}
     d["players"] = [kept.get(uid) or {"id": uid, "name": R.entry(r, uid)["name"], "status": "active"}  # type: ignore[index]
@@ -295,12 +296,12 @@ def register_deck(d: dict, status: str, user_id: int, deck: Any, now: float, *, 
     deck id or a legal spec; ``kind``: ``"saved"``, ``"ready"`` or ``"code"``; ``label``: the
     saved deck's name (None otherwise)."""
     if status != "signup":
-        raise L.LeagueError("events.reg.err.deck_started")
+        raise LeagueError("events.reg.err.deck_started")
     r = reg(d)
-    if L.player(d, user_id) is None and (r is None or R.entry(r, user_id) is None):
-        raise L.LeagueError("events.err.not_signed_up")
+    if player(d, user_id) is None and (r is None or R.entry(r, user_id) is None):
+        raise LeagueError("events.err.not_signed_up")
     if locked_deck(d, user_id) is not None:
-        raise L.LeagueError("events.reg.err.deck_locked")
+        raise LeagueError("events.reg.err.deck_locked")
     spec = spec_of(d, deck)
     entry = {"spec": spec, "ready": deck if isinstance(deck, str) else None, "kind": kind,
              "label": label, "hash": deck_hash(d, spec), "at": now}
@@ -414,8 +415,6 @@ def started_at(d: dict, p: dict) -> float | None:
 
 def best_of(d: dict, p: dict) -> int:
     """Best of how many games pairing ``p`` is played (:func:`host.events.bestof.stage_best_of`)."""
-    from host.events import bestof
-
     return int(p.get("best_of") or bestof.stage_best_of(d, p))
 
 
@@ -440,17 +439,15 @@ def no_show(d: dict, p: dict, by: int, now: float, *, begun: bool, challenger: i
     if kind is None:
         if deadline_open:
             return None
-        raise L.LeagueError("events.reg.err.no_show_early", at=int(started + int(minutes) * 60))
+        raise LeagueError("events.reg.err.no_show_early", at=int(started + int(minutes) * 60))
     if challenger is not None and int(challenger) == int(other):
-        raise L.LeagueError("events.reg.err.challenged", match_id=p.get("match") or "-")
+        raise LeagueError("events.reg.err.challenged", match_id=p.get("match") or "-")
     was = p.get("no_show") or {}
     if was.get("by") == by and was.get("kind") == kind:
-        raise L.LeagueError("leagues.err.already_claimed")
+        raise LeagueError("leagues.err.already_claimed")
     side = "a" if by == p["a"] else "b"
     p["no_show"] = {"by": int(by), "kind": kind, "at": now}
-    if kind == "game" and best_of(d, p) > 1:
-        from host.events import bestof   # one game won in the series (best of 3 or 5)
-
+    if kind == "game" and best_of(d, p) > 1:     # one game won in the series (best of 3 or 5)
         return bestof.forfeit_game(d, p, int(by))
     p["result"], p["how"], p["held"] = side, "forfeit", False
     p["games"] = [side] if kind == "game" else []
@@ -610,8 +607,6 @@ def trail_changes(before: dict, after: dict, *, at: float, by: int | None, act: 
         if uid not in decks0:
             out.append(_entry("deck", at, by, {"player": int(uid), "name": _name(after, int(uid)),
                                                "hash": entry["hash"][:12]}, None, {"hash": entry["hash"]}))
-    from host.events.trail import state
-
     was_pairings = {p["id"]: p for p in before.get("pairings", [])}
     for q in after.get("pairings", []):
         p = was_pairings.get(q["id"])
@@ -619,6 +614,7 @@ def trail_changes(before: dict, after: dict, *, at: float, by: int | None, act: 
             continue
         ns = q["no_show"]
         out.append(_entry(f"no_show_{ns['kind']}", at, by, {"pairing": q["id"], "round": q["round"],
-                                                           "a": q["a"], "b": q["b"]}, state(p), state(q)))
+                                                           "a": q["a"], "b": q["b"]},
+                          pairing_state(p), pairing_state(q)))
         told_pairings.add(q["id"])
     return out, told_players, told_pairings

@@ -38,8 +38,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from host import leagues as L
 from host.events import series as S
+from host.events.bestof import stage_best_of
+from host.events.document import LeagueError, own_open_pairing, pairing, relative, round_pairings
+from host.events.stages import refuse_draw
 from host.types import Msg
 
 MAX_CONFIRM_MINUTES = 7 * 24 * 60
@@ -54,7 +56,7 @@ def parse_score(text: str) -> tuple[int, int, int]:
 
     m = SCORE.match(unicodedata.normalize("NFKC", str(text or ""))[:20])
     if m is None:
-        raise L.LeagueError("events.report.err.score_format", score=str(text or "")[:20])
+        raise LeagueError("events.report.err.score_format", score=str(text or "")[:20])
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
@@ -88,7 +90,7 @@ def valid_scores(best_of: int, *, elimination: bool, outcome: str) -> list[str]:
 def check_score(score: tuple[int, int, int], best_of: int, *, elimination: bool, outcome: str) -> None:
     if outcome_of(score) != outcome or not _ok(*score, best_of, elimination):
         allowed = valid_scores(best_of, elimination=elimination, outcome=outcome)
-        raise L.LeagueError("events.report.err.score", score="-".join(map(str, score if score[2] else score[:2])),
+        raise LeagueError("events.report.err.score", score="-".join(map(str, score if score[2] else score[:2])),
                             format=_format(best_of), allowed=", ".join(allowed) or "-")
 
 
@@ -109,8 +111,6 @@ def _counts(games: list[str]) -> tuple[int, int, int]:
 
 
 def _best_of(d: dict, p: dict) -> int:
-    from host.events.bestof import stage_best_of
-
     return int((p.get("series") or {}).get("best_of") or stage_best_of(d, p))
 
 
@@ -120,18 +120,16 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, score: 
     ``score`` the game score (needed for best of 3 or 5).  'waiting' (the first report),
     'final' (the second agrees) or 'held' (it does not: an organiser decides)."""
     if status != "running":
-        raise L.LeagueError("leagues.err.not_running")
-    p = L.pairing(d, pairing_id)
+        raise LeagueError("leagues.err.not_running")
+    p = pairing(d, pairing_id)
     if p["b"] is None:
-        raise L.LeagueError("leagues.err.bye_pairing")
+        raise LeagueError("leagues.err.bye_pairing")
     if by not in (p["a"], p["b"]):
-        raise L.LeagueError("leagues.err.not_yours", pairing=p["id"])
+        raise LeagueError("leagues.err.not_yours", pairing=p["id"])
     if p["result"] is not None:
-        raise L.LeagueError("leagues.err.already_reported", pairing=p["id"])
+        raise LeagueError("leagues.err.already_reported", pairing=p["id"])
     if outcome not in OUTCOMES:
-        raise L.LeagueError("leagues.err.bad_result")
-    from host.events.stages import refuse_draw
-
+        raise LeagueError("leagues.err.bad_result")
     refuse_draw(p, outcome)
     best_of = _best_of(d, p)
     elimination = bool(p.get("bracket"))
@@ -139,14 +137,14 @@ def report(d: dict, status: str, pairing_id: int, by: int, outcome: str, score: 
     games = None
     if best_of > 1:
         if score is None:
-            raise L.LeagueError("events.report.err.score_needed", format=_format(best_of),
+            raise LeagueError("events.report.err.score_needed", format=_format(best_of),
                                 allowed=", ".join(valid_scores(best_of, elimination=elimination, outcome=outcome)))
         parsed = parse_score(score)
         check_score(parsed, best_of, elimination=elimination, outcome=outcome)
         games = games_of_score(parsed, side)
     if p.get("held"):
-        raise L.LeagueError("events.report.err.held", pairing=p["id"])
-    res = L._relative(p, by, outcome)      # a second report of one's own replaces the first
+        raise LeagueError("events.report.err.held", pairing=p["id"])
+    res = relative(p, by, outcome)      # a second report of one's own replaces the first
     p.setdefault("reports", {})[str(by)] = res
     if games is not None:
         p.setdefault("report_games", {})[str(by)] = games
@@ -183,18 +181,12 @@ def pending(p: dict) -> str | None:
 
 def _answer(d: dict, status: str, pairing_id: int, by: int) -> tuple[dict, str]:
     """The pairing whose waiting report ``by`` (its opponent) answers, and the reporter's id."""
-    if status != "running":
-        raise L.LeagueError("leagues.err.not_running")
-    p = L.pairing(d, pairing_id)
-    if by not in (p["a"], p["b"]) or p["b"] is None:
-        raise L.LeagueError("leagues.err.not_yours", pairing=p["id"])
-    if p["result"] is not None:
-        raise L.LeagueError("leagues.err.already_reported", pairing=p["id"])
+    p = own_open_pairing(d, status, pairing_id, by)
     reporter = pending(p)
     if reporter is None:
-        raise L.LeagueError("events.report.err.nothing", pairing=p["id"])
+        raise LeagueError("events.report.err.nothing", pairing=p["id"])
     if reporter == str(by):
-        raise L.LeagueError("events.report.err.own", pairing=p["id"])
+        raise LeagueError("events.report.err.own", pairing=p["id"])
     return p, reporter
 
 
@@ -236,10 +228,10 @@ def configure(d: dict, status: str, minutes: Any) -> list[str]:
     """``/league-admin settings confirm_minutes``: 0 or None turns it off.  Any time before
     the event ends (a report already waiting is confirmed that long after it came)."""
     if status in ("finished", "closed"):
-        raise L.LeagueError("leagues.err.not_running")
+        raise LeagueError("leagues.err.not_running")
     if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
                                 or not 0 <= minutes <= MAX_CONFIRM_MINUTES):
-        raise L.LeagueError("events.report.err.minutes", max=MAX_CONFIRM_MINUTES)
+        raise LeagueError("events.report.err.minutes", max=MAX_CONFIRM_MINUTES)
     new = minutes or None
     if new == d.get("confirm_minutes"):
         return []
@@ -258,7 +250,7 @@ def due_at(d: dict, p: dict) -> float | None:
 def due(d: dict, now: float) -> list[dict]:
     """The current round's pairings whose waiting report the bot confirms now."""
     out = []
-    for p in L.round_pairings(d):
+    for p in round_pairings(d):
         at = due_at(d, p)
         if at is not None and now >= at:
             out.append(p)

@@ -28,7 +28,7 @@ Three presets, each a complete set of rules:
     win % (OWP, the average of the opponents' win %), opponents' opponents' win % (OOWP, the
     average of the opponents' OWP), then head to head: among players equal on all three, the
     match points each scored in the pairings among them.
-``chess`` (the leagues' scoring, :func:`host.leagues.standings`)
+``chess`` (the leagues' scoring, :func:`host.events.chess.standings`)
     Win 1, draw 1/2, loss 0, bye 1; Buchholz (sum of the opponents' points), Sonneborn-Berger
     (sum of the points of the opponents one beat, plus half of those one drew), head to head
     (points scored among the players equal on the above).  Byes and double forfeits have no
@@ -52,7 +52,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from host import leagues
+from host.events import chess
 
 PRESETS = ("card", "pokemon", "chess")
 TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -130,7 +130,7 @@ def _finished(pairings: list[dict]) -> list[tuple[dict, str]]:
 
 
 def _tally(players: list[dict], pairings: list[dict], preset: str) -> tuple[dict[int, Row], dict[int, _Tally]]:
-    """Points, records, games and opponents of every player (chess points come from leagues)."""
+    """Points, records, games and opponents of every player (chess points come from :mod:`.chess`)."""
     rows = {p["id"]: Row(p["id"], p.get("name", ""), p.get("status", "active")) for p in players}
     tallies = {pid: _Tally() for pid in rows}
     for p, res in _finished(pairings):
@@ -209,9 +209,9 @@ def _pokemon(rows: dict[int, Row], tallies: dict[int, _Tally]) -> None:
 
 
 def _chess(players: list[dict], pairings: list[dict], rows: dict[int, Row]) -> None:
-    """Points, record and tiebreaks from :func:`host.leagues.standings`; games from our tally."""
+    """Points, record and tiebreaks from :func:`host.events.chess.standings`; games from our tally."""
     games = [(p["a"], p.get("b"), res) for p, res in _finished(pairings)]
-    for st in leagues.standings(players, games):
+    for st in chess.standings(players, games):
         row = rows[st.user_id]
         row.points, row.wins, row.draws, row.losses, row.byes = st.points, st.wins, st.draws, st.losses, st.byes
         row.opponents = list(st.opponents)

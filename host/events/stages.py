@@ -1,5 +1,6 @@
 """A league's stages: a Swiss (or round robin) into a top cut, and elimination events — pure
-and synchronous, over the league document of :mod:`host.leagues` (which calls in here).
+and synchronous, over the league document (:mod:`host.events.document`); :mod:`host.leagues`
+calls in here.
 
 Keys of a league made since events have stages (``d["events"] == 1``; a league stored without
 it keeps its old behaviour: Swiss rounds by default ``ceil(log2 n)``, never a cut):
@@ -27,9 +28,10 @@ Rules:
   seeded by ``seeding``; with a cut chosen it plays ``ceil(log2 n)`` rounds into that cut.
   Rounds given: those rounds, and the cut chosen (none when none was).
 * **The cut** (:func:`start_cut`): when the last round is complete, the top ``cut`` players
-  still active in the standings (:func:`host.events.scoring.cut`: an exact tie across the cut
-  line is broken by a random draw from ``f"{draw_seed}-cut"``, recorded in ``bracket["draw"]``)
-  go into a single elimination seeded by the standings (1 v 8, 4 v 5, 2 v 7, 3 v 6).
+  still active in the standings (:func:`host.leagues.table`, which the caller passes in;
+  :func:`host.events.scoring.cut`: an exact tie across the cut line is broken by a random draw
+  from ``f"{draw_seed}-cut"``, recorded in ``bracket["draw"]``) go into a single elimination
+  seeded by the standings (1 v 8, 4 v 5, 2 v 7, 3 v 6).
 * **Pairings** (:func:`advance`): every match of the bracket whose two players are known is
   paired at once as a league pairing with ``"stage"`` and ``"bracket"`` (the match id); its
   league round is ``base`` plus the match's depth (its first round 1; a match one round after
@@ -48,10 +50,12 @@ Rules:
 """
 from __future__ import annotations
 
+import math
+
 from data import i18n
-from host import leagues as L
 from host.events import bracket as B
 from host.events import scoring
+from host.events.document import PLAYED, LeagueError, active_ids, add_pairing
 from host.types import Msg
 
 ELIMINATION = ("single", "double")
@@ -71,6 +75,16 @@ def own_rounds(d: dict) -> int:
     return int(d.get("rounds") or 0)
 
 
+def total_rounds(d: dict) -> int:
+    """Every round of the league: the round robin's or the Swiss rounds, then the bracket's."""
+    return own_rounds(d) + bracket_rounds(d)
+
+
+def default_swiss_rounds(n: int) -> int:
+    """The Swiss rounds of a league whose organiser gave none: ``ceil(log2 n)``, at least 1."""
+    return max(1, math.ceil(math.log2(max(2, n))))
+
+
 # ---------------------------------------------------------------------------- the start
 def plan(d: dict, n: int) -> bool:
     """Fix rounds and cut at the start for ``n`` players; True when the event is a bracket of
@@ -84,7 +98,7 @@ def plan(d: dict, n: int) -> bool:
         return False
     if not is_event(d):
         if not d["rounds"]:
-            d["rounds"] = L.default_swiss_rounds(n)
+            d["rounds"] = default_swiss_rounds(n)
         return False
     chosen = d.get("cut") is not None
     if d["rounds"]:                 # the organiser's rounds: their cut, or none
@@ -94,7 +108,7 @@ def plan(d: dict, n: int) -> bool:
     if not chosen and rounds == 0:
         d["rounds"], d["cut"] = 0, 0
         return True
-    d["rounds"] = rounds or L.default_swiss_rounds(n)
+    d["rounds"] = rounds or default_swiss_rounds(n)
     d["cut"] = int(d["cut"]) if chosen else top
     return False
 
@@ -114,7 +128,7 @@ def _fits(kind: str, n: int) -> None:
     """A bracket of ``kind`` takes ``n`` players, or LeagueError (single 2–128, double 3–64)."""
     low, high = B.SIZES[kind]
     if not low <= n <= high:
-        raise L.LeagueError("events.bracket.err.size", kind=Msg(f"leagues.format.{kind}"), min=low, max=high, n=n)
+        raise LeagueError("events.bracket.err.size", kind=Msg(f"leagues.format.{kind}"), min=low, max=high, n=n)
 
 
 def _build(d: dict, seeds: list[int], kind: str) -> dict:
@@ -125,7 +139,7 @@ def _build(d: dict, seeds: list[int], kind: str) -> dict:
 def open_elimination(d: dict, now: float, ratings: dict[int, float] | None = None) -> list[dict]:
     """The start of an event that is a bracket of everyone: build it and pair its first matches."""
     kind = d["format"] if d["format"] in ELIMINATION else "single"
-    structure = _build(d, seeded(d, L.active_ids(d), ratings), kind)
+    structure = _build(d, seeded(d, active_ids(d), ratings), kind)
     return _open(d, structure, "elimination", None, now)
 
 
@@ -136,12 +150,13 @@ def _open(d: dict, structure: dict, stage: str, draw: dict | None, now: float) -
 
 
 def cut_due(d: dict) -> bool:
-    return is_event(d) and not d.get("bracket") and int(d.get("cut") or 0) > 0 and len(L.active_ids(d)) >= 2
+    return is_event(d) and not d.get("bracket") and int(d.get("cut") or 0) > 0 and len(active_ids(d)) >= 2
 
 
-def start_cut(d: dict, now: float) -> tuple[str, list[dict]]:
-    """The last round is complete: the top cut (module doc).  ``("paired", pairings)``."""
-    chosen, draw = scoring.cut(L.table(d), min(int(d["cut"]), len(L.active_ids(d))), seed_key(d, "cut"))
+def start_cut(d: dict, now: float, rows: list[scoring.Row]) -> tuple[str, list[dict]]:
+    """The last round is complete: the top cut (module doc) from the league's standings ``rows``
+    (:func:`host.leagues.table`).  ``("paired", pairings)``."""
+    chosen, draw = scoring.cut(rows, min(int(d["cut"]), len(active_ids(d))), seed_key(d, "cut"))
     seeds = [r.user_id for r in chosen]
     if len(seeds) < 2:
         return "finished", []
@@ -199,7 +214,7 @@ def _score(p: dict) -> str | None:
     """The game score of a decided pairing, winner first ("1–0": one game; a forfeit: none)."""
     res = p["result"]
     games = list(p.get("games") or [])
-    if not games and p.get("how") in L.PLAYED:
+    if not games and p.get("how") in PLAYED:
         games = [res]
     if not games:
         return None
@@ -248,14 +263,14 @@ def _pair_ready(d: dict, now: float) -> list[dict]:
     b = d["bracket"]
     st = B.state(b["structure"], b["results"])
     have = {p["bracket"] for p in d["pairings"] if p.get("bracket")}
-    active = set(L.active_ids(d))
+    active = set(active_ids(d))
     deep = depths(b["structure"])
     out = []
     for mid in st["ready"]:
         if mid in have:
             continue
         a, other = st["matches"][mid]["players"]
-        p = L._add_pairing(d, int(b["base"]) + deep[mid], a, other, now)
+        p = add_pairing(d, int(b["base"]) + deep[mid], a, other, now)
         p["stage"], p["bracket"] = b["stage"], mid
         if a not in active or other not in active:     # no longer playing: the other goes through
             p["result"], p["how"] = ("b" if a not in active and other in active else "a"), "drop"
@@ -279,19 +294,12 @@ def advance(d: dict, now: float) -> tuple[str, list[dict]]:
     return ("paired" if paired else "wait"), paired
 
 
-def current(d: dict) -> list[dict]:
-    """The pairings of the league's current round, and every open elimination pairing of an
-    earlier one (a bracket pairs a match as soon as its players are known)."""
-    return [p for p in d["pairings"]
-            if p["round"] == d["round"] or (p.get("bracket") and (p["result"] is None or p.get("held")))]
-
-
 def refuse_draw(p: dict, outcome: str) -> None:
     """An elimination match has a winner: no draw, no double forfeit."""
     if p.get("bracket") and outcome == "draw":
-        raise L.LeagueError("events.bracket.err.draw", pairing=p["id"])
+        raise LeagueError("events.bracket.err.draw", pairing=p["id"])
     if p.get("bracket") and outcome == "double":
-        raise L.LeagueError("events.bracket.err.double", pairing=p["id"])
+        raise LeagueError("events.bracket.err.double", pairing=p["id"])
 
 
 def replay(p: dict, match_id: int) -> bool:
@@ -411,7 +419,7 @@ def configure_pairing(d: dict, status: str, by_hand: object) -> list[str]:
     next-round`` (True).  Until the event ends; turned off while a complete round waits, the
     organiser still pairs that one."""
     if status in ("finished", "closed"):
-        raise L.LeagueError("leagues.err.not_running")
+        raise LeagueError("leagues.err.not_running")
     new = bool(by_hand)
     if new == bool(d.get("pair_by_hand")):
         return []

@@ -55,16 +55,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from data import i18n
+from host.events.bestof import trail_changes as series_changes
+from host.events.document import pairing_state
+from host.events.entry import trail_changes
+from host.events.stages import total_rounds
 from host.events.words import result_text
 
 TRAIL_MAX = 2000
 PER_PAGE = 10
-
-
-def state(p: dict[str, Any]) -> dict[str, Any]:
-    """What the trail keeps of a pairing: its result and how it was reached."""
-    return {"result": p.get("result"), "how": p.get("how"), "held": bool(p.get("held")),
-            "reports": dict(p.get("reports") or {}), "claims": list(p.get("claims") or [])}
 
 
 def _pairing_kind(act: str | None, before: dict, after: dict) -> str:
@@ -109,13 +107,9 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
     gone: set[int] = set()
     # the event's registration, check-ins, decks and no-shows (host/events/entry.py) first; the
     # players and pairings they tell are not told again below
-    from host.events.entry import trail_changes
-
     told, told_players, told_pairings = trail_changes(before, after, at=at, by=by, act=act)
     out += told
     # best-of-N play (host/events/bestof.py): each game, each choice, an extension, a time-out
-    from host.events.bestof import trail_changes as series_changes
-
     games, quiet = series_changes(before, after, at=at, by=by)
     out += games
     for uid, p in new_players.items():
@@ -143,7 +137,7 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
         was = old_pairings.get(q["id"])
         if was is None or q["id"] in told_pairings:
             continue
-        s0, s1 = state(was), state(q)
+        s0, s1 = pairing_state(was), pairing_state(q)
         if s0 == s1 and (q["id"] != target or q["id"] in quiet):
             continue
         if s0["result"] is None and q.get("how") == "drop" and {q["a"], q["b"]} & gone:
@@ -166,10 +160,8 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
         if q.get("bracket") and q["id"] not in {x["id"] for x in after.get("pairings", [])}:
             out.append({"at": float(at), "by": by, "what": "events.bracket.trail.void",
                         "params": {"pairing": q["id"], "round": q["round"], "a": q["a"], "b": q["b"]},
-                        "before": state(q), "after": None})
+                        "before": pairing_state(q), "after": None})
     if status_before == "signup" and status_after == "running":
-        from host.leagues import total_rounds
-
         active = [p for p in after.get("players", []) if p["status"] == "active"]
         rounds = total_rounds(after) if after.get("events") else \
             len(after.get("schedule") or []) if after.get("format") == "rr" else after.get("rounds")

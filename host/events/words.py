@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from data import i18n
+from host.events.bestof import result_words
 
 HOWS = ("match", "report", "organiser", "forfeit", "drop", "bye", "time")
 STATUSES = ("active", "dropped", "removed")
@@ -23,8 +24,6 @@ def result_text(p: dict[str, Any], names: dict[int, str], locale: str) -> str:
     played best of 3 or 5 says its game score, "Alice 2–1 Bob" (:func:`host.events.bestof.result_words`)."""
     if p.get("held"):
         return i18n.t("leagues.pairing.held", locale)
-    from host.events.bestof import result_words
-
     said = result_words(p, names, locale) if "a" in p else None
     if said is not None:
         return said

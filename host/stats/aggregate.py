@@ -45,10 +45,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable
 
-from balance.judge import wilson
+from data.intervals import MIN_CELL, wilson  # noqa: F401  (MIN_CELL: read here by cogs/stats.py)
 
 OWN = "own"
-MIN_CELL = 5                # a matchup cell with fewer matches is greyed and labelled "too few"
 
 
 def split_of(facts: dict) -> str:

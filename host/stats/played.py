@@ -51,6 +51,7 @@ IDENTITY_KEYS: dict[str, str] = {
 }
 
 NO_SUPPORT = "avatar"        # Avalon's Sanctuary: the avatar as a battle support means "nothing"
+_UNREAD = object()           # a step without an engine state to compare (its view is always read)
 
 
 def played_cards(game: str, start_view: dict, steps: Iterable[dict], seats: int) -> list[list[str]]:
@@ -181,12 +182,24 @@ def _art_of_war(start: dict, steps: list[dict], out: list[set[str]]) -> None:
 
 def _avalon(start: dict, steps: list[dict], out: list[set[str]]) -> None:
     """``forge``/``summon``/``magic``/``use <card> …``, and each battle's revealed supports (a new
-    ``last_battle`` in a step's public view: ``supports`` of the invader and the defender)."""
+    ``last_battle`` in a step's public view: ``supports`` of the invader and the defender).
+
+    The public view's ``last_battle`` is a copy of the engine state's (``rules/avalon/engine.py``,
+    ``view``), so a step whose ``state`` (:func:`host.stats.facts.lazy_steps`) holds the same
+    ``last_battle`` as the step before it shows the same one: its view is not drawn (most steps
+    fight no battle; drawing every view was most of a match's count).  Only whether it changed is
+    read from the state; the supports are read from the view, as everywhere."""
     shown = start.get("last_battle")
+    before: Any = _UNREAD
     for step in steps:
         for toks in _commands(step):
             if toks[0] in ("forge", "summon", "magic", "use") and len(toks) > 1:
                 _add(out, step.get("seat"), toks[1])
+        state = step.get("state")
+        raw = getattr(state, "last_battle", _UNREAD) if state is not None else _UNREAD
+        if raw is not _UNREAD and before is not _UNREAD and raw == before:
+            continue            # the same last battle as the step before: nothing newly revealed
+        before = raw
         battle = (step_view(step) or {}).get("last_battle")
         if isinstance(battle, dict) and battle != shown:
             shown = battle

@@ -7,8 +7,8 @@ no Discord.
   once, in one transaction; a league pairing is counted as one match when it is decided.
 - **Caught up at start** (:meth:`Stats.catch_up`): finished matches a crash left uncounted, and
   decided league pairings not yet counted.
-- **Rebuilt from the logs** for a server by an operator (``python bot.py --rebuild-stats GUILD``,
-  :meth:`Stats.rebuild`).
+- **Rebuilt** for a server by an operator (``python bot.py --rebuild-stats GUILD``,
+  :meth:`Stats.rebuild`, :mod:`host.stats.rebuild`).
 - **Read** (:meth:`Stats.report`): the figures of one game in one split (a rules edition and a
   card set version) and scope (all, a season, a league; practice matches and matches against the
   computer only when asked for), with every deck, card and identity named in the reader's language.
@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 from data.store import FINISHED, CorruptRow, MatchRecord, Store, StoreError, TransientStoreError
 from host.stats import aggregate as A
+from host.stats import rebuild as _rebuild          # imported here: an import inside the loop holds it
+from host.stats.facts import own_hash  # noqa: F401  (cogs/records.py names a player's own decks by it)
 from host.types import Result, msg
 
 log = logging.getLogger("host.stats")
@@ -57,9 +59,10 @@ class Stats:
         return await Records(self.store).season(guild_id) if guild_id is not None else None
 
     async def facts_of(self, rec: MatchRecord, commands: list | None = None) -> dict | None:
-        """The public facts of a finished match (None when its engine cannot serve it), from its
-        stored log (or ``commands``, the same log already read)."""
-        from host.stats.facts import match_facts
+        """The public facts of a finished match as they are counted (None when its engine cannot
+        serve it), from its stored log (or ``commands``, the same log already read):
+        :func:`host.stats.facts.counted`, in a worker thread."""
+        from host.stats.facts import counted
 
         try:
             engine = await self.host.engine(rec)
@@ -67,14 +70,7 @@ class Stats:
             return None
         if commands is None:
             commands = await self.store.commands(rec.id)
-        facts = await asyncio.to_thread(match_facts, engine, rec, commands)
-        facts["names"] = list(rec.names)      # as every public message of the match showed them
-        decks = (rec.options or {}).get("decks")
-        for seat, row in enumerate(facts.get("seats") or []):
-            spec = decks[seat] if isinstance(decks, list) and seat < len(decks) else None
-            if row.get("deck") == A.OWN and isinstance(spec, dict):
-                row["own_hash"] = own_hash(engine, spec)     # named only in its player's own view
-        return facts
+        return await asyncio.to_thread(counted, engine, rec, commands)
 
     async def count(self, rec: MatchRecord, *, season: int | None = None) -> bool:
         """Count one finished match (True if it was not counted before)."""
@@ -155,22 +151,11 @@ class Stats:
                         log.exception("league %s pairing %s could not be counted", lg.id, p.get("id"))
         return done
 
-    async def rebuild(self, guild_id: int) -> int:
-        """A server's statistics again from the command logs of its finished matches (each
-        match keeps the rating season it was counted in; one never counted takes the current)."""
-        seasons = await self.store.stats_seasons(int(guild_id))
-        await self.store.delete_stats(int(guild_id))
-        current = await self._season(int(guild_id))
-        n, after = 0, 0
-        while True:
-            batch = await self.store.finished_in_guild(int(guild_id), after)
-            if not batch:
-                break
-            after = max(int(rec.id) for rec in batch)
-            for season in sorted({seasons.get(rec.id) or current for rec in batch}):
-                page = [rec for rec in batch if (seasons.get(rec.id) or current) == season]
-                n += sum(await self.count_many(page, season=season))
-        return n
+    async def rebuild(self, guild_id: int, *, replay: bool = False) -> int:
+        """A server's statistics again from its finished matches (:mod:`host.stats.rebuild`: each
+        match keeps the rating season it was counted in; one never counted takes the current).
+        ``replay``: every match replayed from its log, none of its stored facts reused."""
+        return await _rebuild.rebuild(self, guild_id, replay=replay)
 
     # ------------------------------------------------------------------ reading
     async def splits(self, guild_id: int, game: str, scope: list[str]) -> list[tuple[str, int]]:
@@ -226,17 +211,6 @@ class Stats:
         for game, key, n, score in rows:
             by_game.setdefault(game, []).append((key, n, score))
         return {g: A.user_decks(r, user_id) for g, r in by_game.items()}
-
-
-def own_hash(engine: Any, spec: Any) -> str | None:
-    """A player's own deck by the hash of its deck code (the same deck, the same hash)."""
-    import hashlib
-
-    try:
-        code = engine.decks.encode(spec)
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return None
-    return hashlib.sha256(code.encode("utf-8")).hexdigest()[:16]
 
 
 def opening_words(key: str, locale: Any) -> str:

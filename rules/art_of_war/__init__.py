@@ -6,19 +6,19 @@
 - :mod:`rules.art_of_war.board` — squares, ranges, card tables, rules editions, :class:`AowState`
 - :mod:`rules.art_of_war.mechanics` — legal commands, executing commands, damage, victory, turns
 - :mod:`rules.art_of_war.messages` — English text of every message key
+- :mod:`rules.art_of_war.files` — reads the shipped card files into a validated ``CardSet``
 
-Nothing here reads files: ``data.cards.art_of_war_loader.load_art_of_war()`` reads the card files
-and returns a validated ``CardSet``; :func:`make_game` builds the registered game from it.
+Only :mod:`rules.art_of_war.files` reads files; :func:`make_game` builds the registered game from
+the set it reads.
 """
 from rules.art_of_war.cards import CardDataError, CardSet, Decks, build_cardset
 from rules.art_of_war.engine import ArtOfWarGame, AowState, SQUARES, reach
+from rules.art_of_war.files import load_art_of_war
 from rules.art_of_war.messages import EN
 
 
 def make_game() -> ArtOfWarGame:
     """The registered game, with the packaged card set."""
-    from data.cards.art_of_war_loader import load_art_of_war
-
     return ArtOfWarGame(load_art_of_war())
 
 

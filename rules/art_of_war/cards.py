@@ -1,6 +1,6 @@
 """Art of War card data: the schema, validation, the deck rules and deck codes (pure; no I/O).
 
-``data/cards/art_of_war_loader.py`` reads the JSON files and calls :func:`build_cardset`.
+``rules/art_of_war/files.py`` reads the JSON files and calls :func:`build_cardset`.
 
 A deck spec is ``{"king": "king_iron", "units": {"soldier": 4, "archer": 4, ...}}``: exactly one
 KING and 20 basic units (rulebook: 「KING」カード1枚+5種類のカードを20枚選び合計21で1デッキ).
@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, Iterable
 
-from rules import en_text
+from rules.contract import en_text
 from rules.card_errors import CardDataError as _CardDataError
 from rules.card_errors import collect_into
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto

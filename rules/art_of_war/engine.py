@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from rules import IllegalCommand, Ref, en_text
+from rules.contract import IllegalCommand, Ref, en_text
 from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)

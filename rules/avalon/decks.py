@@ -18,7 +18,8 @@ import re
 import zlib
 from typing import Any
 
-from rules import en_text
+from rules.contract import en_text
+from rules.avalon.card_text import card_text
 from rules.avalon.messages import EN
 
 DECK_SIZE = 40
@@ -142,7 +143,6 @@ class Decks:
         self._ready = ready
 
     def cards(self) -> dict:
-        from rules.avalon.cards import card_text
         out = {}
         for cid, c in self._cards.items():
             d = {k: v for k, v in c.items() if k != "id"}

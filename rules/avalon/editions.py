@@ -20,7 +20,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules.avalon.cards import CardDataError, keyed, validate_card
+from rules.avalon.card_schema import CardDataError, keyed, validate_card
+from rules.avalon.decks import problems
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
 
 FILE = "data/cards/avalon/06_editions.json"
@@ -93,7 +94,6 @@ class Editions:
 
     def check_decks(self, editions: tuple[int, ...]) -> None:
         """Every ready-made deck of every edition is legal with that edition's cards."""
-        from rules.avalon.decks import problems
         for ed in editions:
             cards, ready = self.at(ed)
             for did, deck in ready.items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules import IllegalCommand, Ref
+from rules.contract import IllegalCommand, Ref
 from rules import prng as _prng
 from rules.avalon.state import (
     MAX_SET_ACTIONS, MASK, MODES, OPTION_SCHEMA, LAND_TOKENS, VERBS, _next, _shuffle, Player,
@@ -718,7 +718,7 @@ _TEXTS: dict[int, tuple[dict, dict]] = {}
 
 
 def _card_brief(c: dict) -> dict:
-    from rules.avalon.cards import card_text
+    from rules.avalon.card_text import card_text
     hit = _TEXTS.get(id(c))
     if hit is None or hit[0] is not c:
         if len(_TEXTS) >= 8192:

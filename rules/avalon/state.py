@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from rules import IllegalCommand, en_text
+from rules.contract import IllegalCommand, en_text
 from rules import prng as _prng
-from rules.avalon.cards import ATTR_LETTER
+from rules.avalon.card_schema import ATTR_LETTER
 from rules.editions import known
 from rules.avalon.messages import EN
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.avalon.cards import GRANT_ORDER, SUPPORT_ORDER
+from rules.avalon.card_schema import GRANT_ORDER, SUPPORT_ORDER
 from rules.avalon.state import (
     HAND_SIZE, LANDS, MAX_SET_ACTIONS, _shuffle, Player, State, mana_total, eff_target,
     can_stack, can_summon, vessel_choices, ptok, ltok

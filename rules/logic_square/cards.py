@@ -1,7 +1,7 @@
 """Battle Logic Square card data: the schema, its validation and the :class:`CardSet`.
 
 Card files are plain JSON (the format is documented in ``docs/cards.md``).  This module never
-reads a file: the loader in ``data/cards`` reads them and hands the parsed JSON here as
+reads a file: the loader in ``rules/logic_square/files.py`` reads them and hands the parsed JSON here as
 ``(source name, data)`` pairs; every error names the source, the card (or deck) and the field,
 and carries a catalog key (``cardcheck.<key>``: the shared ``data/i18n/*/cardcheck.json`` or the
 game's ``cardcheck_logic_square.json``; a deck rule its ``logic_square.deck.*`` key) with its params.

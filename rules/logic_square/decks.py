@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import en_text
+from rules.contract import en_text
 from rules.logic_square.messages import EN
 
 RESOURCE_SIZE = 30
@@ -220,7 +220,7 @@ class LogicSquareDecks:
 
     A spec is ``{"avi": id or None, "resources": [ids, sorted], "it": [ids]}``.
 
-    >>> from data.cards import load_logic_square
+    >>> from rules.logic_square.files import load_logic_square
     >>> d = LogicSquareDecks(load_logic_square(env=False))
     >>> spec = d.add(d.add(d.empty(), "av01"), "ac01", 3)
     >>> spec

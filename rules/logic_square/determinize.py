@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules import prng as _prng
+from rules.common import copy_json
 from rules.logic_square.board import SQ_INDEX
-from rules.logic_square.engine import _copy
 from rules.logic_square.match import EDITION, Decl, LSState
 
 
@@ -59,5 +59,5 @@ def determinize(game: Any, view: dict, seat: int | None, rng: Any) -> LSState:
                             for q in view["board"]["placed"])),
         shield=(players[0]["shield"], players[1]["shield"]),
         ap_bank=(players[0]["ap_next"], players[1]["ap_next"]),
-        chain=tuple(decls), window=window, last=_copy(view["last"]) if view.get("last") is not None else None,
-        result=_copy(outcome) if outcome else None, base=None, edition=view.get("edition", EDITION))
+        chain=tuple(decls), window=window, last=copy_json(view["last"]) if view.get("last") is not None else None,
+        result=copy_json(outcome) if outcome else None, base=None, edition=view.get("edition", EDITION))

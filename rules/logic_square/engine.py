@@ -2,7 +2,7 @@
 
 Rules, rulings, the notation and the view format: ``docs/rules/logic_square.md``.  Card data:
 ``docs/cards.md``.  The engine is built with a validated :class:`CardSet` (the loader in
-``data/cards`` reads the files; nothing here does I/O).
+``rules/logic_square/files.py`` reads the files; nothing here does I/O).
 
 >>> from rules import registry
 >>> game = registry.get("logic_square")
@@ -17,13 +17,13 @@ Rules, rulings, the notation and the view format: ``docs/rules/logic_square.md``
 """
 from __future__ import annotations
 
-from rules.common import int_option, loser_first
+from rules.common import copy_json, int_option, loser_first
 import json
 import re
 from collections import Counter
 from typing import Any
 
-from rules import IllegalCommand, en_text
+from rules.contract import IllegalCommand, en_text
 from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
 from rules.logic_square.cards import CardSet
@@ -44,15 +44,6 @@ _ID_RE = re.compile(r"^[a-z][a-z0-9_]{1,11}$")
 
 def _int_option(name: str, value: Any) -> int:
     return int_option("Battle Logic Square", name, value)
-
-
-def _copy(x: Any) -> Any:
-    """A deep copy of JSON-like data (faster than a JSON round trip for small objects)."""
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
 
 
 class LogicSquareGame:
@@ -699,7 +690,7 @@ class LogicSquareGame:
         for d in state.chain:
             mentioned.add(d.card)
             mentioned.update(d.paid)
-        last = _copy(state.last) if state.last is not None else None
+        last = copy_json(state.last) if state.last is not None else None
         if last is not None:
             for key in ("card", "placed"):
                 if isinstance(last.get(key), str):

@@ -4,19 +4,19 @@
 - :mod:`rules.maken.decks` — deck rules, deck codes, the ``game.decks`` API
 - :mod:`rules.maken.engine` — :class:`MakenGame`, the contract surface and the rules
 - :mod:`rules.maken.messages` — the English text of every message key
+- :mod:`rules.maken.files` — reads the shipped card files into a validated :class:`CardSet`
 
-Nothing here reads files: ``data.cards.maken_loader.load_maken()`` reads the card files and
-returns a validated :class:`CardSet`; :func:`make_game` builds the registered game from it.
+Only :mod:`rules.maken.files` reads files; :func:`make_game` builds the registered game from
+the set it reads.
 """
 from rules.maken.cards import CardDataError, CardSet
 from rules.maken.engine import MakenGame, MakenState
+from rules.maken.files import load_maken
 from rules.maken.messages import EN
 
 
 def make_game() -> MakenGame:
-    """The registered game (``rules.DISCOVERED``): the engine with the packaged card set."""
-    from data.cards.maken_loader import load_maken
-
+    """The registered game (registered by ``rules``): the engine with the packaged card set."""
     return MakenGame(load_maken())
 
 

@@ -18,7 +18,7 @@ import re
 import zlib
 from typing import Any
 
-from rules import en_text
+from rules.contract import en_text
 from rules.maken.messages import EN
 
 DECK_SIZE = 30

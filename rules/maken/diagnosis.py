@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import IllegalCommand, Ref, en_text
+from rules.contract import IllegalCommand, Ref, en_text
 from rules.maken.messages import EN, USAGE
 from rules.maken.mechanics import (
     MakenState, _counts, _difficulty, _top, _top_back, _top_speed, BONUSES, GUARD_TYPES,

@@ -30,6 +30,8 @@ import json
 from typing import Any
 
 from rules.editions import edition_number, known, number_error, upto
+from rules.maken.card_schema import CardDataError, _Ctx, keyed, normalise_card
+from rules.maken.decks import deck_problems, normalise_spec
 
 EDITIONS = (1, 2, 3, 4, 5)
 EDITION = EDITIONS[-1]
@@ -50,8 +52,6 @@ def rules_patch_error(file: str, card: str | None, field: str, rule: str, why: s
     """The refusal of a rules patch (``cardcheck.rules_patch``, naming the rule).  Its catalog
     text's placeholder is ``{key}``, the name of the error's own ``key`` argument, so the param is
     set after the error is made."""
-    from rules.maken.cards import CardDataError
-
     err = CardDataError(file, card, field, why, key="rules_patch")
     err.params["key"] = rule
     return err
@@ -68,9 +68,6 @@ def _raw(card: dict) -> dict:
 def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
     """Validate one edition's changes (``"editions": {"2": {...}}``) against the cards as they stand
     in the edition before (``cs.patches`` must hold every earlier edition's changes)."""
-    from rules.maken.cards import CardDataError, _Ctx, keyed, normalise_card
-    from rules.maken.decks import deck_problems, normalise_spec
-
     where = f"editions.{key}"
     if edition_number(key, 2) is None:
         raise CardDataError(file, None, where, number_error(2), key="mk_edition_number", value=str(key)[:20])
@@ -160,9 +157,8 @@ def parse_patch(cs: Any, file: str, key: str, patch: Any) -> tuple[int, dict]:
 
 
 def at(cs: Any, edition: int) -> Any:
-    """``cs`` (the files' cards, with ``patches``) as it stands in rules ``edition``."""
-    from rules.maken.cards import CardSet
-
+    """``cs`` (the files' cards, with ``patches``; a :class:`rules.maken.cards.CardSet`) as it
+    stands in rules ``edition``: a card set of the same class."""
     def step(sets: tuple[dict, dict, dict, dict], _ed: int, patch: dict) -> tuple[dict, dict, dict, dict]:
         characters, cards, decks, rules = sets
         characters.update(patch["characters"])
@@ -176,7 +172,7 @@ def at(cs: Any, edition: int) -> Any:
                                            cs.patches, edition, step)
     if edition > RULES_PATCH_LAST:      # the rulebook's opening, whatever editions 2–4 changed
         rules = dict(PRINTED)
-    out = CardSet(characters, cards, decks)
+    out = type(cs)(characters, cards, decks)
     out.rules = rules
     return out
 

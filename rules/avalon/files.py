@@ -1,10 +1,10 @@
-"""Avalon's Sanctuary card loader: every ``*.json`` in ``data/cards/avalon/`` (sorted by name).
+"""Avalon's Sanctuary's card files: every ``*.json`` in ``data/cards/avalon/`` (sorted by name).
 
 A file holds ``{"cards": [card, ...]}`` and/or ``{"decks": {deck_id: {"name": {en, ja},
 "spec": {"avatar": id, "cards": {id: copies}}}}}`` and/or ``{"editions": {...}}`` (the card and
 deck changes of later rules editions, ``rules/avalon/editions.py``).  The files are checked by
 ``rules.avalon.cards.validate_sources`` (cards, ready-made decks and edition patches); errors
-name the file, the card (or deck) and the field.  This module only reads the files.
+name the file, the card (or deck) and the field.
 
 >>> data = load_avalon()
 >>> sum(c["category"] == "creature" for c in data["cards"].values()) >= 30
@@ -12,13 +12,13 @@ True
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 from rules.avalon.cards import CardDataError, validate_sources
+from rules.card_files import read_json, shipped
 
-AVALON_DIR = Path(__file__).resolve().parent / "avalon"
+AVALON_DIR = shipped("avalon")
 
 
 def read_sources(folder: Path) -> list[tuple[str, object]]:
@@ -26,11 +26,7 @@ def read_sources(folder: Path) -> list[tuple[str, object]]:
     sources = []
     for path in sorted(Path(folder).glob("*.json")):
         label = f"data/cards/avalon/{path.name}"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CardDataError(label, None, None, f"cannot read the file: {exc}") from None
-        sources.append((label, data))
+        sources.append((label, read_json(path, label, CardDataError)))
     return sources
 
 
