@@ -25,9 +25,11 @@ from host.replay import JOIN, RESIGN, _hidden, _initial_state, _public_command, 
 from host.texts import log_words, told
 
 
-def history(game: Any, rec: MatchRecord, commands: Iterable[Any]) -> Iterator[tuple[Any, int, str, Any]]:
-    """The stored log replayed: ``(state before, seat, command, state after)`` per command."""
-    state = _initial_state(game, rec)
+def history(game: Any, rec: MatchRecord, commands: Iterable[Any], start: Any = None
+            ) -> Iterator[tuple[Any, int, str, Any]]:
+    """The stored log replayed: ``(state before, seat, command, state after)`` per command, from
+    the match's initial state (or ``start``, a caller's own copy of it)."""
+    state = _initial_state(game, rec) if start is None else start
     for c in commands:
         after = _step(game, state, c.seat, c.command)
         yield state, c.seat, c.command, after
@@ -83,8 +85,10 @@ def _lazy_steps(game: Any, rec: MatchRecord, played: Iterable[tuple[Any, int, st
     """The steps of :func:`steps_of` with ``views="lazy"``: ``seq``, ``seat``, ``name`` and
     ``command`` the same, no words or story, and instead of ``view`` a ``view_of``: a function
     that draws the public view of the step's release (once, when first asked) — for readers that
-    look at few views (the statistics: the public view of each step would be most of their time).
-    The same steps are released at the same moments as :func:`steps_of` releases them."""
+    look at few views (the statistics: the public view of each step would be most of their time)
+    — and ``state``, the engine state that view is drawn from (a reader may tell from it that a
+    part of the view cannot have changed without drawing it).  The same steps are released at the
+    same moments as :func:`steps_of` releases them."""
     entries: list[dict] = []
     held: list[dict] = []
     state, seen = None, False
@@ -97,10 +101,10 @@ def _lazy_steps(game: Any, rec: MatchRecord, played: Iterable[tuple[Any, int, st
                          "command": shown, "story": []})
         state = after
         if not _hidden(game, state):
-            entries += _attach(held, _view_once(game, state))
+            entries += _attach(held, _view_once(game, state), state)
             held = []
     if rec.status != ACTIVE and seen:
-        entries += _attach(held, _view_once(game, state))
+        entries += _attach(held, _view_once(game, state), state)
     return entries
 
 
@@ -114,9 +118,9 @@ def _view_once(game: Any, state: Any) -> Any:
     return view_of
 
 
-def _attach(held: list[dict], view_of: Any) -> list[dict]:
+def _attach(held: list[dict], view_of: Any, state: Any) -> list[dict]:
     for e in held:
-        e["view_of"] = view_of
+        e["view_of"], e["state"] = view_of, state
     return held
 
 

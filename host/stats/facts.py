@@ -38,9 +38,9 @@ import hashlib
 import re
 from typing import Any, Iterable
 
-from data.store import ACTIVE, MatchRecord
-from host.replay import JOIN, RESIGN, _deck_of_token, _hidden, _initial_state, _public_command, _step
-from host.replay_steps import step_view
+from data.store import MatchRecord
+from host.replay import JOIN, _deck_of_token, _initial_state
+from host.replay_steps import history, step_view, steps_of
 from host.stats.played import identities, opening, played_cards
 
 #: what the replay of a log says (:func:`replayed`) — raise it whenever that changes (a rule of
@@ -75,37 +75,7 @@ def lazy_steps(engine: Any, rec: MatchRecord, commands: Iterable[Any], start: An
     ``view_of``; ``tests/test_stats_rebuild.py`` compares them) — and each with ``state``, the
     engine state its view is drawn from, so that a rule of "played" can tell that a part of the
     public view cannot have changed without drawing it (:mod:`host.stats.played`)."""
-    entries: list[dict] = []
-    held: list[dict] = []
-    state, seen = start, False
-    for c in commands:
-        seat, command = c.seat, c.command
-        after = _step(engine, state, seat, command)
-        seen = True
-        shown = ("join" if command.startswith(JOIN) else "resign" if command == RESIGN
-                 else _public_command(engine, state, seat, command))
-        if shown is not None:
-            held.append({"seq": len(entries) + len(held) + 1, "seat": seat, "name": rec.names[seat],
-                         "command": shown, "story": []})
-        state = after
-        if not _hidden(engine, state):
-            entries += _released(engine, held, state)
-            held = []
-    if rec.status != ACTIVE and seen:
-        entries += _released(engine, held, state)
-    return entries
-
-
-def _released(engine: Any, held: list[dict], state: Any) -> list[dict]:
-    drawn: list[dict] = []
-
-    def view_of() -> dict:
-        if not drawn:
-            drawn.append(engine.view(state, None))
-        return drawn[0]
-    for e in held:
-        e["view_of"], e["state"] = view_of, state
-    return held
+    return steps_of(engine, rec, history(engine, rec, commands, start), views="lazy")
 
 
 def facts_of(engine: Any, rec: MatchRecord, steps: list[dict], start_view: dict,
