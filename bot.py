@@ -13,7 +13,7 @@
 environment variable the program reads (a test greps the code for ``os.environ``/``getenv`` and
 checks that list).  Settings come from the environment or ``.env`` (see ``.env.example``).
 Testing only (see "End-to-end tests" in docs/testing.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
-BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP.
+BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP, BOT_TEST_GUILD_READY.
 
 A start that cannot work ends with one line that says why and what to do: no token, a token
 Discord refuses (401), no connection to Discord.  discord.py's warning that voice needs PyNaCl
@@ -144,6 +144,8 @@ def make_bot(config: Config, *, store: Any = None, host: Any = None) -> Any:
                 kwargs["shard_count"] = config.shard_count
             if config.shard_ids is not None:
                 kwargs["shard_ids"] = list(config.shard_ids)
+            if TEST_GUILD_READY is not None:     # TESTING ONLY: discord.py's wait for more guilds (2 s)
+                kwargs["guild_ready_timeout"] = TEST_GUILD_READY
             super().__init__(command_prefix=commands.when_mentioned, intents=make_intents(),
                              tree_cls=GameTree, help_command=None,
                              allowed_mentions=discord.AllowedMentions.none(), **kwargs)
@@ -246,8 +248,12 @@ async def dump_commands() -> list[dict]:
 #   BOT_TEST_CLOCK_FILE=/tmp/twin-clock-…             seconds the twin's clock is ahead of real
 #                                                     time: the host's clock follows it
 #   BOT_TEST_CLOCK_LOOP=3                             seconds between clock-loop runs (default 30)
+#   BOT_TEST_GUILD_READY=0.1                          seconds discord.py waits after the last guild
+#                                                     of a shard before it is ready (default 2): the
+#                                                     twin sends its few guilds at once
 TEST_CLOCK: Any = None
 TEST_CLOCK_LOOP: float | None = None
+TEST_GUILD_READY: float | None = None
 
 
 def _file_clock(path: str) -> Any:
@@ -296,6 +302,11 @@ def apply_test_overrides(env: Any = None) -> None:
         global TEST_CLOCK_LOOP
         TEST_CLOCK_LOOP = float(loop_seconds)
         logging.getLogger("bot").warning("TESTING ONLY: the clock loop runs every %s s", loop_seconds)
+    guild_ready = (env.get("BOT_TEST_GUILD_READY") or "").strip()
+    if guild_ready:
+        global TEST_GUILD_READY
+        TEST_GUILD_READY = float(guild_ready)
+        logging.getLogger("bot").warning("TESTING ONLY: ready %s s after the last guild", guild_ready)
 # ---------------------------------------------------------------------------- end TESTING ONLY
 
 
@@ -411,7 +422,7 @@ ENVIRONMENT = ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "SHARD_COUNT", "SHA
                "SYNC_COMMANDS", "METRICS_PORT", "METRICS_HOST", "LOGIC_SQUARE_CARDS_DIR", "CARD_BALANCE_CPU_SECONDS", "CARD_BALANCE_PER_ORDER",
                "LANG")
 TEST_ENVIRONMENT = ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "BOT_TEST_PLUGINS", "BOT_TEST_CLOCK_FILE",
-                    "BOT_TEST_CLOCK_LOOP")
+                    "BOT_TEST_CLOCK_LOOP", "BOT_TEST_GUILD_READY")
 
 
 def parser(lang: str = "en") -> argparse.ArgumentParser:

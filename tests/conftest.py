@@ -8,6 +8,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,13 @@ from host import Host
 
 import pg_server as _pg
 from discord_fakes import Clock, make_env
+
+# Compiled bytecode is kept (in __pycache__, which git ignores) even where the environment says
+# not to write it (PYTHONDONTWRITEBYTECODE): the suite starts over a hundred processes — the
+# end-to-end bots, the console, benchmark and balance workers — and each would otherwise compile
+# the whole project again, about a second of CPU apiece.  Workers and subprocesses inherit this.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture
@@ -60,6 +68,20 @@ KINDS = {
              "test_window_secrecy.py", "test_card_sets_fuzz.py", "test_card_sets_hostile_fuzz.py"},
     "selfplay": {"test_ai.py", "test_balance.py", "test_bench.py", "test_balance_runs.py"},
 }
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``pytest -n auto``: two workers per core (at most eight more than the cores).  The
+    end-to-end tests spend four fifths of their time waiting — for the bot process, a quiet
+    spell, a rate-limit window — so on 2 cores four workers keep both busy (docs/testing.md has
+    the figures); ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip().isdigit():
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:          # not on Linux
+        cores = os.cpu_count() or 1
+    return min(2 * cores, cores + 8)
 
 
 def pytest_collection_modifyitems(config, items):

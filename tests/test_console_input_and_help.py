@@ -107,9 +107,12 @@ def test_ctrl_c_at_the_prompt_leaves_at_once_with_one_line():
 
 def test_ctrl_c_in_a_real_terminal_process_does_not_wait_for_enter():
     env = {**os.environ, "LANG": "C", "PYTHONUNBUFFERED": "1"}
+    # Ctrl-C as a terminal sends it to the program in the foreground, whose SIGINT is the
+    # default: a test run started in the background of a shell ignores SIGINT, and Python keeps
+    # an inherited "ignore" (then no Ctrl-C could ever reach the console)
     proc = subprocess.Popen([sys.executable, "bot.py", "--local", "--game", "squares", "--no-pictures"],
                             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         seen = b""
         deadline = time.monotonic() + 120
@@ -118,7 +121,11 @@ def test_ctrl_c_in_a_real_terminal_process_does_not_wait_for_enter():
             seen += os.read(proc.stdout.fileno(), 4096)
         time.sleep(0.2)
         proc.send_signal(signal.SIGINT)           # no Enter follows
-        out, err = proc.communicate(timeout=20)
+        # stdin stays open until the process is gone (communicate() would close it at once, and
+        # on a busy machine the end of input could reach the console before the signal does)
+        proc.wait(timeout=20)
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.stdin.close()
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -244,7 +251,7 @@ def token_env(monkeypatch, tmp_path):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'bot.sqlite3'}")
     monkeypatch.setenv("LANG", "C")
     for name in ("LC_ALL", "LC_MESSAGES", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "BOT_TEST_PLUGINS",
-                 "BOT_TEST_CLOCK_FILE", "BOT_TEST_CLOCK_LOOP", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT"):
+                 "BOT_TEST_CLOCK_FILE", "BOT_TEST_CLOCK_LOOP", "BOT_TEST_GUILD_READY", "SHARD_COUNT", "SHARD_IDS", "METRICS_PORT"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(bot, "setup_logging", lambda level: None)
     monkeypatch.chdir(tmp_path)                  # no .env of the working tree

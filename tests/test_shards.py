@@ -162,3 +162,14 @@ def test_a_testing_only_setting_runs_the_clock_loop_faster(monkeypatch):
     bot.apply_test_overrides({"BOT_TEST_CLOCK_LOOP": "2"})
     assert bot.TEST_CLOCK_LOOP == 2.0
     assert bot.make_bot(bot.Config(sync_commands=False, clock=False)).clock_seconds == 2.0
+
+
+def test_a_testing_only_setting_shortens_discord_pys_wait_for_more_guilds(monkeypatch):
+    """BOT_TEST_GUILD_READY (tests/e2e/harness.py): discord.py waits ``guild_ready_timeout``
+    (2 s) after a shard's last GUILD_CREATE before READY; the twin sends its few guilds at once,
+    so the end-to-end bots wait 0.1 s.  Unset, discord.py keeps its own 2 s."""
+    monkeypatch.setattr(bot, "TEST_GUILD_READY", None)
+    assert bot.make_bot(bot.Config(sync_commands=False, clock=False))._connection.guild_ready_timeout == 2.0
+    bot.apply_test_overrides({"BOT_TEST_GUILD_READY": "0.1"})
+    assert bot.TEST_GUILD_READY == 0.1
+    assert bot.make_bot(bot.Config(sync_commands=False, clock=False))._connection.guild_ready_timeout == 0.1

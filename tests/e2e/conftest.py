@@ -29,9 +29,20 @@ def twin_shards() -> int:
 
 
 @pytest.fixture
-async def twin(twin_shards):
+def channel_window(request) -> float:
+    """Seconds of a channel's rate-limit window: Discord's own 5 posts (and, apart, 5 edits) per
+    5 s.  A module whose scripted players act faster than people can — an event's games ended
+    one after another in one thread, a match resigned the moment it starts — sets
+    ``CHANNEL_WINDOW`` (seconds) to a shorter window: the count stays Discord's, and the bot must
+    still never overrun it (checked at teardown), it just waits less for the window to reset."""
+    return float(getattr(request.module, "CHANNEL_WINDOW", 5.0))
+
+
+@pytest.fixture
+async def twin(twin_shards, channel_window):
     t = await Twin(shards=twin_shards).start()
-    t.discord_rate_limits()      # Discord's own limits (5 per 5 s per channel, 50/s) in every scenario
+    # Discord's own limits (5 per 5 s per channel, 50/s) in every scenario
+    t.discord_rate_limits(per_channel=(5, channel_window))
     try:
         yield t
     finally:

@@ -49,6 +49,7 @@ class BotProcess:
         env.update(self.twin.env())
         env.update({"DATABASE_URL": f"sqlite:///{self.db}", "LOG_LEVEL": "INFO", "SHARD_COUNT": "",
                     "DEV_GUILD_ID": "", "SYNC_COMMANDS": "1", "BOT_TEST_PLUGINS": self.plugins,
+                    "BOT_TEST_GUILD_READY": "0.1",
                     "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)})
         env.update(self.extra_env)
         return env

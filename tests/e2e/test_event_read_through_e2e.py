@@ -33,6 +33,9 @@ from .test_read_through_e2e import ID, MARKUP, language_problems, pieces
 from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# an event's games resigned and reported one after another, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 DISCORD_LOCALE = {"en": "en-US", "ja": "ja"}
 PAIRING = re.compile(r"^#(\d+)\D")

@@ -16,6 +16,9 @@ from .test_squares_e2e import log_commands
 from .twin import message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# matches resigned, ended on time and aborted the moment they start, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 OPTIONS = "first=1 max_turns=10"
 CLOCK_LOOP = 1          # seconds between the bot's clock-loop runs (BOT_TEST_CLOCK_LOOP)

@@ -15,6 +15,9 @@ from .twin import MEMBER_PERMISSIONS, find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# league matches played and reported back to back, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 ADMIN = str((1 << 5) | int(MEMBER_PERMISSIONS))   # a member with Manage Server: an organiser
 PAIRING = re.compile(r"`#(\d+)` (\w+) vs (\w+) — (.+)")

@@ -12,6 +12,9 @@ from .checks import assert_every_message_within_limits
 from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# the computer answers at once: matches played back to back, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 
 async def test_practice_against_the_computer(table, twin, bot):

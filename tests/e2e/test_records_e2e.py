@@ -13,6 +13,9 @@ from .twin import find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# eleven matches played back to back in one channel, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 MATCHES = 11          # one more than a /history page holds
 

@@ -15,6 +15,9 @@ from .twin import find_component
 from .twin_limits import MEMBER_PERMISSIONS
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# matches played back to back in one channel, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
 
 MANAGER = str((1 << 5) | int(MEMBER_PERMISSIONS))   # a member with Manage Server
 

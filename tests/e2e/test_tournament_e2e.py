@@ -22,6 +22,10 @@ from .twin import find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
+# the games of a best-of-three end one after another in one thread, faster than people play:
+# Discord's 5 posts per channel in a 1 s window (tests/e2e/conftest.py, channel_window)
+CHANNEL_WINDOW = 1.0
+
 OPEN = re.compile(r"^#(\d+) round (\d+): (\w+) vs (\w+) — to play$")
 
 

@@ -68,7 +68,7 @@ from aiohttp import web
 
 from .twin_limits import (  # noqa: F401  (some re-exported: tests import them from here)
     ACK_DEADLINE, ADMINISTRATOR, ALL_PERMISSIONS, ATTACH_FILES, BOT_PERMISSIONS, CREATE_PUBLIC_THREADS, EPHEMERAL,
-    LOADING, MEMBER_PERMISSIONS, QUIET, SEND_MESSAGES, TOKEN, UPLOAD_LIMIT, VIEW_CHANNEL, check_commands,
+    LOADING, MEMBER_PERMISSIONS, POLL, QUIET, SEND_MESSAGES, TOKEN, UPLOAD_LIMIT, VIEW_CHANNEL, check_commands,
     check_components, check_message, components_of, find_component, Interaction, _json, message_text, now_iso,
     Reject, Request,
 )
@@ -147,6 +147,7 @@ class Twin(TwinGateway, TwinRest):
         self.connections = 0
         self.connect_paths: list[str] = []     # /gateway, then /gateway-resume for each RESUME
         self.last_activity = time.monotonic()
+        self._changed = asyncio.Event()        # set (and replaced) whenever the bot calls REST
         self.log: list[str] = []               # gateway protocol trace (op names)
 
     # ------------------------------------------------------------------ lifecycle
@@ -538,33 +539,55 @@ class Twin(TwinGateway, TwinRest):
             await self.settle(ix, quiet=quiet, until=until, timeout=timeout)
         return ix
 
+    def activity(self) -> None:
+        """The bot just called REST: note the time and wake whoever waits on a change."""
+        self.last_activity = time.monotonic()
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def _changes(self, seconds: float) -> None:
+        """Wait until the bot next calls REST, or ``seconds`` (a waiter re-checks either way: a
+        wait on something other than REST, e.g. the bot's log, polls at that period)."""
+        if seconds > 0:
+            try:
+                await asyncio.wait_for(self._changed.wait(), seconds)
+            except asyncio.TimeoutError:
+                pass
+
     async def settle(self, ix: Interaction | None = None, *, quiet: float = QUIET,
                      until: Callable[[Interaction], Any] | None = None, timeout: float = 30.0) -> None:
         """Wait until ``ix`` is answered (a deferred one: followed up; with ``until``: until
         ``until(ix)`` holds too, e.g. the edit that follows a deferred update) and the bot has
-        sent nothing for ``quiet`` seconds.  Bounded by ``timeout``."""
+        sent nothing for ``quiet`` seconds.  Bounded by ``timeout``.  Woken by each REST call
+        rather than polling, so an answer is seen the moment it comes."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while loop.time() < deadline:
+        while (left := deadline - loop.time()) > 0:
             answered = ix is None or (ix.response_type is not None and not (
                 ix.response_type == 5 and ix.original_id is not None
                 and self.messages[ix.original_id]["flags"] & LOADING))
             if answered and until is not None and ix is not None:
                 answered = bool(until(ix))
-            if answered and time.monotonic() - self.last_activity >= quiet:
-                return
-            await asyncio.sleep(0.05)
+            if answered:
+                idle = time.monotonic() - self.last_activity
+                if idle >= quiet:
+                    return
+                await self._changes(min(quiet - idle, left))     # a call meanwhile restarts the quiet
+            else:
+                await self._changes(min(POLL, left))
         raise AssertionError(f"the bot did not finish answering within {timeout} s "
                              f"(interaction answered: {ix.response_type if ix else '-'}: {ix.text if ix else ''!r})")
 
     async def wait_for(self, predicate: Callable[[], Any], *, timeout: float = 20.0, what: str = "") -> Any:
+        """``predicate()``'s first true value, checked at each REST call of the bot (and every
+        :data:`POLL` seconds, for what the bot does elsewhere)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while loop.time() < deadline:
+        while (left := deadline - loop.time()) > 0:
             value = predicate()
             if value:
                 return value
-            await asyncio.sleep(0.05)
+            await self._changes(min(POLL, left))
         raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
 
     # -- application commands, as synced

@@ -15,6 +15,7 @@ from aiohttp import web
 
 TOKEN = "twin-token-not-a-secret"
 QUIET = 0.3      # seconds without a request from the bot after which it is taken to be done
+POLL = 0.05      # seconds between checks of what a REST call does not signal (the bot's log, a file)
 UPLOAD_LIMIT = 10 * 1024 * 1024
 ACK_DEADLINE = 3.0
 EPHEMERAL = 64

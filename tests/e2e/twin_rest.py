@@ -24,7 +24,7 @@ class TwinRest:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         if request.remote not in ("127.0.0.1", "::1"):
             raise web.HTTPForbidden()
-        self.last_activity = time.monotonic()
+        self.activity()
         path = "/" + request.match_info["tail"]
         payload, files = await self._body(request)
         req = Request(request.method, path, payload, files, dict(request.query), at=time.monotonic())
@@ -65,7 +65,7 @@ class TwinRest:
                 body["errors"] = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": e} for e in err.errors]}
             return _json(body, status=err.status)
         finally:
-            self.last_activity = time.monotonic()
+            self.activity()
         req.status = status
         if data is None:
             return web.Response(status=status, headers=rate_headers)
