@@ -81,10 +81,24 @@ def pytest_xdist_auto_num_workers(config):
         cores = len(os.sched_getaffinity(0))
     except AttributeError:          # not on Linux
         cores = os.cpu_count() or 1
+    if "notslow" in (config.getoption("markexpr", "") or "").replace(" ", ""):
+        return cores                # the everyday subset computes all the time: one worker a core
     return min(2 * cores, cores + 8)
 
 
+# The modules whose tests take longest (docs/testing.md), longest first: they are handed out
+# first, so no worker starts a forty-second scenario when the others are done.  (--dist
+# worksteal gives each worker a slice of the list in order and lets idle ones take from the
+# end of a busy one's.)
+LONGEST_FIRST = ("test_card_sets_e2e.py", "test_tournament_e2e.py", "test_card_sets_hostile_fuzz.py",
+                 "test_shards_e2e.py", "test_event_read_through_e2e.py", "test_read_through_e2e.py",
+                 "test_window_secrecy.py", "test_stats_e2e.py", "test_every_game_e2e.py",
+                 "test_finished_thread_e2e.py", "test_bench.py", "test_logic_square_random.py")
+
+
 def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))
     for item in items:
         path = Path(str(item.fspath))
         kinds = [kind for kind, names in KINDS.items() if path.name in names]
