@@ -192,8 +192,12 @@ def test_estimated_widths_break_every_card_text_exactly_where_measuring_every_st
     texts.update(v for v in i18n.catalog("ja").values() if len(v) > 40)
     checked = 0
     for size in (12, 15, 18):
-        def measure(s: str, size: int = size) -> float:
-            return fonts.text_width(s, size)
+        widths: dict[str, float] = {}      # the font's own width of each text, measured once a size
+
+        def measure(s: str, size: int = size, widths: dict = widths) -> float:
+            if s not in widths:
+                widths[s] = fonts.text_width(s, size)
+            return widths[s]
         for width in (180, 290, 420, 572):
             for text in sorted(texts)[:400]:
                 assert break_lines(text, width, measure) == _break_lines_measuring_every_step(text, width, measure), \

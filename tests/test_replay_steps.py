@@ -31,13 +31,17 @@ async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match
     eng = registry.get(game)
     rng = random.Random(seed)
     mid = res.match.id
+    state, replayed = None, 0           # the position after the first ``replayed`` log entries
     for _ in range(max_moves):
         rec = await store.get_match(mid)
         if rec.status == FINISHED:
             break
-        state = _initial_state(eng, rec)
-        for c in await store.commands(mid):
+        if state is None:
+            state = _initial_state(eng, rec)
+        log = await store.commands(mid)
+        for c in log[replayed:]:        # only what the host logged since (each move once, not all again)
             state = _step(eng, state, c.seat, c.command)
+        replayed = len(log)
         seats = list(eng.to_act(state))
         seat = rng.choice(seats)
         command = rng.choice(eng.legal_commands(state, seat))

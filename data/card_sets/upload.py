@@ -358,60 +358,77 @@ def _read_json(name: str, text: str, budget: _Budget) -> tuple[list[Upload], lis
     return [Upload(name, "json", data=value)], []
 
 
+def _path(at: Any) -> str:
+    """The text of a place in a JSON value (as a problem names it), built only when a problem
+    needs it: ``at`` is ``""`` (the top) or ``(parent, key)`` — an int, a list's index, or a
+    str, an object's key: ``cards[3].name_ja``, each object's step cut at 200 characters."""
+    keys = []
+    while at:
+        at, key = at
+        keys.append(key)
+    text = ""
+    for key in reversed(keys):
+        if isinstance(key, int):
+            text = f"{text}[{key}]"
+        else:
+            text = f"{text}.{key}"[:200] if text else key[:200]
+    return text
+
+
 class _JsonWalk:
     """One pass over a parsed JSON value: its depth and size held to the limits (``left``:
     the values the upload may still hold), its numbers to :data:`MAX_DIGITS` digits and finite,
-    every string and key made NFC, a lone surrogate found and named by its path."""
+    every string and key made NFC, a lone surrogate found and named by its path (``at``, see
+    :func:`_path`: the text of a path is made only for a problem, never for every value)."""
 
     def __init__(self, name: str, left: int) -> None:
         self.name, self.left = name, left
         self.problems: list[Problem] = []
 
-    def text(self, value: str, path: str) -> str:
+    def text(self, value: str, at: Any) -> str:
         if _SURROGATE.search(value):
             if len(self.problems) < MAX_PROBLEMS:
                 ch = _SURROGATE.search(value).group(0)          # type: ignore[union-attr]
-                self.problems.append(problem("surrogate", self.name, None, None, _shown(path) or None,
+                self.problems.append(problem("surrogate", self.name, None, None, _shown(_path(at)) or None,
                                              char=f"U+{ord(ch):04X}"))
             return value
         return value if value.isascii() else unicodedata.normalize("NFC", value)
 
-    def clean(self, value: Any, path: str, depth: int) -> Any:
+    def clean(self, value: Any, at: Any, depth: int) -> Any:
         self.left -= 1
         if self.left < 0:
             raise _JsonLimit("json_values", limit=MAX_JSON_VALUES)
         if isinstance(value, str):
-            return self.text(value, path)
+            return self.text(value, at)
         if isinstance(value, bool) or value is None:
             return value
         if isinstance(value, int):
             if not -_BIG < value < _BIG:
-                raise _JsonLimit("json_long_number", digits=len(str(abs(value))), limit=MAX_DIGITS, path=path)
+                raise _JsonLimit("json_long_number", digits=len(str(abs(value))), limit=MAX_DIGITS, path=_path(at))
             return value
         if isinstance(value, float):
             if value != value or value in (float("inf"), float("-inf")):
-                raise _JsonLimit("json_number", path=path)
+                raise _JsonLimit("json_number", path=_path(at))
             if not -_BIG < value < _BIG:
-                raise _JsonLimit("json_long_number", digits=f"> {MAX_DIGITS}", limit=MAX_DIGITS, path=path)
+                raise _JsonLimit("json_long_number", digits=f"> {MAX_DIGITS}", limit=MAX_DIGITS, path=_path(at))
             return value
         if depth >= MAX_JSON_DEPTH:
-            raise _JsonLimit("json_deep", limit=MAX_JSON_DEPTH, path=path)
+            raise _JsonLimit("json_deep", limit=MAX_JSON_DEPTH, path=_path(at))
         if isinstance(value, list):
             for i, item in enumerate(value):
-                value[i] = self.clean(item, f"{path}[{i}]", depth + 1)
+                value[i] = self.clean(item, (at, i), depth + 1)
             return value
         if len(value) > MAX_JSON_KEYS:
-            raise _JsonLimit("json_keys", count=len(value), limit=MAX_JSON_KEYS, path=path)
-        keys = [self.text(key, f"{path}.{key}"[:200] if path else key[:200]) for key in value]
+            raise _JsonLimit("json_keys", count=len(value), limit=MAX_JSON_KEYS, path=_path(at))
+        keys = [self.text(key, (at, key)) for key in value]
         if len(set(keys)) != len(keys):     # two keys that are one text once NFC
             twice = next(k for i, k in enumerate(keys) if k in keys[:i])
-            raise _JsonLimit("json_key_twice", key=twice[:40], path=f"{path}.{twice}"[:200] if path else twice[:40])
+            raise _JsonLimit("json_key_twice", key=twice[:40], path=_path((at, twice)) if at else twice[:40])
         if all(a is b for a, b in zip(keys, value)):
             for key, item in value.items():     # the same keys: the values replaced in place
-                value[key] = self.clean(item, f"{path}.{key}"[:200] if path else key[:200], depth + 1)
+                value[key] = self.clean(item, (at, key), depth + 1)
             return value
-        return {k: self.clean(item, f"{path}.{k}"[:200] if path else k[:200], depth + 1)
-                for k, item in zip(keys, value.values())}
+        return {k: self.clean(item, (at, k), depth + 1) for k, item in zip(keys, value.values())}
 
 
 # --------------------------------------------------------------------------- CSV
@@ -473,7 +490,8 @@ def _read_csv(name: str, text: str, budget: _Budget | None = None) -> tuple[list
             if budget.rows <= 0:
                 problems.append(problem("rows_total", name, line, limit=MAX_TOTAL_ROWS))
                 break
-            if len(cells) > width and any(c.strip() for c in itertools.islice(cells, width, None)):
+            # cells past the header's (one join: a row of thousands of empty cells costs one pass)
+            if len(cells) > width and "".join(itertools.islice(cells, width, None)).strip():
                 problems.append(problem("csv_extra_cells", name, line, count=len(cells), columns=width))
                 continue
             long = next((h for i, h in named if i < len(cells) and len(cells[i]) > MAX_CELL), None)
