@@ -86,19 +86,43 @@ def pytest_xdist_auto_num_workers(config):
     return min(2 * cores, cores + 8)
 
 
-# The modules whose tests take longest (docs/testing.md), longest first: they are handed out
-# first, so no worker starts a forty-second scenario when the others are done.  (--dist
-# worksteal gives each worker a slice of the list in order and lets idle ones take from the
-# end of a busy one's.)
+# The modules whose tests take longest (docs/testing.md), longest first.  ``--dist worksteal``
+# hands each worker one slice of the list in order and lets an idle worker take the end of a
+# busy one's queue, so these go to the front of every worker's slice in turn: each worker starts
+# with its share of the long scenarios, and what is left to take at the end is short.
 LONGEST_FIRST = ("test_card_sets_e2e.py", "test_tournament_e2e.py", "test_card_sets_hostile_fuzz.py",
                  "test_shards_e2e.py", "test_event_read_through_e2e.py", "test_read_through_e2e.py",
                  "test_window_secrecy.py", "test_stats_e2e.py", "test_every_game_e2e.py",
-                 "test_finished_thread_e2e.py", "test_bench.py", "test_logic_square_random.py")
+                 "test_finished_thread_e2e.py", "test_bench.py", "test_logic_square_random.py",
+                 "test_db_outages.py", "test_card_sets_fuzz.py", "test_faults_harness.py")
+
+
+def spread_longest(items: list, workers: int, rank: dict) -> list:
+    """``items`` ordered so that the slices worksteal cuts for ``workers`` workers (the first
+    gets ``n // workers``, the next ``(n - that) // (workers - 1)``, …) each begin with every
+    ``workers``-th of the long tests, longest first; the rest keep their order."""
+    long_tests = sorted((it for it in items if _module(it) in rank), key=lambda it: rank[_module(it)])
+    rest = iter([it for it in items if _module(it) not in rank])
+    slices: list[list] = [[] for _ in range(max(1, workers))]
+    for j, item in enumerate(long_tests):
+        slices[j % len(slices)].append(item)
+    out: list = []
+    left = len(items)
+    for i, part in enumerate(slices):
+        size = left // (len(slices) - i)
+        left -= size
+        out += part + list(itertools.islice(rest, max(0, size - len(part))))
+    return out + list(rest)
+
+
+def _module(item) -> str:
+    return Path(str(item.fspath)).name
 
 
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = spread_longest(items, workers, rank)
     for item in items:
         path = Path(str(item.fspath))
         kinds = [kind for kind, names in KINDS.items() if path.name in names]

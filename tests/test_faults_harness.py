@@ -173,10 +173,21 @@ async def test_pool_after_restart(own_pg):
         # restarted while the loop runs: the pool sees its connections close and reconnects
         await asyncio.to_thread(faults.restart, own_pg)
         assert await pool.fetchval("SELECT 1") == 1
-        # stopped: acquiring a new connection fails at once
+        # stopped: acquiring a new connection fails at once — after, on a busy machine, a
+        # connection of the restart the loop had not yet seen closed fails once when it is used
+        # (at most the pool's max_size of them; the same race as above)
         await asyncio.to_thread(faults.stop, own_pg)
-        with pytest.raises(FileNotFoundError):
-            await pool.fetchval("SELECT 1")
+        stale = 0
+        while True:
+            try:
+                await pool.fetchval("SELECT 1")
+            except FileNotFoundError:
+                break
+            except asyncpg.ConnectionDoesNotExistError:
+                stale += 1
+                assert stale <= 3, "more dead connections than the pool holds"
+            else:
+                raise AssertionError("a query succeeded on a stopped server")
         await asyncio.to_thread(faults.start, own_pg)
         assert await pool.fetchval("SELECT 1") == 1
     finally:
