@@ -53,8 +53,21 @@ def test_only_scores_a_best_of_n_can_end_with_are_taken():
 
 
 # ---------------------------------------------------------------------------- service
+_OPENED: list = []      # the stores _league opened: closed after each test
+
+
+@pytest.fixture(autouse=True)
+async def close_league_stores():
+    """An open store keeps its database thread alive, and pytest without -n would wait for it
+    at exit."""
+    yield
+    while _OPENED:
+        await _OPENED.pop().close()
+
+
 async def _league(tmp_path, *, best_of: int = 3, n: int = 2, fmt: str = "swiss"):
     store = await open_store(str(tmp_path / "reports.db"))
+    _OPENED.append(store)
     clock = Clock()
     host = Host(store, now=clock, render=False)
     svc = Leagues(store, host, now=clock)

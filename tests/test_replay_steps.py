@@ -15,6 +15,16 @@ from host.replay_steps import public_steps
 from rules import registry
 
 A, B = 101, 102
+_OPENED: list = []      # the stores _played opened: closed after each test of this module
+
+
+@pytest.fixture(autouse=True)
+async def close_played_stores():
+    """An open store keeps its database thread alive, and pytest without -n would wait for it
+    at exit; the modules that import :func:`_played` close theirs themselves."""
+    yield
+    while _OPENED:
+        await _OPENED.pop().close()
 
 
 async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match_seed: int | None = None,
@@ -23,6 +33,7 @@ async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match
     drawn with ``seed`` until it ends (or, with ``finish``, A resigns); the match's own seed is
     ``match_seed`` (default ``seed``).  Returns (store, engine, record, commands)."""
     store = await open_store(str(tmp_path / f"{game}-{seed}.db"))
+    _OPENED.append(store)
     host = Host(store, now=Clock(), render=False)
     res = await host.challenge(game, A, "Ann", opponents=[(B, "Ben")], guild_id=1, channel_id=2,
                                seed=seed if match_seed is None else match_seed)
