@@ -47,6 +47,24 @@ async def clocked_host(tmp_path):
         await store.close()
 
 
+_HELPER_STORES: list = []
+
+
+def close_after_test(store: Store) -> Store:
+    """``store``, opened by a test module's helper rather than a fixture, closed after the test
+    by :func:`close_helper_stores` (a module uses it with ``pytestmark``): an open store keeps
+    its database thread alive, and pytest without ``-n`` would wait for it at exit."""
+    _HELPER_STORES.append(store)
+    return store
+
+
+@pytest.fixture
+async def close_helper_stores():
+    yield
+    while _HELPER_STORES:
+        await _HELPER_STORES.pop().close()
+
+
 @pytest.fixture
 async def env(tmp_path):
     """The bot with its cogs on a fake Discord (``discord_fakes.make_env``), pictures off."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from data.store import open_store
+from conftest import close_after_test
 from discord_fakes import Clock
 from host import Host
 from host import leagues as L
@@ -53,21 +54,11 @@ def test_only_scores_a_best_of_n_can_end_with_are_taken():
 
 
 # ---------------------------------------------------------------------------- service
-_OPENED: list = []      # the stores _league opened: closed after each test
-
-
-@pytest.fixture(autouse=True)
-async def close_league_stores():
-    """An open store keeps its database thread alive, and pytest without -n would wait for it
-    at exit."""
-    yield
-    while _OPENED:
-        await _OPENED.pop().close()
+pytestmark = pytest.mark.usefixtures("close_helper_stores")     # the stores the helper below opens
 
 
 async def _league(tmp_path, *, best_of: int = 3, n: int = 2, fmt: str = "swiss"):
-    store = await open_store(str(tmp_path / "reports.db"))
-    _OPENED.append(store)
+    store = close_after_test(await open_store(str(tmp_path / "reports.db")))
     clock = Clock()
     host = Host(store, now=clock, render=False)
     svc = Leagues(store, host, now=clock)

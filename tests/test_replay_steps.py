@@ -8,6 +8,7 @@ import random
 import pytest
 
 from data.store import FINISHED, open_store
+from conftest import close_after_test
 from discord_fakes import Clock
 from host import Host
 from host.replay import _public_command, _initial_state, _step
@@ -15,16 +16,7 @@ from host.replay_steps import public_steps
 from rules import registry
 
 A, B = 101, 102
-_OPENED: list = []      # the stores _played opened: closed after each test of this module
-
-
-@pytest.fixture(autouse=True)
-async def close_played_stores():
-    """An open store keeps its database thread alive, and pytest without -n would wait for it
-    at exit; the modules that import :func:`_played` close theirs themselves."""
-    yield
-    while _OPENED:
-        await _OPENED.pop().close()
+pytestmark = pytest.mark.usefixtures("close_helper_stores")     # the stores the helper below opens
 
 
 async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match_seed: int | None = None,
@@ -32,8 +24,7 @@ async def _played(tmp_path, game: str, seed: int, max_moves: int = 400, *, match
     """A match of ``game`` between A and B on ``tmp_path/<game>-<seed>.db``, random legal moves
     drawn with ``seed`` until it ends (or, with ``finish``, A resigns); the match's own seed is
     ``match_seed`` (default ``seed``).  Returns (store, engine, record, commands)."""
-    store = await open_store(str(tmp_path / f"{game}-{seed}.db"))
-    _OPENED.append(store)
+    store = close_after_test(await open_store(str(tmp_path / f"{game}-{seed}.db")))
     host = Host(store, now=Clock(), render=False)
     res = await host.challenge(game, A, "Ann", opponents=[(B, "Ben")], guild_id=1, channel_id=2,
                                seed=seed if match_seed is None else match_seed)
