@@ -763,15 +763,22 @@ class Env:
         return match_id
 
 
-async def make_env(tmp_path: Any, *, render: bool = False) -> Env:
+async def make_env(tmp_path: Any, *, render: bool = False, gif: bool = False) -> Env:
+    """The bot on a :class:`FakeDiscord`, pictures off unless ``render``.  The end-of-match
+    animated picture is off too unless ``gif`` (the server setting ``/settings gif``, set before
+    the bot starts): drawn in a worker process after every finished match, it cost the everyday
+    suite a minute of CPU that no test here looks at (the end-to-end tests post and read it, and
+    ``/match gif`` draws it on demand whatever the setting)."""
     from data.store import open_store
     from host import Host
 
     db_path = str(tmp_path / "bot.sqlite3")
     store = await open_store(db_path)
+    fake = FakeDiscord()
+    if not gif:
+        await store.set_guild_setting(fake.guild_id, "gif", False)
     clock = Clock()
     host = Host(store, now=clock, render=render)
-    fake = FakeDiscord()
     bot = await start_bot(fake, store, host)
     return Env(fake, bot, store, host, clock, db_path, render,
                alice=fake.user("Alice"), bob=fake.user("Bob"), carol=fake.user("Carol"))

@@ -18,6 +18,7 @@ climb by its arrow.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +143,12 @@ def import_graph(root: Path = ROOT) -> dict[str, dict[str, Arrow]]:
     return graph
 
 
+@functools.cache
+def project_graph() -> dict[str, dict[str, Arrow]]:
+    """The project's graph, walked once per test process: five tests read it and none changes it."""
+    return import_graph()
+
+
 def rings(graph: dict[str, dict[str, Arrow]]) -> list[frozenset[str]]:
     """The strongly connected components of more than one module (Tarjan, without recursion)."""
     index: dict[str, int] = {}
@@ -201,27 +208,27 @@ def describe(ring: frozenset[str], graph: dict[str, dict[str, Arrow]]) -> str:
 
 
 def test_no_ring_but_the_known_ones():
-    graph = import_graph()
+    graph = project_graph()
     new = [ring for ring in rings(graph) if ring not in KNOWN_RINGS]
     assert not new, "modules import each other around a ring:\n" + "\n".join(describe(r, graph) for r in new)
 
 
 def test_every_known_ring_still_exists():
     """KNOWN_RINGS only shrinks: a ring that is broken (or has changed) leaves the list."""
-    present = set(rings(import_graph()))
+    present = set(rings(project_graph()))
     gone = [sorted(ring) for ring in KNOWN_RINGS if ring not in present]
     assert not gone, ("no longer a ring: remove it from KNOWN_RINGS (a ring that only lost modules: "
                       f"list what is left of it instead): {gone}")
 
 
 def test_no_climb_but_the_known_ones():
-    new = [arrow for arrow in climbs(import_graph()) if (arrow.source, arrow.target) not in KNOWN_CLIMBS]
+    new = [arrow for arrow in climbs(project_graph()) if (arrow.source, arrow.target) not in KNOWN_CLIMBS]
     assert not new, ("modules import from a layer above their own:\n"
                      + "\n".join(f"    {arrow}" for arrow in new))
 
 
 def test_every_known_climb_still_exists():
-    present = {(arrow.source, arrow.target) for arrow in climbs(import_graph())}
+    present = {(arrow.source, arrow.target) for arrow in climbs(project_graph())}
     gone = [climb for climb in KNOWN_CLIMBS if climb not in present]
     assert not gone, f"no longer a climb, remove from KNOWN_CLIMBS: {gone}"
 
@@ -254,6 +261,6 @@ def test_the_walker_sees_every_kind_of_import():
 
 
 def test_the_walk_covers_the_project():
-    graph = import_graph()
+    graph = project_graph()
     assert {"rules", "rules.squares", "data.store", "render", "host", "cogs", "bot"} <= set(graph)
     assert "rules.prng" in graph["rules.squares"]
