@@ -203,8 +203,10 @@ def test_correction_invalidates_later_results():
 
 def test_double_elimination_layout_of_eight():
     """"Losers' round 1 takes the losers of winners' round 1 paired; later losers' rounds alternate
-    drop-in rounds — losers of the next winners' round enter, in the usual crossed order to delay
-    rematches — and internal rounds"; the grand final meets the two bracket champions."""
+    drop-in rounds — losers of the next winners' round enter, in an order chosen per bracket size
+    and round to delay rematches — and internal rounds"; the grand final meets the two bracket
+    champions.  32 players: reverse_half_shift, reverse, natural (tests/test_bracket_dropins.py
+    measures the orders)."""
     m = bracket.build(_users(8), kind="double")["matches"]
     assert m["L1-1"]["slots"] == [{"loser": "W1-1"}, {"loser": "W1-2"}]
     assert m["L1-2"]["slots"] == [{"loser": "W1-3"}, {"loser": "W1-4"}]
@@ -215,8 +217,10 @@ def test_double_elimination_layout_of_eight():
     assert m["GF"]["slots"] == m["GF2"]["slots"] == [{"winner": "W3-1"}, {"winner": "L4-1"}]
     assert len(m) == 7 + 6 + 2
     m32 = bracket.build(_users(32), kind="double")["matches"]
-    assert [m32[f"L4-{i}"]["slots"][0]["loser"] for i in (1, 2, 3, 4)] == ["W3-3", "W3-4", "W3-1", "W3-2"]
-    assert [m32[f"L6-{i}"]["slots"][0]["loser"] for i in (1, 2)] == ["W4-2", "W4-1"]
+    assert [m32[f"L2-{i}"]["slots"][0]["loser"] for i in range(1, 9)] == \
+        [f"W2-{i}" for i in (4, 3, 2, 1, 8, 7, 6, 5)]
+    assert [m32[f"L4-{i}"]["slots"][0]["loser"] for i in (1, 2, 3, 4)] == ["W3-4", "W3-3", "W3-2", "W3-1"]
+    assert [m32[f"L6-{i}"]["slots"][0]["loser"] for i in (1, 2)] == ["W4-1", "W4-2"]
     assert bracket.rounds(bracket.build(_users(8), kind="double", reset=False))[2] == {"key": "final",
                                                                                        "rounds": [["GF"]]}
 
