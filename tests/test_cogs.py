@@ -487,9 +487,10 @@ async def test_clock_reminds_then_announces_expiry_and_the_opponent_claims(env):
 
 # ---------------------------------------------------------------------------- settings
 async def test_settings_need_manage_server(env):
+    before = await env.store.get_guild_settings(env.fake.guild_id)      # the fake server's (gif off)
     ix = await env.fake.slash(env.bot, env.alice, "settings thread", value="off")
     assert ix.ephemeral and "Manage Server" in ix.text
-    assert await env.store.get_guild_settings(env.fake.guild_id) == {}
+    assert await env.store.get_guild_settings(env.fake.guild_id) == before and "thread" not in before
 
 
 async def test_settings_thread_off_plays_in_the_channel(env):
