@@ -197,6 +197,35 @@ def pg_url(pg_server):
     _admin_sync(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture(scope="session")
+def pg_template(pg_server):
+    """A database migrated to the latest schema, made once per test process, to copy: a store test
+    starts from a copy of it (``CREATE DATABASE … TEMPLATE``, 25 ms) instead of migrating a fresh
+    database every time (90 ms of the server's work each, for some 250 tests)."""
+    name = f"doujin_template_{os.getpid()}"
+    _admin_sync(pg_server, f'CREATE DATABASE "{name}"')
+
+    async def migrate() -> None:
+        from data.postgres_store import PostgresStore
+
+        store = PostgresStore(pg_server.url(name))
+        await store.open()
+        await store.close()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, migrate()).result()
+    return name
+
+
+@pytest.fixture
+def pg_migrated_url(pg_server, pg_template):
+    """The URL of a fresh database already at the latest schema (a copy of :func:`pg_template`),
+    dropped after the test; what a store opened on it finds is what it would have made itself."""
+    name = f"doujin_test_{os.getpid()}_{next(_db_numbers)}"
+    _admin_sync(pg_server, f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"')
+    yield pg_server.url(name)
+    _admin_sync(pg_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 class Backend:
     """One database of one store backend: ``name`` is ``sqlite`` or ``postgres``, ``url`` what
     :func:`open_store` takes, ``await open()`` another store on the same database (as a second
@@ -246,6 +275,6 @@ async def backend(request, tmp_path):
         path = tmp_path / "store.db"
         b = Backend("sqlite", str(path), path)
     else:
-        b = Backend("postgres", request.getfixturevalue("pg_url"))
+        b = Backend("postgres", request.getfixturevalue("pg_migrated_url"))
     yield b
     await b.close()
