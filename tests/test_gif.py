@@ -5,6 +5,7 @@ checks from the issue."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
 import io
 import os
@@ -64,22 +65,32 @@ async def _played(tmp_path, game: str, seed: int, max_moves: int):
         await store.close()
 
 
+class _Matches(dict):
+    """game -> its match, played (and its GIF drawn) the first time a test asks for the game: a
+    worker that runs only some of this module's tests plays only their games."""
+
+    def __init__(self, tmp) -> None:
+        super().__init__()
+        self.tmp = tmp
+
+    def __missing__(self, game: str) -> dict:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:     # an async test may ask: a loop of its own
+            rec, commands = pool.submit(asyncio.run, _played(self.tmp, game, seed=35, max_moves=MOVES)).result()
+        eng = registry.get(game)
+        steps = public_steps(eng, rec, commands)
+        steps[-1] = {**steps[-1], "view": _final_view(rec, steps[-1]["view"])}
+        self[game] = {"rec": rec, "commands": commands, "steps": steps,
+                      "start": eng.view(_initial_state(eng, rec), None),
+                      "gif": match_gif_of(rec, commands, locale="en")}
+        return self[game]
+
+
 @pytest.fixture(scope="module")
 def matches(tmp_path_factory):
     """game -> its match: ``rec``, ``commands``, ``steps`` (the public steps, the last view with
     the result as the worker gives it), ``start`` (the start position's public view) and ``gif``
     (the in-process GIF)."""
-    tmp = tmp_path_factory.mktemp("gif")
-    out = {}
-    for game in GAMES:
-        rec, commands = asyncio.run(_played(tmp, game, seed=35, max_moves=MOVES))
-        eng = registry.get(game)
-        steps = public_steps(eng, rec, commands)
-        steps[-1] = {**steps[-1], "view": _final_view(rec, steps[-1]["view"])}
-        out[game] = {"rec": rec, "commands": commands, "steps": steps,
-                     "start": eng.view(_initial_state(eng, rec), None),
-                     "gif": match_gif_of(rec, commands, locale="en")}
-    return out
+    return _Matches(tmp_path_factory.mktemp("gif"))
 
 
 def _blocks(data: bytes) -> tuple[bool, int | None, tuple[int, int], list[dict]]:
