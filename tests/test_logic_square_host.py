@@ -58,6 +58,13 @@ async def host(clocked_host):
     return await clocked_host(render=True)
 
 
+@pytest.fixture
+async def unpictured_host(clocked_host):
+    """The host without pictures, for a test that reads views and texts only (a picture is drawn
+    from the public view and nothing else)."""
+    return await clocked_host(render=False)
+
+
 async def to_the_window(host, seed: int, turn_seconds: int | None = 60):
     """Play the commands of :func:`window_line` through the host; return the match id, the last
     result before the window, and the window-opening (seat, command)."""
@@ -156,11 +163,12 @@ async def test_an_illegal_answer_is_refused_and_changes_nothing(host):
     assert game.dump(await host._state(await host.store.get_match(mid))) == game.dump(state)
 
 
-async def test_public_updates_never_hold_an_unrevealed_hand_or_it_card(host):
+async def test_public_updates_never_hold_an_unrevealed_hand_or_it_card(unpictured_host):
     """Project ruling (docs/rules/logic_square.md): "IT cards are face-down and private to the owner until used"; 4.⑦ 手札は相手に
     見えない.  Through a whole match: every public view (the channel picture is drawn from it and
     nothing else) and every update sent to a seat hold no card that is only in the other seat's
     hand or face-down IT deck."""
+    host = unpictured_host
     rng = random.Random(5)
     res = await host.challenge("logic_square", ALICE, "Alice", opponents=[(BOB, "Bob")],
                                options={"decks": ["cipher", "fox"]}, seed=21)
