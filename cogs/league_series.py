@@ -35,6 +35,7 @@ from discord import app_commands
 from cogs.common import L, N, clip, mention_line, render, reply, reply_error, safe_names, safe_text, tr, user_locale
 from cogs.league_part import LeaguePart, answered
 from cogs.leagues import league_autocomplete, pairing_autocomplete
+from data import i18n
 from data.store import FINISHED, LeagueRecord
 from host import leagues as LG
 from host.events import bestof as BO
@@ -48,11 +49,12 @@ CHOICE_TEMPLATE = r"lgc:(?P<league>\d{1,20}):(?P<pairing>\d{1,20}):(?P<n>\d{1,3}
 ORGANISER_COMMANDS = ("extend",)
 
 
-def choice_view(league_id: int, pairing_id: int, n: int, locale: str) -> discord.ui.View:
+def choice_view(league_id: int, pairing_id: int, n: int, locale: str, game: str | None = None) -> discord.ui.View:
+    """The 「先攻」「後攻」 buttons (SQUARES: 「先番」「後番」) of game ``n``'s choice."""
     view = discord.ui.View(timeout=None)
     for side in ("f", "s"):
-        view.add_item(ChoiceButton(league_id, pairing_id, n, side,
-                                   label=tr("events.series.button." + ("first" if side == "f" else "second"), locale)))
+        key = i18n.game_key("events.series.button." + ("first" if side == "f" else "second"), game)
+        view.add_item(ChoiceButton(league_id, pairing_id, n, side, label=tr(key, locale)))
     return view
 
 
@@ -127,11 +129,12 @@ class LeagueSeries(LeaguePart):
         chooser = S.chooser(p["series"])
         if chooser is None or not await self.service.mark_prompted(lg.id, p["id"], n):
             return False
-        view = choice_view(lg.id, p["id"], n, locale)
+        view = choice_view(lg.id, p["id"], n, locale, lg.data.get("game"))
         text = BO.prompt_text(lg.data, p, locale)
         sent = await self.send(channel_id, text, ping=[chooser], view=view)
         if sent is None and channel_id != lg.data.get("channel_id"):   # the thread is gone
-            sent = await self.send(lg.data.get("channel_id"), text, ping=[chooser], view=choice_view(lg.id, p["id"], n, locale))
+            sent = await self.send(lg.data.get("channel_id"), text, ping=[chooser],
+                                   view=choice_view(lg.id, p["id"], n, locale, lg.data.get("game")))
         return sent is not None
 
     async def start_next(self, lg: LeagueRecord, p: dict, actor: int | None = None) -> Any:
@@ -174,7 +177,8 @@ class LeagueSeries(LeaguePart):
             return
         chooser = S.chooser(s)
         if interaction.user.id != chooser:
-            await reply_error(interaction, tr("events.series.err.not_chooser", locale,
+            key = i18n.game_key("events.series.err.not_chooser", lg.data.get("game"))    # SQUARES: 先番
+            await reply_error(interaction, tr(key, locale,
                                               name=safe_text(BO.name(lg.data, chooser)), n=n))
             return
         res = await self.service.choose(lg.id, interaction.guild_id, p["id"], interaction.user.id, side == "f", n)
@@ -184,14 +188,16 @@ class LeagueSeries(LeaguePart):
         lg = res.data["league"]
         q = LG.pairing(lg.data, p["id"])
         public = await self._locale(lg)
+        game = lg.data.get("game")          # who moves first, in the game's words (SQUARES: 先番)
         said = tr("events.series.chosen", public, name=safe_text(BO.name(lg.data, interaction.user.id)), n=n,
-                  side=tr("events.series.side." + ("first" if side == "f" else "second"), public))
+                  side=tr(i18n.game_key("events.series.side." + ("first" if side == "f" else "second"), game), public))
         await answered(interaction, said)         # the prompt says the choice; its buttons are gone
         if BO.played(q) and q.get("match"):
             await self.start_next(lg, q, actor=interaction.user.id)
         else:       # game 1 (or a game after a no-show): the players start it with /league play
             first = S.first_player(q["series"])
-            await self.send(interaction.channel_id, tr("events.series.play_hint", public, name=safe_text(BO.name(lg.data, first)),
+            await self.send(interaction.channel_id, tr(i18n.game_key("events.series.play_hint", game), public,
+                                                        name=safe_text(BO.name(lg.data, first)),
                                                         n=n, pairing=q["id"]))
 
     # ------------------------------------------------------------------ announcements
@@ -204,9 +210,12 @@ class LeagueSeries(LeaguePart):
         names = safe_names(ST.names(lg.data))
         drawn = [p for p in fresh if S.chooser(p["series"]) is None]
         if drawn:
-            lines = [tr("events.series.paired", locale, format=BO.format_words(drawn[0]["best_of"], locale))]
-            lines += [tr("events.series.paired_line", locale, pairing=p["id"], a=names.get(p["a"], "?"),
-                         b=names.get(p["b"], "?"), name=names.get(S.first_player(p["series"]), "?")) for p in drawn]
+            game = lg.data.get("game")      # who moves first, in the game's words (SQUARES: 先番)
+            lines = [tr(i18n.game_key("events.series.paired", game), locale,
+                        format=BO.format_words(drawn[0]["best_of"], locale))]
+            lines += [tr(i18n.game_key("events.series.paired_line", game), locale, pairing=p["id"],
+                         a=names.get(p["a"], "?"), b=names.get(p["b"], "?"),
+                         name=names.get(S.first_player(p["series"]), "?")) for p in drawn]
             await self.send(lg.data.get("channel_id"), "\n".join(lines))
         for p in fresh:
             if S.chooser(p["series"]) is not None:

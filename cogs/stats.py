@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from cogs.common import (GAME_CHOICES, L, N, clip, game_name, render, reply, reply_error, run_in_cog, safe_text, tr,
                          user_locale)
+from data import i18n
 from host.stats.aggregate import MIN_CELL, OWN
 from host.stats.service import Stats as StatsService
 from host.stats.service import opening_words, split_words
@@ -185,7 +186,7 @@ class Stats(commands.Cog):
             for i, s in ids[:DECKS_SHOWN]:
                 out.append(tr("stats.line", locale, name=safe_text(cards.get(i, i), 40), share=share_text(s, locale)))
         if figures["first"]["n"]:
-            out.append(tr("stats.first", locale, share=share_text(figures["first"], locale)))
+            out.append(tr(i18n.game_key("stats.first", game), locale, share=share_text(figures["first"], locale)))
         if figures["median_length"] is not None:
             out.append(tr("stats.length", locale, n=f"{figures['median_length']:g}"))
         openings = sorted(figures.get("openings", {}).items(), key=lambda kv: (-kv[1]["n"], kv[0]))

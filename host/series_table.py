@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from data import i18n
 from data.store import ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, LeagueRecord, MatchRecord
 from host import leagues as L
 from host.events import bestof as BO
@@ -113,7 +114,8 @@ class SeriesTable:
         n = BO.number(p)
         first = S.first_player(s)
         if first is None:
-            return Result.fail("events.series.err.choose_first", name=BO.name(d, S.chooser(s)), n=n)
+            return Result.fail(i18n.game_key("events.series.err.choose_first", d.get("game")),
+                               name=BO.name(d, S.chooser(s)), n=n)
         prev = await self.leagues._match(p["match"]) if p.get("match") else None
         if prev is None:
             return Result.fail("events.series.err.play", n=n)

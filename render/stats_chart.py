@@ -33,8 +33,8 @@ def chart_image(game: str, figures: dict, names: dict[str, str], *, locale: Any 
     first = figures["first"]
     footer = []
     if first.get("n"):
-        footer.append(t("stats.chart.first", share=pct(first["share"]), low=pct(first["ci95"][0]),
-                        high=pct(first["ci95"][1]), n=first["n"]))
+        footer.append(t(i18n.game_key("stats.chart.first", game), share=pct(first["share"]),    # SQUARES: 先番
+                        low=pct(first["ci95"][0]), high=pct(first["ci95"][1]), n=first["n"]))
     if figures.get("median_length") is not None:
         footer.append(t("stats.chart.length", n=f"{figures['median_length']:g}"))
     return matrix_image([names.get(d, d) for d in decks], cells, title=title or t("stats.chart.title"),

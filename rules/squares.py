@@ -130,9 +130,6 @@ EN: dict[str, str] = {
     "squares.phase.play": "{seat} to act",
     "squares.phase.return": "{seat} must return pieces to the reserve",
     "squares.phase.over": "game over",
-    "squares.option.first": "Who moves first (seat 0 or 1; empty = random)",
-    "squares.option.max_turns": "Turn limit: a draw after this many turns",
-    "squares.option.repetition": "Repetition: a draw when the same position occurs this many times",
 }
 
 USAGE = {

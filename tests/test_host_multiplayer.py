@@ -161,7 +161,7 @@ async def test_a_league_match_takes_no_late_joiner(host):
     assert not res.public.joinable
     for res in (await host.join_check(mid, C), await host.join(mid, C, "Cy")):
         assert res.error.key == "host.err.league_join"
-        assert "league match" in res.error.render("en") and "リーグ" in res.error.render("ja")
+        assert "league match" in res.error.render("en") and "大会の対戦" in res.error.render("ja")
     assert len((await host.store.get_match(mid)).seats) == 2
 
 

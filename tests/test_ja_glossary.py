@@ -6,7 +6,11 @@ per concept.  These tests scan the ja catalog per game area (the keys and files 
 the shared files count for every game) and fail on the banned variants, and on the form rules
 that can be checked mechanically.  The exceptions are narrow and listed here and in the
 glossary: text inside backticks (notation a player types), ``{placeholders}``, URLs and
-``scheme://`` paths, Discord timestamps (``<t:…>``) and Markdown links (``[text](url)``)."""
+``scheme://`` paths, Discord timestamps (``<t:…>``) and Markdown links (``[text](url)``).
+
+The words of the event, card-set, statistics and replay texts, the form rules added with them
+(no dash between parts, one wave dash, one page indicator, no さん, mentions apart, no English
+left) and the UI-label check of the guides are in ``test_ja_glossary_events.py`` (issue 47)."""
 from __future__ import annotations
 
 import asyncio
@@ -41,7 +45,7 @@ def area(stem: str, key: str) -> str:
     if key.startswith("narrate.aow."):
         return "art_of_war"
     for game in GAMES:
-        if key.startswith(game + ".") or f".{game}." in key or stem.endswith(game):
+        if key.startswith(game + ".") or f".{game}." in key or key.endswith(f".{game}") or stem.endswith(game):
             return game
     if key.startswith("render.squares.") or key.startswith("narrate.squares."):
         return "squares"
@@ -120,11 +124,16 @@ def test_japanese_punctuation_is_full_width_outside_notation():
     assert not bad, "\n".join(bad)
 
 
+# a mention (the pinged players) stands apart from the sentence: a space after it is the rule
+PING = re.compile(r"\{mentions?\}|<@[!&]?\{\w+\}>")
+
+
 def test_no_space_between_japanese_and_a_placeholder_or_a_number():
-    """`{name}は「{card}」を{land}に素成しました。`, not `{name} は {card} を {land} に`."""
+    """`{name}は「{card}」を{land}に素成しました。`, not `{name} は {card} を {land} に` (a
+    mention is no part of the sentence: `{mentions} 対戦の申し込みです！`)."""
     bad = []
     for stem, key, text in ja_entries():
-        plain = re.sub(r"`[^`]*`", "`", text)
+        plain = PING.sub("@", re.sub(r"`[^`]*`", "`", text))
         if re.search(rf"[{JP}] +(\{{|\d)|(\}}|\d) +[{JP}]", plain):
             bad.append(f"{stem}.json {key}: {text[:90]!r}")
     assert not bad, "\n".join(bad)
@@ -269,7 +278,7 @@ def test_the_rules_options_line_is_in_words_in_japanese():
     from rules import registry
 
     text = options_guide(registry.get("squares"), "ja")
-    assert "先攻 `first`：`random`・`1`・`2`（既定：`random`）" in text
+    assert "先番 `first`：`random`・`1`・`2`（既定：`random`）" in text
     assert "(" not in _outside(text) and "|" not in text
 
 
@@ -311,7 +320,7 @@ def test_one_not_your_turn_message_naming_the_player_in_every_game():
     """Never a 0-based `席0`: the host names the player; an engine counts players from 1."""
     from rules import IllegalCommand, registry
 
-    assert i18n.t("host.err.not_your_turn", "ja", names="Bob") == "今はあなたの番ではありません（Bobさんの操作待ち）。"
+    assert i18n.t("host.err.not_your_turn", "ja", names="Bob") == "今はあなたの番ではありません（Bobの操作待ち）。"
     assert i18n.t("host.err.not_your_turn", "en", names="Bob") == "It is not your turn: waiting for Bob."
     said = set()
     for name in GAMES:

@@ -148,7 +148,7 @@ async def test_the_trail_is_for_organisers_newest_first_in_words_with_timestamps
     ix = await env.fake.slash(env.bot, env.bob, "league-admin trail", locale="ja")
     assert "主催者" in ix.text and "だけです" in ix.text and "変更履歴" not in ix.text
     ix = await env.fake.slash(env.bot, env.alice, "league-admin trail", locale="ja", permissions=ALL_PERMISSIONS)
-    assert "の変更履歴（新しい順、1/2ページ）" in ix.text and "Aliceがリーグを開始" in ix.text
+    assert "の変更履歴（新しい順、1/2ページ）" in ix.text and "Aliceが大会を開始（参加者4人、全3回戦）" in ix.text
 
 
 # ---------------------------------------------------------------------------- /league-admin export

@@ -235,7 +235,7 @@ def test_art_of_war_dms_say_cards_and_answers_in_words():
 def test_jargon_is_said_in_words_with_the_term_after():
     said = [
         ("maken.log.turn", dict(turn=1, name="Alice"), "Alice is the turn player (TP)", "ターンプレイヤー（TP）"),
-        ("maken.judge.guard_break", {}, "the guard breaks", "ガードブレイク"),
+        ("maken.judge.guard_break", {}, "the guard breaks", "GB成立"),
         ("labels.logic_square.caa.group", dict(n=3, draw=6), "Trash 3 cards to draw 6 (CAA)",
          "3枚トラッシュに置いて6枚引く（CAA）"),
         ("narrate.avalon.ability", dict(order=4, name="Bob", card="X", what="y"),

@@ -190,7 +190,7 @@ def test_standings_of_20_are_two_pages_with_the_dropped_player_marked():
         assert min(b.size for b in boxes) * 400 / img.width >= 8
         assert not fonts.overlaps(boxes)
         seen += [b.text for b in boxes]
-    assert "順位表（1/2）" in seen and "順位表（2/2）" in seen
+    assert "順位表（1/2ページ）" in seen and "順位表（2/2ページ）" in seen
     for word in ("順位", "勝点", "勝-敗-分", "OMW%", "GW%", "OGW%", "棄権"):
         assert word in seen, word
     assert all(r["name"] in seen for r in dropped)

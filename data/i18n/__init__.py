@@ -176,5 +176,18 @@ def has(key: str) -> bool:
     return key in catalog(FALLBACK)
 
 
+def game_key(key: str, game: Any) -> str:
+    """``key`` in ``game``'s own words when the catalog has them (``<key>.<game>``), else the
+    shared ``key``: SQUARES' rulebook says 先番/後番 where the card games say 先攻/後攻.  The
+    choice does not depend on the language (both have the same keys), so a key chosen here may
+    be stored or raised and translated later.
+
+    >>> t(game_key("stats.csv.first", "squares"), "ja"), t(game_key("stats.csv.first", "maken"), "ja")
+    ('先番', '先攻')
+    """
+    own = f"{key}.{game}"
+    return own if game and has(own) else key
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}

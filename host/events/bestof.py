@@ -53,8 +53,8 @@ FIRST_OPTION = {"avalon": "leader"}
 STARTING_TTL = 120.0          # a start of the next game older than this was interrupted
 
 
-def _err(e: S.SeriesError) -> LeagueError:
-    return LeagueError(e.key, **e.params)
+def _err(e: S.SeriesError, d: dict) -> LeagueError:
+    return LeagueError(i18n.game_key(e.key, d.get("game")), **e.params)
 
 
 # ---------------------------------------------------------------------------- settings
@@ -195,7 +195,7 @@ def forfeit_game(d: dict, p: dict, by: int) -> str:
     try:
         S.record_game(s, side, None, forfeit=True)
     except S.SeriesError as e:
-        raise _err(e) from None
+        raise _err(e, d) from None
     _sync(p, "forfeit")
     return "final" if p["result"] is not None else "noted"
 
@@ -210,7 +210,7 @@ def choose(d: dict, p: dict, by: int, play_first: bool) -> None:
     try:
         S.choose(s, by, play_first)
     except S.SeriesError as e:
-        raise _err(e) from None
+        raise _err(e, d) from None
 
 
 def first_for_play(d: dict, p: dict) -> int | None:
@@ -223,7 +223,8 @@ def first_for_play(d: dict, p: dict) -> int | None:
         raise LeagueError("events.err.series_over")
     chooser = S.chooser(s)
     if chooser is not None:
-        raise LeagueError("events.series.err.choose_first", name=name(d, chooser), n=number(p))
+        raise LeagueError(i18n.game_key("events.series.err.choose_first", d.get("game")), name=name(d, chooser),
+                          n=number(p))
     return S.first_player(s)
 
 
@@ -246,7 +247,7 @@ def time_out(d: dict, p: dict, unfinished: bool, match_id: int | None = None) ->
     try:
         S.time_out(s, unfinished, match_id=match_id)
     except S.SeriesError as e:
-        raise _err(e) from None
+        raise _err(e, d) from None
     _sync(p, "time")
 
 
@@ -266,7 +267,7 @@ def extend(d: dict, p: dict, minutes: int, now: float) -> float:
     try:
         p["ends_at"] = S.extend(base, minutes)
     except S.SeriesError as e:
-        raise _err(e) from None
+        raise _err(e, d) from None
     p["extended"] = int(p.get("extended") or 0) + int(minutes)
     p.pop("time_up", None)
     return p["ends_at"]
@@ -352,15 +353,16 @@ def prompt_text(d: dict, p: dict, locale: str) -> str:
     s = p["series"]
     chooser = S.chooser(s)
     key = "events.series.prompt_seed" if not s["games"] and s.get("elimination") else "events.series.prompt"
-    return i18n.t(key, locale, game=game_words(p, locale), lead=lead(d, p, locale), mention=f"<@{chooser}>",
-                  pairing=p["id"])
+    return i18n.t(i18n.game_key(key, d.get("game")), locale, game=game_words(p, locale), lead=lead(d, p, locale),
+                  mention=f"<@{chooser}>", pairing=p["id"])
 
 
 def first_text(d: dict, p: dict, locale: str) -> str:
     """Who moves first in the next game and why: the random draw, a choice, SQUARES' rule."""
     s = p["series"]
     how = s.get("how") if s.get("how") in ("random", "choice", "squares", "played") else "random"
-    return i18n.t(f"events.series.first.{how}", locale, game=game_words(p, locale), lead=lead(d, p, locale),
+    key = i18n.game_key(f"events.series.first.{how}", d.get("game"))    # SQUARES: 先番
+    return i18n.t(key, locale, game=game_words(p, locale), lead=lead(d, p, locale),
                   name=name(d, S.first_player(s)), chooser=name(d, s.get("chooser")), pairing=p["id"])
 
 
@@ -398,6 +400,8 @@ def trail_changes(before: dict, after: dict, *, at: float, by: int | None) -> tu
     not told again."""
     out: list[dict] = []
     quiet: set[int] = set()
+    game = after.get("game")        # who moves first, said in the game's words (SQUARES: 先番)
+    drawn = i18n.game_key("events.trail.first_drawn", game)
     s0, s1 = settings(before), settings(after)
     for k in SETTINGS:
         if s0[k] != s1[k]:
@@ -415,8 +419,8 @@ def trail_changes(before: dict, after: dict, *, at: float, by: int | None) -> tu
         was = (p or {}).get("series")
         if s is not None:
             if was is None and s["games"] == [] and s.get("how") == "random":
-                out.append(_entry("events.trail.first_drawn", at, None, {**base, "n": 1, "player": s["first"],
-                                                                        "seed": s["seed"]}, None, {"first": s["first"]}))
+                out.append(_entry(drawn, at, None, {**base, "n": 1, "player": s["first"], "seed": s["seed"]},
+                                  None, {"first": s["first"]}))
             done = len(was["games"]) if was else 0
             for i, g in enumerate(s["games"][done:], done + 1):
                 games = [x["result"] for x in s["games"][:i]]
@@ -429,13 +433,13 @@ def trail_changes(before: dict, after: dict, *, at: float, by: int | None) -> tu
             if was is not None and was.get("first") is None and s.get("first") is not None and s.get("games") == was["games"]:
                 if s.get("how") == "choice":
                     side = "first" if s["first"] == by else "second"
-                    out.append(_entry(f"events.trail.choice_{side}", at, by, {**base, "n": number(q), "player": by},
-                                      None, {"first": s["first"]}))
+                    out.append(_entry(i18n.game_key(f"events.trail.choice_{side}", game), at, by,
+                                      {**base, "n": number(q), "player": by}, None, {"first": s["first"]}))
                     quiet.add(q["id"])
             if s["games"] and (was is None or len(was["games"]) < len(s["games"])) and s.get("how") == "random" \
                     and s.get("first") is not None:
-                out.append(_entry("events.trail.first_drawn", at, None, {**base, "n": number(q), "player": s["first"],
-                                                                        "seed": s["seed"]}, None, {"first": s["first"]}))
+                out.append(_entry(drawn, at, None, {**base, "n": number(q), "player": s["first"], "seed": s["seed"]},
+                                  None, {"first": s["first"]}))
         if p is None:
             continue
         if q.get("ends_at") is not None and p.get("ends_at") is not None and q["ends_at"] > p["ends_at"]:

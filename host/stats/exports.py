@@ -28,8 +28,10 @@ async def export_files(store: Any, stats: Any, guild_id: int, game: str | None, 
     games = [game] if game else None
     facts = [f for f in await store.stats_facts(int(guild_id), game) if not f.get("skipped") and not f.get("practice")]
     # matches
-    header = [t(f"stats.csv.{k}") for k in ("date", "match", "game", "edition", "cards", "player", "deck", "first",
-                                          "result", "length", "league")]
+    # a column in the exported game's words (SQUARES: 先番 for the first player), when it is one game
+    in_game = lambda key: t(i18n.game_key(key, game))  # noqa: E731
+    header = [in_game(f"stats.csv.{k}") for k in ("date", "match", "game", "edition", "cards", "player", "deck", "first",
+                                                "result", "length", "league")]
     rows = []
     names_by_split: dict[tuple[str, str], tuple[dict, dict, str | None]] = {}
     for f in facts:
@@ -96,8 +98,8 @@ async def export_files(store: Any, stats: Any, guild_id: int, game: str | None, 
                                     _pct(s["ci95"][0]), _pct(s["ci95"][1]), None, None])
             if fig["first"]["n"]:
                 s = fig["first"]
-                rows.append(base + [t("stats.csv.first"), "", "", s["n"], _pct(s["share"]), _pct(s["ci95"][0]),
-                                    _pct(s["ci95"][1]), None, None])
+                rows.append(base + [t(i18n.game_key("stats.csv.first", g)), "", "", s["n"], _pct(s["share"]),
+                                    _pct(s["ci95"][0]), _pct(s["ci95"][1]), None, None])
     files["stats.csv"] = to_csv(header, rows)
     return files
 

@@ -44,8 +44,6 @@ EN: dict[str, str] = {
     "reason.nation_building": "ahead in 4 unit types in the kingdom (nation building)",
     "reason.end_of_war": "both decks ran out; the kingdom count decided (end of war)",
     "reason.annihilation": "could not conscript 2 units (annihilation)",
-    "art_of_war.option.first": "Who goes first (seat 0 or 1; empty = random)",
-    "art_of_war.option.decks": "Decks for seat 0 and seat 1 (ready-made deck ids or deck codes)",
     # picture and text labels
     "art_of_war.pic.turn": "Turn {turn}",
     "art_of_war.pic.deck": "Deck {n}",

@@ -107,10 +107,6 @@ EN: dict[str, str] = {
     "avalon.step.over": "game over",
     "avalon.kind.leader": "Leader turn",
     "avalon.kind.chaser": "Chaser turn",
-    "avalon.option.mode": "Mode (life, target mana, proofs)",
-    "avalon.option.leader": "First leader (seat; empty = random)",
-    "avalon.option.max_rounds": "Round limit (house rule)",
-    "avalon.option.decks": "Decks (one per seat)",
     # picture labels
     "avalon.label.title": "Avalon's Sanctuary",
     "avalon.label.round": "Round {round}/{max}",

@@ -87,10 +87,6 @@ EN: dict[str, str] = {
     "logic_square.colour.green": "green",
     "logic_square.colour.blue": "blue",
     "logic_square.colour.red": "red",
-    "logic_square.option.decks": "Decks of seat 0 and seat 1 (ready-made deck ids or deck codes, joined by /)",
-    "logic_square.option.first": "Who moves first (seat 0 or 1; empty = random)",
-    "logic_square.option.max_turns": "Turn limit (house rule): after this many turns the higher life wins",
-    "logic_square.option.awakening": "Awakening on or off (house option)",
 }
 
 USAGE = {

@@ -90,9 +90,6 @@ EN: dict[str, str] = {
     "maken.bonus.atk": "+1 attack",
     "maken.bonus.spd": "+1 speed",
     "maken.bonus.grd": "+1 guard difficulty",
-    "maken.option.first": "Who is the first TP (seat 0 or 1; empty = random)",
-    "maken.option.max_turns": "Turn limit (house rule): after this many turns the match is decided by LP cards",
-    "maken.option.decks": "Decks for seat 0 and seat 1 (ready-made deck ids or deck codes)",
     # ---- picture labels
     "maken.render.field": "Attack field",
     "maken.render.guard": "Guard",
