@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import secrets
 import time
 from dataclasses import replace
 from typing import Any, Callable
@@ -275,8 +276,8 @@ class Leagues:
         return await self._mutate(league_id, guild_id, step, by=by, act="start")
 
     async def start_args(self, lg: LeagueRecord) -> dict[str, Any]:
-        """What :func:`host.leagues.start` needs beyond the document: the league's id (the seed
-        of its random draws) and the server ratings of those signed up, for seeding by rating
+        """What :func:`host.leagues.start` needs beyond the document: the seed of its random draws
+        (the league's id and a secret part) and the server ratings of those signed up, for seeding by rating
         (the conservative estimate the leaderboard orders by; unrated players have none)."""
         # who plays is known after the admission (check-in, waiting-list players taking free
         # places): read their ratings, not only those of the players registered before it
@@ -288,7 +289,9 @@ class Leagues:
         ids = list(dict.fromkeys([p["id"] for p in lg.data.get("players", [])]
                                  + [p["id"] for p in probe.get("players", [])]))
         rows = await self.store.get_ratings(guild_scope(lg.guild_id), lg.data["game"], ids) if ids else {}
-        return {"key": lg.id, "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
+        # the seed: the league's id and a secret part, so nobody can work out a draw (a Swiss
+        # round's pairing, who moves first) before it is made from the public league number
+        return {"key": f"{lg.id}-{secrets.token_hex(12)}", "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
 
     async def set_bracket_message(self, league_id: int, info: dict) -> None:
         """Where the bracket picture is posted (``{"round", "refs", "digest"}``: the round it

@@ -12,13 +12,13 @@ Formats
 * **Round robin** (``rr``): the circle method; with an odd number of players a bye is added, so
   each round one player rests.  The whole schedule is fixed at the start.
 * **Swiss** (``swiss``): each round pairs within score groups (:mod:`host.events.swiss`): players
-  of equal points among themselves, the top group first, the top half of a group against its
-  bottom half in standings order; a group's odd player, or one who cannot be paired in it
-  without a rematch, floats down to the next group.  Never a rematch while a rematch-free pairing
-  of everyone exists (decided exactly, with augmenting paths of Edmonds' blossom algorithm: a
-  rematch-free pairing is a perfect matching of the not-yet-met graph); with an odd number the
-  bye goes to the lowest-ranked player who has not had one (among those whose bye still leaves a
-  rematch-free pairing).  When no rematch-free pairing exists, as few rematches as possible.
+  of equal points among themselves, at random from the round's seed; a player floats to another
+  group only as far as needed (the least sum of squared point differences, then the shortest
+  floats for the higher groups).  Never a rematch while a rematch-free pairing of everyone
+  exists (decided exactly: a rematch-free pairing is a perfect matching of the not-yet-met
+  graph); with an odd number the bye goes to the lowest-ranked player who has not had one (among
+  those whose bye still leaves a rematch-free pairing).  When no rematch-free pairing exists, as
+  few rematches as possible.
 * **Single and double elimination** (``single``, ``double``), and a Swiss (or round robin) into
   a **top cut**: a bracket (:mod:`host.events.bracket`) whose matches are paired as soon as
   their players are known; the rules, the defaults by MTR Appendix E and the placings are in
@@ -87,14 +87,16 @@ def round_robin(players: list[int]) -> list[list[tuple[int, int | None]]]:
 
 
 def swiss_pairings(ranked: list[int], played: set[frozenset], had_bye: set[int],
-                   points: dict[int, float] | None = None) -> list[tuple[int, int | None]]:
+                   points: dict[int, float] | None = None, seed: str = "") -> list[tuple[int, int | None]]:
     """Pairings for the next Swiss round (:func:`host.events.swiss.pair`, rules in its module
     doc).  ``ranked``: active players, best first; ``points``: their scores, for the score
-    groups.  Without points, standings order alone: each player is a score group of their own,
-    so the best unpaired player meets the next-best one they have not met (top-down)."""
+    groups; ``seed``: the round's seed for the random choice among equally good pairings.
+    Without points, standings order alone: player i of ``ranked`` counts -i points, each a score
+    group of their own, so the pairing keeps the players' places as close as it can (1-2, 3-4,
+    ..., and around a rematch the nearest places that avoid it)."""
     if points is None:
         points = {p: -float(i) for i, p in enumerate(ranked)}
-    return swiss.pair(list(ranked), points, played, had_bye)
+    return swiss.pair(list(ranked), points, played, had_bye, seed)
 
 
 # ---------------------------------------------------------------------------- the league document
@@ -281,7 +283,7 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
     points = {s.user_id: s.points for s in rows}
     played = {frozenset((p["a"], p["b"])) for p in d["pairings"] if p["b"] is not None}
     had_bye = {p["a"] for p in d["pairings"] if p["b"] is None}
-    for a, b in swiss_pairings(ranked, played, had_bye, points):
+    for a, b in swiss_pairings(ranked, played, had_bye, points, stages.seed_key(d, f"swiss-{rnd}")):
         out.append(add_pairing(d, rnd, a, b, now))
     return out
 

@@ -1,6 +1,7 @@
 """Swiss pairing by score groups (host/events/swiss.py) and the league's use of it
 (host.leagues.swiss_pairings, _pair_round): the rules, the exact guarantees against networkx's
-blossom matching, and random 8-round Swiss runs."""
+blossom matching, and random 8-round Swiss runs.  How far players float, and the proof that it
+is as little as possible: tests/test_swiss_optimal.py."""
 from __future__ import annotations
 
 import itertools
@@ -32,42 +33,74 @@ def _met(*pairs: tuple[int, int]) -> set[frozenset]:
 
 
 # ---------------------------------------------------------------------------- score groups
-def test_score_groups_are_paired_among_themselves_top_half_against_bottom_half():
-    """Players of equal points are paired among themselves, the top group first; inside a
-    group the top half meets the bottom half in standings order (1-3, 2-4 in a group of four)."""
+def _groups_of(pairs: list[tuple[int, int | None]], points: dict[int, float]) -> list[tuple[float, float]]:
+    return [(points[a], points[b]) for a, b in pairs if b is not None]
+
+
+def test_score_groups_are_paired_among_themselves_at_random_from_the_seed():
+    """Players of equal points are paired among themselves, the top group first; inside a group
+    at random from the round's seed (MTR: "paired randomly within their point group"), so
+    different seeds give different pairings, and the same seed the same one."""
     ranked = [A, B, C, D, E, F, G, H]
     points = {A: 2, B: 2, C: 2, D: 2, E: 1, F: 1, G: 1, H: 1}
-    assert pair(ranked, points, set(), set()) == [(A, C), (B, D), (E, G), (F, H)]
+    seen = set()
+    for seed in range(20):
+        pairs = pair(ranked, points, set(), set(), seed=str(seed))
+        assert all(x == y for x, y in _groups_of(pairs, points)), pairs
+        assert pairs == pair(ranked, points, set(), set(), seed=str(seed))
+        seen.add(tuple(pairs))
+    assert len(seen) == 9, "each group of four has three pairings: all nine are drawn"
 
 
-def test_a_group_of_eight_pairs_one_five_two_six():
+def test_a_group_of_eight_is_paired_at_random_no_longer_one_five_two_six():
+    """A group of eight: any player may meet any other; over 40 seeds player 1 meets at least
+    five different opponents (the former fold always paired 1-5)."""
     ranked = list(range(1, 9))
-    assert pair(ranked, dict.fromkeys(ranked, 3.0), set(), set()) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    partners = set()
+    for seed in range(40):
+        pairs = pair(ranked, dict.fromkeys(ranked, 3.0), set(), set(), seed=f"r{seed}")
+        assert sorted(x for p in pairs for x in p) == ranked
+        partners.add(next(b for a, b in pairs if a == 1))
+    assert len(partners) >= 5, partners
 
 
-def test_a_top_half_player_who_met_their_opponent_takes_the_next_of_the_bottom_half():
-    """A met C (the first of the bottom half): A takes D, the next one A has not met, and B
-    takes C."""
+def test_a_player_who_met_one_of_the_group_meets_another_of_it():
+    """A met C: the group of four still pairs among itself, without the rematch (A-B and C-D,
+    or A-D and B-C), whatever the seed."""
     ranked = [A, B, C, D]
     points = dict.fromkeys(ranked, 1.0)
-    assert pair(ranked, points, _met((A, C)), set()) == [(A, D), (B, C)]
+    for seed in range(10):
+        pairs = pair(ranked, points, _met((A, C)), set(), seed=str(seed))
+        assert pairs in ([(A, B), (C, D)], [(A, D), (B, C)])
 
 
-def test_an_odd_group_floats_its_lowest_player_to_the_next_group():
-    """Group {A, B, C} at 2 points: A meets B, C (the lowest) floats down and meets the highest
-    player of the next group, D; the rest of that group pairs top half against bottom half."""
+def test_an_odd_group_floats_one_player_drawn_at_random_to_the_next_group():
+    """Group {A, B, C} at 2 points, D-H at 1: exactly one pair crosses between the groups (the
+    float the odd group forces, one point: the least possible), every other pair is inside a
+    group, and the floater is drawn at random among A, B and C."""
     ranked = [A, B, C, D, E, F, G, H]
     points = {A: 2, B: 2, C: 2, D: 1, E: 1, F: 1, G: 1, H: 1}
-    assert pair(ranked, points, set(), set()) == [(A, B), (C, D), (E, G), (F, H)]
+    floaters = set()
+    for seed in range(30):
+        pairs = pair(ranked, points, set(), set(), seed=str(seed))
+        assert sorted(_groups_of(pairs, points)) == [(1, 1), (1, 1), (2, 1), (2, 2)]
+        floaters |= {a for a, b in pairs if points[a] != points[b]}
+    assert floaters == {A, B, C}
 
 
 def test_a_player_who_cannot_be_paired_in_the_group_without_a_rematch_floats_down():
-    """A has met B, C and D, the rest of the top group: A floats down, and so does D (the group's
-    other three are odd, its lowest floats).  B meets C; the floaters meet the next group's
-    highest players, A first."""
+    """A has met B, C and D, the rest of the top group: A floats down, to E or F, and then the
+    group's other three are odd, so one of them floats too and meets the other of E and F; the
+    last two of B, C, D meet each other.  Two floats of one point: nothing shorter avoids the
+    rematches."""
     ranked = [A, B, C, D, E, F]
     points = {A: 2, B: 2, C: 2, D: 2, E: 1, F: 1}
-    assert pair(ranked, points, _met((A, B), (A, C), (A, D)), set()) == [(A, E), (B, C), (D, F)]
+    played = _met((A, B), (A, C), (A, D))
+    for seed in range(10):
+        pairs = pair(ranked, points, played, set(), seed=str(seed))
+        assert _rematches(pairs, played) == 0
+        assert sorted(_groups_of(pairs, points)) == [(2, 1), (2, 1), (2, 2)]
+        assert next(b for a, b in pairs if a == A) in (E, F)
 
 
 def test_ranked_need_not_be_sorted_by_points_groups_keep_standings_order():
@@ -276,29 +309,44 @@ def test_exact_on_random_graphs_against_networkx(seed):
 
 
 # ---------------------------------------------------------------------------- the league uses it
-def test_swiss_pairings_without_points_pairs_top_down_in_standings_order():
-    """host.leagues.swiss_pairings without points: each player a group of their own, so the best
-    unpaired player meets the next-best one they have not met."""
+def test_swiss_pairings_without_points_keeps_places_as_close_as_it_can():
+    """host.leagues.swiss_pairings without points: player i counts -i points, each a group of
+    their own, so neighbours in the standings meet (1-2, 3-4), and around a rematch the nearest
+    places that avoid it (A-C, B-D: squared differences 4 + 4 beat A-D, B-C's 9 + 1).  With
+    points, one group of four is paired at random from the seed."""
     assert L.swiss_pairings([A, B, C, D, E], set(), set()) == [(A, B), (C, D), (E, None)]
     assert L.swiss_pairings([A, B, C, D], _met((A, B)), set()) == [(A, C), (B, D)]
-    assert L.swiss_pairings([A, B, C, D], set(), set(), {A: 1, B: 1, C: 1, D: 1}) == [(A, C), (B, D)]
+    points = {A: 1, B: 1, C: 1, D: 1}
+    drawn = {tuple(L.swiss_pairings([A, B, C, D], set(), set(), points, seed=str(s))) for s in range(12)}
+    assert drawn == {((A, B), (C, D)), ((A, C), (B, D)), ((A, D), (B, C))}
 
 
-def test_a_league_pairs_round_two_by_score_groups():
-    """Round 1 of eight: everyone has 0 points, one group in sign-up order: 1-5, 2-6, 3-7, 4-8;
-    the first-named side wins every game.  Round 2 (_pair_round passes the points): the four
+def test_a_league_pairs_each_round_with_its_own_seed_and_round_two_by_score_groups():
+    """Round 1 of eight: everyone has 0 points, one group, paired at random from the round's
+    seed, stages.seed_key(d, "swiss-1") (the event's stored draw seed, then the round): the same
+    league key gives the same pairing, another key (over a few) another one.  The first-named
+    side wins every game.  Round 2 (_pair_round passes the points and "swiss-2"): the four
     winners among themselves, the four losers likewise, no rematch."""
-    d = L.new_league(name="t", game="squares", fmt="swiss", rounds=3, deadline_hours=0, rated=True,
-                     signup_hours=None, organiser=A, channel_id=None, season=1, now=0.0)
-    for p in range(1, 9):
-        L.join(d, "signup", p, f"p{p}", 0.0)
-    first = L.start(d, "signup", 0.0)
-    assert [(p["a"], p["b"]) for p in first] == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    from host.events import stages
+
+    def league(key: str) -> tuple[dict, list[dict]]:
+        d = L.new_league(name="t", game="squares", fmt="swiss", rounds=3, deadline_hours=0, rated=True,
+                         signup_hours=None, organiser=A, channel_id=None, season=1, now=0.0)
+        for p in range(1, 9):
+            L.join(d, "signup", p, f"p{p}", 0.0)
+        return d, L.start(d, "signup", 0.0, key=key)
+
+    d, first = league("7")
+    pairs = [(p["a"], p["b"]) for p in first]
+    field = list(range(1, 9))
+    assert pairs == pair(field, dict.fromkeys(field, 0.0), set(), set(), stages.seed_key(d, "swiss-1"))
+    assert pairs == [(p["a"], p["b"]) for p in league("7")[1]]
+    assert len({tuple((p["a"], p["b"]) for p in league(str(k))[1]) for k in range(8)}) > 1
     for p in first:
         L.report(d, "running", p["id"], 0, "a", organiser=True)
     state, second = L.advance(d, 0.0)
     assert state == "paired"
     pairs = [(p["a"], p["b"]) for p in second]
-    winners, losers = {1, 2, 3, 4}, {5, 6, 7, 8}
-    assert all({a, b} <= winners or {a, b} <= losers for a, b in pairs)
+    winners = {p["a"] for p in first}
+    assert all({a, b} <= winners or not {a, b} & winners for a, b in pairs)
     assert _rematches(pairs, {frozenset((p["a"], p["b"])) for p in first}) == 0

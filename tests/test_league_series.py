@@ -99,8 +99,8 @@ async def test_a_swiss_best_of_three_is_decided_2_1_by_three_bot_matches_with_th
     (p,) = L.round_pairings(d)
     s = p["series"]
     assert p["best_of"] == 3 and s["best_of"] == 3 and not s["elimination"]
-    drawn = random.Random(f"{lid}-{p['id']}").choice((p["a"], p["b"]))
-    assert S.first_player(s) == drawn and s["how"] == "random" and s["seed"] == f"{lid}-{p['id']}"
+    drawn = random.Random(f"{d['draw_seed']}-{p['id']}").choice((p["a"], p["b"]))
+    assert S.first_player(s) == drawn and s["how"] == "random" and s["seed"] == f"{d['draw_seed']}-{p['id']}"
     x = drawn                           # moves first in game 1
     y = p["b"] if x == p["a"] else p["a"]
     # game 1: started by the player who does NOT move first — the option still seats x first
@@ -223,10 +223,12 @@ async def test_game_one_is_a_recorded_seeded_draw_per_pairing(tmp_path):
     d = await _data(store, lid)
     pairings = L.round_pairings(d)
     assert len(pairings) == 4
+    prefix, secret = d["draw_seed"].split("-")
+    assert prefix == str(lid) and len(secret) == 24, "the league's id and 96 secret bits"
     drawn = [e for e in d["trail"] if e["what"] == "events.trail.first_drawn"]
     assert len(drawn) == 4
     for p in pairings:
-        seed = f"{lid}-{p['id']}"
+        seed = f"{d['draw_seed']}-{p['id']}"
         assert S.first_player(p["series"]) == random.Random(seed).choice((p["a"], p["b"])) and p["best_of"] == 5
         e = next(e for e in drawn if e["params"]["pairing"] == p["id"])
         assert e["params"]["seed"] == seed and e["params"]["player"] == S.first_player(p["series"])

@@ -13,8 +13,10 @@ it keeps its old behaviour: Swiss rounds by default ``ceil(log2 n)``, never a cu
   unrated players last, ties in sign-up order) or ``random`` (a draw from the stored seed);
 * ``reset``: double elimination, whether the grand final is played again when the player from
   the losers' bracket wins it (default True);
-* ``draw_seed``: the league's id, stored at the start; every random draw of the event (the
-  cut's tie, a random seeding) is drawn from a seed derived from it;
+* ``draw_seed``: the league's id and a secret part (the service's ``start_args``), stored at the
+  start; every random draw of the event (a Swiss round's pairing, the cut's tie, a random
+  seeding, who moves first in a series) is drawn from a seed derived from it, so a draw can be
+  replayed from the document but not worked out beforehand from the public league number;
 * ``bracket``: None until a bracket starts, then ``{"stage": "cut"|"elimination", "kind",
   "structure" (:func:`host.events.bracket.build`), "results" ({match id: {"winner", "loser",
   "score"}}, kept in step with the pairings), "base" (the league round before its first round),
