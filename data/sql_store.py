@@ -17,9 +17,11 @@ supplies only what truly differs:
   classes).
 
 SQL is written once with ``?`` placeholders, which the PostgreSQL adapter rewrites to
-``$1``...``$n``.  The record codec is :mod:`data.rows`.  The methods are in three parts: the
+``$1``...``$n``.  The record codec is :mod:`data.rows`.  The methods are in parts: the
 matches here, the quarantine in :mod:`data.sql_quarantine`, records, ratings, leagues and decks
-in :mod:`data.sql_records`.
+in :mod:`data.sql_records`, card sets in :mod:`data.sql_card_sets`, statistics in
+:mod:`data.sql_stats`, and the clocks across days (players' settings, vacations, the games
+waiting on a player, notices sent and held) in :mod:`data.sql_clocks`.
 
 Failures (issue 31, :mod:`data.resilience`): a driver error leaves a backend's ``_read()`` /
 ``_write()`` as a :class:`data.store.StoreError` — a :class:`data.store.TransientStoreError` for
@@ -78,6 +80,7 @@ from data.store_interface import (
     looks_transient,
     valid_id,
 )
+from data.sql_clocks import ClocksSql
 from data.sql_card_sets import CARD_SET_IDEMPOTENT, CARD_SET_READS, CARD_SET_WRITES, CardSetsSql
 from data.sql_quarantine import QuarantineSql
 from data.sql_stats import STATS_IDEMPOTENT, STATS_READS, STATS_WRITES, StatsSql
@@ -125,7 +128,7 @@ _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, si
 _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
 
 
-class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, Store):
+class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Store):
     """The SQL of every store method, once; see the module docstring for what a backend adds."""
 
     # -- dialect (the SQLite spelling; PostgresStore overrides) ----------------------------

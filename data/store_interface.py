@@ -511,6 +511,99 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def delete_stats(self, guild_id: int) -> int: ...
 
+    # ======================================================================================
+    # clocks across days: players' settings, vacations, the games waiting on each player,
+    # notices sent and held (docs/clocks.md; data/sql_clocks.py).  Plain JSON values: the host
+    # reads them with host/clocks/.  A row that does not read is skipped (logged).
+    # ======================================================================================
+    @abc.abstractmethod
+    async def get_player_settings(self, user_id: int) -> dict[str, Any]:
+        """A player's own settings, the same in every server (``NotifySettings.to_json`` and
+        whatever else is kept there); ``{}`` when none are stored."""
+
+    @abc.abstractmethod
+    async def player_settings_many(self, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+        """The settings of several players in one query (those without any are absent)."""
+
+    @abc.abstractmethod
+    async def set_player_settings(self, user_id: int, settings: dict[str, Any] | None) -> None:
+        """Replace a player's settings (a JSON object, size-limited: ``ValueError``); ``None``
+        or ``{}`` forgets them."""
+
+    @abc.abstractmethod
+    async def vacations(self, user_id: int, since: float) -> list[dict]:
+        """A player's vacations ending after ``since``, by start: ``{"start", "end", "how"}``
+        (``Vacation.to_json``)."""
+
+    @abc.abstractmethod
+    async def vacations_many(self, user_ids: list[int], since: float) -> dict[int, list[dict]]:
+        """:meth:`vacations` of several players in one query."""
+
+    @abc.abstractmethod
+    async def start_vacation(self, user_id: int, start: float, end: float, how: str, *,
+                             allowance_check: Any) -> dict | None:
+        """Store a vacation ``[start, end)`` (``how``: ``asked`` or ``auto``) unless another ends
+        after ``start``; the stored record, or None when refused.  Decided inside one write
+        transaction, where ``allowance_check(records)`` (or None) sees the player's records that
+        can still count and refuses by raising (the exception reaches the caller) or returning
+        False: of two starts at once, in one process or several, only one is stored."""
+
+    @abc.abstractmethod
+    async def end_vacation(self, user_id: int, now: float, end: float | None = None) -> dict | None:
+        """Shorten the vacation running at ``now`` to end at ``end`` (default ``now``; between
+        its start and its planned end, else ``ValueError``); the record as stored, or None when
+        none runs."""
+
+    @abc.abstractmethod
+    async def on_vacation(self, user_ids: list[int], now: float) -> dict[int, float]:
+        """Who of ``user_ids`` is on vacation at ``now``: user id -> the end of it (one query)."""
+
+    @abc.abstractmethod
+    async def set_waiting(self, match_id: int, guild_id: int | None, rows: list[Any], *,
+                          version: int | None = None) -> bool:
+        """Replace, in one transaction, the players a match waits on (rows: ``user_id``,
+        ``since``, ``deadline`` or None, ``bank_left`` or None).  ``version``: written only while
+        the match is still at that version.  Returns whether they were written."""
+
+    @abc.abstractmethod
+    async def clear_waiting(self, match_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def waiting_for(self, user_id: int, limit: int = 100) -> list[dict]:
+        """The matches waiting on a player, by deadline (then by bank left, then without a time
+        limit; ties by match id): ``match_id, user_id, guild_id, since, deadline, bank_left``."""
+
+    @abc.abstractmethod
+    async def mark_sent(self, kind: str, key: str, at: float) -> None:
+        """A notice of ``kind`` (``remind``, ``vacation_end``, ``digest`` …) for ``key`` (e.g.
+        ``match:12:user:5``) was sent at ``at``."""
+
+    @abc.abstractmethod
+    async def last_sent(self, kind: str, key: str) -> float | None: ...
+
+    @abc.abstractmethod
+    async def claim_notice(self, kind: str, key: str, now: float, not_since: float) -> bool:
+        """Atomically: if no such notice was sent at or after ``not_since``, record ``now`` and
+        return True; else False.  Of callers in several processes exactly one gets True."""
+
+    @abc.abstractmethod
+    async def prune_sent(self, before: float) -> int:
+        """Forget the notices sent before ``before``; how many."""
+
+    @abc.abstractmethod
+    async def queue_notice(self, user_id: int, deliver_at: float, payload: dict[str, Any]) -> int:
+        """Hold a notice (a JSON object; its ``match_id``, if any, is kept for
+        :meth:`drop_notices`) until ``deliver_at``; its id."""
+
+    @abc.abstractmethod
+    async def due_notices(self, now: float, limit: int = 100) -> list[tuple[int, int, dict[str, Any]]]:
+        """Take the held notices due at ``now``, earliest first: ``(id, user id, payload)``.
+        Taken once: each is given to exactly one caller, also across processes."""
+
+    @abc.abstractmethod
+    async def drop_notices(self, match_id: int) -> int:
+        """Drop a match's held notices (it ended); how many."""
+
 
 # -- records, ratings and leagues (issue 4) ----------------------------------------------------
 @dataclass
