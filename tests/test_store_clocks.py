@@ -450,8 +450,14 @@ async def test_a_held_notice_that_does_not_read_is_dropped_with_a_log_line(store
 
 
 # --------------------------------------------------------------------------- failures
-async def test_a_database_that_fails_for_a_moment_is_retried_and_one_that_stays_down_is_transient(store, backend):
-    """"a transient database error is raised as the store's TransientStoreError as elsewhere"."""
+async def test_a_database_that_fails_for_a_moment_is_retried_and_one_that_stays_down_is_transient(store, backend,
+                                                                                                  monkeypatch):
+    """"a transient database error is raised as the store's TransientStoreError as elsewhere".
+    (The pauses between tries are the store's own business, tested in tests/test_resilience.py:
+    here they are 0, so the calls that never succeed do not wait 0.75 s each.)"""
+    from data import resilience
+
+    monkeypatch.setattr(resilience, "PAUSES", (0.0, 0.0, 0.0))
     await store.set_player_settings(ALICE, {"zone": "UTC"})
     left, undo = failing_driver(store, backend, 2)
     try:
