@@ -90,7 +90,16 @@ def failing_driver(store, backend, times: int, kind: str = "connection"):
     return left, undo
 
 
-async def test_a_read_that_times_out_is_retried_and_quarantines_nothing(host, store, backend):
+@pytest.fixture
+def no_pauses(monkeypatch):
+    """The store's pauses between tries at 0 for a test about what a failure does, not about
+    when the next try comes (tests/test_resilience.py): a call that fails every try waited 0.75 s."""
+    from data import resilience
+
+    monkeypatch.setattr(resilience, "PAUSES", (0.0, 0.0, 0.0))
+
+
+async def test_a_read_that_times_out_is_retried_and_quarantines_nothing(host, store, backend, no_pauses):
     """"Only proof that the stored data is wrong … quarantines; a timeout, a lost connection …
     is a transient StoreError that the store retries a bounded number of times"."""
     mid = await start(host)
@@ -105,7 +114,7 @@ async def test_a_read_that_times_out_is_retried_and_quarantines_nothing(host, st
     assert await store.quarantined() == []
 
 
-async def test_a_lost_connection_between_the_row_and_its_log_quarantines_nothing(host, store, backend):
+async def test_a_lost_connection_between_the_row_and_its_log_quarantines_nothing(host, store, backend, no_pauses):
     """The issue's reproduction (2): connections lost between reading a match's row and
     reading its log, for a match this process has not replayed yet — it was quarantined with
     "replay failed: StoreError: … ConnectionDoesNotExistError"."""
@@ -137,7 +146,7 @@ async def test_a_lost_connection_between_the_row_and_its_log_quarantines_nothing
     assert (await fresh.command(mid, ALICE, "place L2 b1")).ok
 
 
-async def test_a_write_that_fails_is_answered_try_again_and_changes_nothing(host, store, backend):
+async def test_a_write_that_fails_is_answered_try_again_and_changes_nothing(host, store, backend, no_pauses):
     """"… the host answers with a clear, localized "try again in a moment — nothing was
     changed""" + '"' + """ — and it is true: the move is not in the log; played again, it plays."""
     mid = await start(host)
