@@ -26,8 +26,10 @@ def _users(n: int) -> list[int]:
 
 
 def _play(structure: dict, pick, results: dict | None = None, check=None) -> dict:
-    """Plays every ready match, first in order of play, until none is left; ``pick(match_id,
-    players)`` names the winner.  ``check(state)`` runs before every result."""
+    """Plays every ready match, in order of play, until none is left; ``pick(match_id,
+    players)`` names the winner.  The matches ready at once are played together (their players
+    are known, and no result of one changes another's), then the state is read again;
+    ``check(state)`` runs on every state read, before its results."""
     results = dict(results or {})
     while True:
         st = bracket.state(structure, results)
@@ -35,8 +37,8 @@ def _play(structure: dict, pick, results: dict | None = None, check=None) -> dic
             check(st)
         if not st["ready"]:
             return results
-        mid = st["ready"][0]
-        results[mid] = {"winner": pick(mid, st["matches"][mid]["players"]), "score": "2–1"}
+        for mid in st["ready"]:
+            results[mid] = {"winner": pick(mid, st["matches"][mid]["players"]), "score": "2–1"}
 
 
 def _better(seeds: list[int]):
