@@ -82,7 +82,9 @@ class ViewMixin:
             out["support_cards"] = [{"card": c, "turn_set": t} for c, t in d["support"][seat]]
             mentioned.update(d["hand"][seat], d["guard"][seat], (c for c, _ in d["support"][seat]))
             out["legal"] = self._legal(d) if seat in self.to_act(state) else []
-        out["cards"] = {cid: json.loads(json.dumps(cards[cid])) for cid in sorted(mentioned) if cid in cards}
+        # fresh copies of the cards' definitions, in one round trip through JSON (one per card
+        # was a third of the cost of a view)
+        out["cards"] = json.loads(json.dumps({cid: cards[cid] for cid in sorted(mentioned) if cid in cards}))
         return out
 
     # ----------------------------------------------------------------- determinize
