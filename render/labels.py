@@ -16,6 +16,7 @@ of decision ("Pass", "Answer the chain").  Moves of one group are told apart by 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import re
@@ -82,12 +83,19 @@ def _clip(s: str) -> str:
 _ID_LIKE = re.compile(r"^[A-Za-z]{0,4}[-_]?\d{1,4}[a-z]?$")
 
 
+@functools.lru_cache(maxsize=64)
+def _notation(legal: tuple[str, ...]) -> frozenset[str]:
+    """Every command of ``legal`` and every token of one (a player's menu asks for each of its
+    labels with the same list: made once, not a scan of the list per label)."""
+    return frozenset(legal) | frozenset(tok for c in legal for tok in c.split())
+
+
 def is_raw_id(label: str, legal: list[str] | None = None) -> bool:
     """True when a control's label is only an id or a notation token (``ac07``, ``c21``,
     ``fb ts03``, a whole command of ``legal``) — what a player cannot read as a name."""
     s = " ".join(str(label or "").split())
     if not s:
         return True
-    if legal and (s in legal or any(s == tok for c in legal for tok in c.split())):
+    if legal and s in _notation(tuple(legal)):
         return True
     return all(_ID_LIKE.match(tok) for tok in s.split())
