@@ -214,11 +214,16 @@ class EditionsMixin:
         self.edition = EDITION if edition is None else edition_of(edition)   # new matches: the newest
         self.cardset = cardset.at(self.edition) if hasattr(cardset, "at") else cardset
         self._other_editions: dict[int, Any] = {}
+        self.__dict__.pop("_all_cards_json", None)      # :meth:`_all_cards` writes it again
 
     def _all_cards(self) -> dict:
-        """A copy of every character and card of this edition (a state holds its cards)."""
-        return {cid: json.loads(json.dumps(c))
-                for cid, c in list(self.cardset.characters.items()) + list(self.cardset.cards.items())}
+        """A copy of every character and card of this edition (a state holds its cards): read
+        from their JSON, written once per engine (the card set of an engine does not change)."""
+        text = self.__dict__.get("_all_cards_json")
+        if text is None:
+            text = self.__dict__["_all_cards_json"] = json.dumps(
+                dict(list(self.cardset.characters.items()) + list(self.cardset.cards.items())))
+        return json.loads(text)
 
     def cardset_at(self, edition: int) -> Any:
         """The cards and ready-made decks of rules ``edition`` (a match keeps its edition's)."""
