@@ -120,6 +120,8 @@ def t(key: str, locale: Any = FALLBACK, /, **params: Any) -> str:
     # a param may also be a reference to another entry (rules.Ref): that entry in this language
     params = {k: (v.get(loc, v.get(FALLBACK, "")) if _bilingual(v)
                   else t(str(v), loc) if getattr(v, "catalog_ref", False) else v) for k, v in params.items()}
+    if ":~" not in text:            # no counted noun: str's own formatter (C), ~10 times faster
+        return text.format_map(_Safe(params))
     return _Counted(loc).vformat(text, (), _Safe(params))
 
 
