@@ -88,6 +88,18 @@ def _obj(text: Any, name: str, limit: int) -> dict:
     return out
 
 
+
+def _readable(rows: Iterable[Any], decode: Any, warning: str, owner: int) -> list[dict]:
+    """Each row decoded; one that cannot be read is logged (``warning`` with the owner, the row's
+    first column and the reason) and skipped, never stopping the others."""
+    out = []
+    for row in rows:
+        try:
+            out.append(decode(tuple(row)))
+        except (Bad, ValueError, TypeError) as e:
+            log.warning(warning, owner, row[0], e)
+    return out
+
 def _vacation(row: Any) -> dict:
     """``(seq, start_at, end_at, how)`` -> ``{"start", "end", "how"}`` (``Vacation.to_json``)."""
     _seq, start, end, how = row
@@ -236,13 +248,7 @@ class ClocksSql:
 
     # -- vacations ------------------------------------------------------------------------------
     def _vacation_rows(self, user_id: int, rows: Iterable[Any]) -> list[dict]:
-        out = []
-        for row in rows:
-            try:
-                out.append(_vacation(tuple(row)))
-            except (Bad, ValueError, TypeError) as e:
-                log.warning("player %s: vacation %s cannot be read and is skipped: %s", user_id, row[0], e)
-        return out
+        return _readable(rows, _vacation, "player %s: vacation %s cannot be read and is skipped: %s", user_id)
 
     async def vacations(self, user_id: int, since: float) -> list[dict]:
         """The player's vacations ending after ``since``, by start: ``{"start", "end", "how"}``
@@ -435,13 +441,7 @@ class ClocksSql:
                 "SELECT match_id, user_id, guild_id, since, deadline, bank_left FROM turns_waiting "
                 "WHERE user_id = ? ORDER BY CASE WHEN deadline IS NULL THEN 1 ELSE 0 END, deadline, "
                 "CASE WHEN bank_left IS NULL THEN 1 ELSE 0 END, bank_left, match_id LIMIT ?", uid, _limit(limit))
-        out = []
-        for row in rows:
-            try:
-                out.append(_waiting(tuple(row)))
-            except (Bad, ValueError, TypeError) as e:
-                log.warning("player %s: waiting match %s cannot be read and is skipped: %s", uid, row[0], e)
-        return out
+        return _readable(rows, _waiting, "player %s: waiting match %s cannot be read and is skipped: %s", uid)
 
     # -- notices sent ---------------------------------------------------------------------------
     async def mark_sent(self, kind: str, key: str, at: float) -> None:

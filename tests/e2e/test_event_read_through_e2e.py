@@ -51,7 +51,9 @@ async def pairings_now(twin, organiser: dict, league_id: int, dl: str) -> list[t
         for c in choices:
             m = PAIRING.match(c["name"])
             who = [n for n in NAMES if n in c["name"]]
-            if m and len(who) == 2 and "—" in c["name"] and not c["name"].rstrip().endswith(("✅", "✔")):
+            # "#12 round 1: A vs B — to play" / 「#12第1回戦：A対B（未対戦）」
+            stated = "—" in c["name"] or c["name"].rstrip().endswith("）")
+            if m and len(who) == 2 and stated and not c["name"].rstrip().endswith(("✅", "✔")):
                 out.append((int(m.group(1)), *sorted(who, key=c["name"].index)))
         if out:
             return out
