@@ -11,8 +11,9 @@ from data import deadline
 from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord, TransientStoreError
 from host.engines import engine_of
 from host import integrity
+from host.clocks import match as bank_clock
 from host.resilient import HOST_SECONDS
-from host.replay import _hidden
+from host.replay import _hidden, _public_to_act
 from host.texts import _duration, _names
 from host.types import PublicUpdate, Result, msg
 
@@ -115,7 +116,7 @@ class Clock:
             else:
                 new = replace(fresh, reminded=True)
                 line = msg("host.clock.reminder", names=_names(fresh, to_act),
-                           left=_duration(fresh.deadline - self.now()))
+                           left=await self._left_words(fresh, to_act))
                 notify = [fresh.seats[s] for s in to_act]
             written = await self._write(new, fresh.version)
             if written is None:
@@ -139,3 +140,37 @@ class Clock:
             return None
         res.data["clock"] = "auto"
         return res
+
+    # ------------------------------------------------------------------ time banks
+    async def _left_words(self, rec: MatchRecord, to_act: list[int]) -> Any:
+        """What a reminder says is left: the bank of the seat to act that runs out first, in
+        words (a bank match), else today's ``h:mm:ss`` to the deadline."""
+        mc = bank_clock.read(rec)
+        if mc is None or mc.banks is None:
+            return _duration(rec.deadline - self.now())
+        now = self.now()
+        zones = await bank_clock.zones(self.store, mc, list(rec.seats))
+        left = [bank_clock.left_now(mc, s, bank_clock.calendar_for(mc, zones.get(int(rec.seats[s] or 0))), now)
+                for s in to_act if 0 <= s < len(rec.seats)]
+        return bank_clock.left_text(min(left, default=max(0.0, rec.deadline - now)))
+
+    async def _timed(self, old: MatchRecord, new: MatchRecord, game: Any, new_state: Any, *,
+                     actor: int | None = None, state_before: Any = None) -> dict[int, float]:
+        """Set ``new.deadline`` for the decision now awaited (and, in a bank match, charge the
+        banks in ``new.meta["clock"]``: host/clocks/match.py); the deadline of each seat to act.
+        A match without a bank keeps today's clock (``_deadline``)."""
+        hidden = _hidden(game, new_state)
+        mc = bank_clock.read(new)
+        if mc is None or mc.banks is None:
+            new.deadline = self._deadline(new, hidden=hidden)
+            return {}
+        now = self.now()
+        zones = await bank_clock.zones(self.store, mc, list(new.seats))
+        cals = [bank_clock.calendar_for(mc, zones.get(int(u)) if u is not None else None) for u in new.seats]
+        responded = state_before is not None and _hidden(game, state_before)
+        mc, deadlines = bank_clock.advance(
+            mc, now, cals, actor=actor, responded=responded, after=list(game.to_act(new_state)),
+            public_after=list(_public_to_act(game, new_state)), hidden_after=hidden, old_deadline=old.deadline)
+        new.meta = {**new.meta, bank_clock.KEY: mc.to_json()}
+        new.deadline = min(deadlines.values()) if deadlines else None
+        return deadlines

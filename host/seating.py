@@ -8,10 +8,14 @@ from typing import Any
 
 from data import i18n
 from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
+from host.clocks import ClockError
+from host.clocks import control as time_controls
+from host.clocks import match as bank_clock
 from host.engines import CardSetUnusable, engine_for, engine_of
 from host.options import describe_options, option_problem
 from host.replay import (
-    JOIN, _deck_token, _fill_decks, _hidden, _illegal_join, _with_deck, edition_args, start_edition,
+    JOIN, _deck_token, _fill_decks, _hidden, _illegal_join, _initial_state, _with_deck, edition_args,
+    start_edition,
 )
 from host.texts import _names, game_msg, shown_after, told_lines
 from host.types import Msg, PublicUpdate, Result, msg
@@ -32,14 +36,34 @@ class Seating:
                         guild_id: int | None = None, channel_id: int | None = None,
                         seed: int | None = None, locale: str = "en",
                         rematch_of: int | None = None, meta: dict | None = None,
-                        deck: Any = None, cards: str | None = None) -> Result:
+                        deck: Any = None, cards: str | None = None,
+                        time_control: dict | None = None, weekend_pause: bool = False) -> Result:
         """``cards``: the server's card set to play with (its name; ``shipped``: the shipped
         cards; None: the server's default for the game) — unless ``meta`` already names the
-        version (``meta["cards"]``: a rematch, an event's pinned set)."""
+        version (``meta["cards"]``: a rematch, an event's pinned set).
+
+        ``time_control``: a stored time control (``TimeControl.to_json``, docs/clocks.md) instead
+        of ``turn_seconds``: a per-move one is today's ``turn_seconds``; a bank is kept in
+        ``meta["clock"]`` (host/clocks/match.py), with ``turn_seconds`` its starting time.
+        ``weekend_pause``: a bank's clock stops from Saturday 00:00 to Monday 00:00 in each
+        player's own time zone."""
         if game not in registry:
             return Result.fail("host.err.unknown_game", game=str(game)[:40],
                                games=", ".join(registry.names()))
         meta = dict(meta or {})
+        meta.pop(bank_clock.KEY, None)
+        if time_control is not None:
+            try:
+                tc = time_controls.TimeControl.from_json(time_control)
+            except ClockError as exc:
+                return Result.fail(exc.key, **exc.params)
+            if turn_seconds is not None:
+                return Result.fail("clock.err.control.both")
+            if tc.is_bank:
+                meta[bank_clock.KEY] = bank_clock.new(tc, weekend_pause).to_json()
+            turn_seconds = tc.start
+        if weekend_pause and bank_clock.KEY not in meta:
+            return Result.fail("clock.err.control.weekend")
         if "cards" in meta:
             probe = MatchRecord(game=game, seed=0, seats=[], names=[], creator=creator, meta=meta)
             try:
@@ -61,7 +85,8 @@ class Seating:
         if not eng.min_players <= n <= eng.max_players:
             return Result.fail("host.err.player_count", game=game_msg(game), n=n,
                                min=eng.min_players, max=eng.max_players)
-        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        if turn_seconds is not None and bank_clock.KEY not in meta \
+                and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             return Result.fail("host.err.turn_time", min=MIN_TURN_SECONDS // 60,
                                max=MAX_TURN_SECONDS // 3600)
         options = dict(options or {})
@@ -131,7 +156,13 @@ class Seating:
             new = replace(new, seats=seats, names=names, status=ACTIVE, n_commands=0,
                           snapshot=None, snapshot_seq=0,
                           meta={**new.meta, "players0": len(seats), **start_edition(eng, new.meta.get("edition"))})
-            new.deadline = self._deadline(new)
+            mc = bank_clock.read(new)
+            if mc is not None:      # a time bank: every seat starts full
+                new.meta[bank_clock.KEY] = bank_clock.start(mc, len(seats)).to_json()
+                first = _initial_state(eng, new)
+                await self._timed(old, new, eng, first)
+            else:
+                new.deadline = self._deadline(new)
             written = await self._write(new, old.version)
             if written is None:
                 return Result.fail("host.err.conflict", match=old)
@@ -243,7 +274,7 @@ class Seating:
         if seat is None:
             new.seats, new.names = rec.seats + [user_id], rec.names + [name]
             new.accepted = rec.accepted + [user_id]
-        new.deadline = self._deadline(new)
+        await self._timed(rec, new, game, new_state)
         new.updated_at = self.now()
         written, refusal = await self._append(rec, new, target, entry, new_state)
         if refusal is not None:

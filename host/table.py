@@ -29,6 +29,7 @@ from host.engines import CardSetUnusable, engine_for, engine_of
 from host import batch, batch_log, integrity
 from host.batch import batch_refusal
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
+from host.clocks import match as bank_clock
 from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
 from host.practice import Practice
@@ -229,7 +230,13 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
         from render import render_png
 
         clock = None
-        if rec.turn_seconds and not hand:
+        mc = bank_clock.read(rec) if rec.turn_seconds and not hand else None
+        if mc is not None and mc.banks is not None:
+            # a bank: each player's bank and the public deadline (never a secret window's)
+            banks, due = bank_clock.public(mc, rec.deadline)
+            left = None if due is None or rec.status != ACTIVE else max(0.0, due - self.now())
+            clock = {"deadline_in": left, "turn_seconds": None, "banks": banks}
+        elif rec.turn_seconds and not hand:
             left = None if rec.deadline is None else max(0.0, rec.deadline - self.now())
             clock = {"deadline_in": left, "turn_seconds": rec.turn_seconds}
         try:
@@ -255,8 +262,13 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
             if waiting:
                 return msg("host.status.waiting", names=_names(rec, waiting))
             return msg("host.status.open", open=free)
-        return msg("host.status.to_act", names=_names(rec, _public_to_act(engine_of(rec), state)),
+        line = msg("host.status.to_act", names=_names(rec, _public_to_act(engine_of(rec), state)),
                    n=public_moves(rec))
+        mc = bank_clock.read(rec) if rec.status == ACTIVE else None
+        if mc is not None and mc.banks is not None:    # a bank match: each player's bank, the deadline
+            line = msg("clock.board.status", status=line,
+                       clock=bank_clock.banks_text(mc, list(rec.names), rec.deadline))
+        return line
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:
         res = rec.result or {}
@@ -446,7 +458,7 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
         if outcome is not None:
             new.status, new.result, new.deadline = FINISHED, with_detail(dict(outcome), game, new_state), None
         else:
-            new.deadline = self._deadline(new, hidden=_hidden(game, new_state))
+            await self._timed(rec, new, game, new_state, actor=seat, state_before=state)
         if new.n_commands % SNAPSHOT_EVERY == 0 or outcome is not None:
             new.snapshot, new.snapshot_seq = game.dump(new_state), new.n_commands
         new.updated_at = self.now()
@@ -652,7 +664,10 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                           meta={"locale": rec.meta.get("locale", "en"),
                                 **({"rated": rec.meta["rated"]} if "rated" in rec.meta else {}),
                                 # the same cards: a rematch is played with the set version of its match
-                                **({"cards": rec.meta["cards"]} if "cards" in rec.meta else {})},
+                                **({"cards": rec.meta["cards"]} if "cards" in rec.meta else {}),
+                                # the same time bank, full again
+                                **({"clock": bank_clock.new(mc.control, mc.weekend).to_json()}
+                                   if (mc := bank_clock.read(rec)) is not None else {})},
                           rematch_of=rec.id,
                           created_at=self.now(), updated_at=self.now())
         new = await self.store.create_match(new)

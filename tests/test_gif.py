@@ -30,7 +30,7 @@ from rules import registry
 A, B = 101, 102
 NAMES = ["Ann", "Ben"]
 GAMES = list(registry.names())
-MOVES = 40          # random moves before A resigns (a match that ends sooner ends by its rules)
+MOVES = 30          # random moves before A resigns (a match that ends sooner ends by its rules)
 
 
 async def _played(tmp_path, game: str, seed: int, max_moves: int):

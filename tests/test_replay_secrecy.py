@@ -34,8 +34,8 @@ from render.gif import _sample, match_gif
 from test_replay_steps import _played
 
 CARD_GAMES = ("logic_square", "maken", "art_of_war", "avalon")
-PICTURES = 10       # steps whose pictures are drawn, in both languages, spread over the match
-GIF_FRAMES = 16     # positions of the GIF drawn from each history
+PICTURES = 8        # steps whose pictures are drawn, in both languages, spread over the match
+GIF_FRAMES = 10     # positions of the GIF drawn from each history
 
 
 def _second_history(game, played, rng):
