@@ -169,15 +169,20 @@ def _gif(game: str, views: list[dict], durations: list[int], names: list[str], l
     colours = palette.getpalette() or []
     paper = Image.new("RGB", (1, 1), PAPER).quantize(palette=palette, dither=Image.Dither.NONE).getpixel((0, 0))
     packed: list[tuple[tuple[int, int], bytes]] = []
+    by_view: dict[int, tuple[tuple[int, int], bytes]] = {}     # the same view object: drawn once
     widest = 0
     for k, view in enumerate(views):
         if k and view == views[k - 1]:          # released together: the same picture again
             packed.append(packed[-1])
             continue
+        if id(view) in by_view:                 # (``views`` holds every view, so ids are unique)
+            packed.append(by_view[id(view)])
+            continue
         picture = _draw(game, view, names, locale, scale)
         widest = max(widest, round(picture.width / scale))
         indices = picture.quantize(palette=palette, dither=Image.Dither.NONE)
         packed.append((indices.size, zlib.compress(indices.tobytes(), 1)))
+        by_view[id(view)] = packed[-1]
     size = (max(s[0] for s, _ in packed), max(s[1] for s, _ in packed))
     return (*_write(size, colours, paper, packed, durations), widest)
 

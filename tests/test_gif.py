@@ -257,27 +257,7 @@ def _long(m: dict, n: int) -> list[dict]:
     return [{**steps[k % len(steps)], "seq": k + 1} for k in range(n)]
 
 
-@pytest.fixture
-def drawn_once(monkeypatch):
-    """The GIF writer's drawing of a view remembered for the test: the long matches made by
-    :func:`_long` show a few dozen views over and over, and each is drawn once instead of at each
-    repeat (a picture is a function of its view, names, language and scale: the bytes are the
-    same, at a seventh of the time)."""
-    from render import gif as gif_module
-
-    drawn: dict = {}
-    draw = gif_module._draw
-
-    def once(game, view, names, locale, scale):
-        key = (game, id(view), tuple(names), str(locale), scale)
-        if key not in drawn:
-            drawn[key] = (view, draw(game, view, names, locale, scale))     # the view kept: its id stays its own
-        return drawn[key][1].copy()
-    monkeypatch.setattr(gif_module, "_draw", once)
-    return drawn
-
-
-def test_a_long_match_is_sampled_to_300_frames_keeping_the_first_and_last(matches, drawn_once):
+def test_a_long_match_is_sampled_to_300_frames_keeping_the_first_and_last(matches):
     """"Sampling to ≤ 300 frames keeps first/last and sets `sampled`" ("True when the match had
     more than max_frames positions and was sampled evenly — always keeping the first and the
     last"), and "always under 8 MiB" for the longest match: Project Maken (the most bytes a frame)
@@ -300,7 +280,7 @@ def test_a_long_match_is_sampled_to_300_frames_keeping_the_first_and_last(matche
     assert short.sampled and short.frames <= 12
 
 
-def test_a_gif_over_the_limit_is_sampled_and_scaled_down_until_it_fits(matches, drawn_once):
+def test_a_gif_over_the_limit_is_sampled_and_scaled_down_until_it_fits(matches):
     """"Always under 8 MiB: if it would be bigger, scale down / sample more until it fits" — with
     the limit lowered to a size the match's GIF is well over: fewer frames first, at their size
     (scaling is the last resort), still from the first position to the last; a limit nothing fits
