@@ -63,6 +63,7 @@ from data.rows import (
     statuses,
 )
 from data.store_interface import (
+    ACTIVE,
     FINISHED,
     OPEN,
     PENDING,
@@ -80,7 +81,7 @@ from data.store_interface import (
     looks_transient,
     valid_id,
 )
-from data.sql_clocks import ClocksSql
+from data.sql_clocks import ClocksSql, _waiting_rows
 from data.sql_card_sets import CARD_SET_IDEMPOTENT, CARD_SET_READS, CARD_SET_WRITES, CardSetsSql
 from data.sql_quarantine import QuarantineSql
 from data.sql_stats import STATS_IDEMPOTENT, STATS_READS, STATS_WRITES, StatsSql
@@ -367,13 +368,24 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
         return n_commands, seats
 
     async def _write_row(self, c: Conn, row: list, out: MatchRecord,
-                         expected_version: int, old_seats: Any) -> None:
-        """The version-checked UPDATE, the seat index if the seats changed, and the results if
-        this write finishes the match.  Inside _write(), after _check_version."""
+                         expected_version: int, old_seats: Any, waiting: Any = None) -> None:
+        """The version-checked UPDATE, the seat index if the seats changed, the players the
+        match waits on (``waiting``: :attr:`MatchRecord.waiting`), and the results if this write
+        finishes the match.  Inside _write(), after _check_version."""
         args = self._row_args(row)
         n = await c.execute(UPDATE, *[args[i] for i in UPDATE_IDX], row[0], expected_version)
         if n != 1:  # cannot happen under the write/row lock, but never write blind
             raise VersionConflict(f"match {row[0]} changed while being written")
+        if out.status != ACTIVE:
+            waiting = []
+        if waiting is not None:
+            checked = _waiting_rows(waiting)
+            await c.execute("DELETE FROM turns_waiting WHERE match_id = ?", row[0])
+            if checked:
+                await c.executemany(
+                    "INSERT INTO turns_waiting (match_id, user_id, guild_id, since, deadline, bank_left) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [(row[0], uid, out.guild_id, since, deadline, bank) for uid, since, deadline, bank in checked])
         if row[I_SEATS] != old_seats:
             await c.execute("DELETE FROM match_players WHERE match_id = ?", row[0])
             seated = players(row[0], out.seats)
@@ -402,7 +414,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
         try:
             async with self._write() as c:
                 _, old_seats = await self._check_version(c, rec.id, expected_version)
-                await self._write_row(c, row, out, expected_version, old_seats)
+                await self._write_row(c, row, out, expected_version, old_seats, rec.waiting)
         except OutcomeUnknown:
             await self._settle_row(out)
         return out
@@ -447,7 +459,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
                 await c.execute(
                     "INSERT INTO commands (match_id, seq, seat, command, at) "
                     "VALUES (?, ?, ?, ?, ?)", match_id, seq, seat, command, now)
-                await self._write_row(c, row, out, expected_version, old_seats)
+                await self._write_row(c, row, out, expected_version, old_seats, rec.waiting)
         except _Damaged as e:  # rolled back: nothing written; now quarantine it
             async with self._read() as c:
                 await self._quarantine(c, match_id, str(e), strict=False, kind="log")

@@ -184,6 +184,11 @@ class MatchRecord:
     prng: int = 2
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
+    # not a column: the players this write leaves the match waiting on, for ``/turns`` — rows
+    # ``(user_id, since, deadline or None, bank_left or None)`` the store writes to
+    # ``turns_waiting`` in the same transaction as the row (None: leave them as they are; a
+    # match that is no longer active waits on nobody).  A record read back has None.
+    waiting: list | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass

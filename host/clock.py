@@ -22,40 +22,49 @@ log = logging.getLogger("host")
 CHALLENGE_TTL = 24 * 3600          # an unanswered challenge lapses after a day
 # a reminder comes when this share of the turn clock is left, at most this long before the deadline
 REMIND_SHARE, REMIND_CAP = 0.2, 12 * 3600
+TICK_SECONDS = HOST_SECONDS        # one whole tick, however many matches are due
 
 
 class Clock:
     """Needs the host's ``store``, ``now``, ``shards``, ``_lock``, ``_get``, ``_state``, ``_write``,
-    ``_board`` and ``_apply``."""
+    ``_board``, ``_apply`` and ``_auto_vacation`` (host/away.py)."""
 
     async def tick(self) -> list[Result]:
         """Reminders before a turn clock runs out, a notice when it has, lapsed challenges."""
         out: list[Result] = []
         now = self.now()
-        # only what can be due: deadlines within the longest reminder lead, old challenges; and
-        # with several processes only this one's guilds (host/shards.py).  Each event is then
-        # claimed by a versioned write (``_write``) before it is announced, so it is announced
-        # once even if another process looked at the same match.
-        # (The listing never raises for a bad row: the store quarantines and skips it.)
-        try:
-            due = await self.store.matches_due(now + REMIND_CAP, now - CHALLENGE_TTL, shards=self.shards,
-                                               now=now, lead=(REMIND_SHARE, REMIND_CAP))
-        except TransientStoreError:
-            return out      # the database failed for a moment (the store logged it): next tick
-        for rec in due:
-            # each match on its own: one that fails is logged (and quarantined if its row is
-            # what is wrong), and the others still get their reminders and expiries
+        # the tick keeps its own deadline, as a player's call does: while the database hangs it
+        # gives up after TICK_SECONDS in all, and what it did not reach waits for the next tick
+        with deadline.within(TICK_SECONDS):
+            # only what can be due: deadlines within the longest reminder lead, old challenges;
+            # and with several processes only this one's guilds (host/shards.py).  Each event is
+            # then claimed by a versioned write (``_write``) before it is announced, so it is
+            # announced once even if another process looked at the same match.
+            # (The listing never raises for a bad row: the store quarantines and skips it.)
             try:
-                with deadline.within(HOST_SECONDS):
-                    res = await self._tick_one(rec, now)
+                due = await self.store.matches_due(now + REMIND_CAP, now - CHALLENGE_TTL, shards=self.shards,
+                                                   now=now, lead=(REMIND_SHARE, REMIND_CAP))
             except TransientStoreError:
-                continue    # the database, not the match (the store logged it): next tick
-            except Exception:
-                log.exception("clock: match %s failed; the other matches carry on", rec.id)
-                await integrity.after_failure(self, rec.id)
-                continue
-            if res is not None:
-                out.append(res)
+                return out      # the database failed for a moment (the store logged it): next tick
+            for rec in due:
+                if deadline.expired():
+                    log.warning("clock: the tick ran out of time; %d due matches wait for the next one",
+                                len(due) - due.index(rec))
+                    break
+                # each match on its own: one that fails is logged (and quarantined if its row is
+                # what is wrong), and the others still get their reminders and expiries
+                try:
+                    with deadline.within(HOST_SECONDS):
+                        res = await self._tick_one(rec, now)
+                except TransientStoreError:
+                    continue    # the database, not the match (the store logged it): next tick
+                except Exception:
+                    log.exception("clock: match %s failed; the other matches carry on", rec.id)
+                    await integrity.after_failure(self, rec.id)
+                    continue
+                if res is not None:
+                    out.append(res)
+                    out.extend(res.data.pop("also", []))   # the player's other matches, timed again
         return out
 
     async def _tick_one(self, rec: MatchRecord, now: float) -> Result | None:
@@ -96,6 +105,11 @@ class Clock:
             except CorruptRow:
                 return None
             to_act = game.to_act(state)
+            if kind == "expired" and not _hidden(game, state):
+                # a bank out of time with vacation days left: a day is taken instead (host/away.py)
+                res = await self._auto_vacation(fresh, list(to_act))
+                if res is not None:
+                    return res
             if kind == "expired":   # e.g. "pass" in a response window: the match goes on
                 res = await self._default_move(fresh, game, state, to_act)
                 if res is not None:
@@ -149,9 +163,8 @@ class Clock:
         if mc is None or mc.banks is None:
             return _duration(rec.deadline - self.now())
         now = self.now()
-        zones = await bank_clock.zones(self.store, mc, list(rec.seats))
-        left = [bank_clock.left_now(mc, s, bank_clock.calendar_for(mc, zones.get(int(rec.seats[s] or 0))), now)
-                for s in to_act if 0 <= s < len(rec.seats)]
+        cals = await bank_clock.calendars(self.store, mc, list(rec.seats), _began(mc, now))
+        left = [bank_clock.left_now(mc, s, cals[s], now) for s in to_act if 0 <= s < len(rec.seats)]
         return bank_clock.left_text(min(left, default=max(0.0, rec.deadline - now)))
 
     async def _timed(self, old: MatchRecord, new: MatchRecord, game: Any, new_state: Any, *,
@@ -161,16 +174,43 @@ class Clock:
         A match without a bank keeps today's clock (``_deadline``)."""
         hidden = _hidden(game, new_state)
         mc = bank_clock.read(new)
+        to_act = list(game.to_act(new_state))
         if mc is None or mc.banks is None:
             new.deadline = self._deadline(new, hidden=hidden)
+            new.waiting = waiting_rows(new, to_act, self.now(), {}, None)
             return {}
         now = self.now()
-        zones = await bank_clock.zones(self.store, mc, list(new.seats))
-        cals = [bank_clock.calendar_for(mc, zones.get(int(u)) if u is not None else None) for u in new.seats]
+        cals = await bank_clock.calendars(self.store, mc, list(new.seats), _began(mc, now))
         responded = state_before is not None and _hidden(game, state_before)
         mc, deadlines = bank_clock.advance(
-            mc, now, cals, actor=actor, responded=responded, after=list(game.to_act(new_state)),
+            mc, now, cals, actor=actor, responded=responded, after=to_act,
             public_after=list(_public_to_act(game, new_state)), hidden_after=hidden, old_deadline=old.deadline)
         new.meta = {**new.meta, bank_clock.KEY: mc.to_json()}
         new.deadline = min(deadlines.values()) if deadlines else None
+        new.waiting = waiting_rows(new, to_act, now, deadlines, mc)
         return deadlines
+
+
+def _began(mc: bank_clock.MatchClock, now: float) -> float:
+    """The earliest instant a seat's current decision began (the vacations that can matter end
+    after it)."""
+    return min((s for s in (mc.since or ()) if s is not None), default=now)
+
+
+def waiting_rows(rec: MatchRecord, to_act: list[int], now: float, deadlines: dict[int, float],
+             mc: bank_clock.MatchClock | None) -> list[tuple[int, float, float | None, float | None]]:
+    """The rows of the list of games waiting on each player (``/turns``): one per player to act
+    — since when, their deadline (the match's, or their own bank's) and their bank left.  The
+    store writes them with the match row (``MatchRecord.waiting``)."""
+    rows: dict[int, tuple[int, float, float | None, float | None]] = {}
+    for s in to_act:
+        if not 0 <= s < len(rec.seats) or rec.seats[s] is None or rec.seats[s] in rows:
+            continue        # (a player in two seats is listed once, for the first)
+        began = now
+        bank = None
+        if mc is not None and mc.banks is not None and s < len(mc.banks):
+            bank = float(mc.banks[s])
+            if mc.since and s < len(mc.since) and mc.since[s] is not None:
+                began = float(mc.since[s])
+        rows[rec.seats[s]] = (int(rec.seats[s]), began, deadlines.get(s, rec.deadline), bank)
+    return list(rows.values())

@@ -11,6 +11,7 @@ from data.store import ACTIVE, DECLINED, OPEN, PENDING, CorruptRow, MatchRecord
 from host.clocks import ClockError
 from host.clocks import control as time_controls
 from host.clocks import match as bank_clock
+from host.clock import waiting_rows
 from host.engines import CardSetUnusable, engine_for, engine_of
 from host.options import describe_options, option_problem
 from host.replay import (
@@ -37,7 +38,8 @@ class Seating:
                         seed: int | None = None, locale: str = "en",
                         rematch_of: int | None = None, meta: dict | None = None,
                         deck: Any = None, cards: str | None = None,
-                        time_control: dict | None = None, weekend_pause: bool = False) -> Result:
+                        time_control: dict | None = None, weekend_pause: bool = False,
+                        vacation: bool = True, hours: Any = (), hours_zone: str | None = None) -> Result:
         """``cards``: the server's card set to play with (its name; ``shipped``: the shipped
         cards; None: the server's default for the game) — unless ``meta`` already names the
         version (``meta["cards"]``: a rematch, an event's pinned set).
@@ -46,7 +48,9 @@ class Seating:
         of ``turn_seconds``: a per-move one is today's ``turn_seconds``; a bank is kept in
         ``meta["clock"]`` (host/clocks/match.py), with ``turn_seconds`` its starting time.
         ``weekend_pause``: a bank's clock stops from Saturday 00:00 to Monday 00:00 in each
-        player's own time zone."""
+        player's own time zone; ``vacation``: a player's vacation stops their bank (an event
+        may say no); ``hours``: playing hours (windows of local minutes) in ``hours_zone``, an
+        event's option — the bank runs only inside them."""
         if game not in registry:
             return Result.fail("host.err.unknown_game", game=str(game)[:40],
                                games=", ".join(registry.names()))
@@ -60,7 +64,11 @@ class Seating:
             if turn_seconds is not None:
                 return Result.fail("clock.err.control.both")
             if tc.is_bank:
-                meta[bank_clock.KEY] = bank_clock.new(tc, weekend_pause).to_json()
+                try:
+                    mc = bank_clock.new(tc, weekend_pause, vacation=vacation, hours=hours, hours_zone=hours_zone)
+                except ClockError as exc:
+                    return Result.fail(exc.key, **exc.params)
+                meta[bank_clock.KEY] = mc.to_json()
             turn_seconds = tc.start
         if weekend_pause and bank_clock.KEY not in meta:
             return Result.fail("clock.err.control.weekend")
@@ -157,12 +165,13 @@ class Seating:
                           snapshot=None, snapshot_seq=0,
                           meta={**new.meta, "players0": len(seats), **start_edition(eng, new.meta.get("edition"))})
             mc = bank_clock.read(new)
+            first = _initial_state(eng, new)
             if mc is not None:      # a time bank: every seat starts full
                 new.meta[bank_clock.KEY] = bank_clock.start(mc, len(seats)).to_json()
-                first = _initial_state(eng, new)
                 await self._timed(old, new, eng, first)
             else:
                 new.deadline = self._deadline(new)
+                new.waiting = waiting_rows(new, list(eng.to_act(first)), self.now(), {}, None)
             written = await self._write(new, old.version)
             if written is None:
                 return Result.fail("host.err.conflict", match=old)

@@ -29,6 +29,7 @@ from host.engines import CardSetUnusable, engine_for, engine_of
 from host import batch, batch_log, integrity
 from host.batch import batch_refusal
 from host.clock import CHALLENGE_TTL, Clock  # noqa: F401  (CHALLENGE_TTL: re-exported)
+from host.away import Away
 from host.clocks import match as bank_clock
 from host.metrics import measured_command, measured_picture
 from host.options import describe_options, option_problem, parse_options, read_options  # noqa: F401
@@ -58,7 +59,7 @@ MAX_COMMAND_LEN = 200
 
 
 @bound_host   # every entry point answers within its deadline (host/resilient.py)
-class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
+class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
     metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
@@ -666,7 +667,8 @@ class Host(Seating, Clock, Queries, Practice, Rechecks, Replays):
                                 # the same cards: a rematch is played with the set version of its match
                                 **({"cards": rec.meta["cards"]} if "cards" in rec.meta else {}),
                                 # the same time bank, full again
-                                **({"clock": bank_clock.new(mc.control, mc.weekend).to_json()}
+                                **({"clock": bank_clock.new(mc.control, mc.weekend, vacation=mc.vacation, hours=mc.hours,
+                                                            hours_zone=mc.hours_zone).to_json()}
                                    if (mc := bank_clock.read(rec)) is not None else {})},
                           rematch_of=rec.id,
                           created_at=self.now(), updated_at=self.now())

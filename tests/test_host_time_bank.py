@@ -93,9 +93,9 @@ async def test_the_weekend_pause_counts_in_each_players_own_time_zone(clocked_ho
 
 async def test_a_reminder_then_an_expiry_come_through_the_tick(clocked_host):
     """"Reminders: when a bank will run out within a set share or hours"; "A time-out, once bank
-    and vacation are spent, works as today (claim …)"."""
+    and vacation are spent, works as today (claim …)" (a match that allows no vacation)."""
     host = await clocked_host()
-    mid = await started(host)
+    mid = await started(host, vacation=False)
     rec = await host.store.get_match(mid)
     host.clock.t = rec.deadline - 13 * HOUR
     assert await host.tick() == []

@@ -10,13 +10,14 @@ import json
 import logging
 import math
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
 from data import migrate
 from data.sql_clocks import MAX_PAYLOAD_TEXT, MAX_SETTINGS_TEXT, VACATION_HOWS, VACATION_MAX_SECONDS
 from data.sql_store import SqlStore
-from data.store import MatchRecord, Store, TransientStoreError
+from data.store import FINISHED, MatchRecord, Store, TransientStoreError
 from host.clocks import vacation as V
 from host.clocks.notify import NotifySettings
 from tests.test_store_faults import failing_driver
@@ -319,6 +320,24 @@ async def test_rows_computed_from_an_older_version_never_overwrite_newer_ones(st
     assert not await store.set_waiting(m.id, G1, [{"user_id": ALICE, "since": T0}], version=m.version)
     assert await store.waiting_for(ALICE) == [] and len(await store.waiting_for(BOB)) == 1
     assert not await store.set_waiting(10 ** 9, G1, [{"user_id": ALICE, "since": T0}], version=1)
+
+
+async def test_the_waiting_rows_go_with_the_match_row_in_one_write(store):
+    """The host writes a match's rows "in the same transaction as the match row": a record's
+    ``waiting`` replaces them with the row (update and command alike); None leaves them; a
+    match that is no longer active waits on nobody."""
+    m = await _match(store)
+    m.waiting = [(ALICE, T0, T0 + 60, 30.0)]
+    m = await store.update_match(m, m.version)
+    assert m.waiting is None            # a record read back carries no rows
+    assert [(r["match_id"], r["guild_id"], r["bank_left"]) for r in await store.waiting_for(ALICE)] == [(m.id, m.guild_id, 30.0)]
+    m = await store.update_match(m, m.version)                       # None: left as they are
+    assert len(await store.waiting_for(ALICE)) == 1
+    nxt = replace(m, n_commands=m.n_commands + 1, waiting=[(BOB, T0 + 1, None, None)])
+    m = await store.append_command(nxt, m.version, 0, "x")
+    assert await store.waiting_for(ALICE) == [] and [r["match_id"] for r in await store.waiting_for(BOB)] == [m.id]
+    m = await store.update_match(replace(m, status=FINISHED, result={"winners": [0], "reason": "resign"}), m.version)
+    assert await store.waiting_for(BOB) == []
 
 
 async def test_turns_reads_a_players_100_matches_among_100000_through_the_index(store, backend):

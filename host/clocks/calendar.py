@@ -379,6 +379,14 @@ def next_running(cal: Calendar, t: float) -> float:
     return _run_from(cal, _instant_ok(t))[0]
 
 
+def vacation_end(cal: Calendar, t: float) -> float | None:
+    """The end of the vacation ``t`` falls in (touching ones merged), or None when it falls in none."""
+    if not cal.vacations:
+        return None
+    inside, end = _vacation(cal, _instant_ok(t))
+    return end if inside else None
+
+
 def pause_at(cal: Calendar, t: float) -> str | None:
     """Why the clock is paused at ``t`` — ``"vacation"``, ``"weekend"`` or ``"hours"`` (outside
     playing hours), in that order — or None when it runs; the board's words are the catalog's

@@ -6,9 +6,12 @@ the match is treated as having no bank, it never raises out of the host)::
 
     {"control": {"initial": 259200, "increment": 86400, "cap": 604800},
      "weekend": true,              # the weekend pause, in each player's own time zone
+     "vacation": true,             # a player's vacation stops their bank (an event may say no)
+     "hours": [[1080, 1380]], "hours_zone": "Asia/Tokyo",   # an event's playing hours (optional)
      "banks": [259200.0, 172800.0],  # seconds left per seat, as of ``since`` (absent before the start)
      "since": [1700000000.0, null],  # per seat: when its current decision began (null: not to act)
-     "shown": {...}}               # while a secret window is open: what the public still sees
+     "shown": {...},               # while a secret window is open: what the public still sees
+     "away": [[1, 1700600000.0]]}  # seats to act on vacation when last timed, and until when
 
 ``since`` is kept per seat so that seats deciding at the same time (several seats to act) are
 each charged from when their own decision began.  A bank match also has ``turn_seconds`` set to
@@ -43,25 +46,45 @@ class MatchClock:
 
     control: control.TimeControl
     weekend: bool = False
+    vacation: bool = True
+    hours: tuple[cal_mod.Window, ...] = ()
+    hours_zone: str | None = None
     banks: tuple[float, ...] | None = None
     since: tuple[float | None, ...] | None = None
     shown: dict | None = None
+    away: tuple[tuple[int, float], ...] = ()
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"control": self.control.to_json(), "weekend": self.weekend}
+        if not self.vacation:
+            out["vacation"] = False
+        if self.hours:
+            out["hours"] = [list(w) for w in self.hours]
+            out["hours_zone"] = self.hours_zone
         if self.banks is not None:
             out["banks"] = list(self.banks)
             out["since"] = list(self.since or ())
         if self.shown is not None:
             out["shown"] = self.shown
+        if self.away:
+            out["away"] = [[s, t] for s, t in self.away]
         return out
 
 
-def new(tc: control.TimeControl, weekend: bool = False) -> MatchClock:
-    """The clock of a new match (banks are filled when it starts: :func:`start`)."""
+def new(tc: control.TimeControl, weekend: bool = False, *, vacation: bool = True,
+        hours: Any = (), hours_zone: str | None = None) -> MatchClock:
+    """The clock of a new match (banks are filled when it starts: :func:`start`).  ``vacation``:
+    whether a player's vacation stops their bank; ``hours``: an event's playing hours (windows
+    of local minutes, :func:`host.clocks.calendar.check_hours`) in ``hours_zone`` — refused
+    with a :class:`ClockError` when they cannot be used."""
     if not tc.is_bank:
         raise ClockError("clock.err.control.kind")
-    return MatchClock(control=tc, weekend=bool(weekend))
+    windows = cal_mod.check_hours(tuple(tuple(w) for w in hours or ()))
+    zone = None
+    if windows:
+        zone = cal_mod.check_zone(hours_zone if hours_zone is not None else UTC)
+        cal_mod.Calendar(hours=windows, hours_zone=zone)       # the zone can be read
+    return MatchClock(control=tc, weekend=bool(weekend), vacation=bool(vacation), hours=windows, hours_zone=zone)
 
 
 def _num(v: Any) -> float:
@@ -75,14 +98,21 @@ def _opt(v: Any) -> float | None:
 
 
 def _check(raw: Any, seats: int) -> MatchClock:
-    if not isinstance(raw, dict) or not set(raw) <= {"control", "weekend", "banks", "since", "shown"}:
+    if not isinstance(raw, dict) or not set(raw) <= {"control", "weekend", "vacation", "hours", "hours_zone",
+                                                     "banks", "since", "shown", "away"}:
         raise ValueError("not a clock object")
     tc = control.TimeControl.from_json(raw.get("control"))
     if not tc.is_bank:
         raise ValueError("a per-move control is kept in turn_seconds")
     weekend = raw.get("weekend", False)
-    if not isinstance(weekend, bool):
-        raise ValueError("weekend: not a bool")
+    vacation = raw.get("vacation", True)
+    if not isinstance(weekend, bool) or not isinstance(vacation, bool):
+        raise ValueError("weekend/vacation: not a bool")
+    hours_raw = raw.get("hours", [])
+    if not isinstance(hours_raw, list) or len(hours_raw) > cal_mod.MAX_WINDOWS:
+        raise ValueError("hours: not a list of windows")
+    hours = cal_mod.check_hours(tuple(tuple(w) if isinstance(w, list) else w for w in hours_raw))
+    hours_zone = cal_mod.check_zone(raw.get("hours_zone")) if hours else None
     banks = since = shown = None
     if "banks" in raw:
         if not (isinstance(raw["banks"], list) and isinstance(raw.get("since"), list)
@@ -97,7 +127,13 @@ def _check(raw: Any, seats: int) -> MatchClock:
         if not (isinstance(s, dict) and isinstance(s.get("banks"), list) and len(s["banks"]) == seats):
             raise ValueError("shown: not a public clock")
         shown = {"banks": [_num(b) for b in s["banks"]], "deadline": _opt(s.get("deadline"))}
-    return MatchClock(control=tc, weekend=weekend, banks=banks, since=since, shown=shown)
+    away_raw = raw.get("away", [])
+    if not (isinstance(away_raw, list) and len(away_raw) <= seats
+            and all(isinstance(a, list) and len(a) == 2 and type(a[0]) is int and 0 <= a[0] < seats for a in away_raw)):
+        raise ValueError("away: not a list of [seat, until]")
+    away = tuple((a[0], _num(a[1])) for a in away_raw)
+    return MatchClock(control=tc, weekend=weekend, vacation=vacation, hours=hours, hours_zone=hours_zone,
+                      banks=banks, since=since, shown=shown, away=away)
 
 
 def read(rec: Any) -> MatchClock | None:
@@ -118,35 +154,56 @@ def start(mc: MatchClock, seats: int) -> MatchClock:
     return replace(mc, banks=control.start_banks(mc.control, seats), since=(None,) * seats, shown=None)
 
 
-def calendar_for(mc: MatchClock, zone: str | None) -> cal_mod.Calendar:
-    """When one player's clock runs: always, or (weekend pause) not from Saturday 00:00 to Monday
-    00:00 in ``zone`` (UTC when the player has none or it cannot be read)."""
-    if not mc.weekend:
+def calendar_for(mc: MatchClock, zone: str | None, vacations: Any = ()) -> cal_mod.Calendar:
+    """When one player's clock runs: always, or not from Saturday 00:00 to Monday 00:00 in
+    ``zone`` (the weekend pause; UTC when the player has none or it cannot be read), not outside
+    the match's playing hours, and not during the player's ``vacations`` (``[start, end)``
+    instants) when the match allows vacation."""
+    weekend = None
+    if mc.weekend:
+        try:
+            weekend = cal_mod.check_zone(zone or UTC)
+        except ClockError:
+            log.warning("time zone %r cannot be used; UTC instead", str(zone)[:40])
+            weekend = UTC
+    spans = tuple(vacations) if mc.vacation else ()
+    if weekend is None and not mc.hours and not spans:
         return cal_mod.ALWAYS
     try:
-        return cal_mod.Calendar(weekend_zone=zone or UTC)
-    except (ClockError, ValueError, KeyError, OSError):
-        log.warning("time zone %r cannot be used; UTC instead", str(zone)[:40])
-        return cal_mod.Calendar(weekend_zone=UTC)
+        return cal_mod.Calendar(weekend_zone=weekend, hours=mc.hours, hours_zone=mc.hours_zone, vacations=spans)
+    except (ClockError, ValueError, KeyError, OSError) as exc:      # checked when read: not expected
+        log.warning("a calendar cannot be built (%s); the clock runs always", exc)
+        return cal_mod.ALWAYS
 
 
-async def zones(store: Any, mc: MatchClock, user_ids: list[Any]) -> dict[int, str]:
-    """The players' own time zones (their stored settings), only when the match pauses on
-    weekends; a player without one, or a store that fails (logged), is in UTC."""
-    if not mc.weekend:
-        return {}
-    ids = [int(u) for u in user_ids if u is not None]
-    try:
-        settings = await store.player_settings_many(ids)
-    except Exception:
-        log.exception("players' time zones could not be read; UTC for this move")
-        return {}
-    out = {}
-    for uid, s in (settings or {}).items():
-        zone = s.get("zone") if isinstance(s, dict) else None
-        if isinstance(zone, str):
-            out[int(uid)] = zone
-    return out
+async def calendars(store: Any, mc: MatchClock, user_ids: list[Any], since: float) -> list[cal_mod.Calendar]:
+    """Each seat's calendar (:func:`calendar_for`): the players' own time zones (their stored
+    settings, only when the match pauses on weekends) and their vacations ending after
+    ``since`` (only when the match allows vacation).  A player without a zone is in UTC; a
+    store that fails is logged and the clock runs for this decision as if nothing paused it."""
+    ids = sorted({int(u) for u in user_ids if u is not None})
+    zones: dict[int, str] = {}
+    away: dict[int, list[tuple[float, float]]] = {}
+    if mc.weekend and ids:
+        try:
+            settings = await store.player_settings_many(ids)
+        except Exception:
+            log.exception("players' time zones could not be read; UTC for this move")
+            settings = {}
+        for uid, s in (settings or {}).items():
+            zone = s.get("zone") if isinstance(s, dict) else None
+            if isinstance(zone, str):
+                zones[int(uid)] = zone
+    if mc.vacation and ids:
+        try:
+            records = await store.vacations_many(ids, since)
+        except Exception:
+            log.exception("players' vacations could not be read; none for this move")
+            records = {}
+        for uid, rows in (records or {}).items():
+            away[int(uid)] = [(r["start"], r["end"]) for r in rows if r["end"] > r["start"]]
+    return [calendar_for(mc, zones.get(int(u)) if u is not None else None,
+                         away.get(int(u), ()) if u is not None else ()) for u in user_ids]
 
 
 def left_now(mc: MatchClock, seat: int, cal: cal_mod.Calendar, now: float) -> float:
@@ -195,15 +252,21 @@ def advance(mc: MatchClock, now: float, cals: list[cal_mod.Calendar], *, actor: 
     deadlines = {}
     for s in after:
         if 0 <= s < seats:
-            at = cal_mod.deadline(cals[s], since[s], banks[s])
+            # a bank never runs out while its clock is stopped: an empty bank at a vacation's
+            # start (a day taken automatically when it ran out) times out when the clock runs again
+            at = cal_mod.next_running(cals[s], cal_mod.deadline(cals[s], since[s], banks[s]))
             if hidden_after:
                 at = max(at, since[s] + control.WINDOW_FLOOR)
             deadlines[s] = at
     shown = None
     if hidden_after:
         shown = mc.shown or {"banks": before_banks, "deadline": old_deadline}
-    return MatchClock(control=mc.control, weekend=mc.weekend, banks=tuple(banks), since=tuple(since),
-                      shown=shown), deadlines
+    away = []
+    for s in sorted(set(public_after)):     # (a secret window's responder is not said to be away)
+        until = cal_mod.vacation_end(cals[s], now) if 0 <= s < seats else None
+        if until is not None:
+            away.append((s, until))
+    return replace(mc, banks=tuple(banks), since=tuple(since), shown=shown, away=tuple(away)), deadlines
 
 
 def public(mc: MatchClock, deadline: float | None) -> tuple[list[float], float | None]:
@@ -228,6 +291,9 @@ def banks_text(mc: MatchClock, names: list[str], deadline: float | None) -> dict
             out[loc] = i18n.t("clock.board.banks", loc, banks=listed)
         else:
             out[loc] = i18n.t("clock.board.banks_due", loc, banks=listed, deadline=f"<t:{int(due)}:R>")
+        for s, until in mc.away:       # "… is on vacation until …": the opponents see why
+            if s < len(names):
+                out[loc] += ("" if loc == "ja" else " ") + i18n.t("clock.vacation.away", loc, name=names[s] or f"#{s + 1}", until=int(until))
     return out
 
 
