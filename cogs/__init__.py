@@ -32,6 +32,8 @@ async def setup_all(bot: commands.Bot) -> None:
     for cog in COGS:
         if bot.get_cog(cog.__name__) is None:
             await bot.add_cog(cog(bot))
+    await __import__("cogs.notices", fromlist=["setup"]).setup(bot)    # held notices, digests (cogs/notices.py)
+    await __import__("cogs.clock_player", fromlist=["setup"]).setup(bot)   # /turns, /vacation, /notify
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
                           *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:

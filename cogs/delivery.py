@@ -19,6 +19,9 @@
   notice in the match channel, without secrets, pointing to ``/match hand``.  A failed DM never
   blocks the public update: public first, then each DM on its own.
 * A 30-second **clock loop** calls ``host.tick()`` and delivers what it returns.
+* **Who is pinged** is each player's own choice (:meth:`Delivery._told`, cogs/notices.py): a ping
+  in the thread, a DM with a jump link instead, or nothing but the daily digest; nothing during
+  their quiet hours (the notice is held until they end).
 
 Private views are never logged.
 """
@@ -41,10 +44,12 @@ from cogs.common import (
 )
 from cogs.components import board_view
 from cogs.dms import PrivateDelivery, picture_file
+from cogs.notices import told
 from data import i18n
 from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
 from host.queries import MOVED_FROM
-from host.options_text import public_options
+from host.clocks import match as bank_clock
+from host.options_text import clock_lines, public_options
 from host.texts import public_moves
 from host.engines import shown_engine
 from rules import registry
@@ -171,12 +176,9 @@ class Delivery(PrivateDelivery, commands.Cog):
                            if uid and name else f"{i + 1}. {who}")
         embed.add_field(name=tr("cogs.board.players", locale), value=clip("\n".join(players) or "-", 1024),
                         inline=True)
-        if rec.turn_seconds:
-            clock = tr(f"cogs.turn.{rec.turn_seconds}", locale) if i18n.has(f"cogs.turn.{rec.turn_seconds}") \
-                else f"{rec.turn_seconds}s"
-            if rec.status == ACTIVE and rec.deadline:
-                clock += f"\n<t:{int(rec.deadline)}:R>"
-            embed.add_field(name=tr("cogs.board.clock", locale), value=clock, inline=True)
+        clock = clock_field(rec, public, locale)
+        if clock is not None:
+            embed.add_field(name=clock[0], value=clip(clock[1], 1024), inline=True)
         # options as players read them: never a deck's contents or a raw id (host.options_text);
         # until the first move everyone sees (a secret decision is no move: host.texts.public_moves)
         # plain lines with players' and decks' names in them: made safe as a whole
@@ -292,10 +294,10 @@ class Delivery(PrivateDelivery, commands.Cog):
         try:
             if board is not None and board[0] == home and not aged:
                 data = await self.bot.http.start_thread_with_message(
-                    home, board[1], name=name, auto_archive_duration=archive_minutes(rec.turn_seconds))
+                    home, board[1], name=name, auto_archive_duration=archive_minutes(turn_span(rec)))
             else:
                 data = await self.bot.http.start_thread_without_message(
-                    home, name=name, auto_archive_duration=archive_minutes(rec.turn_seconds),
+                    home, name=name, auto_archive_duration=archive_minutes(turn_span(rec)),
                     type=discord.ChannelType.public_thread.value)
         except discord.HTTPException as exc:
             log.info("match %s: no thread in %s (%s); playing in the channel", rec.id, home,
@@ -419,6 +421,7 @@ class Delivery(PrivateDelivery, commands.Cog):
         # (the computer of a practice match is never pinged: the board says it is thinking)
         ping_ids = [u for u in dict.fromkeys(([] if notice else [u for u in awaited if u != actor]) + notify)
                     if not self._is_me(u)]
+        ping_ids = await self._told(rec, refs, result, ping_ids, [] if notice else awaited)
         # the words of the turn stay when this board is retired; its pings go
         words = _recent(turn, locale)
         calls: list[str] = []
@@ -597,7 +600,7 @@ class Delivery(PrivateDelivery, commands.Cog):
             return False
         public = replace(board.public, text=list(result.public.text))
         notify = [u for u in result.notify if u and u != actor]
-        combined = SimpleNamespace(public=public, notify=notify)
+        combined = SimpleNamespace(public=public, notify=notify, data=getattr(result, "data", None) or {})
         return await self.turn_board(board.match or rec, refs, locale, combined, actor, notice=True) is not None
 
     async def _post_event(self, rec: MatchRecord, refs: dict[str, str], locale: str, result: Any,
@@ -617,8 +620,20 @@ class Delivery(PrivateDelivery, commands.Cog):
             lines.append(mention_line([u for u in notify if u not in prompted]))
         if not lines:
             return
+        ping_ids = await self._told(rec, refs, result, ping_ids, prompted)
         await self._post(rec, refs, content=clip("\n".join(lines), CONTENT_MAX),
                          allowed_mentions=pings(ping_ids) if ping_ids else NO_PINGS)
+
+    async def _told(self, rec: MatchRecord, refs: dict[str, str], result: Any, ping_ids: list[int],
+                    turn: list[int]) -> list[int]:
+        """Of ``ping_ids``, whom to ping in the thread now: each player is told in their own way
+        (cogs/notices.py: a DM instead, later after their quiet hours, or the digest only);
+        ``turn``: those told it is their turn.  If that cannot be decided, everyone as before."""
+        try:
+            return await told(self, rec, refs, result, ping_ids, turn)
+        except Exception:
+            log.exception("match %s: how to tell the players could not be decided; pinging them", rec.id)
+            return ping_ids
 
     # ------------------------------------------------------------------ clock
     @tasks.loop(seconds=30)
@@ -684,6 +699,42 @@ def coalesce(older: Any, newer: Any) -> Any:
         public = older.public
     return replace(newer, public=public, private=list(newer.private or older.private),
                    notify=list(dict.fromkeys(list(older.notify) + list(newer.notify))))
+
+
+def clock_field(rec: MatchRecord, public: Any, locale: str) -> tuple[str, str] | None:
+    """The board's clock field (name, value), None without a clock.  Today's clock: the time per
+    move and, under way, its deadline.  A time bank: the control in words, its weekend pause
+    (host.options_text.clock_lines) and, under way, the host's clock line — each player's bank
+    in words and the deadline as a Discord timestamp — unless the status line above already
+    says it.  Only what everyone may see (``bank_clock.public``): while a secret window is open,
+    the banks and deadline as they stood before it; never ``turn_seconds``, which holds a bank's
+    starting time."""
+    lines = clock_lines(rec, locale)
+    mc = bank_clock.read(rec) if rec.turn_seconds else None
+    if mc is None:
+        if not rec.turn_seconds:
+            return None
+        if rec.status == ACTIVE and rec.deadline:
+            lines.append(f"<t:{int(rec.deadline)}:R>")
+        return (tr("cogs.board.clock", locale), "\n".join(lines)) if lines else None
+    if rec.status == ACTIVE and mc.banks is not None:
+        said = getattr(getattr(public, "status_line", None), "key", None) == "clock.board.status"
+        if not said:    # (its user names are made safe as every message's are)
+            lines.append(render(bank_clock.banks_text(mc, list(rec.names), rec.deadline), locale))
+    return tr("play_clock.board.field", locale), "\n".join(lines)
+
+
+def turn_span(rec: MatchRecord) -> int | None:
+    """The longest one decision's clock may run, for :func:`archive_minutes`: today's time per
+    move; a bank's cap (it never holds more) — or None, the longest, when its clock may stop
+    (a weekend pause, playing hours, a vacation) and a decision may last days more.  A bank's
+    ``turn_seconds`` is only its starting time."""
+    if not rec.turn_seconds:
+        return None
+    mc = bank_clock.read(rec)
+    if mc is None:      # (a bank that cannot be read plays as a time per move of its starting time)
+        return rec.turn_seconds
+    return None if mc.weekend or mc.hours or mc.vacation else mc.control.cap
 
 
 def archive_minutes(turn_seconds: int | None) -> int:

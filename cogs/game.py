@@ -25,7 +25,7 @@ from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from cogs.controls import TableControls, said_move
 from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
-from cogs.play_options import options_autocomplete
+from cogs.play_options import clock_args, control_autocomplete, options_autocomplete
 from data.store import ABORTED, FINISHED, UNFINISHED, MatchRecord
 from rules import registry
 
@@ -265,6 +265,8 @@ class Game(TableControls, commands.Cog):
                          open_seats=N("open_seats", "cmd.play.open_seats.name"),
                          options=N("options", "cmd.play.options.name"),
                          turn_time=N("turn_time", "cmd.play.turn_time.name"),
+                         time_control=N("time_control", "cmd.play.time_control.name"),
+                         weekend_pause=N("weekend_pause", "cmd.play.weekend_pause.name"),
                          rated=N("rated", "cmd.play.rated.name"),
                          deck=N("deck", "cmd.play.deck.name"), fill_ai=N("fill_ai", "cmd.play.fill_ai.name"),
                          card_set=N("set", "cmd.play.set.name"))
@@ -275,12 +277,14 @@ class Game(TableControls, commands.Cog):
                            open_seats=L("cmd.play.open_seats.description"),
                            options=L("cmd.play.options.description"),
                            turn_time=L("cmd.play.turn_time.description"),
+                           time_control=L("cmd.play.time_control.description"),
+                           weekend_pause=L("cmd.play.weekend_pause.description"),
                            rated=L("cmd.play.rated.description"),
                            deck=L("cmd.play.deck.description"), fill_ai=L("cmd.play.fill_ai.description"),
                            card_set=L("cmd.play.set.description"))
     @app_commands.choices(game=GAME_CHOICES, turn_time=_turn_choices())
     @app_commands.autocomplete(deck=any_deck_autocomplete, options=options_autocomplete,
-                               card_set=play_set_autocomplete)
+                               card_set=play_set_autocomplete, time_control=control_autocomplete)
     async def play(self, interaction: discord.Interaction, game: str,
                    opponent: Optional[discord.User] = None, opponent2: Optional[discord.User] = None,
                    opponent3: Optional[discord.User] = None,
@@ -288,7 +292,9 @@ class Game(TableControls, commands.Cog):
                    options: Optional[app_commands.Range[str, 0, 200]] = None,
                    turn_time: Optional[int] = None, rated: Optional[bool] = None,
                    deck: Optional[app_commands.Range[str, 1, 1000]] = None,
-                   fill_ai: Optional[bool] = None, card_set: Optional[app_commands.Range[str, 1, 40]] = None) -> None:
+                   fill_ai: Optional[bool] = None, card_set: Optional[app_commands.Range[str, 1, 40]] = None,
+                   time_control: Optional[app_commands.Range[str, 1, 128]] = None,
+                   weekend_pause: Optional[bool] = None) -> None:
         locale = user_locale(interaction)
         game = str(game or "").strip()
         if game not in registry:
@@ -315,6 +321,12 @@ class Game(TableControls, commands.Cog):
             await reply_error(interaction, tr("cogs.err.bad_options", locale, detail=render(problem, locale),
                                               allowed=allowed_options(engine)))
             return
+        # the clock: turn_time or time_control (never both), else the server's defaults
+        clock, refused = clock_args(turn_time, time_control, weekend_pause,
+                                    await self.delivery.settings(interaction.guild_id), locale)
+        if refused is not None:
+            await reply_error(interaction, refused)
+            return
         opponents: list[tuple[int, str]] = []
         me = getattr(self.bot.user, "id", None)
         if opponent is not None and opponent.id == me and opponent2 is None and opponent3 is None \
@@ -335,11 +347,6 @@ class Game(TableControls, commands.Cog):
         if fill_ai and (engine.max_players < 3 or len(opponents) + seats + 1 < 3):
             await reply_error(interaction, tr("cogs.err.fill_ai_ffa", locale))
             return
-        turn = int(turn_time) if turn_time else None
-        if turn is not None and turn not in TURN_CHOICES:
-            await reply_error(interaction, tr("cogs.err.turn_time", locale,
-                                              allowed=tr("core.list_sep", locale).join(tr(f"cogs.turn.{s}", locale) for s in TURN_CHOICES)))
-            return
         chosen, err = await DeckBook(self.bot.store).for_play(interaction.user.id, game, deck, engine=cards.data["engine"])
         if err is not None:
             await reply_error(interaction, "\n".join([render(err.error, locale)]
@@ -349,7 +356,7 @@ class Game(TableControls, commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.host.challenge(
             game, interaction.user.id, interaction.user.display_name, opponents=opponents,
-            open_seats=seats, options=parsed, turn_seconds=turn, guild_id=interaction.guild_id,
+            open_seats=seats, options=parsed, **clock, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id, locale=public_locale,
             meta={"rated": rated is not False, **({"fill_ai": True} if fill_ai else {}),
                   **({"cards": cards.data["ref"]} if cards.data["ref"] else {})},

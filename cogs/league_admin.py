@@ -108,7 +108,7 @@ class LeagueAdmin(commands.Cog):
 
     @league_admin.command(name=N("start", "cmd.league.start.name"), description=L("cmd.league.start.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def start(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         cog = await self._ready(interaction)
@@ -126,8 +126,8 @@ class LeagueAdmin(commands.Cog):
     @league_admin.command(name=N("report", "cmd.league.report.name"), description=L("cmd.league_admin.report.description"))
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), result=N("result", "cmd.league.opt.result.name"),
                          league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), result=L("cmd.league_admin.opt.result.description"),
-                           league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(pairing=L("cmd.league_admin.opt.pairing.description"), result=L("cmd.league_admin.opt.result.description"),
+                           league=L("cmd.league_admin.opt.league.description"))
     @app_commands.choices(result=RESULT_CHOICES)
     @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
     async def report(self, interaction: discord.Interaction, pairing: int, result: str,
@@ -170,8 +170,8 @@ class LeagueAdmin(commands.Cog):
     @league_admin.command(name=N("forfeit", "cmd.league.forfeit.name"), description=L("cmd.league.forfeit.description"))
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"), loser=N("loser", "cmd.league.opt.loser.name"),
                          league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"), loser=L("cmd.league.opt.loser.description"),
-                           league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(pairing=L("cmd.league_admin.opt.pairing.description"), loser=L("cmd.league.opt.loser.description"),
+                           league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
     async def forfeit(self, interaction: discord.Interaction, pairing: int, loser: Optional[discord.User] = None,
                       league: Optional[int] = None) -> None:
@@ -188,7 +188,7 @@ class LeagueAdmin(commands.Cog):
 
     @league_admin.command(name=N("remove", "cmd.league.remove.name"), description=L("cmd.league.remove.description"))
     @app_commands.rename(user=N("player", "cmd.records.user.name"), league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(user=L("cmd.league.opt.user.description"), league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(user=L("cmd.league.opt.user.description"), league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def remove(self, interaction: discord.Interaction, user: discord.User, league: Optional[int] = None) -> None:
         # works for a user who has left the server too: only the id is needed
@@ -208,7 +208,7 @@ class LeagueAdmin(commands.Cog):
     @league_admin.command(name=N("next-round", "cmd.league.next_round.name"),
                           description=L("cmd.league.next_round.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def next_round(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         cog = await self._ready(interaction)
@@ -225,7 +225,7 @@ class LeagueAdmin(commands.Cog):
 
     @league_admin.command(name=N("close", "cmd.league.close.name"), description=L("cmd.league.close.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def close(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         cog = await self._ready(interaction)
@@ -268,7 +268,7 @@ class LeagueAdmin(commands.Cog):
                           description=L("cmd.league_admin.trail.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"),
                          page=N("page", "cmd.league_admin.opt.page.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"),
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"),
                            page=L("cmd.league_admin.opt.page.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def trail(self, interaction: discord.Interaction, league: Optional[int] = None,
@@ -283,7 +283,7 @@ class LeagueAdmin(commands.Cog):
     @league_admin.command(name=N("export", "cmd.league_admin.export.name"),
                           description=L("cmd.league_admin.export.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"))
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def export(self, interaction: discord.Interaction, league: Optional[int] = None) -> None:
         """The league's standings and pairings as CSV files, headers in your language (only you see them)."""

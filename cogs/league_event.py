@@ -29,11 +29,14 @@ from discord.app_commands import Choice
 from cogs.common import (L, N, clip, game_name, mention_line, render, render_lines, reply, reply_error, safe_text, tr,
                          user_locale)
 from cogs.decks import any_deck_autocomplete
+from cogs.league_clock import control_autocomplete, zone_autocomplete
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
 from data.store import LeagueRecord, TransientStoreError
 from host.decks import DeckBook
+from host.types import Msg
 from host.events import bestof as BO
+from host.events import clock as EC
 from host.events import reports as RP
 from host.events import stages as ST
 from host.events import entry as E
@@ -293,8 +296,14 @@ class LeagueEvent(LeaguePart):
                          cut_best_of=N("cut_best_of", "cmd.league_admin.opt.cut_best_of.name"),
                          round_minutes=N("round_minutes", "cmd.league_admin.opt.round_minutes.name"),
                          confirm_minutes=N("confirm_minutes", "cmd.league_admin.opt.confirm_minutes.name"),
-                         pair_by_hand=N("pair_by_hand", "cmd.league_admin.opt.pair_by_hand.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"),
+                         pair_by_hand=N("pair_by_hand", "cmd.league_admin.opt.pair_by_hand.name"),
+                         clock=N("clock", "cmd.league_admin.opt.clock.name"),
+                         vacation=N("vacation", "cmd.league_admin.opt.vacation.name"),
+                         weekends=N("weekends", "cmd.league_admin.opt.weekends.name"),
+                         hours=N("hours", "cmd.league_admin.opt.hours.name"),
+                         zone=N("zone", "cmd.league_admin.opt.zone.name"),
+                         round_days=N("round_days", "cmd.league_admin.opt.round_days.name"))
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"),
                            cap=L("cmd.league_admin.opt.cap.description"),
                            start=L("cmd.league_admin.opt.start.description"),
                            checkin_minutes=L("cmd.league_admin.opt.checkin.description"),
@@ -305,9 +314,15 @@ class LeagueEvent(LeaguePart):
                            cut_best_of=L("cmd.league_admin.opt.cut_best_of.description"),
                            round_minutes=L("cmd.league_admin.opt.round_minutes.description"),
                            confirm_minutes=L("cmd.league_admin.opt.confirm_minutes.description"),
-                           pair_by_hand=L("cmd.league_admin.opt.pair_by_hand.description"))
+                           pair_by_hand=L("cmd.league_admin.opt.pair_by_hand.description"),
+                           clock=L("cmd.league_admin.opt.clock.description"),
+                           vacation=L("cmd.league_admin.opt.vacation.description"),
+                           weekends=L("cmd.league_admin.opt.weekends.description"),
+                           hours=L("cmd.league_admin.opt.hours.description"),
+                           zone=L("cmd.league_admin.opt.zone.description"),
+                           round_days=L("cmd.league_admin.opt.round_days.description"))
     @app_commands.choices(best_of=BEST_OF_CHOICES, cut_best_of=BEST_OF_CHOICES)
-    @app_commands.autocomplete(league=league_autocomplete)
+    @app_commands.autocomplete(league=league_autocomplete, clock=control_autocomplete, zone=zone_autocomplete)
     async def settings(self, interaction: discord.Interaction, league: Optional[int] = None,
                        cap: Optional[app_commands.Range[int, 0, 1024]] = None,
                        start: Optional[app_commands.Range[str, 1, 40]] = None,
@@ -318,13 +333,22 @@ class LeagueEvent(LeaguePart):
                        best_of: Optional[int] = None, cut_best_of: Optional[int] = None,
                        round_minutes: Optional[app_commands.Range[int, 0, 10080]] = None,
                        confirm_minutes: Optional[app_commands.Range[int, 0, 10080]] = None,
-                       pair_by_hand: Optional[bool] = None) -> None:
+                       pair_by_hand: Optional[bool] = None,
+                       clock: Optional[app_commands.Range[str, 1, 128]] = None,
+                       vacation: Optional[bool] = None, weekends: Optional[bool] = None,
+                       hours: Optional[app_commands.Range[str, 1, 100]] = None,
+                       zone: Optional[app_commands.Range[str, 1, 64]] = None,
+                       round_days: Optional[app_commands.Range[int, 0, 30]] = None) -> None:
         """Organisers, during sign-up: 0 (or ``none`` for the start) clears a setting; no
         option at all shows them.  ``best_of`` / ``cut_best_of`` (1, 3, 5) and ``round_minutes``:
         best-of-N play and the round time limit (:mod:`host.events.bestof`); ``confirm_minutes``
         (also while the event runs): the bot confirms a report nobody answered after that long
         (:mod:`host.events.reports`); ``pair_by_hand`` (also while it runs): the next round is
-        paired when the organiser runs ``/league-admin next-round``."""
+        paired when the organiser runs ``/league-admin next-round``.  The event's clock (during
+        sign-up: :mod:`host.events.clock`): ``clock`` (a time control typed or a preset; ``none``: no
+        clock), ``vacation``, ``weekends`` (the weekend pause), ``hours`` (playing hours; ``none``:
+        all day) and ``zone`` (their time zone); ``round_days`` (also while it runs; 0: the
+        deadline hours)."""
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
@@ -348,6 +372,11 @@ class LeagueEvent(LeaguePart):
             changes["confirm_minutes"] = confirm_minutes or None
         if pair_by_hand is not None:
             changes["pair_by_hand"] = pair_by_hand
+        # the event's clock: read (and refused, in the reader's words) by host/events/clock.py
+        for key, value in (("time_control", clock), ("vacation", vacation), ("weekend_pause", weekends),
+                           ("hours", hours), ("zone", zone), ("round_days", round_days)):
+            if value is not None:
+                changes[key] = value
         if start is not None:
             if unicodedata.normalize("NFKC", start).strip().lower() in CLEAR:
                 changes["start_at"] = None
@@ -368,6 +397,9 @@ class LeagueEvent(LeaguePart):
                     read_as = (offset, at)
         if changes:
             res = await cog.service.settings(lg.id, interaction.guild_id, interaction.user.id, **changes)
+            if not res.ok:     # a refusal may quote what was typed: shown as text, never as markdown
+                res.error = Msg(res.error.key, {k: safe_text(v, 60) if isinstance(v, str) else v
+                                                for k, v in res.error.params.items()})
             if await cog._fail(interaction, res):
                 return
             lg, moved = res.data["league"], res.data["payload"]["moved"]
@@ -375,7 +407,8 @@ class LeagueEvent(LeaguePart):
             moved = []
         lines = [tr("events.reg.set.title", locale, league=lg.id, name=safe_text(lg.data["name"]))]
         lines += ["• " + x for x in E.settings_lines(lg.data, locale) + BO.settings_lines(lg.data, locale)
-                  + [RP.settings_line(lg.data, locale), ST.pairing_line(lg.data, locale)]]
+                  + [RP.settings_line(lg.data, locale), ST.pairing_line(lg.data, locale)]
+                  + EC.settings_lines(lg.data, locale)]
         if read_as is not None:
             lines.append(tr("events.reg.set.read_as", locale, offset=offset_text(read_as[0]), at=int(read_as[1])))
         if moved:
@@ -390,7 +423,7 @@ class LeagueEvent(LeaguePart):
                           description=L("cmd.league_admin.checkin.description"))
     @app_commands.rename(user=N("player", "cmd.records.user.name"), league=N("league", "cmd.league.opt.league.name"))
     @app_commands.describe(user=L("cmd.league_admin.opt.checkin_user.description"),
-                           league=L("cmd.league.opt.league.description"))
+                           league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def admin_checkin(self, interaction: discord.Interaction, user: discord.User,
                             league: Optional[int] = None) -> None:
@@ -411,7 +444,7 @@ class LeagueEvent(LeaguePart):
     @app_commands.command(name=N("decklists", "cmd.league_admin.decklists.name"),
                           description=L("cmd.league_admin.decklists.description"))
     @app_commands.rename(league=N("league", "cmd.league.opt.league.name"), user=N("player", "cmd.records.user.name"))
-    @app_commands.describe(league=L("cmd.league.opt.league.description"),
+    @app_commands.describe(league=L("cmd.league_admin.opt.league.description"),
                            user=L("cmd.league_admin.opt.decklist_user.description"))
     @app_commands.autocomplete(league=league_autocomplete)
     async def admin_decklists(self, interaction: discord.Interaction, league: Optional[int] = None,

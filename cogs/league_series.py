@@ -260,9 +260,9 @@ class LeagueSeries(LeaguePart):
     @app_commands.rename(pairing=N("pairing", "cmd.league.opt.pairing.name"),
                          minutes=N("minutes", "cmd.league_admin.opt.minutes.name"),
                          league=N("league", "cmd.league.opt.league.name"))
-    @app_commands.describe(pairing=L("cmd.league.opt.pairing.description"),
+    @app_commands.describe(pairing=L("cmd.league_admin.opt.pairing.description"),
                            minutes=L("cmd.league_admin.opt.minutes.description"),
-                           league=L("cmd.league.opt.league.description"))
+                           league=L("cmd.league_admin.opt.league.description"))
     @app_commands.autocomplete(pairing=pairing_autocomplete, league=league_autocomplete)
     async def extend(self, interaction: discord.Interaction, pairing: int, minutes: app_commands.Range[int, 1, 1440],
                      league: Optional[int] = None) -> None:

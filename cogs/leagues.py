@@ -37,6 +37,7 @@ from cogs.common import (
 )
 from cogs.decks import any_deck_autocomplete
 from cogs.guide import command_text
+from cogs.league_clock import as_of, digest, pairing_clocks, pairing_text, refresh_clocks
 from cogs.league_bracket import (
     announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
 )
@@ -45,6 +46,7 @@ from data.store import LeagueRecord
 from host.decks import DeckBook
 from host import leagues as LG
 from host.events import bestof as BO
+from host.events import clock as EC
 from host.events import entry as EV
 from host.events import scoring as SC
 from host.events.words import result_text as _result_text
@@ -174,6 +176,8 @@ class Leagues(commands.Cog):
         # the league message's edits, one at a time per league: the newest version waiting
         self._to_show: dict[int, LeagueRecord] = {}
         self._showing: set[int] = set()
+        # what each event message last showed of its games' clocks, and when (cogs/league_clock.py)
+        self.clocks_shown: dict[int, tuple[str, float]] = {}
 
     @property
     def service(self) -> LeagueService:
@@ -260,8 +264,11 @@ class Leagues(commands.Cog):
             return await self.delivery.locale_for_guild(guild_id, fallback)
         return "en"
 
-    def league_embed(self, lg: LeagueRecord, locale: str) -> discord.Embed:
+    def league_embed(self, lg: LeagueRecord, locale: str, clocks: dict[int, dict] | None = None) -> discord.Embed:
+        """The event message.  ``clocks``: the open pairings' clocks (cogs/league_clock.py), shown
+        under their pairings with the time they were read."""
         d = lg.data
+        clocks = clocks or {}
         fmt = tr(f"leagues.format.{d['format']}", locale)
         embed = discord.Embed(title=clip(tr("leagues.embed.title", locale, league=lg.id, name=safe_text(d["name"])), 256),
                               colour=discord.Colour.gold() if lg.status == "signup" else discord.Colour.green())
@@ -271,8 +278,7 @@ class Leagues(commands.Cog):
                    rounds=tr("leagues.embed.rounds_cut", locale, rounds=d["rounds"], cut=cut) if cut
                    else tr("leagues.embed.rounds", locale, n=rounds) if rounds
                    else tr("leagues.embed.rounds_later", locale),
-                   deadline=tr("leagues.embed.deadline", locale, n=d["deadline_hours"]) if d["deadline_hours"]
-                   else tr("leagues.embed.no_deadline", locale),
+                   deadline=EC.deadline_words(d, locale),      # the round length in days, or hours
                    rated=tr("leagues.embed.rated" if d["rated"] else "leagues.embed.unrated", locale))]
         if lg.status == "signup":
             # no round yet: how many have signed up, and until when
@@ -287,6 +293,7 @@ class Leagues(commands.Cog):
                            else "leagues.embed.cancelled", locale))
         info += EV.summary_lines(d, lg.status, locale, self.bot.host.now())   # cap, start, check-in, decklists
         info += BO.summary_lines(d, locale)                                    # best of N, the round time limit
+        info += EC.summary_lines(d, locale)                   # the games' clock, vacation, weekends, hours
         if d.get("edition") is not None:                                       # pinned for every match
             info.append(tr("events.edition", locale, n=d["edition"]))
         if isinstance(d.get("cards"), dict):                                   # the server's card set, pinned too
@@ -298,22 +305,25 @@ class Leagues(commands.Cog):
                         value=clip(" ".join(players) or "-", 1024), inline=False)
         if lg.status in ("running", "finished", "closed") and d["round"]:
             names = {p["id"]: safe_text(p["name"]) for p in d["players"]}
+            lines = [self._pairing_line(d, p, names, locale, clocks) for p in LG.round_pairings(d)]
+            note = as_of(clocks, self.bot.host.now(), locale)      # banks: as of this update
             embed.add_field(name=tr("leagues.embed.round", locale, round=d["round"]),
-                            value=clip("\n".join(self._pairing_line(p, names, locale)
-                                                 for p in LG.round_pairings(d)) or "-", 1024), inline=False)
+                            value=clip("\n".join(lines + ([note] if note else [])) or "-", 1024), inline=False)
         if lg.status in ("finished", "closed") and not d.get("cancelled"):
             embed.add_field(name=tr("leagues.embed.final", locale),
                             value=self._table_text(lg, locale, limit=10, budget=1000), inline=False)
         return embed
 
-    def _pairing_line(self, p: dict, names: dict, locale: str) -> str:
+    def _pairing_line(self, d: dict, p: dict, names: dict, locale: str, clocks: dict[int, dict] | None = None) -> str:
+        """A pairing in one line; an open one with its deadline, and under it its game's banks and
+        the players on vacation (``clocks``: cogs/league_clock.py)."""
         if p["b"] is None:
             return tr("leagues.schedule.bye_line", locale, pairing=p["id"], name=names.get(p["a"], "?"))
         line = tr("leagues.schedule.line", locale, pairing=p["id"], a=names.get(p["a"], "?"),
                   b=names.get(p["b"], "?"), state=_result_text(p, names, locale))
         if p.get("match"):
             line += " " + tr("leagues.schedule.match", locale, match_id=p["match"])
-        return line
+        return pairing_text(d, line, p, clocks or {}, names, locale)
 
     def _table_text(self, lg: LeagueRecord, locale: str, limit: int = 50, budget: int = 1700) -> str:
         """The standings as a monospaced block (cogs/league_records.py)."""
@@ -351,7 +361,9 @@ class Leagues(commands.Cog):
 
     async def _show(self, lg: LeagueRecord) -> None:
         locale = await self.public_locale(lg.guild_id, lg)
-        embed, view = self.league_embed(lg, locale), self.league_view(lg, locale)
+        clocks = await pairing_clocks(self.service, lg)       # the open games' banks, the vacations
+        self.clocks_shown[lg.id] = (digest(clocks), self.bot.host.now())
+        embed, view = self.league_embed(lg, locale, clocks), self.league_view(lg, locale)
         where = _split(lg.data.get("message"))
         old = where is not None and too_old_to_edit(where[1], self.bot.host.now())
         if where is not None and not old:
@@ -412,7 +424,7 @@ class Leagues(commands.Cog):
         if paired:
             names = {p["id"]: safe_text(p["name"]) for p in lg.data["players"]}
             lines = [tr("leagues.round.paired", locale, league=lg.id, name=safe_text(lg.data["name"]), round=lg.data["round"])]
-            lines += [self._pairing_line(p, names, locale) for p in paired]
+            lines += [self._pairing_line(lg.data, p, names, locale) for p in paired]
             who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
             lines.append(mention_line(who))
             await self.announce(lg, "\n".join(lines), ping=who)
@@ -499,6 +511,7 @@ class Leagues(commands.Cog):
                                            b=names.get(p["b"], "?"), mentions=mention_line([p["a"], p["b"]])),
                                     ping=[p["a"], p["b"]])
                 n += 1
+        await refresh_clocks(self)      # the event messages of games on a clock, when theirs changed
         return n
 
     # ------------------------------------------------------------------ commands
@@ -528,6 +541,9 @@ class Leagues(commands.Cog):
         if EV.has_checkin(lg.data):      # and when to check in
             text += "\n" + tr("events.reg.joined_checkin", user_locale(interaction),
                                opens=int(EV.reg(lg.data)["start_at"] - EV.reg(lg.data)["checkin_minutes"] * 60))
+        note = EC.signup_note(lg.data, user_locale(interaction))    # an event that allows no vacation
+        if note:
+            text += "\n" + note
         await reply(interaction, text)
         await self.refresh(lg)
 
@@ -595,11 +611,13 @@ class Leagues(commands.Cog):
             return
         lines = [tr("leagues.schedule.title", locale, league=lg.id, name=safe_text(d["name"]))]
         rounds = [round] if round is not None else list(range(1, max(total, d["round"]) + 1))
+        # the open pairings' deadlines, their games' banks and the players on vacation, now
+        clocks = await pairing_clocks(self.service, lg, [p for r in rounds for p in LG.round_pairings(d, r)])
         for r in rounds:
             played = LG.round_pairings(d, r)
             if played:
                 lines.append(tr("leagues.schedule.round", locale, round=r))
-                lines += [self._pairing_line(p, names, locale) for p in played]
+                lines += [self._pairing_line(d, p, names, locale, clocks) for p in played]
             elif d["format"] == "rr" and r <= len(d["schedule"]):
                 lines.append(tr("leagues.schedule.round_planned", locale, round=r))
                 lines += [tr("leagues.schedule.planned", locale, a=names.get(a, "?"), b=names.get(b, "?") if b else "-")

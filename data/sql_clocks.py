@@ -443,6 +443,13 @@ class ClocksSql:
                 "CASE WHEN bank_left IS NULL THEN 1 ELSE 0 END, bank_left, match_id LIMIT ?", uid, _limit(limit))
         return _readable(rows, _waiting, "player %s: waiting match %s cannot be read and is skipped: %s", uid)
 
+    async def waiting_users(self) -> list[int]:
+        """Every player some unfinished match waits on, once each, in order (the daily digests and
+        the vacation-end reminders look only at them)."""
+        async with self._read() as c:
+            rows = await c.fetchall("SELECT DISTINCT user_id FROM turns_waiting ORDER BY user_id")
+        return [int(r[0]) for r in rows if valid_id(r[0]) is not None]
+
     # -- notices sent ---------------------------------------------------------------------------
     async def mark_sent(self, kind: str, key: str, at: float) -> None:
         """A notice of ``kind`` for ``key`` was sent at ``at`` (replacing the time stored)."""
@@ -533,7 +540,7 @@ class ClocksSql:
 
 
 CLOCK_READS = ("get_player_settings", "player_settings_many", "vacations", "vacations_many", "on_vacation",
-               "waiting_for", "last_sent")
+               "waiting_for", "waiting_users", "last_sent")
 # tried again on a transient failure, not after an unknown outcome (start_vacation and
 # end_vacation settle theirs by reading back; a notice taken or queued twice would be sent twice)
 CLOCK_WRITES = ("start_vacation", "end_vacation", "claim_notice", "queue_notice", "due_notices")

@@ -579,6 +579,10 @@ class Store(abc.ABC):
         limit; ties by match id): ``match_id, user_id, guild_id, since, deadline, bank_left``."""
 
     @abc.abstractmethod
+    async def waiting_users(self) -> list[int]:
+        """Every player some unfinished match waits on, once each, in order."""
+
+    @abc.abstractmethod
     async def mark_sent(self, kind: str, key: str, at: float) -> None:
         """A notice of ``kind`` (``remind``, ``vacation_end``, ``digest`` …) for ``key`` (e.g.
         ``match:12:user:5``) was sent at ``at``."""

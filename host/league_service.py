@@ -23,6 +23,7 @@ from data.store import (
 )
 from host import leagues as L
 from host.events import bestof as BO
+from host.events import clock as EC
 from host.events import entry as E
 from host.events import reports as RP
 from host.events import scoring as S
@@ -30,6 +31,7 @@ from host.events import stages as ST
 from host.events import trail as T
 from host.records import Records, board_key, guild_scope
 from host.replay import newest_edition
+from host.clocks import match as bank_clock
 from host.shards import owns
 from host.types import Msg, Result, msg
 
@@ -41,6 +43,7 @@ MAX_LEAGUE_ROUNDS = 30
 MAX_DEADLINE_HOURS = 30 * 24
 MAX_SIGNUP_HOURS = 30 * 24
 NAME_MAX = 60
+CLOCKS_SHOWN = 25       # games whose clocks one event message or schedule reads
 
 
 def league_game(game: str) -> bool:
@@ -112,6 +115,10 @@ class Leagues:
         on its gateway shards (host/shards.py; every league when it runs them all)."""
         shards = getattr(self.host, "shards", None)
         return [lg for lg in await self.store.leagues(None, statuses) if owns(shards, lg.guild_id)]
+
+    async def running(self) -> list[LeagueRecord]:
+        """The running leagues whose clock work is this process's (:meth:`_mine`)."""
+        return await self._mine(("running",))
 
     async def _mutate(self, league_id: int, guild_id: int | None,
                       step: Callable[[dict, str], tuple[str, Any]], *, system: bool = False,
@@ -222,6 +229,9 @@ class Leagues:
                             edition=newest_edition(_engine(game)))
         if cards is not None and cards.data.get("ref"):
             data["cards"] = cards.data["ref"]
+        # the server's defaults for new matches and events (/settings): the event's clock
+        defaults = await self.store.get_guild_settings(int(guild_id))
+        EC.apply_defaults(data, defaults.get("clock_control"), defaults.get("clock_weekend", False))
         lg = await self.store.create_league(LeagueRecord(guild_id=int(guild_id), status="signup",
                                                          data=data, created_at=self.now(),
                                                          updated_at=self.now()))
@@ -443,6 +453,46 @@ class Leagues:
             res.data["withdrawn"] = withdrawn
         return res
 
+    async def pairing_clocks(self, lg: LeagueRecord, pairings: list[dict] | None = None,
+                             limit: int = CLOCKS_SHOWN) -> dict[int, dict]:
+        """What the event message and ``/league schedule`` show of the open pairings' clocks
+        (``pairings``: those to look at, default the current ones; at most ``limit`` games read):
+        ``{pairing id: {"banks": [(user, seconds left)], "deadline": instant or None, "away":
+        [(user, until)]}}`` — each player's bank and the deadline of the game being played, as its
+        board shows them (host/clocks/match.py: as they stood before a secret window), and each
+        player on vacation now (``store.on_vacation``).  A pairing with nothing to show is left
+        out; a store that fails leaves out what it could not read (logged)."""
+        now = self.now()
+        open_ = [p for p in (L.round_pairings(lg.data) if pairings is None else pairings)
+                 if p.get("b") is not None and p.get("result") is None]
+        ids = sorted({u for p in open_ for u in (p["a"], p["b"])})
+        away: dict[int, float] = {}
+        if ids:
+            try:
+                away = await self.store.on_vacation(ids, now)
+            except Exception:
+                log.exception("league %s: the players' vacations could not be read", lg.id)
+        out: dict[int, dict] = {}
+        tc = EC.control_of(lg.data)
+        read = 0 if tc is not None and tc.is_bank else limit       # only a bank's games have banks to show
+        for p in open_:
+            info: dict[str, Any] = {}
+            gone = [(u, away[u]) for u in (p["a"], p["b"]) if u in away]
+            if gone:
+                info["away"] = gone
+            if p.get("match") and read < limit:
+                read += 1
+                rec = await self._match(p["match"])
+                mc = bank_clock.read(rec) if rec is not None and rec.status == ACTIVE \
+                    and rec.meta.get("league") == lg.id else None
+                if mc is not None and mc.banks is not None:
+                    banks, due = bank_clock.public(mc, rec.deadline)
+                    info["banks"] = [(u, banks[s]) for s, u in enumerate(rec.seats) if u is not None and s < len(banks)]
+                    info["deadline"] = due
+            if info:
+                out[p["id"]] = info
+        return out
+
     async def _match(self, match_id: int) -> MatchRecord | None:
         try:
             return await self.store.get_match(int(match_id))
@@ -455,10 +505,13 @@ class Leagues:
         no-show minutes, open decklists (:func:`host.events.entry.configure`), best of N for the
         rounds and the top cut and the round time limit (:func:`host.events.bestof.configure`),
         during sign-up; the minutes after which the bot confirms a report nobody answered
-        (``confirm_minutes``, :func:`host.events.reports.configure`), until the event ends.
+        (``confirm_minutes``, :func:`host.events.reports.configure`), until the event ends; the
+        clock of the event's games and the round length (``time_control``, ``vacation``,
+        ``weekend_pause``, ``hours``, ``zone``, ``round_days``: :func:`host.events.clock.configure`).
         Payload: ``{"changed", "moved"}``."""
         now = self.now()
         series = {k: changes.pop(k) for k in list(changes) if k in BO.SETTINGS}
+        clock = {k: changes.pop(k) for k in list(changes) if k in EC.SETTINGS}
         confirm = changes.pop("confirm_minutes", False)
         by_hand = changes.pop("pair_by_hand", None)
 
@@ -467,6 +520,7 @@ class Leagues:
             changed = RP.configure(d, status, confirm) if confirm is not False else []
             changed += ST.configure_pairing(d, status, by_hand) if by_hand is not None else []
             changed += BO.configure(d, status, **series)      # best of N, the round time limit
+            changed += EC.configure(d, status, **clock)       # the games' clock, the round length
             out = E.configure(d, status, now, **changes) if changes or (confirm is False and by_hand is None) \
                 else {"changed": [], "moved": []}
             out["changed"] = out["changed"] + changed
@@ -558,7 +612,7 @@ class Leagues:
             opponents=[(opponent, names.get(opponent, str(opponent)))],
             options=BO.first_options(d["game"], 0 if first == user_id else 1) if first is not None else None,
             guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
-            meta=meta, deck=deck)
+            meta=meta, deck=deck, **EC.challenge_args(d))   # the event's clock, a fresh bank
         if not res.ok:
             return res
         match_id, seen = res.match.id, p.get("match")

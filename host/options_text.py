@@ -9,6 +9,10 @@ other deck (a saved deck, a deck code) only as "own deck".  Never a deck's conte
 raw id.  (The exported record of a finished match keeps the full options: it is released only
 once the match is over, see ``host.records``.)
 
+The match's clock is said the same way, in words (:func:`clock_lines`): its time control
+("Daily: 3 days + 1 day per move, at most 7 days", or today's time per move), the weekend pause,
+an event's playing hours and whether vacation stops the banks — never a bank's stored seconds.
+
 >>> from rules import registry
 >>> public_options(registry.get("squares"), {"first": 1}, ["Alice", "Bob"], "en")
 'First player: Bob'
@@ -18,6 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from data import i18n
+from host.clocks import calendar, control
+from host.clocks import match as bank_clock
 
 # options whose value is a seat number: shown as that seat's player
 SEAT_OPTIONS = frozenset({"first", "leader"})
@@ -99,3 +105,29 @@ def public_lines(game: Any, options: dict | None, names: list[str] | None, local
 def public_options(game: Any, options: dict | None, names: list[str] | None, locale: str) -> str:
     """Options as public text (one line each; "" when there is nothing to say)."""
     return "\n".join(public_lines(game, options, names, locale))
+
+
+def clock_lines(rec: Any, locale: str) -> list[str]:
+    """How the match's clock works, one line each, for everyone: a bank's time control in words
+    (``control.describe``), the weekend pause, the playing hours (an event's) and, when a
+    player's vacation does not stop the banks, that; else today's time per move in words (the
+    ``/play`` choice's own words when it is one); nothing without a clock.  A bank match keeps
+    its starting time in ``turn_seconds``: that is never shown as a time per move."""
+    mc = bank_clock.read(rec)
+    if mc is not None:
+        lines = [i18n.t("play_clock.board.control", locale, control=control.describe(mc.control, locale))]
+        if mc.weekend:
+            lines.append(i18n.t("play_clock.board.weekend", locale))
+        if mc.hours:
+            lines.append(i18n.t("play_clock.board.hours", locale, hours=calendar.format_hours(mc.hours, locale),
+                                zone=mc.hours_zone or bank_clock.UTC))
+        if not mc.vacation:
+            lines.append(i18n.t("play_clock.board.no_vacation", locale))
+        return lines
+    seconds = getattr(rec, "turn_seconds", None)
+    if not seconds:
+        return []
+    if (getattr(rec, "meta", None) or {}).get(bank_clock.KEY) is not None:
+        return []               # a bank that cannot be read: its seconds are no time per move
+    key = f"cogs.turn.{seconds}"
+    return [i18n.t(key, locale) if i18n.has(key) else control.words(int(seconds), locale, days=False)]

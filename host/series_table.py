@@ -28,6 +28,7 @@ from data import i18n
 from data.store import ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, LeagueRecord, MatchRecord
 from host import leagues as L
 from host.events import bestof as BO
+from host.events import clock as EC
 from host.events import entry as E
 from host.events import series as S
 from host.types import Result
@@ -143,7 +144,7 @@ class SeriesTable:
             options=BO.first_options(d["game"], 0), guild_id=lg.guild_id, channel_id=prev.channel_id,
             locale=prev.meta.get("locale", d.get("locale", "en")),
             meta={**L.match_meta(d, lg.id, p["id"]), "game": n},
-            deck=self.deck_for(d, prev, first))
+            deck=self.deck_for(d, prev, first), **EC.challenge_args(d))   # the event's clock: a fresh bank
         if not res.ok:
             await self._release(league_id, pairing_id, n)
             return res

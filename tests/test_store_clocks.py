@@ -336,8 +336,9 @@ async def test_the_waiting_rows_go_with_the_match_row_in_one_write(store):
     nxt = replace(m, n_commands=m.n_commands + 1, waiting=[(BOB, T0 + 1, None, None)])
     m = await store.append_command(nxt, m.version, 0, "x")
     assert await store.waiting_for(ALICE) == [] and [r["match_id"] for r in await store.waiting_for(BOB)] == [m.id]
+    assert await store.waiting_users() == [BOB]
     m = await store.update_match(replace(m, status=FINISHED, result={"winners": [0], "reason": "resign"}), m.version)
-    assert await store.waiting_for(BOB) == []
+    assert await store.waiting_for(BOB) == [] and await store.waiting_users() == []
 
 
 async def test_turns_reads_a_players_100_matches_among_100000_through_the_index(store, backend):

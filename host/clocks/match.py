@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from data import i18n
+from host.types import Msg
 from host.clocks import ClockError
 from host.clocks import calendar as cal_mod
 from host.clocks import control
@@ -277,24 +278,29 @@ def public(mc: MatchClock, deadline: float | None) -> tuple[list[float], float |
     return list(mc.banks or ()), deadline
 
 
-def banks_text(mc: MatchClock, names: list[str], deadline: float | None) -> dict[str, str]:
-    """The board's clock line in both languages: each player's bank in words and, while
-    someone is to act, the deadline as a Discord timestamp (each reader's own time zone)."""
+def banks_text(mc: MatchClock, names: list[str], deadline: float | None) -> Msg:
+    """The board's clock line: each player's bank in words and, while someone is to act, the
+    deadline as a Discord timestamp (each reader's own time zone), then who is on vacation — a
+    message whose player names are its own ``name`` params, so the front end makes them safe to
+    show as it does every name."""
     banks, due = public(mc, deadline)
-    out = {}
-    for loc in i18n.LOCALES:
-        sep = i18n.t("core.list_sep", loc)
-        listed = sep.join(i18n.t("clock.board.bank", loc, name=names[s] if s < len(names) and names[s]
-                                 else f"#{s + 1}", left=control.format_left(b, loc))
-                          for s, b in enumerate(banks))
-        if due is None:
-            out[loc] = i18n.t("clock.board.banks", loc, banks=listed)
-        else:
-            out[loc] = i18n.t("clock.board.banks_due", loc, banks=listed, deadline=f"<t:{int(due)}:R>")
-        for s, until in mc.away:       # "… is on vacation until …": the opponents see why
-            if s < len(names):
-                out[loc] += ("" if loc == "ja" else " ") + i18n.t("clock.vacation.away", loc, name=names[s] or f"#{s + 1}", until=int(until))
-    return out
+
+    def name(s: int) -> str:
+        return names[s] if s < len(names) and names[s] else f"#{s + 1}"
+
+    listed: Msg | None = None
+    for s, b in enumerate(banks):
+        entry = Msg("clock.board.bank", {"name": name(s), "left": left_text(b)})
+        listed = entry if listed is None else Msg("clock.board.and", {"a": listed, "b": entry})
+    if due is None:
+        line = Msg("clock.board.banks", {"banks": listed or ""})
+    else:
+        line = Msg("clock.board.banks_due", {"banks": listed or "", "deadline": f"<t:{int(due)}:R>"})
+    for s, until in mc.away:       # "… is on vacation until …": the opponents see why
+        if s < len(names):
+            line = Msg("clock.board.then", {"a": line, "b": Msg("clock.vacation.away", {"name": name(s),
+                                                                                       "until": int(until)})})
+    return line
 
 
 def left_text(seconds: float) -> dict[str, str]:

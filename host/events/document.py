@@ -78,12 +78,23 @@ def round_pairings(d: dict, rnd: int | None = None) -> list[dict]:
     return [p for p in d["pairings"] if p["round"] == rnd]
 
 
+def round_seconds(d: dict) -> int | None:
+    """How long a pairing has from when it is paired: the event's round length in days
+    (``d["clock"]["round_days"]``, :mod:`host.events.clock`), else the deadline hours the league
+    was made with; None: no deadline."""
+    days = (d.get("clock") or {}).get("round_days")
+    if days:
+        return int(days) * 86400
+    return int(d["deadline_hours"]) * 3600 if d.get("deadline_hours") else None
+
+
 def add_pairing(d: dict, rnd: int, a: int, b: int | None, now: float) -> dict:
     """A new pairing of round ``rnd`` (``b`` None: a bye, decided at once), with the league's
-    deadline from ``now``."""
+    deadline from ``now`` (:func:`round_seconds`)."""
+    span = round_seconds(d)
     p = {"id": d["next_id"], "round": rnd, "a": a, "b": b, "result": None, "how": None,
          "match": None, "reports": {}, "claims": [], "held": False,
-         "deadline": now + d["deadline_hours"] * 3600 if d["deadline_hours"] else None}
+         "deadline": now + span if span else None}
     d["next_id"] += 1
     if b is None:
         p["result"], p["how"] = "bye", "bye"

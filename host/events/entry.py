@@ -47,7 +47,7 @@ from typing import Any, Callable
 from data import i18n
 from host.events import bestof
 from host.events import registration as R
-from host.events.document import LeagueError, pairing_state, player
+from host.events.document import LeagueError, pairing_state, player, round_seconds
 
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()   # a setting left as it is
 SETTINGS = ("cap", "start_at", "checkin_minutes", "no_show_minutes", "open_decklists")
@@ -401,15 +401,16 @@ def decklists_table(d: dict, locale: str) -> tuple[list[str], list[list[Any]]]:
 # ---------------------------------------------------------------------------- no-shows
 def started_at(d: dict, p: dict) -> float | None:
     """When pairing ``p`` was paired: the trail's ``paired`` entry that lists it (every write
-    records one), else a deadline less the deadline hours; None when neither says."""
+    records one), else a deadline less the round's length; None when neither says."""
     for e in reversed(d.get("trail") or []):
         if e.get("what") != "events.trail.paired":
             continue
         made = (e.get("after") or {}).get("pairings") or []
         if any(x.get("pairing") == p["id"] for x in made):
             return float(e["at"])
-    if d.get("deadline_hours") and p.get("deadline") is not None:
-        return float(p["deadline"]) - d["deadline_hours"] * 3600
+    span = round_seconds(d)
+    if span and p.get("deadline") is not None:
+        return float(p["deadline"]) - span
     return None
 
 

@@ -30,6 +30,8 @@ standing goes untold, whichever command made it.  Kinds:
   (a game under way at the time limit, counted as drawn), ``first_drawn`` (the random draw of
   who moves first, with its seed), ``choice_first`` / ``choice_second`` (a player's choice),
   ``extend`` (an organiser's extra minutes), ``time_up`` (a bracket pairing's time ran out);
+* the event's clock (:mod:`host.events.clock`; ``what`` ``events.clock.trail.<setting>``): each
+  setting changed, its new value in ``params["value"]``;
 * the league: ``start``, ``paired`` (a round's new pairings, ``after["pairings"]``), ``finished``
   (the last round is complete), ``close``, ``cancelled`` (sign-up ended with too few players),
   ``cancelled_checkin`` (fewer than two players checked in by the start);
@@ -56,6 +58,7 @@ from typing import Any, Callable
 
 from data import i18n
 from host.events.bestof import trail_changes as series_changes
+from host.events.clock import trail_changes as clock_changes
 from host.events.document import pairing_state
 from host.events.entry import trail_changes
 from host.events.stages import total_rounds
@@ -112,6 +115,8 @@ def changes(before: dict, after: dict, status_before: str, status_after: str, *,
     # best-of-N play (host/events/bestof.py): each game, each choice, an extension, a time-out
     games, quiet = series_changes(before, after, at=at, by=by)
     out += games
+    # the clock of the event's games and the round length (host/events/clock.py)
+    out += clock_changes(before, after, at=at, by=by)
     for uid, p in new_players.items():
         if uid in told_players:
             continue

@@ -343,7 +343,10 @@ async def test_without_threads_the_match_is_played_in_the_channel_and_a_match_in
     assert_ephemeral(ix)
     assert "Saved.\nThreads: off" in ix.text
     ix = await twin.slash(alice, "settings show", permissions=admin)
-    assert ix.text == "Threads: off · Public language: auto (server language)\nAnimated picture at the end: on"
+    assert ix.text == ("Threads: off · Public language: auto (server language)\nAnimated picture at the end: on\n"
+                       "Default clock of new matches and events: none (no time limit unless one is chosen)\n"
+                       "Weekend pause by default (time banks only): off\n"
+                       "Vacation days: 14 per 365 days for each player")
     match_id = await table.start("squares", OPTIONS)
     assert twin.threads() == []
     board = table.board_message(match_id)

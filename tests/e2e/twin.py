@@ -251,14 +251,16 @@ class Twin(TwinGateway, TwinRest):
             ms -= (ms - shard) % self.shard_count
         return (ms << 22) + (next(self._ids) % (1 << 22))
 
-    def add_guild(self, shard: int = 0, name: str = "Twin Guild") -> dict:
+    def add_guild(self, shard: int = 0, name: str = "Twin Guild", members: Any = None) -> dict:
         """A guild the bot is in, on gateway shard ``shard``, with a "general" text channel and
         the bot's role.  Added before the bot connects, it comes in READY (use
-        :meth:`join_guild` once it is connected)."""
+        :meth:`join_guild` once it is connected).  ``members``: the user ids that are members
+        (``GET /guilds/{id}/members/{user}``); None: every user is."""
         if not 0 <= shard < self.shard_count:
             raise ValueError(f"shard {shard} of {self.shard_count}")
         gid = self.snowflake(shard)
-        guild = {"id": gid, "name": name, "role_id": self.snowflake(), "channel_id": 0}
+        guild = {"id": gid, "name": name, "role_id": self.snowflake(), "channel_id": 0,
+                 "members": None if members is None else {int(u) for u in members}}
         self.guilds[gid] = guild
         guild["channel_id"] = int(self._text_channel("general", gid)["id"])
         return guild

@@ -13,7 +13,7 @@ from aiohttp import web
 from .twin_limits import (
     ATTACH_FILES, CREATE_PUBLIC_THREADS, EMBED_LINKS, EPHEMERAL, LOADING, OLD_EDIT_RETRY, SEND_IN_THREADS,
     SEND_MESSAGES, TOKEN, TOKEN_LIFETIME, check_commands, check_message, Interaction, _json, OldEdit, Reject,
-    Request,
+    Request, now_iso,
 )
 
 
@@ -191,6 +191,15 @@ class TwinRest:
                 raise Reject(400, 50083, "Thread is archived", violation=False)
             self.thread_members.setdefault(int(g.group(1)), set()).add(int(g.group(2)))
             return 204, None
+        if (g := m(r"/guilds/(\d+)/members/(\d+)", path)) and method == "GET":
+            # Discord: a member object, or 404 Unknown Member (10007) for a user who is not one
+            guild, uid = self.guilds.get(int(g.group(1))), int(g.group(2))
+            if guild is None:
+                raise Reject(404, 10004, "Unknown Guild", violation=False)
+            if uid not in self.users or (guild.get("members") is not None and uid not in guild["members"]):
+                raise Reject(404, 10007, "Unknown Member", violation=False)
+            return 200, {"user": copy.deepcopy(self.users[uid]), "roles": [], "joined_at": now_iso(),
+                         "deaf": False, "mute": False, "flags": 0}
         if (g := m(r"/channels/(\d+)", path)) and method == "GET":
             return 200, copy.deepcopy(self._channel(int(g.group(1))))
         if (g := m(r"/channels/(\d+)", path)) and method == "PATCH":
