@@ -381,13 +381,8 @@ class Notices:
         return out
 
     async def waiting_users(self) -> list[int]:
-        """Every player some unfinished match waits on (the store's own list when it has one;
-        else the seats of the active matches)."""
-        lister = getattr(self.store, "waiting_users", None)
-        if callable(lister):
-            return [int(u) for u in await lister()]
-        return sorted({int(u) for rec in await self.store.unfinished_matches() if rec.status == ACTIVE
-                       for u in rec.seats if u})
+        """Every player some unfinished match waits on (one indexed read of the store)."""
+        return [int(u) for u in await self.store.waiting_users()]
 
     async def digest(self, user_id: int, due: float, now: float, locale: str | None = None) -> Notice | None:
         """The player's daily digest (claimed: once for the digest hour ``due``), or None when
