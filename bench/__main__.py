@@ -2,7 +2,8 @@
 
 Modes: the host benchmark (:mod:`bench`), ``--discord`` (:mod:`bench.discord`), ``--ai``
 (:mod:`bench.ai`), ``--scale`` (:mod:`bench.scale`), ``--leagues`` (:mod:`bench.leagues`),
-``--replay`` (:mod:`bench.replay`), ``--cards`` (:mod:`bench.cards`), ``--stats`` (:mod:`bench.stats`).
+``--replay`` (:mod:`bench.replay`), ``--cards`` (:mod:`bench.cards`), ``--stats`` (:mod:`bench.stats`),
+``--clock`` (:mod:`bench.clock`).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
                "  python -m bench --leagues --quick        how long tournament pairing takes\n"
                "  python -m bench --replay --quick         a whole match's GIF and a replay step\n"
                "  python -m bench --cards --quick          a 500-card upload, a set's pages, a balance run\n"
-               "  python -m bench --stats --quick          a server's statistics with many stored matches")
+               "  python -m bench --stats --quick          a server's statistics with many stored matches\n"
+               "  python -m bench --clock --json out.json  the clock's tick and /turns with 100,000 bank matches")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="a smaller sample (a few minutes)")
     size.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test only
@@ -62,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stats", action="store_true",
                    help="a server's statistics with 100,000 stored finished matches: one match counted "
                         "when it ends (p99), a /stats answer with its picture (p99), a rebuild from the logs")
+    p.add_argument("--clock", action="store_true",
+                   help="clocks across days with 100,000 stored matches on time banks: one clock tick and "
+                        "the event loop meanwhile, /turns for a player with 100 waiting games, one tick while "
+                        "PostgreSQL is frozen (with --database-url: the first three on that database)")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -100,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_stats(plan, log=log)
         _report(format_stats(result), stats_misses(result), result, args.json)
+        return 0
+    if args.clock:
+        from bench.clock import format_clock, misses as clock_misses, run_clock
+
+        result = run_clock(plan, log=log, database_url=args.database_url)
+        _report(format_clock(result), clock_misses(result), result, args.json)
         return 0
     if args.replay:
         from bench.replay import format_replay, misses as replay_misses, run_replay

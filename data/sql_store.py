@@ -137,6 +137,9 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     _INTEGRITY_ERROR: type[BaseException] | tuple[type[BaseException], ...] = ()
     # appended to the SELECTs that read a match row before writing it
     _FOR_UPDATE = ""
+    # a column written as ``+col`` in a condition is not looked up in its index (SQLite); the
+    # PostgreSQL planner needs no such hint (and has no unary + for text)
+    _NOT_INDEXED = "+"
     # appended to text columns in ORDER BY, for code-point order
     _C = ""
     _RATING_COLS = _RATING_COLS
@@ -521,8 +524,11 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     async def matches_due(self, deadline_before: float, created_before: float,
                           shards: Any = None, *, now: float | None = None,
                           lead: tuple[float, float] | None = None) -> list[MatchRecord]:
-        active = "status = 'active' AND deadline IS NOT NULL AND deadline <= ?"
-        params: tuple = (float(created_before), float(deadline_before))
+        # two reads, each on its own index: the lapsed challenges by status, the due matches by
+        # deadline (``+status`` keeps SQLite off the status index, which would walk every
+        # active match; one statement with OR reads the whole table)
+        active = f"WHERE {self._NOT_INDEXED}{{statuses}} AND deadline IS NOT NULL AND deadline <= ?"
+        params: tuple = (float(deadline_before),)
         if now is not None and lead is not None:
             # only what is due (see Store.matches_due): the deadline passed, or a reminder not
             # yet sent whose time has come; the deadline index still bounds the scan
@@ -532,14 +538,18 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
                        "THEN turn_seconds * CAST(? AS DOUBLE PRECISION) ELSE CAST(? AS DOUBLE PRECISION) END) "
                        "<= ?))")
             params += (float(now), share, cap, share, cap, float(now))
-        where = "WHERE (({statuses} AND created_at <= ?) OR (" + active + "))"
+        lapsed = "WHERE {statuses} AND created_at <= ?"
+        lapsed_params: tuple = (float(created_before),)
         if shards is not None:      # this process's guilds: Discord's (guild_id >> 22) % count
             count = int(shards.count)
             cond, args = self._in(f"((guild_id >> 22) % {count})", [int(i) for i in shards.ids], "bigint")
-            where += (" AND (" + ("guild_id IS NULL OR " if 0 in shards.ids else "")
-                      + f"(guild_id IS NOT NULL AND {cond}))")
-            params += tuple(args)
-        return await self._list(where + " ORDER BY id", params, (PENDING, OPEN))
+            mine = (" AND (" + ("guild_id IS NULL OR " if 0 in shards.ids else "")
+                    + f"(guild_id IS NOT NULL AND {cond}))")
+            active, lapsed = active + mine, lapsed + mine
+            params, lapsed_params = params + tuple(args), lapsed_params + tuple(args)
+        found = {r.id: r for r in await self._list(lapsed, lapsed_params, (PENDING, OPEN))}
+        found.update((r.id, r) for r in await self._list(active, params, (ACTIVE,)))
+        return [found[i] for i in sorted(found)]
 
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED
                                  ) -> list[MatchRecord]:

@@ -74,7 +74,8 @@ class Away:
             written = await self._write(new, rec.version)
             if written is None:
                 return None
-            return await self._board(written, [], prompts=False)
+            # (a hand shows no clock: only the public board changes)
+            return await self._board(written, [], prompts=False, private=False)
 
     async def _timed_again(self, rec: MatchRecord) -> tuple[MatchRecord | None, Any]:
         """``rec`` with its deadlines computed again from the banks on today's calendars (lock
@@ -124,7 +125,7 @@ class Away:
         written = await self._write(new, rec.version)
         if written is None:
             return None
-        res = await self._board(written, lines)
+        res = await self._board(written, lines, private=False)     # (a hand shows no clock)
         res.notify = list(taken)
         res.info = list(lines)
         res.data["clock"] = "auto_vacation"
