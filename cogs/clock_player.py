@@ -215,7 +215,7 @@ class ClockPlayer(commands.Cog):
             await reply_error(interaction, refusal(exc, locale))
             return
         await reply(interaction, vac.started_text(change.record, locale))
-        await self._deliver(change.results)
+        await self._deliver(change.results, interaction.user.id)
 
     @vacation.command(name=N("end", "cmd.vacation.end.name"), description=L("cmd.vacation.end.description"))
     async def vacation_end(self, interaction: discord.Interaction) -> None:
@@ -226,20 +226,22 @@ class ClockPlayer(commands.Cog):
             await reply_error(interaction, refusal(exc, locale))
             return
         await reply(interaction, vac.ended_text(change.record, locale))
-        await self._deliver(change.results)
+        await self._deliver(change.results, interaction.user.id)
 
     @vacation.command(name=N("status", "cmd.vacation.status.name"), description=L("cmd.vacation.status.description"))
     async def vacation_status(self, interaction: discord.Interaction) -> None:
         status = await self.clock.vacation_status(interaction.user.id, interaction.guild_id)
         await reply(interaction, status.text(user_locale(interaction)))
 
-    async def _deliver(self, results: list) -> None:
-        """The boards of the matches a vacation timed again, shown as every host Result is."""
+    async def _deliver(self, results: list, actor: int) -> None:
+        """The boards of the matches a vacation timed again, shown as every host Result is; the
+        player who started or ended the vacation is its actor, so a fresh board does not ping
+        them that it is their turn (they are right here)."""
         delivery = self.bot.get_cog("Delivery")
         if delivery is None:
             return
         for result in results:
-            await delivery.publish(result)
+            await delivery.publish(result, actor=actor)
 
     # ------------------------------------------------------------------ /notify
     notify_group = app_commands.Group(name=N("notify", "cmd.notify.name"), description=L("cmd.notify.description"))

@@ -268,7 +268,7 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
         mc = bank_clock.read(rec) if rec.status == ACTIVE else None
         if mc is not None and mc.banks is not None:    # a bank match: each player's bank, the deadline
             line = msg("clock.board.status", status=line,
-                       clock=bank_clock.banks_text(mc, list(rec.names), rec.deadline))
+                       clock=bank_clock.banks_text(mc, list(rec.names), rec.deadline, self.now()))
         return line
 
     def _outcome_msg(self, rec: MatchRecord) -> Msg:

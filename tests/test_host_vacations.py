@@ -56,6 +56,21 @@ async def test_a_vacation_stops_the_players_bank_and_the_opponent_sees_it(clocke
     assert "on vacation" not in res.public.status_line.render("en")
 
 
+async def test_a_vacation_that_ran_out_is_no_longer_said_on_the_board(clocked_host):
+    """"opponents see 'on vacation until …'" — while it lasts: a vacation that ran out (nothing
+    times the match again then) is not said by the next board, e.g. a clock reminder's."""
+    host = await clocked_host()
+    mid = await started(host)
+    results = await vacation(host, ALICE, 1)
+    assert "Alice is on vacation until" in results[0].public.status_line.render("en")
+    host.clock.advance(DAY - 60)
+    assert "Alice is on vacation until" in (await host.status(mid)).public.status_line.render("en")
+    host.clock.advance(60)
+    line = (await host.status(mid)).public.status_line
+    assert "on vacation" not in line.render("en") and "休暇中" not in line.render("ja")
+    assert "Time banks: Alice: 3 d, Bob: 3 d." in line.render("en")
+
+
 async def test_ending_a_vacation_early_brings_the_deadline_back(clocked_host):
     """"/vacation end": the bank runs again from then."""
     host = await clocked_host()

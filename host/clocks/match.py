@@ -278,11 +278,13 @@ def public(mc: MatchClock, deadline: float | None) -> tuple[list[float], float |
     return list(mc.banks or ()), deadline
 
 
-def banks_text(mc: MatchClock, names: list[str], deadline: float | None) -> Msg:
+def banks_text(mc: MatchClock, names: list[str], deadline: float | None, now: float | None = None) -> Msg:
     """The board's clock line: each player's bank in words and, while someone is to act, the
     deadline as a Discord timestamp (each reader's own time zone), then who is on vacation — a
     message whose player names are its own ``name`` params, so the front end makes them safe to
-    show as it does every name."""
+    show as it does every name.  ``now``: a vacation over by then is not said (a match is timed
+    again when a vacation starts or is ended early, not when it runs out, so ``away`` may
+    outlive it)."""
     banks, due = public(mc, deadline)
 
     def name(s: int) -> str:
@@ -297,7 +299,7 @@ def banks_text(mc: MatchClock, names: list[str], deadline: float | None) -> Msg:
     else:
         line = Msg("clock.board.banks_due", {"banks": listed or "", "deadline": f"<t:{int(due)}:R>"})
     for s, until in mc.away:       # "… is on vacation until …": the opponents see why
-        if s < len(names):
+        if s < len(names) and (now is None or until > now):
             line = Msg("clock.board.then", {"a": line, "b": Msg("clock.vacation.away", {"name": name(s),
                                                                                        "until": int(until)})})
     return line
