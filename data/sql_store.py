@@ -524,21 +524,24 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     async def matches_due(self, deadline_before: float, created_before: float,
                           shards: Any = None, *, now: float | None = None,
                           lead: tuple[float, float] | None = None) -> list[MatchRecord]:
-        # two reads, each on its own index: the lapsed challenges by status, the due matches by
-        # deadline (``+status`` keeps SQLite off the status index, which would walk every
-        # active match; one statement with OR reads the whole table)
+        # two reads, each on its own index: the lapsed challenges by status (``+created_at``
+        # keeps SQLite off the creation index, which would walk every match ever made), the due
+        # matches by deadline (``+status`` keeps it off the status index, which would walk every
+        # active match); one statement with OR reads the whole table
         active = f"WHERE {self._NOT_INDEXED}{{statuses}} AND deadline IS NOT NULL AND deadline <= ?"
         params: tuple = (float(deadline_before),)
         if now is not None and lead is not None:
             # only what is due (see Store.matches_due): the deadline passed, or a reminder not
             # yet sent whose time has come; the deadline index still bounds the scan
             share, cap = float(lead[0]), float(lead[1])
-            active += (" AND (deadline <= ? OR (turn_seconds IS NOT NULL AND NOT reminded AND "
+            # (a time-out already announced — ``"expired":true`` at the top of the meta JSON, a
+            # text no string value can hold unescaped — is not listed again: it waits for a claim)
+            active += (" AND ((deadline <= ? AND meta NOT LIKE ?) OR (turn_seconds IS NOT NULL AND NOT reminded AND "
                        "deadline - (CASE WHEN turn_seconds * CAST(? AS DOUBLE PRECISION) < CAST(? AS DOUBLE PRECISION) "
                        "THEN turn_seconds * CAST(? AS DOUBLE PRECISION) ELSE CAST(? AS DOUBLE PRECISION) END) "
                        "<= ?))")
-            params += (float(now), share, cap, share, cap, float(now))
-        lapsed = "WHERE {statuses} AND created_at <= ?"
+            params += (float(now), '%"expired":true%', share, cap, share, cap, float(now))
+        lapsed = f"WHERE {{statuses}} AND {self._NOT_INDEXED}created_at <= ?"
         lapsed_params: tuple = (float(created_before),)
         if shards is not None:      # this process's guilds: Discord's (guild_id >> 22) % count
             count = int(shards.count)

@@ -275,7 +275,8 @@ class Store(abc.ABC):
         something due — the deadline passed, or a reminder not yet sent whose time
         ``deadline - min(share × turn_seconds, cap)`` has come (a match without a turn clock
         gets no reminder) — chosen by the database, so a process with thousands of matches on
-        long clocks decodes only the few that are due."""
+        long clocks decodes only the few that are due.  A time-out already announced (the
+        match's ``meta["expired"]``) is not due again: it waits for a claim or a move."""
 
     @abc.abstractmethod
     async def matches_in_channel(self, channel_id: int, statuses: tuple[str, ...] = UNFINISHED

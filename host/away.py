@@ -92,7 +92,9 @@ class Away:
         await self._timed(rec, new, game, state)
         if new.deadline == rec.deadline and new.meta == rec.meta:
             return None, None
-        new.reminded = False if new.deadline != rec.deadline else rec.reminded
+        if new.deadline != rec.deadline:      # a new deadline: its reminder and time-out to come
+            new.reminded = False
+            new.meta.pop("expired", None)
         return new, state
 
     async def _auto_vacation(self, rec: MatchRecord, to_act: list[int]) -> Result | None:
@@ -129,8 +131,10 @@ class Away:
         res.notify = list(taken)
         res.info = list(lines)
         res.data["clock"] = "auto_vacation"
-        for uid in taken:          # the vacation stops their other banks too
-            res.data.setdefault("also", []).extend(await self.vacation_changed(uid, skip=rec.id))
+        # the vacation stops their other banks too: the caller times those matches again after
+        # the tick (``vacation_changed(uid, skip=…)``, each its own host call), so one player's
+        # many matches never hold up the reminders and time-outs of everyone else
+        res.data["away"] = list(taken)
         return res
 
     async def _records(self, user_id: int, now: float) -> list[vac.Vacation]:

@@ -64,7 +64,6 @@ class Clock:
                     continue
                 if res is not None:
                     out.append(res)
-                    out.extend(res.data.pop("also", []))   # the player's other matches, timed again
         return out
 
     async def _tick_one(self, rec: MatchRecord, now: float) -> Result | None:

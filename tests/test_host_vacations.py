@@ -109,6 +109,7 @@ async def test_a_bank_out_of_time_takes_a_vacation_day_until_none_is_left(clocke
     host.clock.t = out + 10
     events = await host.tick()
     assert [e.data["clock"] for e in events] == ["auto_vacation"] and events[0].notify == [ALICE]
+    assert events[0].data["away"] == [ALICE]    # the caller times her other matches next
     said = events[0].info[0]
     assert said.render("en") == ("Alice's time ran out: one vacation day was used automatically, "
                                  f"until <t:{int(out + DAY)}:f>. Vacation days left: 1.")
@@ -143,3 +144,22 @@ async def test_the_waiting_list_is_written_with_every_match_write(clocked_host):
     await host.accept(res.match.id, BOB)
     rows = await host.store.waiting_for(ALICE)
     assert [(r["match_id"], r["deadline"], r["bank_left"]) for r in rows] == [(res.match.id, host.clock.t + 3600, None)]
+
+
+async def test_a_day_taken_automatically_stops_the_players_other_banks_after_the_tick(clocked_host):
+    """"While on vacation, none of that player's banks run": a day taken when one bank ran out
+    stops the others too — the tick names the player, and timing their other matches again
+    (``vacation_changed(…, skip=…)``, done by the front end after the tick) moves those deadlines."""
+    host = await clocked_host()
+    late = await started(host)
+    host.clock.advance(HOUR)
+    other = await started(host)
+    before = (await host.store.get_match(other)).deadline
+    host.clock.t = (await host.store.get_match(late)).deadline + 10
+    events = {e.match.id: e for e in await host.tick()}
+    assert events[late].data == {"clock": "auto_vacation", "away": [ALICE]}
+    assert events[other].data["clock"] == "reminder"           # its own bank is still running low
+    assert (await host.store.get_match(other)).deadline == before       # not inside the tick
+    results = await host.vacation_changed(ALICE, skip=late)
+    assert [r.match.id for r in results] == [other]
+    assert (await host.store.get_match(other)).deadline == pytest.approx(before + DAY)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from cogs.delivery import clock_field
+from cogs.board_clock import clock_field
 from cogs.play_options import clock_args, control_suggestions
 from discord_fakes import ALL_PERMISSIONS, make_env, message_text
 from host.clocks import control
@@ -265,7 +265,7 @@ async def test_a_bank_matchs_thread_outlasts_its_longest_decision(env):
     stop (weekend, vacation) keeps its thread a week, one that cannot for its cap."""
     from dataclasses import replace
 
-    from cogs.delivery import archive_minutes, turn_span
+    from cogs.board_clock import archive_minutes, turn_span
 
     match_id = await env.start(time_control="fast")         # 1 h + 10 min, at most 2 h; vacation stops it
     rec = await env.match(match_id)

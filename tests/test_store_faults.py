@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 import pytest
 
@@ -484,3 +485,15 @@ async def test_the_clock_lists_only_matches_with_something_due(host, store, back
     events = await host.tick()
     assert sorted((e.match.id, e.data.get("clock")) for e in events) == sorted(
         [(week, "reminder"), (ten_min, "expired")])
+    # a time-out announced is not listed again: it waits for a claim (or the late player's move)
+    due = await store.matches_due(now + REMIND_CAP, now - 86400, now=now, lead=(REMIND_SHARE, REMIND_CAP))
+    assert listed(due) == [] and (await store.get_match(ten_min)).meta["expired"] is True
+    assert listed(await store.matches_due(now + REMIND_CAP, now - 86400)) == sorted([hour_a, hour_b, week, ten_min])
+    # a player whose name spells the flag does not hide a match from the clock (a string value
+    # holds its quotes escaped in the JSON)
+    rec = await store.get_match(hour_a)
+    await store.update_match(replace(rec, names=['"expired":true', "Bob"],
+                                     meta={**rec.meta, "note": '"expired":true'}), rec.version)
+    await backend.raw("UPDATE matches SET deadline = ? WHERE id = ?", clock.t - 1, hour_a)
+    due = await store.matches_due(now + REMIND_CAP, now - 86400, now=now, lead=(REMIND_SHARE, REMIND_CAP))
+    assert listed(due) == [hour_a]
