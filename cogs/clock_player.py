@@ -33,6 +33,7 @@ from data import i18n
 from host.clocks import ClockError, notify
 from host.clocks import turns as T
 from host.clocks import vacation as vac
+from cogs.play_options import zone_autocomplete
 from host.player_clock import HIDDEN, PlayerClock, Seer, Sight
 
 log = logging.getLogger("cogs.clock_player")
@@ -70,15 +71,6 @@ def settings_text(settings: notify.NotifySettings, locale: str) -> str:
 
 def jump(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
-
-
-async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """``zone``: IANA time zones for what was typed (a name, a city, a common place)."""
-    try:
-        return [Choice(name=z, value=z) for z in notify.zone_choices(current or "", CHOICE_MAX)]
-    except Exception:
-        log.exception("time zone autocomplete failed")
-        return []
 
 
 async def digest_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

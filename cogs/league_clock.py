@@ -17,8 +17,9 @@ from discord.app_commands import Choice
 
 from cogs.common import CHOICE_MAX, clip, too_old_to_edit, tr, user_locale
 from data.store import LeagueRecord
-from host.clocks import ClockError, control, notify
+from host.clocks import ClockError, control
 from host.events import clock as EC
+from cogs.play_options import zone_autocomplete  # noqa: F401  (the event settings' zone option)
 
 log = logging.getLogger("cogs.league_clock")
 
@@ -105,10 +106,3 @@ async def control_autocomplete(interaction: discord.Interaction, current: str) -
     return out[:CHOICE_MAX]
 
 
-async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """``zone``: IANA time zones matching what was typed (a name, a city)."""
-    try:
-        return [Choice(name=z, value=z) for z in notify.zone_choices(current or "", CHOICE_MAX)]
-    except Exception:
-        log.exception("time zone autocomplete failed")
-        return []

@@ -24,7 +24,7 @@ import discord
 from discord.app_commands import Choice
 
 from cogs.common import CHOICE_MAX, TURN_CHOICES, VALUE_MAX, clip, tr, user_locale
-from host.clocks import ClockError, control
+from host.clocks import ClockError, control, notify
 from host.options import parse_options
 from host.options import typed_value
 from host.options_text import SEAT_OPTIONS, option_name, option_value
@@ -219,3 +219,12 @@ def clock_args(turn_time: int | None, time_control: str | None, weekend_pause: b
     if bank:
         args["weekend_pause"] = weekend
     return args, None
+
+
+async def zone_autocomplete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """``zone``: IANA time zones for what was typed (a name, a city, a common place)."""
+    try:
+        return [Choice(name=z, value=z) for z in notify.zone_choices(current or "", CHOICE_MAX)]
+    except Exception:
+        log.exception("time zone autocomplete failed")
+        return []

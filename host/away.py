@@ -68,14 +68,18 @@ class Away:
             rec, err = await self._get(match_id)
             if err or rec.status != ACTIVE:
                 return None
-            new, _ = await self._timed_again(rec)
-            if new is None:
-                return None
-            written = await self._write(new, rec.version)
-            if written is None:
-                return None
-            # (a hand shows no clock: only the public board changes)
-            return await self._board(written, [], prompts=False, private=False)
+            return await self._shown_again(rec, [], prompts=False)
+
+    async def _shown_again(self, rec: MatchRecord, lines: list[Msg], prompts: bool = True) -> Result | None:
+        """``rec`` timed again and written (lock held), and its board as it is now — the public
+        board only: a hand shows no clock; None when nothing changed or another write came first."""
+        new, _ = await self._timed_again(rec)
+        if new is None:
+            return None
+        written = await self._write(new, rec.version)
+        if written is None:
+            return None
+        return await self._board(written, lines, prompts=prompts, private=False)
 
     async def _timed_again(self, rec: MatchRecord) -> tuple[MatchRecord | None, Any]:
         """``rec`` with its deadlines computed again from the banks on today's calendars (lock
@@ -121,13 +125,9 @@ class Away:
             taken.append(uid)
         if not taken:
             return None
-        new, _ = await self._timed_again(rec)
-        if new is None:
+        res = await self._shown_again(rec, lines)
+        if res is None:
             return None
-        written = await self._write(new, rec.version)
-        if written is None:
-            return None
-        res = await self._board(written, lines, private=False)     # (a hand shows no clock)
         res.notify = list(taken)
         res.info = list(lines)
         res.data["clock"] = "auto_vacation"
