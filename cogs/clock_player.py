@@ -27,6 +27,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import (
+    pager,
     CHOICE_MAX, L, N, clip, reply, reply_error, run_in_cog, safe_text, tr, user_locale,
 )
 from data import i18n
@@ -137,17 +138,9 @@ def seer(bot: Any, user_id: int, here: discord.Member | None = None) -> Seer:
 
 
 def page_view(user_id: int, page: int, pages: int, locale: str) -> discord.ui.View | None:
-    """◀ ▶ under a page of ``/turns`` (none when everything fits one page); a disabled button
-    names the page shown, so the two custom ids stay different."""
-    if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
-                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
-        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
-                                   custom_id=f"ct:t:{int(user_id)}:{target}", disabled=off)
-        view.add_item(TurnsPage(button, int(user_id), target))
-    return view
+    """◀ ▶ under a page of ``/turns`` (none when everything fits one page)."""
+    return pager(page, pages, locale, lambda target: f"ct:t:{int(user_id)}:{target}",
+                 lambda button, target: TurnsPage(button, int(user_id), target))
 
 
 class ClockPlayer(commands.Cog):

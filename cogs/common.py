@@ -36,6 +36,21 @@ THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_t
                 discord.ChannelType.news_thread)
 
 
+def pager(page: int, pages: int, locale: str, custom_id: Any, item: Any) -> discord.ui.View | None:
+    """◀ ▶ under one page of several (None when everything fits one page): ``custom_id(target)``
+    names each button's persistent id and ``item(button, target)`` wraps it in the cog's
+    dynamic item.  A disabled button names the page shown, so the two custom ids stay different."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
+                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
+        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
+                                   custom_id=custom_id(target), disabled=off)
+        view.add_item(item(button, target))
+    return view
+
+
 def L(key: str) -> locale_str:
     """A translatable string whose default (English) text comes from the catalog."""
     return locale_str(i18n.t(key, "en"), key=key)

@@ -14,7 +14,7 @@ from typing import Any, Awaitable, Callable
 
 import discord
 
-from cogs.common import reply_error, tr, user_locale
+from cogs.common import pager, reply_error, tr, user_locale
 
 log = logging.getLogger("cogs.league_pages")
 
@@ -38,16 +38,9 @@ def turns(kind: str) -> Callable[[Turn], Turn]:
 
 def page_view(league_id: int, page: int, pages: int, locale: str, kind: str = "s") -> discord.ui.View | None:
     """◀ ▶ under a league picture (``kind``: ``s`` the standings, ``b`` the bracket; none when it
-    fits one page).  A disabled button names the page shown, so the two custom ids stay different."""
-    if pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, target, off in (("records.page.prev", max(page - 1, 0), page == 0),
-                               ("records.page.next", min(page + 1, pages - 1), page + 1 >= pages)):
-        button = discord.ui.Button(label=tr(label, locale), style=discord.ButtonStyle.secondary,
-                                   custom_id=f"lg{kind}:{int(league_id)}:{target}", disabled=off)
-        view.add_item(LeaguePage(button, kind, int(league_id), target))
-    return view
+    fits one page)."""
+    return pager(page, pages, locale, lambda target: f"lg{kind}:{int(league_id)}:{target}",
+                 lambda button, target: LeaguePage(button, kind, int(league_id), target))
 
 
 class LeaguePage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):

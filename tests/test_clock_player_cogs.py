@@ -9,7 +9,7 @@ import re
 import discord
 import pytest
 
-from discord_fakes import MEMBER_PERMISSIONS, HTTPError, _now_iso, component, make_env
+from discord_fakes import MEMBER_PERMISSIONS, HTTPError, _now_iso, component
 
 from data.store import ACTIVE
 from host.clocks import control
@@ -18,13 +18,6 @@ DAY, HOUR = 86400, 3600
 DAILY = control.parse("3d+1d max 7d").to_json()
 AWAY, GONE = 6000, 7000
 VIEW_CHANNEL = 1 << 10
-
-
-@pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
-    yield e
-    await e.close()
 
 
 def uid(user: dict) -> int:

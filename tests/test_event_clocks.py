@@ -10,7 +10,7 @@ import time
 import pytest
 
 from data.store import ACTIVE, open_store
-from discord_fakes import ALL_PERMISSIONS, Clock, custom_ids, make_env
+from discord_fakes import ALL_PERMISSIONS, Clock, custom_ids
 from host import Host
 from host import leagues as L
 from host.clocks import control
@@ -185,13 +185,6 @@ async def test_a_new_event_takes_the_servers_defaults_for_new_events(tmp_path):
 
 
 # ---------------------------------------------------------------------------- the cogs
-@pytest.fixture
-async def env(tmp_path):
-    e = await make_env(tmp_path)
-    yield e
-    await e.close()
-
-
 def uid(user: dict) -> int:
     return int(user["id"])
 
