@@ -173,7 +173,10 @@ def next_monday(after: float) -> float:
 
 
 async def move_to(twin, at: float) -> None:
-    """The twin's (and the bot's) clock to ``at`` (never backwards)."""
+    """The twin's (and the bot's) clock to ``at`` (never backwards), once the bot has finished
+    what it was doing: an edit already on its way must not reach Discord a day later (where the
+    message would be too old to edit: a 429 the bot never asked for)."""
+    await twin.settle(quiet=0.5)
     assert at >= twin.wall(), (at, twin.wall())
     await twin.advance(at - twin.wall())
 
