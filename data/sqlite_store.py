@@ -6,6 +6,11 @@ Durability and concurrency:
   to the WAL before it returns, so an acknowledged command survives a power cut, not only a
   crash of the process), ``foreign_keys=ON`` and a busy timeout, so a second process sharing the
   file waits for the write lock instead of failing.
+* The write-ahead log is copied back into the database file (a checkpoint) by a task of its own,
+  every :data:`CHECKPOINT_SECONDS`, on a second connection (its own thread), never by the
+  commit that happens to fill the log: a checkpoint writes and syncs up to thousands of pages,
+  and the command, reminder or tick whose commit met it would wait for the disk meanwhile
+  (``PASSIVE``: it copies what no reader still needs and waits for nobody).
 * Every write runs in ``BEGIN IMMEDIATE``, so writers from different processes serialise before
   they read the row they are about to check, and an ``asyncio.Lock`` keeps coroutines of one
   process from interleaving on the single connection.  Reads take the lock too, so they never
@@ -103,6 +108,9 @@ class SqliteConn(Conn):
             raise
 
 
+CHECKPOINT_SECONDS = 5.0        # how often the log is copied back (docs/clocks.md, "Numbers")
+
+
 class SqliteStore(SqlStore):
     """:class:`Store` on one SQLite file (or ``":memory:"``) through one aiosqlite connection."""
 
@@ -123,6 +131,7 @@ class SqliteStore(SqlStore):
         self._lock = asyncio.Lock()
         self.journal_mode: str | None = None
         self._busy_ms: int | None = None     # the busy timeout set on the connection now
+        self._checkpointer: asyncio.Task | None = None
 
     # lifecycle ---------------------------------------------------------------------------
     async def open(self) -> None:
@@ -147,6 +156,9 @@ class SqliteStore(SqlStore):
             await db.close()
             raise
         self._db, self._conn = db, SqliteConn(db)
+        if self.journal_mode == "wal" and self.path != ":memory:" and not self.path.startswith("file:"):
+            await db.execute("PRAGMA wal_autocheckpoint = 0")     # the checkpoints are the task's
+            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
 
     async def _set_wal(self, db: aiosqlite.Connection) -> str:
         # Switching a new file to WAL needs an exclusive lock, and SQLite answers "database is
@@ -166,7 +178,34 @@ class SqliteStore(SqlStore):
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 
+    async def _checkpoints(self) -> None:
+        """Copy the write-ahead log back into the database file every CHECKPOINT_SECONDS, on a
+        connection of this task's own (opened at the first one); a failure is logged and tried
+        again next time.  (When the store closes, SQLite checkpoints what is left.)"""
+        own: aiosqlite.Connection | None = None
+        try:
+            while True:
+                await asyncio.sleep(CHECKPOINT_SECONDS)
+                try:
+                    if own is None:
+                        own = await aiosqlite.connect(self.path, isolation_level=None, timeout=0)
+                        await own.execute(f"PRAGMA synchronous = {self.synchronous}")
+                    await own.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+                except (sqlite3.Error, OSError, ValueError) as e:
+                    log.warning("SQLite store %s: a checkpoint failed (tried again in %.0f s): %s",
+                                self.path, CHECKPOINT_SECONDS, e)
+        finally:
+            if own is not None:
+                await own.close()
+
     async def close(self) -> None:
+        task, self._checkpointer = self._checkpointer, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
         async with self._lock:
             db, self._db, self._conn = self._db, None, None
             if db is not None:

@@ -77,6 +77,32 @@ async def test_pragmas(sqlite_store):
     assert (await db.execute_fetchall("PRAGMA busy_timeout"))[0][0] >= 1000
 
 
+async def test_the_log_is_checkpointed_by_its_own_task_not_by_a_commit(tmp_path, monkeypatch):
+    """A commit never copies the write-ahead log back itself (``wal_autocheckpoint = 0``: the
+    command whose commit filled the log would wait for the disk): the store's own task does, on
+    a connection of its own — so the log stays small however much is written."""
+    import data.sqlite_store as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_SECONDS", 0.02)
+    s = SqliteStore(tmp_path / "ckpt.db")
+    await s.open()
+    try:
+        assert (await s._db.execute_fetchall("PRAGMA wal_autocheckpoint"))[0][0] == 0
+        wal = tmp_path / "ckpt.db-wal"
+        written, biggest = 0, 0
+        for i in range(30):
+            rec = await s.create_match(MatchRecord(game="squares", seed=i, seats=[1, 2], names=["a", "b"],
+                                                   creator=1, meta={"pad": "x" * 100_000}))
+            written += 100_000
+            await asyncio.sleep(0.06)
+            biggest = max(biggest, wal.stat().st_size)
+        assert written >= 3_000_000 and biggest < 1_000_000, (written, biggest)
+        assert (await s.get_match(rec.id)).meta["pad"] == "x" * 100_000
+    finally:
+        await s.close()
+    assert s._checkpointer is None
+
+
 # -- matches ------------------------------------------------------------------------------------
 
 async def test_create_get_round_trip_every_field(store):
