@@ -109,6 +109,7 @@ class SqliteConn(Conn):
 
 
 CHECKPOINT_SECONDS = 5.0        # how often the log is copied back (docs/clocks.md, "Numbers")
+CHECKPOINT_TASK = "sqlite-checkpoints"      # the task's name (it lives as long as the store)
 
 
 class SqliteStore(SqlStore):
@@ -158,7 +159,7 @@ class SqliteStore(SqlStore):
         self._db, self._conn = db, SqliteConn(db)
         if self.journal_mode == "wal" and self.path != ":memory:" and not self.path.startswith("file:"):
             await db.execute("PRAGMA wal_autocheckpoint = 0")     # the checkpoints are the task's
-            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints())
+            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoints(), name=CHECKPOINT_TASK)
 
     async def _set_wal(self, db: aiosqlite.Connection) -> str:
         # Switching a new file to WAL needs an exclusive lock, and SQLite answers "database is

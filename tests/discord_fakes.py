@@ -41,6 +41,8 @@ import discord  # noqa: E402
 from discord import utils  # noqa: E402
 from multidict import CIMultiDict
 
+from data.sqlite_store import CHECKPOINT_TASK  # noqa: E402
+
 API_PREFIX = re.compile(r"^https://discord\.com/api/v\d+")
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
 MEMBER_PERMISSIONS = str(discord.Permissions(
@@ -581,7 +583,8 @@ class FakeDiscord:
         """Wait until every task started since ``before`` is done (nested ones too).
 
         View timeout timers are not waited for: discord.py gives every ephemeral view a
-        15-minute timeout task that simply sleeps."""
+        15-minute timeout task that simply sleeps; nor a store's own background task (an SQLite
+        store opened meanwhile copies its log back until it is closed)."""
         before = before or set()
         me = asyncio.current_task()
         loop = asyncio.get_running_loop()
@@ -589,7 +592,8 @@ class FakeDiscord:
         while True:
             await asyncio.sleep(0)
             pending = [t for t in asyncio.all_tasks() if t is not me and t not in before and not t.done()
-                       and "timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")]
+                       and "timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
+                       and t.get_name() != CHECKPOINT_TASK]
             if not pending:
                 return
             left = deadline - loop.time()
