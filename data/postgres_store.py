@@ -258,6 +258,7 @@ class PostgresStore(SqlStore):
     # A match write locks the row it checks: a second writer waits, then sees the new version.
     _FOR_UPDATE = " FOR UPDATE"
     _NOT_INDEXED = ""
+    _STATUS_INDEX = ""
     # Text is ordered by code point, as SQLite's BINARY collation does, whatever the locale.
     _C = ' COLLATE "C"'
     _SQL_PROCESSED = ("INSERT INTO processed_matches (match_id, rated, at) VALUES (?, ?, ?) "

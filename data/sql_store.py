@@ -140,6 +140,9 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     # a column written as ``+col`` in a condition is not looked up in its index (SQLite); the
     # PostgreSQL planner needs no such hint (and has no unary + for text)
     _NOT_INDEXED = "+"
+    # the status index, named for the lapsed challenges: SQLite's statistics count statuses, not
+    # how few matches wait for an answer, and with them it would read the whole table instead
+    _STATUS_INDEX = "INDEXED BY matches_status "
     # appended to text columns in ORDER BY, for code-point order
     _C = ""
     _RATING_COLS = _RATING_COLS
@@ -524,10 +527,10 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     async def matches_due(self, deadline_before: float, created_before: float,
                           shards: Any = None, *, now: float | None = None,
                           lead: tuple[float, float] | None = None) -> list[MatchRecord]:
-        # two reads, each on its own index: the lapsed challenges by status (``+created_at``
-        # keeps SQLite off the creation index, which would walk every match ever made), the due
-        # matches by deadline (``+status`` keeps it off the status index, which would walk every
-        # active match); one statement with OR reads the whole table
+        # two reads, each on its own index: the lapsed challenges by status (named, and
+        # ``+created_at`` keeps SQLite off the creation index, which would walk every match ever
+        # made), the due matches by deadline (``+status`` keeps it off the status index, which
+        # would walk every active match); one statement with OR reads the whole table
         active = f"WHERE {self._NOT_INDEXED}{{statuses}} AND deadline IS NOT NULL AND deadline <= ?"
         params: tuple = (float(deadline_before),)
         if now is not None and lead is not None:
@@ -541,7 +544,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
                        "THEN turn_seconds * CAST(? AS DOUBLE PRECISION) ELSE CAST(? AS DOUBLE PRECISION) END) "
                        "<= ?))")
             params += (float(now), '%"expired":true%', share, cap, share, cap, float(now))
-        lapsed = f"WHERE {{statuses}} AND {self._NOT_INDEXED}created_at <= ?"
+        lapsed = f"{self._STATUS_INDEX}WHERE {{statuses}} AND {self._NOT_INDEXED}created_at <= ?"
         lapsed_params: tuple = (float(created_before),)
         if shards is not None:      # this process's guilds: Discord's (guild_id >> 22) % count
             count = int(shards.count)
