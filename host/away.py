@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 from data import deadline
 from data.store import ACTIVE, CorruptRow, MatchRecord, TransientStoreError
@@ -73,7 +72,7 @@ class Away:
     async def _shown_again(self, rec: MatchRecord, lines: list[Msg], prompts: bool = True) -> Result | None:
         """``rec`` timed again and written (lock held), and its board as it is now — the public
         board only: a hand shows no clock; None when nothing changed or another write came first."""
-        new, _ = await self._timed_again(rec)
+        new = await self._timed_again(rec)
         if new is None:
             return None
         written = await self._write(new, rec.version)
@@ -81,25 +80,24 @@ class Away:
             return None
         return await self._board(written, lines, prompts=prompts, private=False)
 
-    async def _timed_again(self, rec: MatchRecord) -> tuple[MatchRecord | None, Any]:
+    async def _timed_again(self, rec: MatchRecord) -> MatchRecord | None:
         """``rec`` with its deadlines computed again from the banks on today's calendars (lock
-        held); (None, None) when it has no bank that vacations stop, or nothing changed."""
+        held); None when it has no bank that vacations stop, or nothing changed."""
         mc = bank_clock.read(rec)
         if mc is None or mc.banks is None or not mc.vacation:
-            return None, None
-        game = engine_of(rec)
+            return None
         try:
             state = await self._state(rec)
         except CorruptRow:
-            return None, None
+            return None
         new = replace(rec, meta=dict(rec.meta))
-        await self._timed(rec, new, game, state)
+        await self._timed(rec, new, engine_of(rec), state)
         if new.deadline == rec.deadline and new.meta == rec.meta:
-            return None, None
+            return None
         if new.deadline != rec.deadline:      # a new deadline: its reminder and time-out to come
             new.reminded = False
             new.meta.pop("expired", None)
-        return new, state
+        return new
 
     async def _auto_vacation(self, rec: MatchRecord, to_act: list[int]) -> Result | None:
         """A bank ran out (lock held, ``rec`` fresh): each late player of a match that allows
@@ -117,10 +115,11 @@ class Away:
         taken: list[int] = []
         for s in late:
             uid = int(rec.seats[s])
-            day = await self._take_day(uid, now, allowance, rec.deadline)
+            records = await self._records(uid, now)
+            day = await self._take_day(uid, records, now, allowance, rec.deadline)
             if day is None:
                 return None          # one late player has none left: the time-out stands
-            left = vac.remaining(await self._records(uid, now), now, allowance)
+            left = vac.remaining(records + [day], now, allowance)
             lines.append(msg("clock.vacation.auto", name=rec.names[s], until=int(day.end), n=left))
             taken.append(uid)
         if not taken:
@@ -147,10 +146,12 @@ class Away:
                 log.warning("player %s: a vacation cannot be read and is skipped", user_id)
         return out
 
-    async def _take_day(self, user_id: int, now: float, allowance: int, at: float | None) -> vac.Vacation | None:
-        """One automatic vacation day for ``user_id`` from ``at`` (when their bank ran out), stored;
-        None when they have none left (or another write came first)."""
-        day = vac.auto_day(await self._records(user_id, now), now, allowance, at=at)
+    async def _take_day(self, user_id: int, records: list[vac.Vacation], now: float, allowance: int,
+                        at: float | None) -> vac.Vacation | None:
+        """One automatic vacation day for ``user_id`` (whose vacations are ``records``) from
+        ``at`` (when their bank ran out), stored; None when they have none left (or another
+        write came first)."""
+        day = vac.auto_day(records, now, allowance, at=at)
         if day is None:
             return None
 

@@ -197,7 +197,7 @@ def _began(mc: bank_clock.MatchClock, now: float) -> float:
 
 
 def waiting_rows(rec: MatchRecord, to_act: list[int], now: float, deadlines: dict[int, float],
-             mc: bank_clock.MatchClock | None) -> list[tuple[int, float, float | None, float | None]]:
+                 mc: bank_clock.MatchClock | None) -> list[tuple[int, float, float | None, float | None]]:
     """The rows of the list of games waiting on each player (``/turns``): one per player to act
     — since when, their deadline (the match's, or their own bank's) and their bank left.  The
     store writes them with the match row (``MatchRecord.waiting``)."""
