@@ -173,8 +173,9 @@ def _ids(user_ids: Iterable[Any]) -> list[int]:
 
 
 def _waiting_rows(rows: Iterable[Any]) -> list[tuple[int, float, float | None, float | None]]:
-    """``set_waiting``'s rows (a mapping with ``user_id``, ``since``, ``deadline``, ``bank_left``,
-    or a 4-tuple in that order), checked: one row per user."""
+    """The rows of :attr:`MatchRecord.waiting` (a mapping with ``user_id``, ``since``,
+    ``deadline``, ``bank_left``, or a 4-tuple in that order), checked: one row per user (else
+    ValueError, before anything is written)."""
     out: dict[int, tuple[int, float, float | None, float | None]] = {}
     for row in rows:
         if isinstance(row, Mapping):
@@ -394,40 +395,6 @@ class ClocksSql:
         return out
 
     # -- the games waiting on each player -------------------------------------------------------
-    async def set_waiting(self, match_id: int, guild_id: int | None, rows: Iterable[Any], *,
-                          version: int | None = None) -> bool:
-        """Replace the match's rows in one transaction: the players it waits on, each a mapping
-        (``user_id``, ``since``, ``deadline`` or None, ``bank_left`` or None) or a 4-tuple in that
-        order; no rows clears it.  ``version``: the match version the rows were computed from —
-        they are written only while the stored match is still at it (a process that computed
-        them from an older version never overwrites newer rows).  Returns whether they were
-        written."""
-        mid = _id_arg(match_id, "match id")
-        gid = None if guild_id is None else _id_arg(guild_id, "guild id")
-        checked = _waiting_rows(rows)
-        async with self._write() as c:
-            # the match row's lock (PostgreSQL) orders two writes of one match
-            have = await c.fetchval("SELECT version FROM matches WHERE id = ?" + self._FOR_UPDATE, mid)
-            if version is not None and have != version:
-                return False
-            await c.execute("DELETE FROM turns_waiting WHERE match_id = ?", mid)
-            if checked:
-                await c.executemany(
-                    "INSERT INTO turns_waiting (match_id, user_id, guild_id, since, deadline, bank_left) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, user_id) DO UPDATE SET "
-                    "guild_id = excluded.guild_id, since = excluded.since, deadline = excluded.deadline, "
-                    "bank_left = excluded.bank_left",
-                    [(mid, uid, gid, since, deadline, bank) for uid, since, deadline, bank in checked])
-        return True
-
-    async def clear_waiting(self, match_id: int) -> None:
-        """The match waits on nobody (it ended)."""
-        mid = valid_id(match_id)
-        if mid is None:
-            return
-        async with self._write() as c:
-            await c.execute("DELETE FROM turns_waiting WHERE match_id = ?", mid)
-
     async def waiting_for(self, user_id: int, limit: int = 100) -> list[dict]:
         """The matches waiting on the player (``/turns``), at most ``limit`` (1 to
         :data:`MAX_LIMIT`): by deadline, then the paused ones by bank left, then those without a
@@ -545,8 +512,7 @@ CLOCK_READS = ("get_player_settings", "player_settings_many", "vacations", "vaca
 # end_vacation settle theirs by reading back; a notice taken or queued twice would be sent twice)
 CLOCK_WRITES = ("start_vacation", "end_vacation", "claim_notice", "queue_notice", "due_notices")
 # writing twice is writing once
-CLOCK_IDEMPOTENT = ("set_player_settings", "set_waiting", "clear_waiting", "mark_sent", "prune_sent",
-                    "drop_notices")
+CLOCK_IDEMPOTENT = ("set_player_settings", "mark_sent", "prune_sent", "drop_notices")
 
 # Every public method tries again on a transient failure (data/resilience.py).
 retry_all(ClocksSql, (*CLOCK_READS, *CLOCK_WRITES), idempotent=CLOCK_IDEMPOTENT)

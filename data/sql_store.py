@@ -385,7 +385,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
         if out.status != ACTIVE:
             waiting = []
         if waiting is not None:
-            checked = _waiting_rows(waiting)
+            checked = waiting       # (checked before the transaction: _waiting_rows)
             await c.execute("DELETE FROM turns_waiting WHERE match_id = ?", row[0])
             if checked:
                 await c.executemany(
@@ -417,10 +417,11 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
     async def update_match(self, rec: MatchRecord, expected_version: int) -> MatchRecord:
         self._check_id(rec)
         row, out = prepare(rec, version=expected_version + 1)
+        waiting = None if rec.waiting is None else _waiting_rows(rec.waiting)   # ValueError: nothing written
         try:
             async with self._write() as c:
                 _, old_seats = await self._check_version(c, rec.id, expected_version)
-                await self._write_row(c, row, out, expected_version, old_seats, rec.waiting)
+                await self._write_row(c, row, out, expected_version, old_seats, waiting)
         except OutcomeUnknown:
             await self._settle_row(out)
         return out
@@ -448,6 +449,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
             raise ValueError("seat must be an int and command a str")
         now = time.time()
         row, out = prepare(rec, version=expected_version + 1)
+        waiting = None if rec.waiting is None else _waiting_rows(rec.waiting)   # ValueError: nothing written
         seq = out.n_commands
         try:
             async with self._write() as c:
@@ -465,7 +467,7 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
                 await c.execute(
                     "INSERT INTO commands (match_id, seq, seat, command, at) "
                     "VALUES (?, ?, ?, ?, ?)", match_id, seq, seat, command, now)
-                await self._write_row(c, row, out, expected_version, old_seats, rec.waiting)
+                await self._write_row(c, row, out, expected_version, old_seats, waiting)
         except _Damaged as e:  # rolled back: nothing written; now quarantine it
             async with self._read() as c:
                 await self._quarantine(c, match_id, str(e), strict=False, kind="log")

@@ -565,16 +565,6 @@ class Store(abc.ABC):
         """Who of ``user_ids`` is on vacation at ``now``: user id -> the end of it (one query)."""
 
     @abc.abstractmethod
-    async def set_waiting(self, match_id: int, guild_id: int | None, rows: list[Any], *,
-                          version: int | None = None) -> bool:
-        """Replace, in one transaction, the players a match waits on (rows: ``user_id``,
-        ``since``, ``deadline`` or None, ``bank_left`` or None).  ``version``: written only while
-        the match is still at that version.  Returns whether they were written."""
-
-    @abc.abstractmethod
-    async def clear_waiting(self, match_id: int) -> None: ...
-
-    @abc.abstractmethod
     async def waiting_for(self, user_id: int, limit: int = 100) -> list[dict]:
         """The matches waiting on a player, by deadline (then by bank left, then without a time
         limit; ties by match id): ``match_id, user_id, guild_id, since, deadline, bank_left``."""

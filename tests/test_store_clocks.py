@@ -17,7 +17,7 @@ import pytest
 from data import migrate
 from data.sql_clocks import MAX_PAYLOAD_TEXT, MAX_SETTINGS_TEXT, VACATION_HOWS, VACATION_MAX_SECONDS
 from data.sql_store import SqlStore
-from data.store import FINISHED, MatchRecord, Store, TransientStoreError
+from data.store import FINISHED, MatchRecord, Store, TransientStoreError, VersionConflict
 from host.clocks import vacation as V
 from host.clocks.notify import NotifySettings
 from tests.test_store_faults import failing_driver
@@ -50,9 +50,9 @@ def test_both_backends_implement_every_store_method_and_retry_the_clock_ones():
 
     clock_methods = {n for n, f in vars(Store).items() if getattr(f, "__isabstractmethod__", False)} & {
         "get_player_settings", "player_settings_many", "set_player_settings", "vacations", "vacations_many",
-        "start_vacation", "end_vacation", "on_vacation", "set_waiting", "clear_waiting", "waiting_for",
+        "start_vacation", "end_vacation", "on_vacation", "waiting_for", "waiting_users",
         "mark_sent", "last_sent", "claim_notice", "prune_sent", "queue_notice", "due_notices", "drop_notices"}
-    assert len(clock_methods) == 18
+    assert len(clock_methods) == 17
     for cls in (SqlStore, SqliteStore, PostgresStore):
         assert not {n for n in clock_methods if getattr(getattr(cls, n), "__isabstractmethod__", False)}
     assert not SqliteStore.__abstractmethods__ and not PostgresStore.__abstractmethods__
@@ -278,16 +278,21 @@ async def test_bad_vacation_rows_are_skipped_with_a_log_line(store, backend, cap
 
 
 # --------------------------------------------------------------------------- games waiting
+async def _waits(store: Store, m: MatchRecord, rows: list) -> MatchRecord:
+    """The match written with the players it waits on (``MatchRecord.waiting``)."""
+    return await store.update_match(replace(m, waiting=rows), m.version)
+
+
 async def test_waiting_rows_are_replaced_per_match_and_listed_by_time_left(store):
-    """"set_waiting(match_id, guild_id, rows) replaces the match's rows in one transaction …,
-    clear_waiting(match_id), and waiting_for(user_id, limit=100) -> list[dict] ordered by
-    deadline (NULL last)" — the order of /turns: deadline, then paused by bank left, then none."""
-    m = [await _match(store) for _ in range(5)]
-    assert await store.set_waiting(m[0].id, G1, [{"user_id": ALICE, "since": T0, "deadline": T0 + 9 * 3600}])
-    assert await store.set_waiting(m[1].id, G2, [(ALICE, T0, T0 + 3600, 7200.0), (BOB, T0, T0 + 60, 5.0)])
-    assert await store.set_waiting(m[2].id, None, [{"user_id": ALICE, "since": T0, "bank_left": 50.0}])
-    assert await store.set_waiting(m[3].id, G1, [{"user_id": ALICE, "since": T0}])
-    assert await store.set_waiting(m[4].id, G1, [{"user_id": ALICE, "since": T0, "bank_left": 10.0}])
+    """A match's rows are replaced with each write of the match, in its transaction, and
+    "waiting_for(user_id, limit=100) -> list[dict] ordered by deadline (NULL last)" — the order
+    of /turns: deadline, then paused by bank left, then none."""
+    m = [await _match(store, guild_id=g) for g in (G1, G2, None, G1, G1)]
+    m[0] = await _waits(store, m[0], [{"user_id": ALICE, "since": T0, "deadline": T0 + 9 * 3600}])
+    m[1] = await _waits(store, m[1], [(ALICE, T0, T0 + 3600, 7200.0), (BOB, T0, T0 + 60, 5.0)])
+    m[2] = await _waits(store, m[2], [{"user_id": ALICE, "since": T0, "bank_left": 50.0}])
+    m[3] = await _waits(store, m[3], [{"user_id": ALICE, "since": T0}])
+    m[4] = await _waits(store, m[4], [{"user_id": ALICE, "since": T0, "bank_left": 10.0}])
     got = await store.waiting_for(ALICE)
     assert [r["match_id"] for r in got] == [m[1].id, m[0].id, m[4].id, m[2].id, m[3].id]
     assert got[0] == {"match_id": m[1].id, "user_id": ALICE, "guild_id": G2, "since": T0,
@@ -295,31 +300,31 @@ async def test_waiting_rows_are_replaced_per_match_and_listed_by_time_left(store
     assert got[3]["guild_id"] is None and got[4]["deadline"] is None and got[4]["bank_left"] is None
     assert [r["match_id"] for r in await store.waiting_for(ALICE, limit=2)] == [m[1].id, m[0].id]
     # after a move the match waits on Bob alone
-    assert await store.set_waiting(m[1].id, G2, [{"user_id": BOB, "since": T0 + 5, "deadline": T0 + 99}])
+    m[1] = await _waits(store, m[1], [{"user_id": BOB, "since": T0 + 5, "deadline": T0 + 99}])
     assert m[1].id not in [r["match_id"] for r in await store.waiting_for(ALICE)]
     assert [(r["match_id"], r["since"]) for r in await store.waiting_for(BOB)] == [(m[1].id, T0 + 5)]
-    await store.clear_waiting(m[1].id)
+    m[1] = await _waits(store, m[1], [])                                               # nobody
     assert await store.waiting_for(BOB) == []
-    assert await store.set_waiting(m[0].id, G1, [])                                   # nobody
+    m[0] = await _waits(store, m[0], [])
     assert m[0].id not in [r["match_id"] for r in await store.waiting_for(ALICE)]
     for rows in ([{"user_id": BOB, "since": T0}, {"user_id": BOB, "since": T0}],       # twice
                  [{"user_id": BOB, "since": INF}], [{"user_id": BOB, "since": T0, "bank_left": -1.0}],
                  [{"user_id": "bob", "since": T0}]):
         with pytest.raises(ValueError):
-            await store.set_waiting(m[4].id, G1, rows)
+            await _waits(store, m[4], rows)
     assert [r["bank_left"] for r in await store.waiting_for(ALICE) if r["match_id"] == m[4].id] == [10.0]
+    assert (await store.get_match(m[4].id)).version == m[4].version         # nothing written
 
 
 async def test_rows_computed_from_an_older_version_never_overwrite_newer_ones(store):
-    """Several processes: the host writes a match's rows after each command; rows computed from
-    a version the match has moved past are not written."""
+    """Several processes: the host writes a match's rows with each write of the match; rows
+    computed from a version the match has moved past are not written (the write is refused)."""
     m = await _match(store)
-    assert await store.set_waiting(m.id, G1, [{"user_id": ALICE, "since": T0}], version=m.version)
-    newer = await store.update_match(m, m.version)
-    assert await store.set_waiting(m.id, G1, [{"user_id": BOB, "since": T0 + 1}], version=newer.version)
-    assert not await store.set_waiting(m.id, G1, [{"user_id": ALICE, "since": T0}], version=m.version)
+    newer = await _waits(store, m, [{"user_id": ALICE, "since": T0}])
+    newer = await _waits(store, newer, [{"user_id": BOB, "since": T0 + 1}])
+    with pytest.raises(VersionConflict):
+        await _waits(store, m, [{"user_id": ALICE, "since": T0}])
     assert await store.waiting_for(ALICE) == [] and len(await store.waiting_for(BOB)) == 1
-    assert not await store.set_waiting(10 ** 9, G1, [{"user_id": ALICE, "since": T0}], version=1)
 
 
 async def test_the_waiting_rows_go_with_the_match_row_in_one_write(store):
@@ -373,7 +378,7 @@ async def test_turns_reads_a_players_100_matches_among_100000_through_the_index(
 
 async def test_bad_waiting_rows_are_skipped_with_a_log_line(store, backend, caplog):
     """"bad rows are skipped with a log line …, never raising out of a listing"."""
-    await store.set_waiting(1, G1, [{"user_id": ALICE, "since": T0, "deadline": T0 + 5}])
+    await _waits(store, await _match(store), [{"user_id": ALICE, "since": T0, "deadline": T0 + 5}])
     for mid, since, deadline, bank in ((2, INF, None, None), (3, T0, -INF, None), (4, T0, None, -3.0)):
         await backend.raw("INSERT INTO turns_waiting VALUES (?, ?, ?, ?, ?, ?)", mid, ALICE, G1, since, deadline, bank)
     with caplog.at_level(logging.WARNING, logger="data.store"):
@@ -517,7 +522,7 @@ async def _upgrade(make, old_migrations) -> None:
         await s.set_player_settings(ALICE, {"zone": "Asia/Tokyo"})
         assert await s.get_player_settings(ALICE) == {"zone": "Asia/Tokyo"}
         assert await s.start_vacation(ALICE, T0, T0 + DAY, "asked", allowance_check=None)
-        assert await s.set_waiting(rec.id, G1, [{"user_id": ALICE, "since": T0}], version=rec.version)
+        await s.update_match(replace(rec, waiting=[{"user_id": ALICE, "since": T0}]), rec.version)
         assert [r["match_id"] for r in await s.waiting_for(ALICE)] == [rec.id]
         assert await s.claim_notice("digest", "user:1", T0, T0 - DAY)
         note = await s.queue_notice(ALICE, T0, {"match_id": rec.id})
