@@ -97,7 +97,8 @@ async def told(delivery: Any, rec: Any, refs: dict[str, str], result: Any, ping_
     turns_ = [u for u in ping_ids if int(u) in turn_set and u not in remind]
     news = [u for u in ping_ids if u not in remind and int(u) not in turn_set]
     public = getattr(result, "public", None)
-    lines = list(getattr(public, "text", None) or []) or list(getattr(result, "info", None) or [])
+    # what everyone may read, never the caller's own reply (``info`` may name a secret choice)
+    lines = list(getattr(public, "text", None) or [])
     closed = [u for u in ping_ids if refs.get(f"dmclosed:{u}")]
     plan = await core(delivery.bot).route(rec, delivery.host.now(), turn=turns_, remind=remind, news=news,
                                           lines=lines, no_dm=closed)

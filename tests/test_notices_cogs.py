@@ -194,3 +194,25 @@ async def test_a_dm_player_with_closed_dms_is_pinged_instead_and_told_once(env):
     assert pinged(await env.board(mid)) == [uid(env.bob)]
     assert len([m for m in env.fake.posts(thread) if "cannot send you direct messages" in m["content"]]) == 1
     assert "your turn" in message_text(await env.board(mid))
+
+
+async def test_a_news_dm_carries_only_what_everyone_may_read(env):
+    """"no public message … can show another player's private cards": a DM telling a player of
+    news in their match carries the update's public lines, never the caller's own reply (which
+    may name a secret choice)."""
+    from cogs.notices import told
+    from host.types import msg
+
+    await env.store.set_player_settings(uid(env.bob), {"how": "dm"})
+    mid = await env.start(turn_time=DAY)
+    rec = await env.match(mid)
+    delivery = env.bot.get_cog("Delivery")
+    secret = SimpleNamespace(public=SimpleNamespace(text=[]), info=[msg("host.raw", text="SECRET-CARD")],
+                             notify=[uid(env.bob)], data={})
+    await told(delivery, rec, {}, secret, [uid(env.bob)], [])
+    said = SimpleNamespace(public=SimpleNamespace(text=[msg("host.raw", text="PUBLIC-LINE")]), info=[],
+                           notify=[uid(env.bob)], data={})
+    await told(delivery, rec, {}, said, [uid(env.bob)], [])
+    dms = [m["content"] for m in env.fake.dms(uid(env.bob))]
+    assert len(dms) == 2 and all(f"#{mid}" in d for d in dms)
+    assert not any("SECRET-CARD" in d for d in dms) and "PUBLIC-LINE" in dms[1]
