@@ -29,9 +29,11 @@ from bench.latency import bot_host, play_until
 from bench.workload import USER_BASE, seed_database
 from rules import registry
 
-PLANS = {"full": {"seconds": 30.0, "players": 16, "stored": 10_000},
-         "quick": {"seconds": 8.0, "players": 16, "stored": 2_000},
-         "tiny": {"seconds": 1.0, "players": 4, "stored": 50}}
+# ``templates``: matches a game played through the host before the stored ones are copied from
+# them (bench.workload.seed_database); the smoke test's few are enough to prove every figure is made
+PLANS = {"full": {"seconds": 30.0, "players": 16, "stored": 10_000, "templates": 100},
+         "quick": {"seconds": 8.0, "players": 16, "stored": 2_000, "templates": 100},
+         "tiny": {"seconds": 1.0, "players": 4, "stored": 50, "templates": 5}}
 
 
 def _count(store: Any, name: str, counter: dict[str, int]) -> None:
@@ -132,7 +134,7 @@ def run_scale(plan: str = "full", games: list[str] | None = None, log: Callable[
     log(f"scale: memory with {cfg['stored']} active matches …")
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "stored.db")
-        seed_database(db, cfg["stored"], games)
+        seed_database(db, cfg["stored"], games, distinct=cfg["templates"])
         mem = measure_memory(db, cfg["stored"])
     out["memory_kib_per_active_match"] = round(mem["mib_per_10k"] * 1024 / 10_000, 1)
     out["meta"]["loadavg_after"] = _load()

@@ -89,10 +89,12 @@ KINDS = {
 
 
 def pytest_xdist_auto_num_workers(config):
-    """``pytest -n auto``: two workers per core (at most eight more than the cores).  The
+    """``pytest -n auto``: three workers per core (at most eight more than the cores).  The
     end-to-end tests spend four fifths of their time waiting — for the bot process, a quiet
-    spell, a rate-limit window — so on 2 cores four workers keep both busy (docs/testing.md has
-    the figures); ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set."""
+    spell, a rate-limit window — and with two a core both cores still sat half idle whenever
+    the workers were in those scenarios together; with three they stay busy from the first
+    minute to the last (docs/testing.md has the figures).  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides when it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip().isdigit():
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     try:
@@ -101,7 +103,7 @@ def pytest_xdist_auto_num_workers(config):
         cores = os.cpu_count() or 1
     if "notslow" in (config.getoption("markexpr", "") or "").replace(" ", ""):
         return cores                # the everyday subset computes all the time: one worker a core
-    return min(2 * cores, cores + 8)
+    return min(3 * cores, cores + 8)
 
 
 # The modules whose tests take longest (docs/testing.md), longest first.  ``--dist worksteal``
@@ -115,32 +117,61 @@ LONGEST_FIRST = ("test_card_sets_e2e.py", "test_tournament_e2e.py", "test_card_s
                  "test_db_outages.py", "test_card_sets_fuzz.py", "test_faults_harness.py")
 
 
-def spread_longest(items: list, workers: int, rank: dict) -> list:
+def spread_longest(items: list, workers: int, rank: dict, waiting=lambda item: False) -> list:
     """``items`` ordered so that the slices worksteal cuts for ``workers`` workers (the first
     gets ``n // workers``, the next ``(n - that) // (workers - 1)``, …) each begin with every
-    ``workers``-th of the long tests, longest first; the rest keep their order."""
+    ``workers``-th of the long tests, longest first.  The other tests that mostly wait
+    (``waiting``: the end-to-end and outage tests) are dealt round the slices too and spread
+    over the first three quarters of each, between the tests that compute: a slice ends with
+    short computing tests — what an idle worker takes from a busy one's end — so the last
+    minute keeps both cores busy instead of every worker waiting on a scenario at once.  The
+    rest keep their order."""
     long_tests = sorted((it for it in items if _module(it) in rank), key=lambda it: rank[_module(it)])
-    rest = iter([it for it in items if _module(it) not in rank])
-    slices: list[list] = [[] for _ in range(max(1, workers))]
-    for j, item in enumerate(long_tests):
-        slices[j % len(slices)].append(item)
+    others = [it for it in items if _module(it) not in rank]
+    slots = max(1, workers)
+    waits = [it for it in others if waiting(it)]
+    busy = iter([it for it in others if not waiting(it)])
+    heads: list[list] = [long_tests[j::slots] for j in range(slots)]
+    wait_parts: list[list] = [waits[j::slots] for j in range(slots)]
     out: list = []
     left = len(items)
-    for i, part in enumerate(slices):
-        size = left // (len(slices) - i)
+    for i in range(slots):
+        size = left // (slots - i)
         left -= size
-        out += part + list(itertools.islice(rest, max(0, size - len(part))))
-    return out + list(rest)
+        fill = list(itertools.islice(busy, max(0, size - len(heads[i]) - len(wait_parts[i]))))
+        out += heads[i] + _spread(wait_parts[i], fill, 0.75)
+    return out + list(busy)
+
+
+def _spread(few: list, many: list, share: float) -> list:
+    """``many`` in order with ``few`` (in order) placed evenly over its first ``share``."""
+    if not few or not many:
+        return few + many
+    span = share * len(many)
+    at = [int(j * span / len(few)) for j in range(len(few))]
+    out, k = [], 0
+    for i, item in enumerate(many):
+        while k < len(few) and at[k] <= i:
+            out.append(few[k])
+            k += 1
+        out.append(item)
+    return out + few[k:]
 
 
 def _module(item) -> str:
     return Path(str(item.fspath)).name
 
 
+def _waiting(item) -> bool:
+    """An end-to-end or outage test: most of its time is spent waiting on processes and clocks."""
+    path = Path(str(item.fspath))
+    return "e2e" in path.parts or path.name in KINDS["outage"]
+
+
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
-    items[:] = spread_longest(items, workers, rank)
+    items[:] = spread_longest(items, workers, rank, waiting=_waiting)
     for item in items:
         path = Path(str(item.fspath))
         kinds = [kind for kind, names in KINDS.items() if path.name in names]

@@ -168,7 +168,9 @@ async def test_pool_after_restart(own_pg):
                 assert await pool.fetchval("SELECT 1") == 1
                 break
             except asyncpg.ConnectionDoesNotExistError as e:  # "... closed in the middle of operation"
-                assert isinstance(e.__cause__, BrokenPipeError)
+                # the write to the dead socket failed (BrokenPipeError), or — on a busy machine —
+                # the loop read the server's close first and the connection was gone already
+                assert e.__cause__ is None or isinstance(e.__cause__, (BrokenPipeError, ConnectionResetError)), e.__cause__
                 failures += 1
                 assert failures <= 2  # min_size=2: two connections were open
         assert failures >= 1

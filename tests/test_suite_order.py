@@ -48,3 +48,24 @@ def test_a_run_of_long_tests_only_keeps_every_test():
     items = [Item("tests/test_slow.py", k) for k in range(5)]
     ordered = spread_longest(items, 4, {"test_slow.py": 0})
     assert sorted(ordered, key=lambda it: it.n) == items
+
+
+def test_waiting_tests_are_dealt_to_every_slice_and_none_ends_one():
+    """The end-to-end tests mostly wait: collected together they would all go to the first
+    worker's slice and, taken from its end by the idle workers, make the last minute one of
+    every worker waiting.  Dealt round, each slice has its share, spread over its first three
+    quarters, and ends with computing tests."""
+    items = [Item(f"tests/e2e/test_{m}_e2e.py", k) for m in "ab" for k in range(12)]
+    items += [Item(f"tests/test_{m}.py", k) for m in "cdefgh" for k in range(40)]
+    items += [Item("tests/test_longer.py", k) for k in range(4)]
+    ordered = spread_longest(items, 4, {"test_longer.py": 0}, waiting=lambda it: "e2e" in it.fspath)
+    assert sorted(ordered, key=id) == sorted(items, key=id) and len(ordered) == len(items)
+    for part in _slices(ordered, 4):
+        assert part[0].fspath == "tests/test_longer.py"
+        waits = [i for i, it in enumerate(part) if "e2e" in it.fspath]
+        assert len(waits) == 6, [it.fspath for it in part]
+        assert max(waits) < 0.8 * len(part) and min(waits) < 0.2 * len(part), waits
+        assert "e2e" not in part[-1].fspath
+    computing = [it for it in ordered if "e2e" not in it.fspath and "longer" not in it.fspath]
+    assert computing == [it for it in items if "e2e" not in it.fspath and "longer" not in it.fspath], \
+        "the computing tests keep their order"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from data.card_sets import csv_layout as cl
@@ -109,6 +110,21 @@ def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+@lru_cache(maxsize=8)
+def _shipped_text(edition: int) -> str:
+    """:meth:`ArtOfWarCards.shipped_files` of ``edition`` as JSON text: every upload checked on
+    the shipped cards reads them, and decoding one text is quicker than copying them again."""
+    from rules.art_of_war.files import load_art_of_war
+
+    cs = load_art_of_war().at(edition)
+    units = [{k: c[k] for k in ("id", "code", "support", "name", "text", "range", "attack", "defence")}
+             for c in cs.units.values()]
+    kings = [{k: c[k] for k in ("id", "name", "text", "range", "attack", "defence")} for c in cs.kings.values()]
+    decks = [{"id": did, "name": d["name"], **d["spec"]} for did, d in cs.decks.items()]
+    return json.dumps([[SHIPPED + "cards.json", {"units": units, "kings": kings}],
+                       [SHIPPED + "decks.json", {"decks": decks}]], ensure_ascii=False)
+
+
 class ArtOfWarCards:
     game = GAME
     sections = SECTIONS             # the top-level keys a set's file may hold
@@ -127,13 +143,9 @@ class ArtOfWarCards:
         return load_art_of_war()
 
     def shipped_files(self, edition: int | None) -> list[tuple[str, dict]]:
-        cs = self._shipped().at(edition or EDITION)
-        units = [{k: c[k] for k in ("id", "code", "support", "name", "text", "range", "attack", "defence")}
-                 for c in cs.units.values()]
-        kings = [{k: c[k] for k in ("id", "name", "text", "range", "attack", "defence")} for c in cs.kings.values()]
-        decks = [{"id": did, "name": d["name"], **d["spec"]} for did, d in cs.decks.items()]
-        return [(SHIPPED + "cards.json", _copy({"units": units, "kings": kings})),
-                (SHIPPED + "decks.json", _copy({"decks": decks}))]
+        """The shipped units, KINGs and ready-made decks of rules ``edition`` in the file format
+        (fresh dicts, read from the edition's JSON text made once)."""
+        return [(label, data) for label, data in json.loads(_shipped_text(edition or EDITION))]
 
     def base_files(self, mode: str, edition: int | None) -> list[tuple[str, dict]]:
         files = self.shipped_files(edition)

@@ -26,6 +26,7 @@ import copy
 import json
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from data.card_sets import csv_layout as cl
@@ -321,6 +322,16 @@ def _loaded() -> CardSet:
     return load_logic_square(env=False)     # the packaged cards (an operator's folder is not a set's base)
 
 
+@lru_cache(maxsize=8)
+def _shipped_text(edition: int) -> str:
+    """:meth:`LogicSquareCards.shipped_files` of ``edition`` as JSON text: every upload checked
+    on the shipped cards reads them, and decoding one text is quicker than copying them again."""
+    cs = _loaded().at(edition)
+    cards = {"format": 1, "types": cs.types, "cards": [c.raw for c in cs.cards.values()]}
+    decks = {"format": 1, "decks": [deck_entry(d) for d in cs.decks.values()]}
+    return json.dumps([[SHIPPED + "cards.json", cards], [SHIPPED + "decks.json", decks]], ensure_ascii=False)
+
+
 def deck_entry(deck: Any) -> dict:
     """A ready-made deck as its file entry (resources as id → copies)."""
     return {"id": deck.id, "name": dict(deck.name), "avi": deck.avi,
@@ -343,10 +354,9 @@ class LogicSquareCards:
         return {"cards": [], "decks": []}
 
     def shipped_files(self, edition: int | None) -> list[tuple[str, dict]]:
-        cs = _loaded().at(edition or EDITION)
-        cards = {"format": 1, "types": _copy(cs.types), "cards": [_copy(c.raw) for c in cs.cards.values()]}
-        decks = {"format": 1, "decks": [deck_entry(d) for d in cs.decks.values()]}
-        return [(SHIPPED + "cards.json", cards), (SHIPPED + "decks.json", decks)]
+        """The shipped cards, types and ready-made decks of rules ``edition`` in the file format
+        (fresh dicts, read from the edition's JSON text made once)."""
+        return [(label, data) for label, data in json.loads(_shipped_text(edition or EDITION))]
 
     def base_files(self, mode: str, edition: int | None) -> list[tuple[str, dict]]:
         if mode == "alone":          # the rulebook fixes no card: a set that stands alone brings all of its own

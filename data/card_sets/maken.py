@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from data.card_sets import csv_layout as cl
@@ -160,6 +161,21 @@ def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+@lru_cache(maxsize=8)
+def _shipped_text(edition: int) -> str:
+    """:meth:`MakenCards.shipped_files` of ``edition`` as JSON text: every upload checked on the
+    shipped cards reads them, and decoding one text is quicker than copying them again."""
+    from rules.maken.files import load_maken
+
+    cs = load_maken().at(edition)
+    characters = [{k: c[k] for k in ("id", "name", "text", "draw_limit")} for c in cs.characters.values()]
+    cards = [_raw(c) for c in cs.cards.values()]
+    decks = [{"id": did, "name": d["name"], "character": d["spec"]["character"], "cards": d["spec"]["cards"]}
+             for did, d in cs.decks.items()]
+    return json.dumps([[SHIPPED + "cards.json", {"characters": characters, "cards": cards}],
+                       [SHIPPED + "decks.json", {"decks": decks}]], ensure_ascii=False)
+
+
 def _both(en: str, ja: str) -> dict:
     return {"en": en, "ja": ja}
 
@@ -189,14 +205,9 @@ class MakenCards:
 
     def shipped_files(self, edition: int | None) -> list[tuple[str, dict]]:
         """The shipped characters, cards and ready-made decks of rules ``edition`` (its patches
-        applied; its opening numbers are rules, not cards, and stay out), in the file format."""
-        cs = self._shipped().at(edition or EDITION)
-        characters = [{k: c[k] for k in ("id", "name", "text", "draw_limit")} for c in cs.characters.values()]
-        cards = [_raw(c) for c in cs.cards.values()]
-        decks = [{"id": did, "name": d["name"], "character": d["spec"]["character"], "cards": d["spec"]["cards"]}
-                 for did, d in cs.decks.items()]
-        return [(SHIPPED + "cards.json", _copy({"characters": characters, "cards": cards})),
-                (SHIPPED + "decks.json", _copy({"decks": decks}))]
+        applied; its opening numbers are rules, not cards, and stay out), in the file format
+        (fresh dicts, read from the edition's JSON text made once)."""
+        return [(label, data) for label, data in json.loads(_shipped_text(edition or EDITION))]
 
     def base_files(self, mode: str, edition: int | None) -> list[tuple[str, dict]]:
         if mode == "alone":        # the rulebook fixes no card of this game
