@@ -28,6 +28,7 @@ from typing import Any, Awaitable, Callable
 
 from data import i18n
 from data.store import BalanceRun, CardSetLog, Store
+from host import worker_process
 from host.shards import owns
 from host.types import Result
 
@@ -94,11 +95,8 @@ _spent = False
 def _worker_start(cpu_seconds: float) -> None:
     """The worker's initializer: a lower priority, and the run's CPU time as a limit — soft
     (``SIGXCPU``: :class:`CpuBudgetSpent` ends the chunk) and, 5 s later, hard (the kernel ends
-    the process)."""
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):
-        pass
+    the process); it ends with the bot (:mod:`host.worker_process`)."""
+    worker_process.start(NICE)
     try:
         import resource
         import signal

@@ -28,13 +28,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import multiprocessing
-import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Iterable, NamedTuple
 
 from data import i18n
+from host import worker_process
 from render.gif import GifResult
 
 NICE = 10                     # the worker's priority below the bot's
@@ -48,14 +48,6 @@ class _Command(NamedTuple):
 
     seat: int
     command: str
-
-
-def _lower_priority() -> None:
-    """The worker's initializer: let the bot's own process have the CPU first."""
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):    # no nice() on this platform, or not allowed: run as is
-        pass
 
 
 def match_gif_of(rec: Any, commands: Iterable[Any], *, locale: Any = "en", game: Any = None) -> GifResult:
@@ -98,7 +90,7 @@ def _executor() -> ProcessPoolExecutor:
     with _pool_lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lower_priority)
+                                        initializer=worker_process.start, initargs=(NICE,))
         return _pool
 
 

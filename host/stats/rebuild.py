@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from data.rows import dumps
 from data.store import FINISHED, CorruptRow, MatchRecord
+from host import worker_process
 from host.replay import JOIN
 from host.stats import aggregate as A
 from host.stats.facts import assemble, counted, joined, replayed_of, with_record
@@ -132,13 +133,6 @@ def count_items(items: list[Item]) -> tuple[list[tuple], Sums, list[tuple[int, s
 
 
 # ------------------------------------------------------------------------------ worker processes
-def _lower_priority() -> None:
-    try:
-        os.nice(NICE)
-    except (AttributeError, OSError):
-        pass
-
-
 def _ready() -> int:
     return os.getpid()
 
@@ -203,7 +197,7 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_lower_priority)
+                                   initializer=worker_process.start, initargs=(NICE,))
         for job in [pool.submit(_ready) for _ in range(self.n)]:
             job.result()
         return pool
