@@ -384,14 +384,13 @@ class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Stor
             raise VersionConflict(f"match {row[0]} changed while being written")
         if out.status != ACTIVE:
             waiting = []
-        if waiting is not None:
-            checked = waiting       # (checked before the transaction: _waiting_rows)
+        if waiting is not None:     # (its rows checked before the transaction: _waiting_rows)
             await c.execute("DELETE FROM turns_waiting WHERE match_id = ?", row[0])
-            if checked:
+            if waiting:
                 await c.executemany(
                     "INSERT INTO turns_waiting (match_id, user_id, guild_id, since, deadline, bank_left) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    [(row[0], uid, out.guild_id, since, deadline, bank) for uid, since, deadline, bank in checked])
+                    [(row[0], uid, out.guild_id, since, deadline, bank) for uid, since, deadline, bank in waiting])
         if row[I_SEATS] != old_seats:
             await c.execute("DELETE FROM match_players WHERE match_id = ?", row[0])
             seated = players(row[0], out.seats)

@@ -137,11 +137,6 @@ class ArtOfWarCards:
     def blank_file(self) -> dict:
         return {"kings": [], "decks": []}
 
-    def _shipped(self) -> CardSet:
-        from rules.art_of_war.files import load_art_of_war
-
-        return load_art_of_war()
-
     def shipped_files(self, edition: int | None) -> list[tuple[str, dict]]:
         """The shipped units, KINGs and ready-made decks of rules ``edition`` in the file format
         (fresh dicts, read from the edition's JSON text made once)."""
