@@ -19,7 +19,6 @@ from cogs.common import CHOICE_MAX, clip, too_old_to_edit, tr, user_locale
 from data.store import LeagueRecord
 from host.clocks import ClockError, control
 from host.events import clock as EC
-from cogs.play_options import zone_autocomplete  # noqa: F401  (the event settings' zone option)
 
 log = logging.getLogger("cogs.league_clock")
 
@@ -104,5 +103,3 @@ async def control_autocomplete(interaction: discord.Interaction, current: str) -
         if not needle or needle in said.casefold() or needle in name:
             out.append(Choice(name=clip(said, 100), value=name))
     return out[:CHOICE_MAX]
-
-

@@ -29,7 +29,8 @@ from discord.app_commands import Choice
 from cogs.common import (L, N, clip, game_name, mention_line, render, render_lines, reply, reply_error, safe_text, tr,
                          user_locale)
 from cogs.decks import any_deck_autocomplete
-from cogs.league_clock import control_autocomplete, zone_autocomplete
+from cogs.league_clock import control_autocomplete
+from cogs.play_options import zone_autocomplete
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
 from data.store import LeagueRecord, TransientStoreError
