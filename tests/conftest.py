@@ -92,8 +92,8 @@ def pytest_xdist_auto_num_workers(config):
     """``pytest -n auto``: three workers per core (at most eight more than the cores).  The
     end-to-end tests spend four fifths of their time waiting — for the bot process, a quiet
     spell, a rate-limit window — and with two a core both cores still sat half idle whenever
-    the workers were in those scenarios together; with three they stay busy from the first
-    minute to the last (docs/testing.md has the figures).  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    the workers were in those scenarios together; with three they stay busy in every
+    half-minute but the first and the last (docs/testing.md has the figures).  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
     still decides when it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip().isdigit():
         return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
