@@ -14,6 +14,7 @@ changed is detected and refreshed instead of playing a different command.
 custom_id templates (all ≤ 100 chars)::
 
     m:<match>:<act|accept|decline|join|start|resign|status>    board buttons
+    m:<match>:<undo|takeback|tbyes|tbno>                      taking moves back (cogs/undo_controls.py)
     m:<match>:c:<hash>:<group>:<page>                           move menu select (group 0: top)
     m:<match>:ok:resign                                         resign confirmation
     m:<match>:deck:<accept|join>                                deck picker (card games)
@@ -32,7 +33,7 @@ from render.labels import Choice
 
 log = logging.getLogger("cogs.components")
 
-BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|start|resign|status)"
+BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|start|resign|status|undo|takeback|tbyes|tbno)"
 MOVE_TEMPLATE = r"m:(?P<match>\d{1,20}):c:(?P<h>[0-9a-f]{1,8}):(?P<group>\d{1,4}):(?P<page>\d{1,4})"
 CONFIRM_TEMPLATE = r"m:(?P<match>\d{1,20}):ok:(?P<what>resign)"
 DECK_TEMPLATE = r"m:(?P<match>\d{1,20}):deck:(?P<action>accept|join)"

@@ -15,7 +15,8 @@ import discord
 from cogs.authority import check_match
 from cogs.common import NO_PINGS, clip, render, reply, reply_error, safe_text, tr, user_locale
 from cogs.batch_menu import hidden_commands, picked, shown_batches
-from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from cogs.components import BoardButton, ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from cogs.undo_controls import ACTIONS as UNDO_ACTIONS, add_buttons, request_part, undo_buttons
 from host.batch import compose
 from render.labels import Choice
 from data.store import ACTIVE, OPEN, PENDING, MatchRecord
@@ -38,6 +39,9 @@ class TableControls:
             return
         user = interaction.user.id
         seated = user in rec.seats
+        if action in UNDO_ACTIONS:
+            await self.on_undo_button(interaction, rec.id, action)
+            return
         if seated:
             await self._remember(interaction, rec.id)
         if action == "status":
@@ -196,12 +200,14 @@ class TableControls:
         if not in_menu:
             await self._defer_ephemeral(interaction)   # legal moves / status may take a moment
         moves = await self.host.choices(rec.id, interaction.user.id, locale)
+        asked, answers = await request_part(self.host, rec.id, interaction.user.id, locale)
         if not moves:
-            await self._not_yours(interaction, rec, locale, in_menu)
+            await self._not_yours(interaction, rec, locale, in_menu, asked=asked, answers=answers)
             return
         content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice,
                                    batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
-        await show(content, view)
+        add_buttons(view, answers + await undo_buttons(self.host, rec.id, interaction.user.id, locale))
+        await show(content if asked is None else asked + "\n" + content, view)
 
     async def _menu_moves(self, interaction: discord.Interaction, match_id: int, h: str,
                           locale: str) -> tuple[MatchRecord, list[Any]] | None:
@@ -271,6 +277,7 @@ class TableControls:
             if moves:
                 content, view = build_menu(rec.id, moves, 0, 0, locale, notice=played,
                                            batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
+                add_buttons(view, await undo_buttons(self.host, rec.id, interaction.user.id, locale))
         await interaction.edit_original_response(content=content, view=view)
         await self._publish(result, interaction.user.id, via=interaction)
 
@@ -315,12 +322,22 @@ class TableControls:
         await self._publish(result, interaction.user.id, via=interaction)
 
     async def _not_yours(self, interaction: discord.Interaction, rec: MatchRecord, locale: str,
-                         in_menu: bool) -> None:
+                         in_menu: bool, *, asked: str | None = None, answers: list | None = None) -> None:
         """Act when no decision of the player's is awaited (e.g. from their DM between turns):
-        the match's status and their own private view (as /match hand shows it), to them only."""
+        the match's status and their own private view (as /match hand shows it), to them only;
+        a takeback they are asked to answer (``asked``, ``answers``), or the button to ask for
+        one of their own last move."""
         status = await self.host.status(rec.id)
         line = render(status.public.status_line, locale) if status.ok and status.public else ""
         text = tr("cogs.err.not_your_turn", locale, status=line)
+        view = discord.ui.View(timeout=None)
+        if answers:
+            text = asked + "\n" + text
+            add_buttons(view, answers)
+        elif await self.host.takeback_offer(rec.id, interaction.user.id):
+            add_buttons(view, [BoardButton(rec.id, "takeback", label=tr("undo.button.takeback", locale),
+                                           style=discord.ButtonStyle.secondary)])
+        view = view if view.children else None
         embed, file = None, None
         hand = await self.host.hand(rec.id, interaction.user.id)
         mine = [p for p in hand.private if p.user_id == interaction.user.id] if hand.ok else []
@@ -328,9 +345,9 @@ class TableControls:
             embed, file = self.delivery.private_embed(hand.match or rec, mine[0], locale)
         if in_menu:
             await interaction.response.edit_message(content=text, embed=embed,
-                                                    attachments=[file] if file else [], view=None)
+                                                    attachments=[file] if file else [], view=view)
         else:
-            await reply(interaction, text, embed=embed, file=file)
+            await reply(interaction, text, embed=embed, file=file, view=view)
 
 
 def said_move(move: Any, locale: str = "en") -> str:

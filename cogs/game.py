@@ -23,6 +23,7 @@ from host import read_options
 from host.decks import DeckBook
 from cogs.authority import ELSEWHERE, check_match, moderator_guild
 from cogs.controls import TableControls, said_move
+from cogs.undo_controls import UndoControls, undone_lines
 from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
 from cogs.play_options import clock_args, control_autocomplete, options_autocomplete
@@ -157,7 +158,7 @@ async def command_autocomplete(interaction: discord.Interaction, current: str) -
     return [Choice(name=clip(name(c), 100), value=c.command[:VALUE_MAX]) for c in (starts + inside)[:CHOICE_MAX]]
 
 
-class Game(TableControls, commands.Cog):
+class Game(TableControls, UndoControls, commands.Cog):
     """Playing matches."""
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -504,9 +505,10 @@ class Game(TableControls, commands.Cog):
             return
         entries = result.data.get("log", [])
         header = tr("cogs.log.header", locale, match_id=rec.id, game=game_name(rec.game, locale), n=len(entries))
+        undone = clip("\n".join(undone_lines(result.data.get("undone") or [], locale)), 900)
         if not entries:
             empty = "cogs.log.empty" if rec.status == "active" else "cogs.log.none_played"
-            await reply(interaction, header + "\n" + tr(empty, locale))
+            await reply(interaction, header + "\n" + tr(empty, locale) + ("\n" + undone if undone else ""))
             return
         # each entry: the move in words, its notation after (as the Act menu says it), then what
         # it did in words (the newest entries are kept)
@@ -515,7 +517,7 @@ class Game(TableControls, commands.Cog):
                   for e in entries]
         body: list[str] = []
         size = 0
-        budget = 1800 - len(header)
+        budget = 1800 - len(header) - len(undone)
         kept = 0
         for block in reversed(blocks):
             text = "\n".join(block)
@@ -529,6 +531,8 @@ class Game(TableControls, commands.Cog):
         if skipped:
             text += "\n" + tr("cogs.log.skipped", locale, n=skipped)
         text += "\n" + "\n".join(body)
+        if undone:
+            text += "\n" + undone
         await reply(interaction, text)
 
     @match_group.command(name=N("rematch", "cmd.match.rematch.name"), description=L("cmd.match.rematch.description"))

@@ -360,8 +360,9 @@ class Replay(commands.Cog):
         from host.match_record import full_export_allowed, write_record
 
         start, steps = await self.host.replay_book(rec)
+        undone = await self.host.undone_entries(rec) if rec.meta.get("undos") else []
         text = await asyncio.to_thread(write_record, engine_of(rec), rec, steps, locale=locale,
-                                       start_view=start["view"])
+                                       start_view=start["view"], undone=undone)
         files = [discord.File(io.BytesIO(file_bytes(text)), filename=f"match-{rec.id}.txt")]
         lines = [tr("replay.record.done", locale, match_id=rec.id)]
         if full_export_allowed(rec, interaction.user.id) and rec.meta.get("league") is None:

@@ -86,6 +86,7 @@ from data.sql_card_sets import CARD_SET_IDEMPOTENT, CARD_SET_READS, CARD_SET_WRI
 from data.sql_quarantine import QuarantineSql
 from data.sql_stats import STATS_IDEMPOTENT, STATS_READS, STATS_WRITES, StatsSql
 from data.sql_records import RecordsSql
+from data.sql_undo import UNDO_READS, UNDO_WRITES, UndoSql
 
 log = logging.getLogger("data.store")
 
@@ -129,7 +130,7 @@ _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, si
 _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
 
 
-class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, Store):
+class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, UndoSql, Store):
     """The SQL of every store method, once; see the module docstring for what a backend adds."""
 
     # -- dialect (the SQLite spelling; PostgresStore overrides) ----------------------------
@@ -656,6 +657,6 @@ retry_all(SqlStore, (
     "unprocessed_finished", "get_ratings", "ratings_for_user", "leaderboard",
     "rating_history", "results_query", "result_counts", "results_for_match", "head_to_head",
     "create_league", "get_league", "update_league", "leagues", "get_deck", "list_decks",
-    *CARD_SET_READS, *CARD_SET_WRITES, *STATS_READS, *STATS_WRITES),
+    *CARD_SET_READS, *CARD_SET_WRITES, *STATS_READS, *STATS_WRITES, *UNDO_READS, *UNDO_WRITES),
     idempotent=("quarantine", "set_ref", "set_guild_setting", "record_processed", "save_deck",
                 "delete_deck", *CARD_SET_IDEMPOTENT, *STATS_IDEMPOTENT))

@@ -255,6 +255,18 @@ class Store(abc.ABC):
         """The command log in order."""
 
     @abc.abstractmethod
+    async def rewind_log(self, rec: MatchRecord, expected_version: int, *, undo: int, kind: str,
+                         by_user: int | None, reason: str = "",
+                         words: dict[int, dict] | None = None) -> MatchRecord:
+        """In one transaction: take the log's entries after ``rec.n_commands`` off it, keep them
+        as the match's ``undo``-th rewind (``kind``: "undo", "takeback" or "judge"; who and why),
+        and write ``rec`` as :meth:`update_match` does.  Raises :class:`VersionConflict`."""
+
+    @abc.abstractmethod
+    async def undone(self, match_id: int) -> list[Any]:
+        """The entries taken off the match's log (``data.sql_undo.UndoneRecord``), in order."""
+
+    @abc.abstractmethod
     async def unfinished_matches(self) -> list[MatchRecord]:
         """Every match whose status is in UNFINISHED.  Unreadable rows are quarantined and
         skipped (and logged), never raised."""

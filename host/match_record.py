@@ -234,11 +234,14 @@ def to_record(game: Any, rec: MatchRecord, steps: Iterable[dict], *, locale: str
                       steps=record_steps(rec, steps))
 
 
-def write_record(game: Any, rec: MatchRecord, steps: Iterable[dict], *, locale: str, start_view: dict) -> str:
+def write_record(game: Any, rec: MatchRecord, steps: Iterable[dict], *, locale: str, start_view: dict,
+                 undone: list[dict] | None = None) -> str:
     """The public record of ``rec`` as text (module doc): ``steps`` from
     :func:`host.replay_steps.public_steps` (with their views), ``start_view`` the public view
-    before the first command (``game.view(initial state, None)``).  Raises :class:`RecordError`
-    when the match is too long for a record (:data:`MAX_STEPS`, :data:`MAX_UNPACKED`)."""
+    before the first command (``game.view(initial state, None)``).  ``undone``: the moves taken
+    back (host ``undone_entries``), listed after the moves for people (a reader of the record
+    skips them: only the views block is replayed).  Raises :class:`RecordError` when the match
+    is too long for a record (:data:`MAX_STEPS`, :data:`MAX_UNPACKED`)."""
     record = to_record(game, rec, steps, locale=locale, start_view=start_view)
     if len(record.steps) > MAX_STEPS:
         raise RecordError("record.err.too_many_steps", n=len(record.steps), limit=MAX_STEPS)
@@ -247,6 +250,12 @@ def write_record(game: Any, rec: MatchRecord, steps: Iterable[dict], *, locale: 
     for s in record.steps:
         lines.append(f"{s['seq']}. " + move_line(s, locale))
         lines += ["    · " + _clean(in_words(line, locale)) for line in s["story"]]
+    if undone:
+        lines += ["", _clean(i18n.t("undo.log.header", locale))]
+        for u in undone:
+            how = i18n.t(f"undo.log.kind.{u['kind']}", locale, reason=_clean(u.get("reason") or "—"))
+            lines.append(_clean(i18n.t("undo.log.line", locale, seq=u["seq"], name=_clean(u["name"]),
+                                       move=u["words"], how=how)))
     lines.append("")
     lines.append(f'[Views "{pack(record)}"]')
     return "\n".join(lines) + "\n"

@@ -127,7 +127,8 @@ class Queries:
         entries: list[dict] = []
         if rec.status in (ACTIVE, FINISHED, ABORTED) and rec.n_commands:
             entries = public_steps(game, rec, await self.store.commands(rec.id), views=False)
-        return Result(ok=True, match=rec, data={"log": entries})
+        undone = await self.undone_entries(rec) if rec.meta.get("undos") else []
+        return Result(ok=True, match=rec, data={"log": entries, "undone": undone})
 
     async def log_match_for(self, user_id: int, channel_id: int | None,
                             parent_id: int | None = None) -> MatchRecord | None:

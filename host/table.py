@@ -48,6 +48,7 @@ from host.texts import (
     told_lines,
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
+from host.undo import TAKEBACK_KEY, Undo
 from rules import IllegalCommand
 from rules import prng as PRNG
 
@@ -59,7 +60,7 @@ MAX_COMMAND_LEN = 200
 
 
 @bound_host   # every entry point answers within its deadline (host/resilient.py)
-class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
+class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays, Undo):
     metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,
@@ -71,8 +72,9 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
         self.render_enabled = render
         self._rng = rng  # None: seeds come from secrets (see _new_seed)
         self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
-        # match id -> (n_commands, state): the engine state after that many commands (LRU)
-        self._states: "OrderedDict[int, tuple[int, Any]]" = OrderedDict()
+        # match id -> (n_commands, undos, state): the engine state after that many commands
+        # since the match's last rewind (host/undo.py: the same count can follow another log) (LRU)
+        self._states: "OrderedDict[int, tuple[int, int, Any]]" = OrderedDict()
         self.cache_size = cache_size
         # match ids whose whole log this process has replayed and checked (host/integrity.py)
         self._verified = integrity.Verified(max(4 * cache_size, 100_000))
@@ -178,9 +180,9 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
         """The engine state after every logged command (cached; rebuilt by replay)."""
         game = engine_of(rec)
         cached = self._states.get(rec.id)
-        if cached is not None and cached[0] == rec.n_commands:
+        if cached is not None and cached[:2] == (rec.n_commands, _undos(rec)):
             self._states.move_to_end(rec.id)
-            return cached[1]
+            return cached[2]
         try:
             if rec.id not in self._verified:
                 # first load in this process: the whole log from the seed, checked against
@@ -202,11 +204,11 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
             await integrity.quarantine(self, rec, f"replay failed: {type(exc).__name__}: {exc}",
                                        kind="replay")
             raise CorruptRow(str(exc)) from exc
-        self._remember(rec.id, rec.n_commands, state)
+        self._remember(rec.id, rec.n_commands, state, undos=_undos(rec))
         return state
 
-    def _remember(self, match_id: int, n_commands: int, state: Any) -> None:
-        self._states[match_id] = (n_commands, state)
+    def _remember(self, match_id: int, n_commands: int, state: Any, *, undos: int = 0) -> None:
+        self._states[match_id] = (n_commands, undos, state)
         self._states.move_to_end(match_id)
         while len(self._states) > self.cache_size:
             self._states.popitem(last=False)
@@ -429,7 +431,8 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
                                                                    list(rec.names)))
         public_text = None if entry is not None else _public_command(game, state, seat, text)
         outcome = game.outcome(new_state)
-        meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held")}
+        # (an open takeback request lapses with any new entry: host/undo.py)
+        meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held", TAKEBACK_KEY)}
         # What everyone may read.  A hidden decision prints nothing.  While a hidden decision
         # is pending (a secret response window), even the public lines are held back and
         # released together when it closes, so nothing public shows the window was opened.
@@ -503,7 +506,7 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
         except CorruptRow:  # the row does not fit its log after all: quarantined, nothing written
             self._states.pop(rec.id, None)
             return None, Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
-        self._remember(rec.id, written.n_commands, new_state)
+        self._remember(rec.id, written.n_commands, new_state, undos=_undos(written))
         return written, None
 
     async def _finish(self, rec: MatchRecord, result: dict, lines: list[Msg]) -> Result:
@@ -688,3 +691,12 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays):
                 if written is not None:
                     return written
         return None
+
+
+def _undos(rec: MatchRecord) -> int:
+    """How many times the match was put back (host/undo.py): with ``n_commands`` it names one
+    log, so a cached state is never of a log that was taken back and played differently."""
+    try:
+        return int((rec.meta or {}).get("undos", 0))
+    except (TypeError, ValueError):
+        return -1

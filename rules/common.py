@@ -47,3 +47,22 @@ def copy_json(x: Any) -> Any:
     if isinstance(x, list):
         return [copy_json(v) for v in x]
     return x
+
+
+def handed_over(game: Any, state_before: Any, seat: int, state_after: Any) -> bool:
+    """The part of ``final`` (docs/engine.md) every game shares: the command ended the match,
+    left ``seat`` with no decision to make, gave a decision to a seat that had none, or opened
+    a secret decision (a hidden response window) — from then on another player may act on what
+    they saw, so the move can no longer be taken back by its player alone."""
+    if game.outcome(state_after) is not None:
+        return True
+    after = set(game.to_act(state_after))
+    if seat not in after or after - set(game.to_act(state_before)):
+        return True
+    pending = getattr(game, "hidden_pending", None)
+    if pending is not None and pending(state_after) and not pending(state_before):
+        return True
+    public = getattr(game, "public_to_act", None)
+    if public is not None and set(public(state_after)) != set(public(state_before)):
+        return True
+    return False

@@ -33,6 +33,7 @@ from typing import Any
 from rules.common import int_option, loser_first
 from rules.contract import IllegalCommand, en_text
 from rules import prng as _prng
+from rules import squares_final as _final
 
 # --------------------------------------------------------------------------- geometry
 
@@ -413,6 +414,12 @@ class SquaresGame:
         except IllegalCommand:
             return " ".join(command.split())
         return " ".join([verb, *args])
+
+    def reveals(self, state_before: SquaresState, seat: int, command: str, state_after: SquaresState) -> bool:
+        return _final.reveals(state_before, seat, command, state_after)     # rules/squares_final.py
+
+    def final(self, state_before: SquaresState, seat: int, command: str, state_after: SquaresState) -> bool:
+        return _final.final(self, state_before, seat, command, state_after)
 
     def view(self, state: SquaresState, seat: int | None) -> dict:
         board = state.board

@@ -26,6 +26,7 @@ from rules import prng as _prng
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
                                     normalise_deck, validate_deck)
 from rules.art_of_war.messages import EN
+from rules.art_of_war import finality as _finality
 from rules.art_of_war.board import (  # noqa: F401 - re-exported
     GAME, FILES, SQUARES, SQ_INDEX, FRONT_ROW, BACK_ROW, FORWARD, OWN, ENEMY, CARD_ORDER,
     KINGDOM_ORDER, WAITING_MAX, HAND_START, M64, OWN_TURN_EFFECTS, CARD_WORDS, VERBS, USAGE,
@@ -345,6 +346,12 @@ class ArtOfWarGame:
         if verb == "pass" and state_before.window == seat:
             return None
         return " ".join([verb, *args])
+
+    def reveals(self, state_before: AowState, seat: int, command: str, state_after: AowState) -> bool:
+        return _finality.reveals(state_before, seat, command, state_after)   # rules/art_of_war/finality.py
+
+    def final(self, state_before: AowState, seat: int, command: str, state_after: AowState) -> bool:
+        return _finality.final(self, state_before, seat, command, state_after)
 
     # ------------------------------------------------------------------ apply
     def apply(self, state: AowState, seat: int, command: str) -> AowState:

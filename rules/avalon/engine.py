@@ -21,6 +21,7 @@ from typing import Any
 
 from rules.contract import IllegalCommand, Ref
 from rules import prng as _prng
+from rules.avalon import finality
 from rules.avalon.state import (
     MAX_SET_ACTIONS, MASK, MODES, OPTION_SCHEMA, LAND_TOKENS, VERBS, _next, _shuffle, Player,
     EDITIONS, EDITION, _edition, State, icons, land_icons, mana_count, mana_total, eff_target,
@@ -248,6 +249,14 @@ class AvalonGame:
         if toks and toks[0] == "support":
             return "support"
         return " ".join(toks)
+
+    def reveals(self, state_before: State, seat: int, command: str, state_after: State) -> bool:
+        """docs/engine.md ``reveals`` (rules/avalon/finality.py)."""
+        return finality.reveals(state_before, seat, command, state_after)
+
+    def final(self, state_before: State, seat: int, command: str, state_after: State) -> bool:
+        """docs/engine.md ``final``: ``reveals`` or the decision handed over (finality.py)."""
+        return finality.final(self, state_before, seat, command, state_after)
 
     # ----------------------------------------------------------------- late join
     def can_join(self, state: State) -> bool:

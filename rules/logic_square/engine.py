@@ -26,6 +26,7 @@ from typing import Any
 from rules.contract import IllegalCommand, en_text
 from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
+from rules.logic_square import finality
 from rules.logic_square.cards import CardSet
 from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, decode_deck, is_deck_code,
                                       normalise_deck, validate_deck)
@@ -649,6 +650,14 @@ class LogicSquareGame:
         if verb == "pass" and state_before.window == seat:
             return None
         return " ".join([verb, *args])
+
+    def final(self, state_before: LSState, seat: int, command: str, state_after: LSState) -> bool:
+        """docs/engine.md ``final``: not undoable alone (rules/logic_square/finality.py)."""
+        return finality.final(self, state_before, seat, command, state_after)
+
+    def reveals(self, state_before: LSState, seat: int, command: str, state_after: LSState) -> bool:
+        """docs/engine.md ``reveals``: drew, used randomness or touched a chain window."""
+        return finality.reveals(state_before, seat, command, state_after)
 
     # ----------------------------------------------------------------- view
     def card_view(self, cards: CardSet, cid: str) -> dict:

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from rules import prng as _prng
+from rules.maken import finality as _finality
 from rules.maken.diagnosis import DiagnosisMixin
 from rules.maken.editions import EditionsMixin, edition_of, first_draw_limit, hand_start, stamp
 from rules.maken.messages import USAGE, VERBS
@@ -244,6 +245,12 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
     def public_to_act(self, state: MakenState) -> list[int]:
         """No secret decisions in Project Maken: the same as ``to_act``."""
         return self.to_act(state)
+
+    def reveals(self, state_before: MakenState, seat: int, command: str, state_after: MakenState) -> bool:
+        return _finality.reveals(state_before, seat, command, state_after)   # rules/maken/finality.py
+
+    def final(self, state_before: MakenState, seat: int, command: str, state_after: MakenState) -> bool:
+        return _finality.final(self, state_before, seat, command, state_after)
 
     def outcome(self, state: MakenState) -> dict | None:
         r = state.d["result"]
