@@ -12,6 +12,7 @@ from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.league_admin import LeagueAdmin
 from cogs.league_event import LeagueEvent
+from cogs.league_judge import DYNAMIC_ITEMS as JUDGE_ITEMS, LeagueJudge
 from cogs.league_reports import DYNAMIC_ITEMS as REPORT_ITEMS, LeagueReports
 from cogs.league_series import DYNAMIC_ITEMS as SERIES_ITEMS, LeagueSeries
 from cogs.leagues import DYNAMIC_ITEMS as LEAGUE_ITEMS, Leagues
@@ -21,10 +22,10 @@ from cogs.replay import DYNAMIC_ITEMS as REPLAY_ITEMS, Replay
 from cogs.settings import Settings
 from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS, Stats
 
-# Replay after Game and Delivery, and LeagueEvent, LeagueSeries and LeagueReports after Leagues and
-# LeagueAdmin: they add their commands to their groups
+# Replay after Game and Delivery, and LeagueEvent, LeagueSeries, LeagueReports and LeagueJudge after Leagues
+# and LeagueAdmin (LeagueJudge also after Game): they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, Decks, Cards, Stats)
+        LeagueReports, LeagueJudge, Decks, Cards, Stats)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -35,7 +36,7 @@ async def setup_all(bot: commands.Bot) -> None:
     await __import__("cogs.notices", fromlist=["setup"]).setup(bot)    # held notices, digests (cogs/notices.py)
     await __import__("cogs.clock_player", fromlist=["setup"]).setup(bot)   # /turns, /vacation, /notify
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
-                          *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS)
+                          *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS, *JUDGE_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

@@ -33,7 +33,7 @@ from render.labels import Choice
 
 log = logging.getLogger("cogs.components")
 
-BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|start|resign|status|undo|takeback|tbyes|tbno)"
+BOARD_TEMPLATE = r"m:(?P<match>\d{1,20}):(?P<action>act|accept|decline|join|start|resign|status|undo|takeback|tbyes|tbno|judge)"
 MOVE_TEMPLATE = r"m:(?P<match>\d{1,20}):c:(?P<h>[0-9a-f]{1,8}):(?P<group>\d{1,4}):(?P<page>\d{1,4})"
 CONFIRM_TEMPLATE = r"m:(?P<match>\d{1,20}):ok:(?P<what>resign)"
 DECK_TEMPLATE = r"m:(?P<match>\d{1,20}):deck:(?P<action>accept|join)"
@@ -152,6 +152,7 @@ _STYLES = {
     "decline": discord.ButtonStyle.danger,
     "resign": discord.ButtonStyle.danger,
     "status": discord.ButtonStyle.secondary,
+    "judge": discord.ButtonStyle.secondary,
 }
 
 
@@ -237,14 +238,16 @@ class DeckSelect(discord.ui.DynamicItem[discord.ui.Select], template=DECK_TEMPLA
 DYNAMIC_ITEMS = (BoardButton, MoveSelect, ConfirmButton, DeckSelect, BatchSelect)
 
 
-def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False) -> discord.ui.View | None:
+def board_view(match_id: int, status: str, locale: str, *, late_join: bool = False,
+               judge: bool = False) -> discord.ui.View | None:
     """The buttons under the board message for a match in ``status`` (None: no buttons).
     ``late_join``: somebody may join the running match now (the host's ``PublicUpdate.joinable``:
-    a free seat, or a defeated player's rejoin)."""
+    a free seat, or a defeated player's rejoin).  ``judge``: an event match, whose players may
+    call a judge (cogs/league_judge.py)."""
     actions = {
         "pending": ("accept", "decline"),
         "open": ("join", "start", "decline"),
-        "active": ("act", "status", "resign") + (("join",) if late_join else ()),
+        "active": ("act", "status", "resign") + (("join",) if late_join else ()) + (("judge",) if judge else ()),
     }.get(status)
     if not actions:
         return None

@@ -42,6 +42,9 @@ class TableControls:
         if action in UNDO_ACTIONS:
             await self.on_undo_button(interaction, rec.id, action)
             return
+        if action == "judge":           # an event match's Call a judge (cogs/league_judge.py)
+            await self.bot.get_cog("LeagueJudge").open_form(interaction, rec)
+            return
         if seated:
             await self._remember(interaction, rec.id)
         if action == "status":

@@ -365,7 +365,8 @@ class Delivery(PrivateDelivery, commands.Cog):
     def _controls(rec: MatchRecord, public: Any, locale: str) -> discord.ui.View | None:
         # Join on a running match only while somebody may join (a free seat, or a defeated
         # player's rejoin): the host says so
-        return board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)))
+        return board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)),
+                          judge=rec.meta.get("league") is not None)
 
     async def _post_board(self, rec: MatchRecord, refs: dict[str, str], embed: discord.Embed,
                           file: discord.File | None, view: discord.ui.View | None, *,

@@ -296,6 +296,7 @@ class LeagueEvent(LeaguePart):
                          best_of=N("best_of", "cmd.league_admin.opt.best_of.name"),
                          cut_best_of=N("cut_best_of", "cmd.league_admin.opt.cut_best_of.name"),
                          round_minutes=N("round_minutes", "cmd.league_admin.opt.round_minutes.name"),
+                         takebacks=N("takebacks", "cmd.league_admin.opt.takebacks.name"),
                          confirm_minutes=N("confirm_minutes", "cmd.league_admin.opt.confirm_minutes.name"),
                          pair_by_hand=N("pair_by_hand", "cmd.league_admin.opt.pair_by_hand.name"),
                          clock=N("clock", "cmd.league_admin.opt.clock.name"),
@@ -314,6 +315,7 @@ class LeagueEvent(LeaguePart):
                            best_of=L("cmd.league_admin.opt.best_of.description"),
                            cut_best_of=L("cmd.league_admin.opt.cut_best_of.description"),
                            round_minutes=L("cmd.league_admin.opt.round_minutes.description"),
+                           takebacks=L("cmd.league_admin.opt.takebacks.description"),
                            confirm_minutes=L("cmd.league_admin.opt.confirm_minutes.description"),
                            pair_by_hand=L("cmd.league_admin.opt.pair_by_hand.description"),
                            clock=L("cmd.league_admin.opt.clock.description"),
@@ -339,7 +341,8 @@ class LeagueEvent(LeaguePart):
                        vacation: Optional[bool] = None, weekends: Optional[bool] = None,
                        hours: Optional[app_commands.Range[str, 1, 100]] = None,
                        zone: Optional[app_commands.Range[str, 1, 64]] = None,
-                       round_days: Optional[app_commands.Range[int, 0, 30]] = None) -> None:
+                       round_days: Optional[app_commands.Range[int, 0, 30]] = None,
+                       takebacks: Optional[bool] = None) -> None:
         """Organisers, during sign-up: 0 (or ``none`` for the start) clears a setting; no
         option at all shows them.  ``best_of`` / ``cut_best_of`` (1, 3, 5) and ``round_minutes``:
         best-of-N play and the round time limit (:mod:`host.events.bestof`); ``confirm_minutes``
@@ -349,7 +352,7 @@ class LeagueEvent(LeaguePart):
         sign-up: :mod:`host.events.clock`): ``clock`` (a time control typed or a preset; ``none``: no
         clock), ``vacation``, ``weekends`` (the weekend pause), ``hours`` (playing hours; ``none``:
         all day) and ``zone`` (their time zone); ``round_days`` (also while it runs; 0: the
-        deadline hours)."""
+        deadline hours); ``takebacks`` (until it ends): may its players ask for takebacks."""
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
@@ -373,6 +376,8 @@ class LeagueEvent(LeaguePart):
             changes["confirm_minutes"] = confirm_minutes or None
         if pair_by_hand is not None:
             changes["pair_by_hand"] = pair_by_hand
+        if takebacks is not None:
+            changes["takebacks"] = takebacks
         # the event's clock: read (and refused, in the reader's words) by host/events/clock.py
         for key, value in (("time_control", clock), ("vacation", vacation), ("weekend_pause", weekends),
                            ("hours", hours), ("zone", zone), ("round_days", round_days)):

@@ -25,6 +25,7 @@ from host import leagues as L
 from host.events import bestof as BO
 from host.events import clock as EC
 from host.events import entry as E
+from host.events import judge as JG
 from host.events import reports as RP
 from host.events import scoring as S
 from host.events import stages as ST
@@ -507,21 +508,25 @@ class Leagues:
         during sign-up; the minutes after which the bot confirms a report nobody answered
         (``confirm_minutes``, :func:`host.events.reports.configure`), until the event ends; the
         clock of the event's games and the round length (``time_control``, ``vacation``,
-        ``weekend_pause``, ``hours``, ``zone``, ``round_days``: :func:`host.events.clock.configure`).
+        ``weekend_pause``, ``hours``, ``zone``, ``round_days``: :func:`host.events.clock.configure`);
+        whether its players may ask for takebacks (``takebacks``: :func:`host.events.judge.configure_takebacks`).
         Payload: ``{"changed", "moved"}``."""
         now = self.now()
         series = {k: changes.pop(k) for k in list(changes) if k in BO.SETTINGS}
         clock = {k: changes.pop(k) for k in list(changes) if k in EC.SETTINGS}
         confirm = changes.pop("confirm_minutes", False)
         by_hand = changes.pop("pair_by_hand", None)
+        takebacks = changes.pop("takebacks", None)
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             # the bot's confirmation of reports and pairing by hand may change while the event runs
             changed = RP.configure(d, status, confirm) if confirm is not False else []
             changed += ST.configure_pairing(d, status, by_hand) if by_hand is not None else []
+            changed += JG.configure_takebacks(d, status, takebacks) if takebacks is not None else []
             changed += BO.configure(d, status, **series)      # best of N, the round time limit
             changed += EC.configure(d, status, **clock)       # the games' clock, the round length
-            out = E.configure(d, status, now, **changes) if changes or (confirm is False and by_hand is None) \
+            out = E.configure(d, status, now, **changes) if changes or (confirm is False and by_hand is None
+                                                                        and takebacks is None) \
                 else {"changed": [], "moved": []}
             out["changed"] = out["changed"] + changed
             return status, out

@@ -146,6 +146,8 @@ def match_meta(d: dict, league_id: int, pairing_id: int) -> dict:
         meta["edition"] = d["edition"]
     if d.get("cards") is not None:      # the server's card set version pinned when the event was made
         meta["cards"] = d["cards"]
+    if d.get("takebacks"):              # the event lets its players ask for takebacks (host/undo.py)
+        meta["takebacks"] = True
     return meta
 
 

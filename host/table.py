@@ -49,6 +49,7 @@ from host.texts import (
 )
 from host.types import Msg, PrivateUpdate, Prompt, PublicUpdate, Result, msg
 from host.undo import TAKEBACK_KEY, Undo
+from host.judging import Judging
 from rules import IllegalCommand
 from rules import prng as PRNG
 
@@ -60,7 +61,7 @@ MAX_COMMAND_LEN = 200
 
 
 @bound_host   # every entry point answers within its deadline (host/resilient.py)
-class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays, Undo):
+class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays, Undo, Judging):
     metrics: Any = None   # host.metrics.Metrics when METRICS_PORT is set (cogs/metrics.py)
 
     def __init__(self, store: Store, *, now: Callable[[], float] = time.time,

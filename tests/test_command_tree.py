@@ -18,9 +18,11 @@ from host.records import PER_PAGE, Records
 ORGANISER_SUBCOMMANDS = {"create", "start", "next-round", "forfeit", "remove", "close", "season", "role", "report",
                          "trail", "export",
                          "settings", "checkin", "decklists",    # issue 34: registration (cogs/league_event.py)
-                         "extend"}                              # issue 34: best-of-N time limits (cogs/league_series.py)
+                         "extend",                              # issue 34: best-of-N time limits (cogs/league_series.py)
+                         "penalties"}                           # judge calls (cogs/league_judge.py)
 MEMBER_SUBCOMMANDS = {"join", "leave", "standings", "schedule", "play", "report", "claim", "bracket",
-                      "checkin", "decklists"}                   # issue 34: registration (cogs/league_event.py)
+                      "checkin", "decklists",                   # issue 34: registration (cogs/league_event.py)
+                      "penalties"}                              # a player's own (cogs/league_judge.py)
 MANAGE_GUILD = 1 << 5
 
 

@@ -54,7 +54,7 @@ def test_dump_commands_lists_the_front_end(payload):
     match = next(c for c in payload if c["name"] == "match")
     assert {o["name"] for o in match["options"]} == {
         "status", "resign", "abort", "hand", "log", "rematch", "spectate", "claim",
-        "replay", "gif", "record"}
+        "replay", "gif", "record", "judge"}
     settings = next(c for c in payload if c["name"] == "settings")
     assert settings["default_member_permissions"] == str(1 << 5) or settings["default_member_permissions"] == 1 << 5
     assert settings["dm_permission"] is False

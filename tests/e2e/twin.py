@@ -9,8 +9,8 @@ One ``aiohttp.web`` server on ``127.0.0.1`` (a free port) serves
   ``GET /gateway/bot`` (answers ``ws://127.0.0.1:PORT/gateway``), application command sync
   (``PUT /applications/{app}/commands``), channel messages (create, edit, get, delete), DM channel
   creation, threads (from a message or not; thread members), ``GET /channels/{id}``,
-  interaction callbacks (message, deferred, update, deferred update, autocomplete) and the
-  webhook follow-up / ``@original`` endpoints, JSON or multipart with files.
+  interaction callbacks (message, deferred, update, deferred update, autocomplete, modal) and
+  the webhook follow-up / ``@original`` endpoints, JSON or multipart with files.
 * **the gateway** at ``/gateway`` (and ``/gateway-resume``, the ``resume_gateway_url``):
   HELLO, heartbeats and their ACKs, IDENTIFY → READY + GUILD_CREATE, RESUME → replay of the
   events the bot missed + RESUMED, RECONNECT requests (op 7), and INTERACTION_CREATE /
@@ -35,6 +35,11 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
 * a file over the upload limit (``upload_limit``, 10 MiB by default); more than 10 files;
 * an interaction answered twice (40060), answered later than 3 s after it was created (a replay
   after a slow RESUME included) without a defer (10062), or followed up before it was answered;
+* a modal (response type 9) to anything but a command or a component (a modal submit cannot open
+  another modal), or one breaking Discord's limits: custom_id 1..100, title 1..45, 1..5 action
+  rows (or labels, type 18) each holding one text input; a text input's custom_id 1..100 and
+  unique, style 1 or 2, label 1..45, min_length 0..4,000, max_length 1..4,000, min <= max,
+  placeholder 100, value 4,000 and within min/max (:func:`check_modal`);
 * ``allowed_mentions`` with ``parse: ["users"]`` and a ``users`` list at once;
 * (not refused by Discord, but shown broken) an embed image ``attachment://x.png`` naming no
   attachment of the message;
@@ -47,7 +52,9 @@ websocket (TCP abort), :meth:`Twin.request_reconnect` sends op 7.
 Driving the bot: :meth:`Twin.slash`, :meth:`Twin.autocomplete` and :meth:`Twin.click` build
 INTERACTION_CREATE payloads from what the bot *synced* (option names, types and choices are
 checked against the synced commands, as Discord does), send them over the gateway and wait
-until the bot has answered and gone quiet.  Only ``127.0.0.1`` is ever used.
+until the bot has answered and gone quiet; :meth:`Twin.submit_modal` fills in and sends the
+modal an interaction was answered with (checked as Discord's client checks the form).  Only
+``127.0.0.1`` is ever used.
 """
 from __future__ import annotations
 
@@ -69,8 +76,8 @@ from aiohttp import web
 from .twin_limits import (  # noqa: F401  (some re-exported: tests import them from here)
     ACK_DEADLINE, ADMINISTRATOR, ALL_PERMISSIONS, ATTACH_FILES, BOT_PERMISSIONS, CREATE_PUBLIC_THREADS, EPHEMERAL,
     LOADING, MEMBER_PERMISSIONS, POLL, QUIET, SEND_MESSAGES, TOKEN, UPLOAD_LIMIT, VIEW_CHANNEL, check_commands,
-    check_components, check_message, components_of, find_component, Interaction, _json, message_text, now_iso,
-    Reject, Request,
+    MODAL_TEXT_MAX, check_components, check_message, check_modal, components_of, find_component, Interaction, _json,
+    message_text, modal_inputs, now_iso, Reject, Request,
 )
 from .twin_gateway import TwinGateway, ShardSession
 from .twin_rest import TwinRest
@@ -691,3 +698,72 @@ class Twin(TwinGateway, TwinRest):
         payload = self.interaction_payload(3, user, data, channel_id=stored["channel_id"], locale=locale,
                                            message=stored)
         return await self.send_interaction(payload, user, settle=settle, until=until)
+
+    async def submit_modal(self, user: dict, ix: Interaction, values: dict[str, str], *, locale: str = "en-US",
+                           settle: bool = True) -> Interaction:
+        """``user`` fills in the modal the bot answered ``ix`` with (response type 9) and sends it:
+        an INTERACTION_CREATE of type 5 (MODAL_SUBMIT) in ``ix``'s channel, carrying ``ix``'s
+        message as it is now when ``ix`` came from a component (Discord includes it), and whose
+        ``data`` is ``{"custom_id": <the modal's>, "components": [...]}`` in the shape that was
+        opened: an action row → ``{"type": 1, "id", "components": [{"type": 4, "id",
+        "custom_id", "value"}]}``, a label → ``{"type": 18, "id", "component": {"type": 4, "id",
+        "custom_id", "value"}}``.  ``values``: text input custom_id → what the user typed; an
+        input left out keeps its pre-filled ``value`` (or stays empty).  Checked as Discord's
+        client checks the form before it lets it be sent: a required input is not empty, a value
+        is within min_length..max_length, a short (style 1) input is one line; an unknown
+        custom_id, a modal of another user's, or one already sent and answered (the client
+        closed it) is an AssertionError.  Returns the new interaction (as :meth:`click` does)."""
+        if ix.response_type != 9 or ix.modal is None:
+            raise AssertionError(f"interaction {ix.payload['id']} was answered with type {ix.response_type}, "
+                                 f"not a modal (9)")
+        if ix.user_id != int(user["id"]):
+            raise AssertionError("only the user whose interaction opened a modal sees it (and sends it)")
+        if ix.modal_submit is not None and ix.modal_submit.response_type is not None:
+            raise AssertionError(f"modal {ix.modal.get('custom_id')!r} was sent and answered: the client closed it")
+        inputs = modal_inputs(ix.modal)
+        by_id = {c["custom_id"]: c for c in inputs}
+        unknown = sorted(set(values) - set(by_id))
+        if unknown:
+            raise AssertionError(f"{unknown} are not text inputs of modal {ix.modal.get('custom_id')!r}: "
+                                 f"{sorted(by_id)}")
+        filled: dict[str, str] = {}
+        for cid, c in by_id.items():
+            value = values.get(cid, c.get("value") or "")
+            if not isinstance(value, str):
+                raise AssertionError(f"{cid!r}: a text input's value is a str, not {value!r}")
+            lo, hi = c.get("min_length") or 0, c.get("max_length") or MODAL_TEXT_MAX
+            if c.get("required", True) and not value:
+                raise AssertionError(f"{cid!r} is required: Discord's client does not send the form with it empty")
+            if value and not lo <= len(value) <= hi:
+                raise AssertionError(f"{cid!r}: {len(value)} characters where {lo}..{hi} may be typed")
+            if c.get("style") == 1 and "\n" in value:
+                raise AssertionError(f"{cid!r}: a short text input holds one line")
+            filled[cid] = value
+        # components carry ids: the bot's own, else numbered by Discord in order (skipping those taken)
+        taken = {c["id"] for top in ix.modal["components"]
+                 for c in [top, *top.get("components", []), top.get("component") or {}] if c.get("id")}
+        numbers = (n for n in itertools.count(1) if n not in taken)
+
+        def submitted(c: dict) -> dict:
+            return {"type": 4, "id": c.get("id") or next(numbers), "custom_id": c["custom_id"],
+                    "value": filled[c["custom_id"]]}
+
+        components = []
+        for top in ix.modal["components"]:
+            top_id = top.get("id") or next(numbers)
+            if top["type"] == 1:
+                components.append({"type": 1, "id": top_id, "components": [submitted(top["components"][0])]})
+            else:
+                components.append({"type": 18, "id": top_id, "component": submitted(top["component"])})
+        message = None
+        if ix.payload.get("message"):
+            message = self.messages.get(int(ix.payload["message"]["id"])) or ix.payload["message"]
+        member = ix.payload.get("member") or {}
+        payload = self.interaction_payload(
+            5, user, {"custom_id": ix.modal["custom_id"], "components": components},
+            channel_id=ix.payload["channel_id"], locale=locale,
+            guild_locale=ix.payload.get("guild_locale", "en-US"),
+            permissions=member.get("permissions", MEMBER_PERMISSIONS), message=message)
+        sent = await self.send_interaction(payload, user, settle=settle)
+        ix.modal_submit = sent
+        return sent

@@ -222,6 +222,115 @@ def check_commands(commands: list[dict]) -> list[str]:
     return errors
 
 
+MODAL_TEXT_MAX = 4000   # a text input's value, min_length and max_length
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def modal_inputs(modal: dict) -> list[dict]:
+    """The text inputs of a modal (an interaction response type 9's ``data``), in order, whether
+    each sits in an action row (type 1) or in a label (type 18)."""
+    out = []
+    for top in modal.get("components") or []:
+        if top.get("type") == 1:
+            out += [c for c in top.get("components") or [] if c.get("type") == 4]
+        elif top.get("type") == 18 and (top.get("component") or {}).get("type") == 4:
+            out.append(top["component"])
+    return out
+
+
+def check_modal(data: Any) -> list[str]:
+    """Every reason Discord would refuse this modal (interaction response type 9's ``data``):
+    custom_id 1..100, title 1..45, 1..5 top-level components, each an action row holding exactly
+    one text input, or a label (type 18, label 1..45, description <= 100) wrapping one; a text
+    input's custom_id 1..100 and unique in the modal, style 1 or 2, label 1..45 in a row (none in
+    a label), min_length 0..4000, max_length 1..4000, min <= max, placeholder <= 100, value <=
+    4000 and within min/max, required a bool.  Other components Discord allows in a modal today
+    (text displays, selects in a label) are not modelled: refused, so a new kind gets noticed."""
+    if not isinstance(data, dict):
+        return ["data: a modal is an object"]
+    errors: list[str] = []
+    cid = data.get("custom_id")
+    if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
+        errors.append(f"data.custom_id: {len(cid) if isinstance(cid, str) else cid!r} (1..100)")
+    title = data.get("title")
+    if not isinstance(title, str) or not 1 <= len(title) <= 45:
+        errors.append(f"data.title: {len(title) if isinstance(title, str) else title!r} (1..45)")
+    tops = data.get("components")
+    if not isinstance(tops, list) or not 1 <= len(tops) <= 5:
+        errors.append(f"data.components: {len(tops) if isinstance(tops, list) else tops!r} components (1..5)")
+        tops = tops if isinstance(tops, list) else []
+    seen: set[str] = set()
+
+    def text_input(where: str, item: Any, *, in_label: bool) -> None:
+        if not isinstance(item, dict) or item.get("type") != 4:
+            kind = item.get("type") if isinstance(item, dict) else item
+            errors.append(f"{where}: component type {kind!r} is not a text input (the twin models only "
+                          f"text inputs in modals)")
+            return
+        icid = item.get("custom_id")
+        if not isinstance(icid, str) or not 1 <= len(icid) <= 100:
+            errors.append(f"{where}.custom_id: {len(icid) if isinstance(icid, str) else icid!r} (1..100)")
+        elif icid in seen:
+            errors.append(f"{where}.custom_id: duplicated {icid!r}")
+        else:
+            seen.add(icid)
+        if item.get("style") not in (1, 2):
+            errors.append(f"{where}.style: {item.get('style')!r} (1 short, 2 paragraph)")
+        label = item.get("label")
+        if in_label:
+            if label is not None:
+                errors.append(f"{where}.label: a text input in a label component has no label of its own")
+        elif not isinstance(label, str) or not 1 <= len(label) <= 45:
+            errors.append(f"{where}.label: {len(label) if isinstance(label, str) else label!r} (1..45)")
+        lo, hi = item.get("min_length"), item.get("max_length")
+        if lo is not None and not (_is_int(lo) and 0 <= lo <= MODAL_TEXT_MAX):
+            errors.append(f"{where}.min_length: {lo!r} (0..{MODAL_TEXT_MAX})")
+            lo = None
+        if hi is not None and not (_is_int(hi) and 1 <= hi <= MODAL_TEXT_MAX):
+            errors.append(f"{where}.max_length: {hi!r} (1..{MODAL_TEXT_MAX})")
+            hi = None
+        lo_, hi_ = lo if lo is not None else 0, hi if hi is not None else MODAL_TEXT_MAX
+        if lo_ > hi_:
+            errors.append(f"{where}: min_length {lo_} > max_length {hi_}")
+        placeholder = item.get("placeholder")
+        if placeholder is not None and (not isinstance(placeholder, str) or len(placeholder) > 100):
+            errors.append(f"{where}.placeholder: {len(placeholder) if isinstance(placeholder, str) else placeholder!r}"
+                          f" > 100")
+        value = item.get("value")
+        if value is not None:
+            if not isinstance(value, str) or len(value) > MODAL_TEXT_MAX:
+                errors.append(f"{where}.value: {len(value) if isinstance(value, str) else value!r} > {MODAL_TEXT_MAX}")
+            elif value and not lo_ <= len(value) <= hi_:
+                errors.append(f"{where}.value: {len(value)} characters outside min/max {lo_}..{hi_}")
+        if "required" in item and not isinstance(item["required"], bool):
+            errors.append(f"{where}.required: {item['required']!r} is not a boolean")
+
+    for t, top in enumerate(tops):
+        where = f"data.components[{t}]"
+        kind = top.get("type") if isinstance(top, dict) else None
+        if kind == 1:
+            items = top.get("components") or []
+            if len(items) != 1:
+                errors.append(f"{where}: an action row in a modal holds exactly one text input, not {len(items)}")
+            for c, item in enumerate(items):
+                text_input(f"{where}.components[{c}]", item, in_label=False)
+        elif kind == 18:
+            label = top.get("label")
+            if not isinstance(label, str) or not 1 <= len(label) <= 45:
+                errors.append(f"{where}.label: {len(label) if isinstance(label, str) else label!r} (1..45)")
+            description = top.get("description")
+            if description is not None and (not isinstance(description, str) or len(description) > 100):
+                errors.append(f"{where}.description: > 100")
+            text_input(f"{where}.component", top.get("component"), in_label=True)
+        else:
+            errors.append(f"{where}: top-level component type {kind!r} (the twin models action rows (1) and "
+                          f"labels (18) holding a text input)")
+    return errors
+
+
 # ---------------------------------------------------------------------------- records
 @dataclass
 class Request:
@@ -245,6 +354,8 @@ class Interaction:
     original_id: int | None = None
     replies: list[dict] = field(default_factory=list)   # message snapshots, in order
     choices: list[dict] | None = None
+    modal: dict | None = None      # the modal it was answered with (response type 9): what its user sees
+    modal_submit: Interaction | None = None   # the (last) submission of that modal (Twin.submit_modal)
     shards: list[int] = field(default_factory=list)     # the gateway shard(s) it was delivered on
     done: asyncio.Event = field(default_factory=asyncio.Event)
 

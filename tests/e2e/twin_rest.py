@@ -12,8 +12,8 @@ from aiohttp import web
 
 from .twin_limits import (
     ATTACH_FILES, CREATE_PUBLIC_THREADS, EMBED_LINKS, EPHEMERAL, LOADING, OLD_EDIT_RETRY, SEND_IN_THREADS,
-    SEND_MESSAGES, TOKEN, TOKEN_LIFETIME, check_commands, check_message, Interaction, _json, OldEdit, Reject,
-    Request, now_iso,
+    SEND_MESSAGES, TOKEN, TOKEN_LIFETIME, check_commands, check_message, check_modal, Interaction, _json, OldEdit,
+    Reject, Request, now_iso,
 )
 
 
@@ -382,7 +382,9 @@ class TwinRest:
                                         flags=LOADING, viewer=ix.user_id)
             ix.original_id = int(message["id"])
         elif t in (6, 7):
-            if ix.payload["type"] != 3:
+            # a component's interaction, or a modal submitted from a component (it carries the
+            # component's message): the message may be updated; a command's modal has none
+            if ix.payload["type"] not in (3, 5) or not ix.payload.get("message"):
                 raise Reject(400, 50035, "Interaction response type not valid for this interaction")
             stored = self.messages.get(int(ix.payload["message"]["id"]))
             if stored is None:
@@ -405,6 +407,17 @@ class TwinRest:
             if errors:
                 raise Reject(400, 50035, "Invalid Form Body", errors=errors)
             ix.choices = choices
+        elif t == 9:
+            # a modal: only in answer to a command or a component; a modal submit cannot open
+            # another modal, an autocomplete neither.  No message is created or edited.
+            if ix.payload["type"] not in (2, 3):
+                raise Reject(400, 50035, "Invalid Form Body", errors=[
+                    f"type: a modal (9) cannot answer an interaction of type {ix.payload['type']}"
+                    + (" (a modal submit cannot open another modal)" if ix.payload["type"] == 5 else "")])
+            errors = check_modal(payload.get("data"))
+            if errors:
+                raise Reject(400, 50035, "Invalid Form Body", errors=errors)
+            ix.modal = copy.deepcopy(data)
         else:
             raise Reject(400, 50035, f"interaction callback type {t} is not modelled by the twin")
         ix.response_type = t
