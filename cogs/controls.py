@@ -40,7 +40,7 @@ class TableControls:
         user = interaction.user.id
         seated = user in rec.seats
         if action in UNDO_ACTIONS:
-            await self.on_undo_button(interaction, rec.id, action)
+            await self.on_undo_button(interaction, rec, action)
             return
         if action == "judge":           # an event match's Call a judge (cogs/league_judge.py)
             await self.bot.get_cog("LeagueJudge").open_form(interaction, rec)

@@ -13,7 +13,6 @@ from typing import Any
 
 import discord
 
-from cogs.authority import check_match
 from cogs.common import render, reply, reply_error, safe_text, tr, user_locale
 from cogs.components import BoardButton, build_menu
 
@@ -70,14 +69,10 @@ def undone_lines(entries: list[dict], locale: str, limit: int = 5) -> list[str]:
 class UndoControls:
     """Undo, takeback and its answers (a mixin of the game cog)."""
 
-    async def on_undo_button(self, interaction: discord.Interaction, match_id: int, action: str) -> None:
+    async def on_undo_button(self, interaction: discord.Interaction, rec: Any, action: str) -> None:
+        """A tap on Undo, Ask for a takeback, Accept or Decline (the board's handler has read the
+        match and checked it may be reached from here: cogs/controls.py)."""
         locale = user_locale(interaction)
-        rec = await self._record(match_id)
-        if rec is None:
-            await reply_error(interaction, tr("host.err.no_match", locale, match_id=match_id))
-            return
-        if not await check_match(interaction, rec):   # another server's match, not seated
-            return
         user = interaction.user.id
         if user not in rec.seats:
             await reply_error(interaction, tr("cogs.err.stranger", locale, match_id=rec.id))

@@ -38,6 +38,21 @@ class Undo:
         commands = await self.store.commands(rec.id) if rec.n_commands else []
         return list(history(game, rec, commands))
 
+    async def _player(self, match_id: int, user_id: int) -> tuple[Any, Any, Result | None]:
+        """(the match, the caller's seat, None) for a player of an active match who is not the
+        computer's seat; else the refusal."""
+        rec, seat, err = await self._seated(match_id, user_id)
+        if not err and seat in self.ai_seats(rec):
+            err = Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
+        return rec, seat, err
+
+    async def _replayed(self, rec: MatchRecord) -> tuple[list, Result | None]:
+        """:meth:`_played`, or the refusal of a match whose log does not replay (quarantined)."""
+        try:
+            return await self._played(rec), None
+        except CorruptRow:
+            return [], Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+
     async def _played_tail(self, rec: MatchRecord, first: int) -> list[tuple[Any, int, str, Any]]:
         """:meth:`_played` from entry ``first`` on (0-based): replayed from the newest snapshot
         at or before it, so offering a button costs a few steps, not the whole match."""
@@ -85,16 +100,13 @@ class Undo:
         (``game.final`` False): no draw, shuffle, reveal, random result, secret window or
         decision of another player came of it.  No one else is asked."""
         async with self._lock(int(match_id)):
-            rec, seat, err = await self._seated(match_id, user_id)
+            rec, seat, err = await self._player(match_id, user_id)
             if err:
                 return err
-            if seat in self.ai_seats(rec):
-                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
             game = engine_of(rec)
-            try:
-                played = await self._played(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            played, err = await self._replayed(rec)
+            if err:
+                return err
             refusal = undo_rules.undo_refusal(game, played, seat)
             if refusal is not None:
                 return Result.fail(refusal, match=rec)
@@ -111,21 +123,18 @@ class Undo:
         that does not allow takebacks, or while another request is open.  Against the computer
         alone it is accepted at once."""
         async with self._lock(int(match_id)):
-            rec, seat, err = await self._seated(match_id, user_id)
+            rec, seat, err = await self._player(match_id, user_id)
             if err:
                 return err
-            if seat in self.ai_seats(rec):
-                return Result.fail("host.err.computer_seat", match=rec, match_id=rec.id)
             allowed = await self._takebacks_allowed(rec)
             if allowed is not None:
                 return Result.fail(allowed, match=rec)
             if _open_request(rec) is not None:
                 return Result.fail("undo.err.takeback_open", match=rec)
             game = engine_of(rec)
-            try:
-                played = await self._played(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            played, err = await self._replayed(rec)
+            if err:
+                return err
             keep, refusal = undo_rules.takeback_span(game, played, seat)
             if refusal is not None:
                 return Result.fail(refusal, match=rec)
@@ -194,10 +203,9 @@ class Undo:
                 line = msg("undo.takeback_agreed", name=rec.names[seat], waiting=_names(rec, waiting))
                 return Result(ok=True, match=written, info=[line], public=PublicUpdate(text=[line], view={}))
             game = engine_of(rec)
-            try:
-                played = await self._played(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            played, err = await self._replayed(rec)
+            if err:
+                return err
             keep = int(req["keep"])
             # checked again on the log as it is now (the request is void once anything moved)
             again, refusal = undo_rules.takeback_span(game, played, asker)
@@ -242,10 +250,9 @@ class Undo:
             if rec.status != ACTIVE:
                 return Result.fail("undo.err.not_active", match=rec)
             game = engine_of(rec)
-            try:
-                played = await self._played(rec)
-            except CorruptRow:
-                return Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
+            played, err = await self._replayed(rec)
+            if err:
+                return err
             keep = rec.n_commands - int(back)
             refusal = undo_rules.rewind_refusal(game, played, keep)
             if refusal is not None:
