@@ -294,6 +294,8 @@ async def play(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int
                         con.say("       · " + i18n.t("host.raw", con.lang, text=story))
             elif word == "resign":
                 con.show(await (await host.resign(match_id, uid)).ready())
+            elif word == "undo":        # the seat's last move of this turn, if it revealed nothing
+                con.show(await (await host.undo(match_id, uid)).ready())
             else:
                 con.show(await (await host.command(match_id, uid, line)).ready())
         con.say(con.t("console.over", match_id=match_id))
@@ -317,6 +319,8 @@ async def _help(con: "Console", host: Host, rec, game, seat: int) -> None:
     if i18n.has(f"console.notation.{rec.game}"):
         con.say(con.t(f"console.notation.{rec.game}"))
     con.say(con.t("console.help"))
+    if hasattr(game, "final"):
+        con.say(con.t("console.help_undo"))
     if hasattr(game, "can_join"):
         con.say(con.t("console.help_join"))
 
