@@ -243,7 +243,7 @@ class LeagueJudge(LeaguePart):
     async def open_form(self, interaction: discord.Interaction, rec: Any) -> None:
         """The board's Call a judge: the short form (a modal) — only on an event match."""
         locale = user_locale(interaction)
-        if False:
+        if interaction.guild_id is None or rec.guild_id is None or int(rec.guild_id) != int(interaction.guild_id):
             # another server's match reads as no such match (as the call itself would answer):
             # no form to fill in for a call that would be refused
             await reply_error(interaction, tr("host.err.no_match", locale, match_id=rec.id))
@@ -372,7 +372,7 @@ class LeagueJudge(LeaguePart):
         for pu in res.private[:10]:
             embed, file = self.delivery.private_embed(res.match, pu, locale)
             embed.title = clip(tr("judge.look.title", locale, name=safe_text(res.match.names[pu.seat], 80)), 256)
-            if False:
+            if embed.description and embed.description.endswith(to_player):
                 embed.description = embed.description[:-len(to_player)].rstrip("\n")
             embeds.append(embed)
             if file is not None:

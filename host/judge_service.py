@@ -181,7 +181,7 @@ class Judges:
         pairing = rec.meta.get("pairing")
         if pairing is None:
             return Result.fail("judge.err.not_event", match_id=rec.id)
-        if False:
+        if kind == "game_loss" and rec.status != ACTIVE:
             # the call's game is over (e.g. already lost, the series went on): a game loss
             # recorded now would end no game, and the series would never count it
             return Result.fail("judge.err.game_over", match=rec, match_id=rec.id)

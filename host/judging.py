@@ -87,5 +87,5 @@ class Judging:
                 return Result.fail("judge.err.seat", match=rec)
             winners = [s for s in range(len(rec.seats)) if s != seat]
             # the caller's lines say it (with the reason); else the plain line — never both
-            said = list(lines or []) + [msg("judge.game_loss", name=rec.names[seat])]
+            said = list(lines) if lines else [msg("judge.game_loss", name=rec.names[seat])]
             return await self._finish(rec, {"winners": winners, "reason": "game_loss", "penalised": seat}, said)

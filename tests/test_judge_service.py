@@ -18,9 +18,16 @@ from test_league_series import CH, G, ORG, _data, _first_game, _setup
 JUDGE, OTHER_GUILD = 777, 55
 
 
-async def _event(tmp_path, **kw):
+@pytest.fixture
+async def event(tmp_path):
     """A 4-player Swiss event of SQUARES, best of three, started; the first pairing's first game
-    under way (its players made two moves)."""
+    under way (its players made two moves).  The store is closed afterwards."""
+    made = await _event(tmp_path)
+    yield made
+    await made[0].close()
+
+
+async def _event(tmp_path, **kw):
     store, host, svc, clock, lid = await _setup(tmp_path, game="squares", n=4, best_of=3, **kw)
     p = (await _data(store, lid))["pairings"][0]
     mid = await _first_game(svc, host, lid, p, p["a"])
@@ -37,8 +44,8 @@ async def _call(judges, mid, by, text="they moved twice"):
     return res.data["call"]
 
 
-async def test_a_call_is_kept_with_the_last_moves_and_taken_and_closed_by_a_judge(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_call_is_kept_with_the_last_moves_and_taken_and_closed_by_a_judge(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     assert (c["status"], c["by"], c["text"], c["match"]) == ("open", p["a"], "they moved twice", mid)
@@ -53,14 +60,14 @@ async def test_a_call_is_kept_with_the_last_moves_and_taken_and_closed_by_a_judg
     assert {"events.judge.trail.call_text", "events.judge.trail.take", "events.judge.trail.close"} <= set(kinds)
 
 
-async def test_the_call_carries_the_last_moves_in_words(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_the_call_carries_the_last_moves_in_words(event):
+    store, host, svc, clock, lid, p, mid = event
     res = await Judges(svc).call(mid, G, p["a"], "")
     assert res.ok and len(res.data["moves"]) == 2 and all(m.get("words") for m in res.data["moves"])
 
 
-async def test_a_judge_who_is_not_seated_sees_every_hand_and_the_look_is_in_the_trail(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_judge_who_is_not_seated_sees_every_hand_and_the_look_is_in_the_trail(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     res = await judges.look(lid, c["id"], G, p["b"])          # a seated player is no judge of their match
@@ -73,8 +80,8 @@ async def test_a_judge_who_is_not_seated_sees_every_hand_and_the_look_is_in_the_
     assert (await judges.look(lid, c["id"], G, JUDGE)).error.key == "events.judge.err.closed"
 
 
-async def test_a_judge_puts_the_match_back_two_moves_with_a_reason(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_judge_puts_the_match_back_two_moves_with_a_reason(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     assert (await judges.rewind(lid, c["id"], G, JUDGE, 2, "  ")).error.key == "events.judge.err.reason"
@@ -88,8 +95,8 @@ async def test_a_judge_puts_the_match_back_two_moves_with_a_reason(tmp_path):
     assert rewinds[0]["params"]["n"] == 2 and rewinds[0]["by"] == JUDGE
 
 
-async def test_a_game_loss_ends_the_game_and_the_series_and_standings_follow(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_game_loss_ends_the_game_and_the_series_and_standings_follow(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     before = L.pairing(await _data(store, lid), p["id"])
@@ -106,8 +113,8 @@ async def test_a_game_loss_ends_the_game_and_the_series_and_standings_follow(tmp
     assert (await judges.penalties(lid, G, player=p["a"])).data["penalties"] == []
 
 
-async def test_a_match_loss_decides_the_pairing_and_stops_its_game(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_match_loss_decides_the_pairing_and_stops_its_game(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     res = await judges.penalty(lid, c["id"], G, JUDGE, "match_loss", p["a"], "collusion")
@@ -117,8 +124,8 @@ async def test_a_match_loss_decides_the_pairing_and_stops_its_game(tmp_path):
     assert res.data.get("stopped")
 
 
-async def test_a_warning_is_only_recorded_and_time_is_added_to_the_player_on_the_clock(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_warning_is_only_recorded_and_time_is_added_to_the_player_on_the_clock(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     c = await _call(judges, mid, p["a"])
     assert (await judges.penalty(lid, c["id"], G, JUDGE, "warning", p["a"], "table talk")).ok
@@ -149,8 +156,8 @@ async def test_another_servers_member_cannot_act_on_any_of_it(tmp_path):
     assert (await store.get_match(mid)).status == ACTIVE
 
 
-async def test_calls_are_for_event_matches_and_their_players(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_calls_are_for_event_matches_and_their_players(event):
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     res = await host.challenge("squares", 1, "P1", opponents=[(2, "P2")], guild_id=G, channel_id=CH)
     casual = (await host.accept(res.match.id, 2)).match.id
@@ -159,8 +166,8 @@ async def test_calls_are_for_event_matches_and_their_players(tmp_path):
     assert (await judges.call(mid, G, others[0], "x")).error.key == "events.judge.err.not_in_match"
 
 
-async def test_an_event_may_allow_takebacks_for_the_matches_it_starts(tmp_path):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_an_event_may_allow_takebacks_for_the_matches_it_starts(event):
+    store, host, svc, clock, lid, p, mid = event
     rec = await store.get_match(mid)
     mover = rec.seats[0]
     assert (await host.takeback(mid, mover)).error.key == "undo.err.takeback_event"
@@ -170,7 +177,7 @@ async def test_an_event_may_allow_takebacks_for_the_matches_it_starts(tmp_path):
 
 
 @pytest.mark.parametrize("text, said", [("a\x00b\u202ec", "a b c"), ("x" * 400, "x" * J.CALL_TEXT_MAX)])
-async def test_a_calls_text_is_cleaned(tmp_path, text, said):
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+async def test_a_calls_text_is_cleaned(event, text, said):
+    store, host, svc, clock, lid, p, mid = event
     c = await _call(Judges(svc), mid, p["a"], text)
     assert c["text"] == said
