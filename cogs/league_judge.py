@@ -30,6 +30,7 @@ from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
 from host.events import judge as J
 from host.judge_service import JUDGE_CHANNEL_KEY, JUDGE_ROLE_KEY, Judges
+from host.types import PublicUpdate, Result, msg
 
 log = logging.getLogger("cogs.league_judge")
 
@@ -318,7 +319,14 @@ class LeagueJudge(LeaguePart):
         return True
 
     async def _to_table(self, rec: Any, text: str, ping: list[int] | None = None) -> None:
-        """A line in the match's thread (or channel)."""
+        """A line in the match's thread (or channel), shown as every notice of a running match
+        is: above a new board, so the board stays the thread's newest message."""
+        fresh = await self.host.store.get_match(rec.id) or rec
+        notice = Result(ok=True, match=fresh, notify=list(ping or []),
+                        public=PublicUpdate(text=[msg("host.raw", text=text)], view={}))
+        if self.delivery is not None:
+            await self.delivery.publish(notice)
+            return
         refs = await self.bot.store.get_refs(rec.id)  # type: ignore[attr-defined]
         await self.send(int(refs.get("thread") or rec.channel_id or 0) or None, text, ping=ping)
 
@@ -349,8 +357,8 @@ class LeagueJudge(LeaguePart):
             lg = res.data["league"]
             public = await self.leagues.public_locale(lg.guild_id, lg)
             players = [u for u in rec.seats if u]
-            await self._to_table(rec, tr("judge.taken_public", public, judge=f"<@{interaction.user.id}>", call=c["id"])
-                                 + " " + " ".join(f"<@{u}>" for u in players), ping=players)
+            await self._to_table(rec, tr("judge.taken_public", public, judge=safe_text(interaction.user.display_name, 80),
+                                         call=c["id"]), ping=players)
 
     async def _close(self, interaction: discord.Interaction, league_id: int, call_id: int) -> None:
         res = await self.judges.close(league_id, call_id, interaction.guild_id, interaction.user.id)
