@@ -69,73 +69,75 @@ async def _memory(db: str, active: int, loaded: int, sample: int) -> dict:
     game_of = {r[0]: r[1] for r in rows}
     seats_of = {r[0]: json.loads(r[2]) for r in rows}
     store = await open_store(db)
-    host = Host(store, render=False)
-    failed: dict[str, dict[str, list]] = {"not_loaded": {}, "not_played": {}}
-    refused: set[int] = set()
+    try:   # closed whatever happens: an open store's thread would keep this process from exiting
+        host = Host(store, render=False)
+        failed: dict[str, dict[str, list]] = {"not_loaded": {}, "not_played": {}}
+        refused: set[int] = set()
 
-    def fail(kind: str, mid: int, why: str) -> None:
-        failed[kind].setdefault(game_of[mid], []).append(f"match {mid}: {why}")
+        def fail(kind: str, mid: int, why: str) -> None:
+            failed[kind].setdefault(game_of[mid], []).append(f"match {mid}: {why}")
 
-    async def load(mid: int) -> None:
-        await host.to_act(mid)              # loads the match's state into the host's cache
-        if mid not in host._states:         # refused: quarantined (the log does not replay...)
-            refused.add(mid)
-            fail("not_loaded", mid, "not loaded (quarantined?)")
+        async def load(mid: int) -> None:
+            await host.to_act(mid)              # loads the match's state into the host's cache
+            if mid not in host._states:         # refused: quarantined (the log does not replay...)
+                refused.add(mid)
+                fail("not_loaded", mid, "not loaded (quarantined?)")
 
-    async def play(mid: int) -> None:
-        res = await host.status(mid)
-        if not res.ok or mid not in host._states:
-            return fail("not_played", mid, f"status: {res.error}")
-        game = registry.get(game_of[mid])
-        state = host._states[mid][1]
-        for seat in game.to_act(state):
-            legal = await host.legal(mid, seats_of[mid][seat])
-            if legal:
-                res = await host.command(mid, seats_of[mid][seat], legal[0])
-                if not res.ok:
-                    fail("not_played", mid, f"{legal[0]!r} refused: {res.error}")
-                return
-        fail("not_played", mid, "no seat has a legal command")
+        async def play(mid: int) -> None:
+            res = await host.status(mid)
+            if not res.ok or mid not in host._states:
+                return fail("not_played", mid, f"status: {res.error}")
+            game = registry.get(game_of[mid])
+            state = host._states[mid][-1]      # (n_commands, rewinds, state)
+            for seat in game.to_act(state):
+                legal = await host.legal(mid, seats_of[mid][seat])
+                if legal:
+                    res = await host.command(mid, seats_of[mid][seat], legal[0])
+                    if not res.ok:
+                        fail("not_played", mid, f"{legal[0]!r} refused: {res.error}")
+                    return
+            fail("not_played", mid, "no seat has a legal command")
 
-    # warm every code path on one match of each game, then forget them, so imports and
-    # engine caches are in the baseline
-    first: dict[str, int] = {}
-    for mid in ids:
-        first.setdefault(game_of[mid], mid)
-    for mid in first.values():
-        await host.to_act(mid)
-    host._states.clear()
-    host._verified = type(host._verified)(host._verified.limit)
-    gc.collect()
-    before = rss_bytes()
-    for mid in ids[:active]:
-        await load(mid)
-    gc.collect()
-    after = rss_bytes()
-    cached = len(host._states)
-    for mid in ids[:active]:
-        if mid not in refused:       # (one that did not load is counted already)
-            await play(mid)
-    rest = ids[active:loaded]
-    for mid in rest:
-        await load(mid)
-    gc.collect()
-    after_loaded = rss_bytes()
-    cached_loaded = len(host._states)
-    for mid in sorted(random.Random(7).sample(rest, min(sample, len(rest)))):
-        if mid not in refused:
-            await play(mid)         # (host.status loads it again if the cache let it go)
-    quarantined = await store.quarantined()
-    await store.close()
-    return {"matches": len(ids[:active]), "cached": cached, "rss_before": before, "rss_after": after,
-            "loaded": len(ids[:loaded]), "cached_loaded": cached_loaded, "cache_size": host.cache_size,
-            "rss_after_loaded": after_loaded,
-            "played": min(active, len(ids)) + min(sample, len(rest)),
-            "not_loaded": {g: len(v) for g, v in failed["not_loaded"].items()},
-            "not_played": {g: len(v) for g, v in failed["not_played"].items()},
-            "examples": [x for kind in failed.values() for v in kind.values() for x in v[:2]][:10],
-            "quarantined": [[mid, reason] for mid, reason, _ in quarantined[:10]],
-            "n_quarantined": len(quarantined)}
+        # warm every code path on one match of each game, then forget them, so imports and
+        # engine caches are in the baseline
+        first: dict[str, int] = {}
+        for mid in ids:
+            first.setdefault(game_of[mid], mid)
+        for mid in first.values():
+            await host.to_act(mid)
+        host._states.clear()
+        host._verified = type(host._verified)(host._verified.limit)
+        gc.collect()
+        before = rss_bytes()
+        for mid in ids[:active]:
+            await load(mid)
+        gc.collect()
+        after = rss_bytes()
+        cached = len(host._states)
+        for mid in ids[:active]:
+            if mid not in refused:       # (one that did not load is counted already)
+                await play(mid)
+        rest = ids[active:loaded]
+        for mid in rest:
+            await load(mid)
+        gc.collect()
+        after_loaded = rss_bytes()
+        cached_loaded = len(host._states)
+        for mid in sorted(random.Random(7).sample(rest, min(sample, len(rest)))):
+            if mid not in refused:
+                await play(mid)         # (host.status loads it again if the cache let it go)
+        quarantined = await store.quarantined()
+        return {"matches": len(ids[:active]), "cached": cached, "rss_before": before, "rss_after": after,
+                "loaded": len(ids[:loaded]), "cached_loaded": cached_loaded, "cache_size": host.cache_size,
+                "rss_after_loaded": after_loaded,
+                "played": min(active, len(ids)) + min(sample, len(rest)),
+                "not_loaded": {g: len(v) for g, v in failed["not_loaded"].items()},
+                "not_played": {g: len(v) for g, v in failed["not_played"].items()},
+                "examples": [x for kind in failed.values() for v in kind.values() for x in v[:2]][:10],
+                "quarantined": [[mid, reason] for mid, reason, _ in quarantined[:10]],
+                "n_quarantined": len(quarantined)}
+    finally:
+        await store.close()
 
 
 def main(argv: list[str]) -> int:
