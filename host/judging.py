@@ -8,6 +8,7 @@ the caller's (:mod:`host.judge_service`); a judge's rewind is :meth:`host.undo.U
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from data.store import ACTIVE
 from host.clocks import match as bank_clock
@@ -20,6 +21,17 @@ MAX_ADD_SECONDS = 7 * 24 * 3600
 
 class Judging:
     """A judge's powers over one match (a mixin of :class:`host.table.Host`)."""
+
+    async def _judged(self, match_id: int, seat: int) -> tuple[Any, Result | None]:
+        """(the match, None) when it is being played and has ``seat`` (lock held); else the refusal."""
+        rec, err = await self._get(match_id)
+        if err:
+            return rec, err
+        if rec.status != ACTIVE:
+            return rec, Result.fail("undo.err.not_active", match=rec)
+        if not 0 <= seat < len(rec.seats):
+            return rec, Result.fail("judge.err.seat", match=rec)
+        return rec, None
 
     async def seat_views(self, match_id: int) -> Result:
         """Every seat's own view and hand picture (for a judge who is not seated: the caller
@@ -44,13 +56,9 @@ class Judging:
         if not 0 < seconds <= MAX_ADD_SECONDS:
             return Result.fail("judge.err.seconds")
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, err = await self._judged(match_id, seat)
             if err:
                 return err
-            if rec.status != ACTIVE:
-                return Result.fail("undo.err.not_active", match=rec)
-            if not 0 <= seat < len(rec.seats):
-                return Result.fail("judge.err.seat", match=rec)
             if not rec.turn_seconds:
                 return Result.fail("judge.err.no_clock", match=rec)
             game = engine_of(rec)
@@ -78,13 +86,9 @@ class Judging:
         records the game, the standings follow).  ``lines``: what the thread is told (by
         default, that a judge gave the player a game loss)."""
         async with self._lock(int(match_id)):
-            rec, err = await self._get(match_id)
+            rec, err = await self._judged(match_id, seat)
             if err:
                 return err
-            if rec.status != ACTIVE:
-                return Result.fail("undo.err.not_active", match=rec)
-            if not 0 <= seat < len(rec.seats):
-                return Result.fail("judge.err.seat", match=rec)
             winners = [s for s in range(len(rec.seats)) if s != seat]
             # the caller's lines say it (with the reason); else the plain line — never both
             said = list(lines) if lines else [msg("judge.game_loss", name=rec.names[seat])]
