@@ -13,7 +13,6 @@ from typing import Any
 from data.store import ACTIVE
 from host.clocks import match as bank_clock
 from host.engines import engine_of
-from host.texts import _duration
 from host.types import PrivateUpdate, PublicUpdate, Result, msg
 
 MAX_ADD_SECONDS = 7 * 24 * 3600
@@ -76,7 +75,7 @@ class Judging:
             written = await self._write(new, rec.version)
             if written is None:
                 return Result.fail("host.err.conflict", match=rec)
-            said = list(lines or []) + [msg("judge.time_added", name=rec.names[seat], time=_duration(seconds))]
+            said = list(lines or []) + [msg("judge.time_added", name=rec.names[seat], time=bank_clock.left_text(seconds))]
             return Result(ok=True, match=written, info=said,
                           public=PublicUpdate(text=said, view={}, status_line=None))
 

@@ -262,3 +262,43 @@ async def test_a_rewind_of_a_moved_row_writes_nothing(host, store):
     with pytest.raises(VersionConflict):
         await store.rewind_log(replace(rec, n_commands=0), rec.version - 1, undo=1, kind="undo", by_user=ALICE)
     assert len(await store.commands(mid)) == 1 and await store.undone(mid) == []
+
+
+# ---------------------------------------------------------------------------- a judge's table powers
+async def test_a_judge_adds_time_to_the_player_on_a_turn_clock_only(host, store):
+    """On a clock per move, time goes to the running deadline of the player whose decision it is;
+    for the other player there is nothing to add to, and they are told so."""
+    mid = await squares(host, turn_seconds=3600)
+    before = await store.get_match(mid)
+    res = await host.add_time(mid, 0, 600)
+    assert res.ok and "Alice gets 10 min more" in res.public.text[-1].render("en"), res.public.text[-1].render("en")
+    assert (await store.get_match(mid)).deadline == pytest.approx(before.deadline + 600)
+    res = await host.add_time(mid, 1, 600)
+    assert not res.ok and res.error.key == "judge.err.not_acting"
+    assert (await host.add_time(mid, 5, 60)).error.key == "judge.err.seat"
+    assert (await host.add_time(mid, 0, 0)).error.key == "judge.err.seconds"
+
+
+async def test_a_judge_adds_time_to_a_bank_of_a_player_waiting(clocked_host):
+    """On a time bank, time goes to the player's bank, whoever is to act."""
+    from test_host_time_bank import banks, started
+
+    host = await clocked_host()
+    mid = await started(host)
+    before = banks(await host.store.get_match(mid))
+    assert (await host.add_time(mid, 1, 900)).ok
+    after = banks(await host.store.get_match(mid))
+    assert after[1] == pytest.approx(before[1] + 900) and after[0] == pytest.approx(before[0])
+
+
+async def test_a_game_loss_ends_the_match_once_and_every_hand_is_shown_to_a_judge(host, store):
+    mid = await bls(host)
+    views = await host.seat_views(mid)
+    assert views.ok and [u.seat for u in views.private] == [0, 1]
+    assert views.private[0].view != views.private[1].view          # each seat's own
+    res = await host.judge_loss(mid, 1)
+    assert res.ok and "⚖️ A judge gave Bob a game loss." in [m.render("en") for m in res.public.text]
+    rec = await store.get_match(mid)
+    assert rec.result["winners"] == [0] and rec.result["reason"] == "game_loss"
+    assert (await host.judge_loss(mid, 0)).error.key == "undo.err.not_active"
+    assert (await host.seat_views(mid)).error.key == "undo.err.not_active"
