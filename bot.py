@@ -469,6 +469,12 @@ def _local_options_given(p: argparse.ArgumentParser, args: argparse.Namespace) -
             if a.dest in LOCAL_OPTIONS and getattr(args, a.dest) != p.get_default(a.dest)]
 
 
+# Exit codes (README, "Deploying"): 0 stopped, 1 a failure a restart may cure (no network), 2 bad
+# arguments or settings (no token, unreadable card data), 78 a token Discord refuses (sysexits'
+# EX_CONFIG).  deploy/doujin-table.service does not restart on 2 or 78.
+EXIT_CONFIG = 78
+
+
 def run_bot(config: Config, lang: str) -> int:
     """Run the bot until it is stopped; a refused token or no connection to Discord ends with
     one line that says what is wrong and what to do (no traceback)."""
@@ -480,7 +486,7 @@ def run_bot(config: Config, lang: str) -> int:
         bot.run(config.token, log_handler=None)
     except discord.LoginFailure:
         print(i18n.t("bot.bad_token", lang), file=sys.stderr)
-        return 1
+        return EXIT_CONFIG         # restarting cannot help: a service manager must not retry
     except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
         detail = " ".join(str(exc).split())[:200] or type(exc).__name__
         print(i18n.t("bot.no_network", lang, detail=detail), file=sys.stderr)

@@ -264,10 +264,22 @@ def test_a_wrong_token_is_one_line_that_says_what_to_do(token_env, monkeypatch, 
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setattr(discord.Client, "login", refused)
-    assert bot.main([]) == 1
+    # 78 (EX_CONFIG): the systemd unit does not restart it (RestartPreventExitStatus), a retry
+    # every 10 s would only be refused again
+    assert bot.main([]) == 78 == bot.EXIT_CONFIG
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert "401" in err[0] and "DISCORD_TOKEN" in err[0] and "Reset Token" in err[0]
+
+
+def test_the_service_unit_restarts_a_lost_network_but_not_a_refused_token_or_bad_settings():
+    import re
+    from pathlib import Path
+
+    unit = (Path(bot.__file__).parent / "deploy" / "doujin-table.service").read_text(encoding="utf-8")
+    assert re.search(r"^Restart=on-failure$", unit, re.M)
+    prevented = re.search(r"^RestartPreventExitStatus=(.+)$", unit, re.M).group(1).split()
+    assert set(prevented) == {"2", str(bot.EXIT_CONFIG)}        # 1 (no network) is restarted
 
 
 @pytest.mark.parametrize("error", [
