@@ -241,3 +241,17 @@ def test_practice_and_deploying_are_documented():
         assert needle in README, needle
     compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
     assert "postgres" in compose and "DATABASE_URL: postgresql://" in compose
+
+
+def test_the_license_matches_pyproject_and_the_readme_credits_every_games_designers():
+    """A LICENSE file that says what pyproject.toml says, and credits for each game's designers
+    as their rulebooks name them."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert meta["license"]["text"] == "MIT" and license_text.startswith("MIT License")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    credits = readme[readme.index("## Credits"):]
+    for name in ("ぼろぬ", "瀬田まみむめも", "娛ノ天", "さあくる湯沢温泉", "gley zwei", "紗水典明"):
+        assert name in credits, name
