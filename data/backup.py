@@ -45,8 +45,11 @@ def backup(url: str, target: str, *, pages: int = 256) -> dict:
     dest = Path(target)
     if dest.exists() and dest.resolve() == Path(source).resolve():
         raise BackupError("bot.backup_same", path=target)
-    if dest.parent and not dest.parent.exists():
-        raise BackupError("bot.backup_no_folder", path=str(dest.parent))
+    if dest.parent and not dest.parent.is_dir():
+        try:        # the folder a backup goes to is made when it is missing (backups/2026-12-07.db)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:     # a file in the way, no permission: said, and nothing written
+            raise BackupError("bot.backup_no_folder", path=str(dest.parent)) from None
     tmp = dest.with_name(dest.name + ".partial")
     if tmp.exists():
         tmp.unlink()

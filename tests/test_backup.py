@@ -87,11 +87,21 @@ def test_bad_targets_are_refused_and_nothing_is_written(tmp_path):
     for url, target, key in [(str(tmp_path / "none.db"), tmp_path / "a.db", "bot.backup_missing"),
                              (":memory:", tmp_path / "a.db", "bot.backup_missing"),
                              (str(live), live, "bot.backup_same"),
-                             (str(live), tmp_path / "no" / "a.db", "bot.backup_no_folder")]:
+                             (str(live), live / "a.db", "bot.backup_no_folder")]:
         with pytest.raises(BackupError) as e:
             backup(url, str(target))
         assert e.value.key == key
     assert sorted(p.name for p in tmp_path.iterdir()) == ["live.db"]
+
+
+def test_the_folder_a_backup_goes_to_is_created(tmp_path):
+    """The README's own example (``--backup backups/…``) on a fresh install: the folder is made."""
+    live = tmp_path / "live.db"
+    sqlite3.connect(live).execute("CREATE TABLE matches (id INTEGER)").connection.commit()
+    backup(str(live), str(tmp_path / "backups" / "2026" / "a.db"))
+    copy = sqlite3.connect(tmp_path / "backups" / "2026" / "a.db")
+    assert copy.execute("SELECT name FROM sqlite_master").fetchall() == [("matches",)]
+    copy.close()
 
 
 def _run(args: list[str], env: dict) -> subprocess.CompletedProcess:
