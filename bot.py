@@ -29,6 +29,7 @@ import os
 import sqlite3
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from data import i18n
@@ -353,9 +354,20 @@ def run_backup(args: list[str]) -> int:
     return 0
 
 
-def with_store(work: Any) -> Any:
+class NoDatabase(Exception):
+    """An operator command named an SQLite file that does not exist (opening it would make a new,
+    empty database and report on nothing)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+
+
+def with_store(work: Any, *, existing: bool = False) -> Any:
     """An operator command's work on DATABASE_URL's store (``.env`` read first): ``work(store)``
-    awaited on a store opened for it and closed after."""
+    awaited on a store opened for it and closed after.  ``existing``: refuse (:class:`NoDatabase`)
+    an SQLite file that is not there rather than create it."""
+    from data.backup import sqlite_path
     from data.store import open_store
 
     try:
@@ -364,6 +376,9 @@ def with_store(work: Any) -> Any:
         load_dotenv()
     except ImportError:  # pragma: no cover - declared dependency
         pass
+    path = sqlite_path(Config.from_env().database_url)
+    if existing and path is not None and path != ":memory:" and not Path(path).is_file():
+        raise NoDatabase(path)
 
     async def run() -> Any:
         store = await open_store(Config.from_env().database_url)
@@ -409,7 +424,10 @@ def run_rebuild_stats(guild: str) -> int:
         print(i18n.t("bot.rebuild_stats_bad_guild", lang, guild=guild[:40]), file=sys.stderr)
         return 2
     try:
-        n = with_store(lambda store: Stats(store, Host(store, render=False)).rebuild(int(guild)))
+        n = with_store(lambda store: Stats(store, Host(store, render=False)).rebuild(int(guild)), existing=True)
+    except NoDatabase as e:
+        print(i18n.t("bot.no_database", lang, path=e.path), file=sys.stderr)
+        return 2
     except StoreError as e:
         print(i18n.t("bot.rebuild_stats_failed", lang, detail=str(e)), file=sys.stderr)
         return 1

@@ -127,3 +127,13 @@ def test_the_readme_says_how_to_back_up_and_restore():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python bot.py --backup" in text and "pg_dump" in text and "-wal" in text
     assert bot.run_backup.__doc__
+
+
+def test_rebuild_stats_of_a_database_that_does_not_exist_refuses_and_creates_nothing(tmp_path):
+    """An operator command on a DATABASE_URL that names no file would open a new, empty database
+    and report on nothing: refused, in words, and no file is made."""
+    missing = tmp_path / "elsewhere" / "bot.sqlite3"
+    proc = _run(["--rebuild-stats", "123"], {"DATABASE_URL": f"sqlite:///{missing}", "LANG": "C"})
+    assert proc.returncode == 2, proc.stderr
+    assert "There is no database at" in proc.stderr and str(missing) in proc.stderr
+    assert not missing.exists() and not missing.parent.exists()
