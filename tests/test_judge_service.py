@@ -135,10 +135,10 @@ async def test_a_warning_is_only_recorded_and_time_is_added_to_the_player_on_the
     assert not res.ok and res.error.key == "judge.err.no_clock"
 
 
-async def test_another_servers_member_cannot_act_on_any_of_it(tmp_path):
+async def test_another_servers_member_cannot_act_on_any_of_it(event):
     """"judges act only in their own server's events; a call from a match of another server is
     refused" — every entry point, from the other server, changes nothing."""
-    store, host, svc, clock, lid, p, mid = await _event(tmp_path)
+    store, host, svc, clock, lid, p, mid = event
     judges = Judges(svc)
     assert (await judges.call(mid, OTHER_GUILD, p["a"], "x")).error.key == "host.err.no_match"
     c = await _call(judges, mid, p["a"])
