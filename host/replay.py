@@ -104,6 +104,15 @@ def _initial_state(game: Any, rec: MatchRecord) -> Any:
     return game.new_match(players=players, seed=rec.seed, options=rec.options, **extra)
 
 
+def replay_start(game: Any, rec: MatchRecord, n: int) -> tuple[Any, int]:
+    """Where replaying the first ``n`` entries of ``rec``'s log starts: ``(state, entries it
+    already holds)`` — the match's snapshot when it was taken at or before entry ``n``, else the
+    initial state."""
+    if rec.snapshot is not None and rec.snapshot_seq <= n:
+        return game.load(rec.snapshot), rec.snapshot_seq
+    return _initial_state(game, rec), 0
+
+
 def _illegal_join(rec: MatchRecord, exc: IllegalCommand) -> Result:
     if exc.key and i18n.has(exc.key):
         return Result(ok=False, match=rec, error=Msg(exc.key, dict(exc.params)))

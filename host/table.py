@@ -41,7 +41,7 @@ from host.seating import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seating  # noqa: F4
 from host.shards import Shards
 from host.replay import (  # noqa: F401  (JOIN, _initial_state, own_part: re-exported for tests and tools)
     JOIN, RESIGN, _with_said, _example, _final_view, _hidden, _initial_state,
-    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, own_part,
+    _may_rejoin, _public_command, _public_to_act, _step, _strip_seat, own_part, replay_start,
 )
 from host.texts import (
     _duration, _names, game_msg, illegal_msg, legal_in_words, played_text, with_detail, public_moves, reason_msg, shown_after, told,
@@ -192,10 +192,7 @@ class Host(Seating, Clock, Away, Queries, Practice, Rechecks, Replays, Undo, Jud
                 state = integrity.replay(game, rec, log_, _initial_state, _step)
                 self._verified.add(rec.id)
             else:
-                if rec.snapshot is not None and rec.snapshot_seq <= rec.n_commands:
-                    state, done = game.load(rec.snapshot), rec.snapshot_seq
-                else:
-                    state, done = _initial_state(game, rec), 0
+                state, done = replay_start(game, rec, rec.n_commands)
                 if done < rec.n_commands:
                     for c in (await self.store.commands(rec.id))[done:rec.n_commands]:
                         state = _step(game, state, c.seat, c.command)

@@ -20,7 +20,7 @@ from typing import Any
 from data.store import ACTIVE, CorruptRow, MatchRecord, VersionConflict
 from host import undo_rules
 from host.engines import engine_of
-from host.replay import _public_command, _step
+from host.replay import _public_command, _step, replay_start
 from host.replay_steps import history, steps_of
 from host.texts import _names, played_text
 from host.types import Msg, PublicUpdate, Result, msg
@@ -32,11 +32,17 @@ class Undo:
     """Undo, takeback and rewind (a mixin of :class:`host.table.Host`)."""
 
     # ------------------------------------------------------------------ reading the log
-    async def _played(self, rec: MatchRecord) -> list[tuple[Any, int, str, Any]]:
-        """The whole log replayed: ``(state before, seat, entry, state after)`` per entry."""
+    async def _played(self, rec: MatchRecord, first: int = 0) -> list[tuple[Any, int, str, Any]]:
+        """The log replayed from entry ``first`` on (0-based): ``(state before, seat, entry, state
+        after)`` per entry — the entries before it from the newest snapshot at or before it, so
+        offering a button costs a few steps, not the whole match."""
         game = engine_of(rec)
         commands = await self.store.commands(rec.id) if rec.n_commands else []
-        return list(history(game, rec, commands))
+        first = max(0, min(first, len(commands)))
+        state, done = replay_start(game, rec, first)
+        for c in commands[done:first]:
+            state = _step(game, state, c.seat, c.command)
+        return list(history(game, rec, commands[first:], start=state))
 
     async def _player(self, match_id: int, user_id: int) -> tuple[Any, Any, Result | None]:
         """(the match, the caller's seat, None) for a player of an active match who is not the
@@ -53,29 +59,13 @@ class Undo:
         except CorruptRow:
             return [], Result.fail("host.err.quarantined", match=rec, match_id=rec.id)
 
-    async def _played_tail(self, rec: MatchRecord, first: int) -> list[tuple[Any, int, str, Any]]:
-        """:meth:`_played` from entry ``first`` on (0-based): replayed from the newest snapshot
-        at or before it, so offering a button costs a few steps, not the whole match."""
-        game = engine_of(rec)
-        first = max(0, min(first, rec.n_commands))
-        commands = await self.store.commands(rec.id) if rec.n_commands else []
-        if rec.snapshot is not None and 0 < rec.snapshot_seq <= first:
-            state, done = game.load(rec.snapshot), rec.snapshot_seq
-        else:
-            state, done = None, 0
-        if state is None:
-            return list(history(game, rec, commands))[first:]
-        for c in commands[done:first]:
-            state = _step(game, state, c.seat, c.command)
-        return list(history(game, rec, commands[first:], start=state))
-
     async def undo_offer(self, match_id: int, user_id: int) -> bool:
         """May ``user_id`` undo their last move of this turn now (the Act menu's Undo button)?"""
         rec, seat, err = await self._seated(match_id, user_id)
         if err or seat in self.ai_seats(rec) or not rec.n_commands or not hasattr(engine_of(rec), "final"):
             return False
         try:
-            played = await self._played_tail(rec, rec.n_commands - 1)
+            played = await self._played(rec, rec.n_commands - 1)
         except Exception:     # an unreadable log offers nothing (a move is refused with the reason)
             return False
         return undo_rules.undo_refusal(engine_of(rec), played, seat) is None
@@ -89,7 +79,7 @@ class Undo:
             return False
         first = max(0, rec.n_commands - undo_rules.TAKEBACK_MAX)
         try:
-            played = await self._played_tail(rec, first)
+            played = await self._played(rec, first)
         except Exception:
             return False
         return undo_rules.takeback_span(engine_of(rec), played, seat)[1] is None
@@ -224,17 +214,14 @@ class Undo:
             return "undo.err.not_active"
         if not hasattr(engine_of(rec), "reveals"):
             return "undo.err.no_undo_game"
-        league = rec.meta.get("league")
-        if league is not None:
+        if rec.meta.get("league") is not None:
             return None if rec.meta.get("takebacks") is True else "undo.err.takeback_event"
-        if rec.meta.get("rated") and rec.guild_id is not None:
-            settings = await self.store.get_guild_settings(rec.guild_id)
-            return None if settings.get("takebacks") == "rated" else "undo.err.takeback_rated"
-        if rec.guild_id is not None:
-            settings = await self.store.get_guild_settings(rec.guild_id)
-            if settings.get("takebacks") == "off":
-                return "undo.err.takeback_off"
-        return None
+        if rec.guild_id is None:
+            return None
+        mode = (await self.store.get_guild_settings(rec.guild_id)).get("takebacks")   # /settings takebacks
+        if rec.meta.get("rated"):
+            return None if mode == "rated" else "undo.err.takeback_rated"
+        return "undo.err.takeback_off" if mode == "off" else None
 
     # ------------------------------------------------------------------ the judge's rewind
     async def rewind(self, match_id: int, back: int, *, by_user: int, reason: str,
@@ -281,12 +268,19 @@ class Undo:
         return out
 
     # ------------------------------------------------------------------ internals
-    def _move_words(self, rec: MatchRecord, game: Any, before: Any, seat: int, entry: str) -> Any:
-        """An entry as the thread told it (its public form, in words)."""
-        public = _public_command(game, before, seat, entry)
+    @staticmethod
+    def _told(rec: MatchRecord, game: Any, before: Any, seat: int, entry: str) -> tuple[str | None, Any]:
+        """``(the entry as everyone saw it, its words as the thread told them)`` —
+        :func:`host.texts.played_text`, as a move's own line says it; ``(None, None)`` for a
+        secret decision or a host entry (a join, a resignation), which no line names."""
+        public = None if undo_rules.host_entry(entry) else _public_command(game, before, seat, entry)
         if public is None:
-            return msg("undo.hidden_move")
-        return played_text(rec.game, game, before, seat, public, list(rec.names), game.view(before, None))
+            return None, None
+        return public, played_text(rec.game, game, before, seat, public, list(rec.names), game.view(before, None))
+
+    def _move_words(self, rec: MatchRecord, game: Any, before: Any, seat: int, entry: str) -> Any:
+        """An entry in words for a line of the thread ("a hidden decision" for a secret one)."""
+        return self._told(rec, game, before, seat, entry)[1] or msg("undo.hidden_move")
 
     async def _rewind(self, rec: MatchRecord, game: Any, played: list, keep: int, *, kind: str,
                       by_user: int, lines: list[Msg], actor: int | None = None,
@@ -299,24 +293,21 @@ class Undo:
         meta = {k: v for k, v in rec.meta.items() if k not in ("expired", "held", "said", TAKEBACK_KEY)}
         meta["undos"] = int(rec.meta.get("undos", 0)) + 1
         meta["shown"] = len(steps_of(game, replace(rec, status=ACTIVE), iter(kept), views=False, words=False))
-        for before, seat, entry, _ in reversed(kept):
-            public = None if entry.startswith("__join__") or entry == "__resign__" else \
-                _public_command(game, before, seat, entry)
+        for before, seat, entry, _ in reversed(kept):     # the last public move, for the pictures
+            public, shown = self._told(rec, game, before, seat, entry)
             if public is not None:
-                meta["said"] = [rec.names[seat], played_text(rec.game, game, before, seat, public,
-                                                             list(rec.names), game.view(before, None)), public]
+                meta["said"] = [rec.names[seat], shown, public]
                 break
         new = replace(rec, n_commands=keep, reminded=False, meta=meta, abort_votes=[])
         if rec.snapshot_seq > keep:
             new.snapshot, new.snapshot_seq = (game.dump(state), keep) if keep else (None, 0)
         await self._timed(rec, new, game, state, actor=actor, state_before=played[-1][3] if actor is not None else None)
         new.updated_at = self.now()
-        words = {}
+        words = {}      # each undone entry in the words the thread told it (None: a secret one)
         for i in range(keep, len(played)):
             before, seat, entry, _ = played[i]
-            told = self._move_words(rec, game, before, seat, entry)
-            words[i + 1] = told if isinstance(told, dict) else {"en": str(told), "ja": str(told)} \
-                if isinstance(told, str) else None
+            shown = self._told(rec, game, before, seat, entry)[1]
+            words[i + 1] = {"en": shown, "ja": shown} if isinstance(shown, str) else shown
         try:
             written = await self.store.rewind_log(new, rec.version, undo=meta["undos"], kind=kind,
                                                   by_user=by_user, reason=reason, words=words)
