@@ -392,18 +392,9 @@ class LeagueJudge(LeaguePart):
 
     async def _act_menu(self, interaction: discord.Interaction, league_id: int, call_id: int) -> None:
         locale = user_locale(interaction)
-        lg = await self.leagues.service.get(league_id)
-        if lg is None or lg.guild_id != interaction.guild_id:
-            await reply_error(interaction, tr("leagues.err.no_league", locale, league=league_id))
-            return
-        try:
-            c = J.call_of(lg.data, call_id)
-        except Exception:
-            await reply_error(interaction, tr("events.judge.err.no_call", locale, call=call_id))
-            return
-        rec = await self.host.store.get_match(int(c["match"]))
-        if rec is None or rec.guild_id != lg.guild_id:
-            await reply_error(interaction, tr("host.err.no_match", locale, match_id=c["match"]))
+        _, _, rec, err = await self.judges.call_match(league_id, call_id, interaction.guild_id)
+        if err:
+            await reply_error(interaction, render(err.error, locale))
             return
         view = discord.ui.View(timeout=None)
         view.add_item(ActionSelect(league_id, call_id, action_options(list(rec.names), locale),
@@ -424,13 +415,8 @@ class LeagueJudge(LeaguePart):
             return
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        lg = await self.leagues.service.get(league_id)
-        try:
-            c = J.call_of(lg.data, call_id) if lg is not None and lg.guild_id == interaction.guild_id else None
-        except Exception:
-            c = None
-        rec = await self.host.store.get_match(int(c["match"])) if c is not None else None
-        picked = parse_action(value, len(rec.seats)) if rec is not None else None
+        _, _, rec, err = await self.judges.call_match(league_id, call_id, interaction.guild_id)
+        picked = parse_action(value, len(rec.seats)) if err is None else None
         if picked is None:
             await reply_error(interaction, tr("judge.err.action", locale))
             return

@@ -88,30 +88,42 @@ class Judges:
             return status, None
         await self.leagues._mutate(int(league_id), None, step, system=True)
 
+    async def _league(self, league_id: int, guild_id: int | None) -> tuple[Any, Result | None]:
+        """(the event, None) when it is one of server ``guild_id``'s; else the refusal (another
+        server's event reads as no such event)."""
+        lg = await self.leagues.get(int(league_id))
+        if lg is None or guild_id is None or lg.guild_id != int(guild_id):
+            return None, Result.fail("leagues.err.no_league", league=league_id)
+        return lg, None
+
     async def calls(self, league_id: int, guild_id: int | None) -> Result:
         """The event's open calls, oldest first (for its staff)."""
-        lg = await self.leagues.get(int(league_id))
-        if lg is None or guild_id is None or lg.guild_id != int(guild_id):
-            return Result.fail("leagues.err.no_league", league=league_id)
-        return Result(ok=True, data={"calls": J.open_calls(lg.data), "league": lg})
+        lg, err = await self._league(league_id, guild_id)
+        return err or Result(ok=True, data={"calls": J.open_calls(lg.data), "league": lg})
 
-    async def _live(self, league_id: int, call_id: int, guild_id: int | None
-                    ) -> tuple[Any, dict | None, MatchRecord | None, Result | None]:
-        """(the league, the call, its match, None) for a call of this server's event that is
-        open or taken; else the refusal."""
-        lg = await self.leagues.get(int(league_id))
-        if lg is None or guild_id is None or lg.guild_id != int(guild_id):
-            return None, None, None, Result.fail("leagues.err.no_league", league=league_id)
+    async def call_match(self, league_id: int, call_id: int, guild_id: int | None
+                         ) -> tuple[Any, dict | None, MatchRecord | None, Result | None]:
+        """(the event, the call, its match, None) for a call of this server's event, whatever
+        its status; else the refusal."""
+        lg, err = await self._league(league_id, guild_id)
+        if err:
+            return None, None, None, err
         try:
             c = J.call_of(lg.data, call_id)
         except Exception:
             return lg, None, None, Result.fail("events.judge.err.no_call", call=call_id)
-        if c["status"] not in J.LIVE:
-            return lg, c, None, Result.fail("events.judge.err.closed", call=c["id"])
         rec = await self.host.store.get_match(int(c["match"]))
         if rec is None or rec.guild_id != lg.guild_id:
             return lg, c, None, Result.fail("host.err.no_match", match_id=c["match"])
         return lg, c, rec, None
+
+    async def _live(self, league_id: int, call_id: int, guild_id: int | None
+                    ) -> tuple[Any, dict | None, MatchRecord | None, Result | None]:
+        """:meth:`call_match` for a call that is open or taken; else the refusal."""
+        lg, c, rec, err = await self.call_match(league_id, call_id, guild_id)
+        if c is not None and c["status"] not in J.LIVE:     # (said before a missing match is)
+            return lg, c, None, Result.fail("events.judge.err.closed", call=c["id"])
+        return lg, c, rec, err
 
     # ------------------------------------------------------------------ a judge's actions
     async def look(self, league_id: int, call_id: int, guild_id: int | None, judge: int) -> Result:
@@ -210,7 +222,5 @@ class Judges:
         return res
 
     async def penalties(self, league_id: int, guild_id: int | None, player: int | None = None) -> Result:
-        lg = await self.leagues.get(int(league_id))
-        if lg is None or guild_id is None or lg.guild_id != int(guild_id):
-            return Result.fail("leagues.err.no_league", league=league_id)
-        return Result(ok=True, data={"penalties": J.penalties(lg.data, player), "league": lg})
+        lg, err = await self._league(league_id, guild_id)
+        return err or Result(ok=True, data={"penalties": J.penalties(lg.data, player), "league": lg})
