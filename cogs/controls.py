@@ -15,8 +15,8 @@ import discord
 from cogs.authority import check_match
 from cogs.common import NO_PINGS, clip, render, reply, reply_error, safe_text, tr, user_locale
 from cogs.batch_menu import hidden_commands, picked, shown_batches
-from cogs.components import BoardButton, ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
-from cogs.undo_controls import ACTIONS as UNDO_ACTIONS, add_buttons, request_part, undo_buttons
+from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from cogs.undo_controls import ACTIONS as UNDO_ACTIONS, add_buttons, move_menu, request_part, takeback_buttons
 from host.batch import compose
 from render.labels import Choice
 from data.store import ACTIVE, OPEN, PENDING, MatchRecord
@@ -207,9 +207,8 @@ class TableControls:
         if not moves:
             await self._not_yours(interaction, rec, locale, in_menu, asked=asked, answers=answers)
             return
-        content, view = build_menu(rec.id, moves, 0, 0, locale, notice=notice,
-                                   batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
-        add_buttons(view, answers + await undo_buttons(self.host, rec.id, interaction.user.id, locale))
+        content, view = await move_menu(self.host, rec.id, interaction.user.id, locale, moves, notice=notice,
+                                        first=answers)
         await show(content if asked is None else asked + "\n" + content, view)
 
     async def _menu_moves(self, interaction: discord.Interaction, match_id: int, h: str,
@@ -278,9 +277,7 @@ class TableControls:
         if not in_dm:   # the next move of the same turn, in the same menu
             moves = await self.host.choices(rec.id, interaction.user.id, locale)
             if moves:
-                content, view = build_menu(rec.id, moves, 0, 0, locale, notice=played,
-                                           batches=await self.host.batch_choices(rec.id, interaction.user.id, locale))
-                add_buttons(view, await undo_buttons(self.host, rec.id, interaction.user.id, locale))
+                content, view = await move_menu(self.host, rec.id, interaction.user.id, locale, moves, notice=played)
         await interaction.edit_original_response(content=content, view=view)
         await self._publish(result, interaction.user.id, via=interaction)
 
@@ -337,9 +334,8 @@ class TableControls:
         if answers:
             text = asked + "\n" + text
             add_buttons(view, answers)
-        elif await self.host.takeback_offer(rec.id, interaction.user.id):
-            add_buttons(view, [BoardButton(rec.id, "takeback", label=tr("undo.button.takeback", locale),
-                                           style=discord.ButtonStyle.secondary)])
+        else:
+            add_buttons(view, await takeback_buttons(self.host, rec.id, interaction.user.id, locale))
         view = view if view.children else None
         embed, file = None, None
         hand = await self.host.hand(rec.id, interaction.user.id)

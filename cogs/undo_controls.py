@@ -39,6 +39,24 @@ async def undo_buttons(host: Any, match_id: int, user_id: int, locale: str) -> l
     return []
 
 
+async def move_menu(host: Any, match_id: int, user_id: int, locale: str, moves: list, *,
+                    notice: str | None = None, first: list[discord.ui.Item] = ()) -> tuple[str, discord.ui.View]:
+    """The Act menu of ``moves`` (:func:`cogs.components.build_menu`, with the player's
+    multi-selects), then ``first`` (a takeback's Accept / Decline) and Undo when it is offered."""
+    content, view = build_menu(match_id, moves, 0, 0, locale, notice=notice,
+                               batches=await host.batch_choices(match_id, user_id, locale))
+    add_buttons(view, list(first) + await undo_buttons(host, match_id, user_id, locale))
+    return content, view
+
+
+async def takeback_buttons(host: Any, match_id: int, user_id: int, locale: str) -> list[discord.ui.Item]:
+    """Ask for a takeback, when the player may ask for one of their last move now."""
+    if await host.takeback_offer(match_id, user_id):
+        return [BoardButton(match_id, "takeback", label=tr("undo.button.takeback", locale),
+                            style=discord.ButtonStyle.secondary)]
+    return []
+
+
 async def request_part(host: Any, match_id: int, user_id: int, locale: str) -> tuple[str | None, list[discord.ui.Item]]:
     """The open takeback request this player is asked to answer: its line and Accept / Decline."""
     req = await host.takeback_request(match_id, user_id)
@@ -85,11 +103,10 @@ class UndoControls:
             await interaction.response.defer(ephemeral=True, thinking=True)
         if action == "undo":
             result = await self.host.undo(rec.id, user)
+        elif action == "takeback":
+            result = await self.host.takeback(rec.id, user)
         else:
-            if action == "takeback":
-                result = await self.host.takeback(rec.id, user)
-            else:
-                result = await self.host.takeback_answer(rec.id, user, action == "tbyes")
+            result = await self.host.takeback_answer(rec.id, user, action == "tbyes")
         if not result.ok:
             text = "⚠️ " + render(result.error, locale)
             if in_menu:
@@ -108,9 +125,7 @@ class UndoControls:
             # the turn is theirs again (or still): the next move, in the same message
             moves = await self.host.choices(rec.id, user, locale)
             if moves:
-                text, view = build_menu(rec.id, moves, 0, 0, locale, notice=text,
-                                        batches=await self.host.batch_choices(rec.id, user, locale))
-                add_buttons(view, await undo_buttons(self.host, rec.id, user, locale))
+                text, view = await move_menu(self.host, rec.id, user, locale, moves, notice=text)
         if in_menu:
             await interaction.edit_original_response(content=text, view=view)
         else:
