@@ -425,7 +425,10 @@ class LeagueJudge(LeaguePart):
         if kind == "rewind":
             res = await self.judges.rewind(league_id, call_id, interaction.guild_id, judge, n, reason, force=force)
             if not res.ok and res.data.get("revealed"):
-                self._pending[(judge, league_id, call_id, n)] = (reason, time.monotonic())
+                now = time.monotonic()
+                # (rulings never confirmed are let go once they could no longer be confirmed)
+                self._pending = {k: v for k, v in self._pending.items() if now - v[1] <= PENDING_TTL}
+                self._pending[(judge, league_id, call_id, n)] = (reason, now)
                 view = discord.ui.View(timeout=None)
                 view.add_item(ForceButton(league_id, call_id, n, label=tr("judge.act.force", locale, n=n)))
                 await reply(interaction, "⚠️ " + render(res.error, locale), view=view)
