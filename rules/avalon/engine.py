@@ -25,7 +25,8 @@ from rules.avalon import finality
 from rules.avalon.state import (
     MAX_SET_ACTIONS, MASK, MODES, OPTION_SCHEMA, LAND_TOKENS, VERBS, _next, _shuffle, Player,
     EDITIONS, EDITION, _edition, State, icons, land_icons, mana_count, mana_total, eff_target,
-    can_stack, vessel_choices, vessel_token, creature_view, fail, ptok, ltok
+    can_stack, vessel_choices, vessel_token, creature_view, fail, ptok, ltok,
+    command_tokens as _tokens,
 )
 from rules.avalon.turns import (
     _event, _alive, _eliminate, _check_memory, _draw, _gain_life, _ability, _begin_battle,
@@ -35,7 +36,6 @@ from rules.avalon.turns import (
 
 # --------------------------------------------------------------------------- the game
 
-_ALIASES = {"end": "done", "finish": "done", "skip": "pass"}
 USAGE = {
     "forge": "forge c01 l1", "summon": "summon c01 l1", "magic": "magic m01 / magic m03 p2l1",
     "discard": "discard c01", "use": "use c42", "done": "done", "advance": "advance l1", "ranged": "ranged l1 p2l3",
@@ -738,12 +738,3 @@ def _card_brief(c: dict) -> dict:
     return out
 
 
-def _tokens(command: Any) -> list[str]:
-    if not isinstance(command, str):
-        return []
-    toks = command.strip().lower().split()
-    if toks and toks[0] in _ALIASES:
-        toks[0] = _ALIASES[toks[0]]
-    if len(toks) == 2 and toks[0] == "support" and toks[1] == "none":
-        toks[1] = "avatar"
-    return toks

@@ -36,7 +36,7 @@ from collections import Counter
 from typing import Any
 
 from rules.common import handed_over
-from rules.avalon.state import State
+from rules.avalon.state import State, command_tokens
 
 # magic kinds whose effect takes cards from a hidden zone or uses the random stream
 REVEALING_MAGIC = frozenset({"draw", "life", "surge", "scatter", "recycle"})
@@ -44,21 +44,11 @@ REVEALING_MAGIC = frozenset({"draw", "life", "surge", "scatter", "recycle"})
 OPEN_MAGIC = frozenset({"destroy", "empower", "prism", "focus"})
 # a creature's own ability that takes cards from the face-down memory
 _HIDDEN_EFFECTS = ("draw", "life")
-_ALIASES = {"end": "done", "finish": "done", "skip": "pass"}
-
-
-def _tokens(command: Any) -> list[str]:
-    if not isinstance(command, str):
-        return []
-    toks = command.strip().lower().split()
-    if toks and toks[0] in _ALIASES:
-        toks[0] = _ALIASES[toks[0]]
-    return toks
 
 
 def command_reveals(s: State, seat: int, command: str) -> bool:
     """What the kind of command reveals by the rules, from the position before it alone."""
-    toks = _tokens(command)
+    toks = command_tokens(command)
     if not toks:
         return True                          # unknown: be conservative
     verb = toks[0]

@@ -235,3 +235,19 @@ def ptok(seat: int) -> str:
 
 def ltok(i: int) -> str:
     return f"l{i + 1}"
+
+
+_ALIASES = {"end": "done", "finish": "done", "skip": "pass"}
+
+
+def command_tokens(command: Any) -> list[str]:
+    """A command's words as the engine reads them: lower case, the verb's aliases (``end``,
+    ``finish`` → ``done``; ``skip`` → ``pass``) and ``support none`` → ``support avatar``."""
+    if not isinstance(command, str):
+        return []
+    toks = command.strip().lower().split()
+    if toks and toks[0] in _ALIASES:
+        toks[0] = _ALIASES[toks[0]]
+    if len(toks) == 2 and toks[0] == "support" and toks[1] == "none":
+        toks[1] = "avatar"
+    return toks
