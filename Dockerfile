@@ -1,14 +1,18 @@
 # The bot in a container: `docker build -t doujin-table .` then `docker run -d --env-file .env
 # -v doujin-data:/data doujin-table`, or with PostgreSQL: `docker compose up -d` (compose.yaml).
-# README, "Deploying".
+# docs/operating.md, "Deploying".
 FROM python:3.11-slim
 
-# METRICS_HOST: the metrics, when METRICS_PORT is set, must be reachable from outside the container
+# METRICS_HOST: the metrics, when METRICS_PORT is set, must be reachable from outside the container.
+# DATABASE_URL: the SQLite file in the /data volume (without it the bot would use bot.sqlite3 next
+# to bot.py, /app/bot.sqlite3: inside the image, lost with it); an --env-file or compose.yaml
+# may set another one.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    METRICS_HOST=0.0.0.0
+    METRICS_HOST=0.0.0.0 \
+    DATABASE_URL=sqlite:////data/bot.sqlite3
 
 WORKDIR /app
 # the code (.dockerignore keeps .env, databases and environments out), installed with its
@@ -19,8 +23,9 @@ RUN pip install . \
     && mkdir -p /data && chown doujin:doujin /data
 
 USER doujin
-# The bot runs in /data, the volume: an SQLite DATABASE_URL with a relative path (the default
-# sqlite:///bot.sqlite3) and `--backup` paths land there; compose.yaml uses PostgreSQL instead.
+# The bot runs in /data, the volume: the SQLite file above, an SQLite DATABASE_URL with a relative
+# path (sqlite:///bot.sqlite3) and relative `--backup` paths land there; compose.yaml uses
+# PostgreSQL instead.
 WORKDIR /data
 VOLUME ["/data"]
 

@@ -8,10 +8,22 @@
 
     python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs
     python bot.py --recheck-quarantine   # release quarantined matches that read and replay again
+    python bot.py --rebuild-stats GUILD  # a server's statistics again from its finished matches
 
 ``--help`` is argparse's, from :func:`parser`; its epilog lists :data:`ENVIRONMENT`, every
 environment variable the program reads (a test greps the code for ``os.environ``/``getenv`` and
-checks that list).  Settings come from the environment or ``.env`` (see ``.env.example``).
+checks that list).  Settings come from the environment or from the ``.env`` file next to bot.py
+(:data:`ENV_FILE`, see ``.env.example``); a variable already in the environment wins over
+``.env``.  The ``.env`` of the folder the bot is started from is not read: where the bot is
+started never changes which settings, or which database, it uses.
+
+Where matches are stored: without ``DATABASE_URL`` (or with it empty) the SQLite file
+``bot.sqlite3`` next to bot.py (:data:`DEFAULT_DATABASE`), whatever folder the bot, ``--backup``,
+``--rebuild-stats`` or ``--recheck-quarantine`` is started from.  A relative path written in
+``DATABASE_URL`` (``sqlite:///x.sqlite3``) stays relative to the current folder, as typed; the
+start-up log line ``database: …`` and the operator commands' messages name the absolute path.
+An operator command never creates a database: a file that is not there is refused, in words.
+
 Testing only (see "End-to-end tests" in docs/testing.md): DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 BOT_TEST_PLUGINS, BOT_TEST_CLOCK_FILE, BOT_TEST_CLOCK_LOOP, BOT_TEST_GUILD_READY.
 
@@ -34,10 +46,45 @@ from typing import Any
 
 from data import i18n
 
+ROOT = Path(__file__).resolve().parent
+# the SQLite file used when DATABASE_URL is unset or empty: next to bot.py, not in whatever folder
+# the program happens to be started from (a start elsewhere would silently open a new, empty one)
+DEFAULT_DATABASE = ROOT / "bot.sqlite3"
+DEFAULT_DATABASE_URL = f"sqlite:///{DEFAULT_DATABASE}"
+ENV_FILE = ROOT / ".env"      # the settings file read by every mode that uses DATABASE_URL or the token
+
+
+def load_env() -> None:
+    """Read :data:`ENV_FILE` into the environment (variables already set keep their value)."""
+    try:
+        from dotenv import load_dotenv
+    except ImportError:  # pragma: no cover - declared dependency
+        return
+    load_dotenv(ENV_FILE)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The SQLite file of ``url`` as an absolute path (a relative one taken from the current
+    folder, as typed); None for PostgreSQL and an in-memory database."""
+    from data.backup import sqlite_path
+
+    path = sqlite_path(url)
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return Path(path).resolve()
+
+
+def absolute_url(url: str) -> str:
+    """``url`` with a relative SQLite path made absolute (other URLs as they are): what an
+    operator command opens and names in its messages."""
+    file = sqlite_file(url)
+    return url if file is None else f"sqlite:///{file}"
+
+
 @dataclass
 class Config:
     token: str | None = None
-    database_url: str = "sqlite:///bot.sqlite3"
+    database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None   # this process's gateway shards (None: all)
@@ -73,7 +120,7 @@ class Config:
                 raise SystemExit(i18n.t(e.key, i18n.terminal_locale(env), **e.params)) from None
         return cls(
             token=(env.get("DISCORD_TOKEN") or "").strip() or None,
-            database_url=(env.get("DATABASE_URL") or "").strip() or "sqlite:///bot.sqlite3",
+            database_url=(env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL,
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
             shard_count=shard_count,
             shard_ids=shard_ids,
@@ -189,6 +236,9 @@ async def prepare(bot: Any) -> None:
 
         bot.store = await open_store(bot.config.database_url)
         bot._owns_store = True
+        # the absolute path opened (PostgreSQL: server and database, never the password)
+        where = getattr(bot.store, "where", None) or sqlite_file(bot.config.database_url) or ":memory:"
+        logging.getLogger("bot").info("database: %s", where)
     if bot.host is None:
         from host import Host
 
@@ -336,14 +386,9 @@ def run_backup(args: list[str]) -> int:
     if len(args) != 1:
         print(i18n.t("bot.backup_usage", lang), file=sys.stderr)
         return 2
+    load_env()
     try:
-        from dotenv import load_dotenv
-
-        load_dotenv()
-    except ImportError:  # pragma: no cover - declared dependency
-        pass
-    try:
-        done = backup(Config.from_env().database_url, args[0])
+        done = backup(absolute_url(Config.from_env().database_url), args[0])
     except BackupError as e:
         print(i18n.t(e.key, lang, **e.params), file=sys.stderr)
         return 2
@@ -367,21 +412,16 @@ def with_store(work: Any, *, existing: bool = False) -> Any:
     """An operator command's work on DATABASE_URL's store (``.env`` read first): ``work(store)``
     awaited on a store opened for it and closed after.  ``existing``: refuse (:class:`NoDatabase`)
     an SQLite file that is not there rather than create it."""
-    from data.backup import sqlite_path
     from data.store import open_store
 
-    try:
-        from dotenv import load_dotenv
-
-        load_dotenv()
-    except ImportError:  # pragma: no cover - declared dependency
-        pass
-    path = sqlite_path(Config.from_env().database_url)
-    if existing and path is not None and path != ":memory:" and not Path(path).is_file():
-        raise NoDatabase(path)
+    load_env()
+    url = absolute_url(Config.from_env().database_url)
+    file = sqlite_file(url)
+    if existing and file is not None and not file.is_file():
+        raise NoDatabase(str(file))
 
     async def run() -> Any:
-        store = await open_store(Config.from_env().database_url)
+        store = await open_store(url)
         try:
             return await work(store)
         finally:
@@ -400,7 +440,10 @@ def run_recheck(args: list[str]) -> int:
         print(i18n.t("bot.unknown_args", lang, args=" ".join(args)), file=sys.stderr)
         return 2
     try:
-        found = with_store(lambda store: Host(store, render=False).recheck_all())
+        found = with_store(lambda store: Host(store, render=False).recheck_all(), existing=True)
+    except NoDatabase as e:
+        print(i18n.t("bot.no_database", lang, path=e.path), file=sys.stderr)
+        return 2
     except StoreError as e:
         print(i18n.t("bot.recheck_failed", lang, detail=str(e)), file=sys.stderr)
         return 1
@@ -487,9 +530,9 @@ def _local_options_given(p: argparse.ArgumentParser, args: argparse.Namespace) -
             if a.dest in LOCAL_OPTIONS and getattr(args, a.dest) != p.get_default(a.dest)]
 
 
-# Exit codes (README, "Deploying"): 0 stopped, 1 a failure a restart may cure (no network), 2 bad
-# arguments or settings (no token, unreadable card data), 78 a token Discord refuses (sysexits'
-# EX_CONFIG).  deploy/doujin-table.service does not restart on 2 or 78.
+# Exit codes (docs/operating.md, "Deploying"): 0 stopped, 1 a failure a restart may cure (no
+# network), 2 bad arguments or settings (no token, unreadable card data), 78 a token Discord
+# refuses (sysexits' EX_CONFIG).  deploy/doujin-table.service does not restart on 2 or 78.
 EXIT_CONFIG = 78
 
 
@@ -543,12 +586,7 @@ def main(argv: list[str] | None = None) -> int:
         payload = asyncio.run(dump_commands())
         print(json.dumps(payload, ensure_ascii=False, indent=2))
         return 0
-    try:
-        from dotenv import load_dotenv
-
-        load_dotenv()
-    except ImportError:  # pragma: no cover - declared dependency
-        pass
+    load_env()
     config = Config.from_env()
     if not config.token:
         print(i18n.t("bot.no_token", lang), file=sys.stderr)

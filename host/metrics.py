@@ -4,7 +4,7 @@ Every metric lives on the :class:`Metrics` object's own ``CollectorRegistry`` â€
 process-wide default one â€” so tests, and several bots in one process, never clash.  The
 front end (cogs/metrics.py) serves :meth:`Metrics.exposition` at ``/metrics``.
 
-What each metric means (README, "Metrics and health check"):
+What each metric means (docs/operating.md, "Metrics and health check"):
 
 ``commands_total{game,outcome}``
     Commands played (``Host.command``: ``/move`` and the Act menu).  ``outcome``: ``ok`` (played),

@@ -123,8 +123,8 @@ async def test_the_command_line_backs_up_and_says_so_in_the_terminals_language(t
     assert usage.returncode == 2 and "--backup PATH" in usage.stderr
 
 
-def test_the_readme_says_how_to_back_up_and_restore():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_operators_guide_says_how_to_back_up_and_restore():
+    text = (ROOT / "docs" / "operating.md").read_text(encoding="utf-8")
     assert "python bot.py --backup" in text and "pg_dump" in text and "-wal" in text
     assert bot.run_backup.__doc__
 
