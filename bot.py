@@ -3,7 +3,7 @@
     python bot.py                   # needs DISCORD_TOKEN (environment or .env)
     python bot.py --help            # every option and environment variable, in the terminal's language
     python bot.py --dump-commands   # print the application commands as synced (no token, no network)
-    python bot.py --local [--game squares] [--ai 2=hard] [--db FILE]   # play in the terminal, no Discord
+    python bot.py --local [--game squares] [--hot-seat | --ai 2=hard] [--db FILE]   # you against the computer in the terminal, no Discord
     python bot.py --local --replay FILE   # step through a match record (--db FILE --replay N: stored match N)
 
     python bot.py --backup PATH     # a consistent copy of the SQLite store, while the bot runs

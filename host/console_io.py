@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from data import i18n
 from host.types import Result
@@ -29,7 +29,24 @@ def clean_input(text: str) -> str:
     return " ".join(text.split())
 
 
+def names_who_acts(game: str, view: dict | None, drawn: list[str]) -> bool:
+    """Whether the board as text (``drawn``) already says whose turn it is — Avalon's "To act:
+    … — set phase", Art of War's "Turn 2 · … to act": the text changes when nobody is to act.
+    Then the host's own "To act: …" line under it would say it a second time."""
+    from render.text import render_text
+
+    if not view or not drawn or not view.get("to_act"):
+        return False
+    try:
+        return render_text(game, {**view, "to_act": []}, locale="en", notation=True) != \
+            render_text(game, view, locale="en", notation=True)
+    except Exception:       # noqa: BLE001 - a view the text cannot draw without a seat to act
+        return True
+
+
 class Console:
+    """The terminal: what it printed last, so that nothing is printed twice in a row."""
+
     def __init__(self, host: Host, lang: str, out: Path | None, stdin: IO[str], stdout: IO[str]) -> None:
         self.host, self.lang, self.out = host, lang, out
         self.stdin, self.stdout = stdin, stdout
@@ -38,6 +55,9 @@ class Console:
         # (practice against a computer that shows its hand would be no practice)
         self.hidden: set[int] = set()
         self._said_private: dict[int, str] = {}     # seat -> the private text printed last
+        self._said_board: str | None = None         # the board (and the line under it) printed last
+        self._held: Result | None = None            # a board not printed yet (see show's ``hold``)
+        self._held_private: dict[int, tuple[Result, Any]] = {}
         self.interrupted = False                    # Ctrl-C at a prompt
 
     def say(self, text: str = "") -> None:
@@ -46,43 +66,79 @@ class Console:
     def t(self, key: str, **params) -> str:
         return i18n.t(key, self.lang, **params)
 
-    def show(self, res: Result, fresh: bool = False) -> None:
-        """Print a result.  A seat's private view is printed when it changed since it was last
-        printed (every move would otherwise repeat the same hand), or always with ``fresh``
-        (the ``hand`` command)."""
+    def show(self, res: Result, fresh: bool = False, hold: bool = False) -> None:
+        """Print a result: what happened at once; then the board, unless it is the board printed
+        last (a declaration the others have not answered yet leaves it as it was); then each
+        seat's private view when it changed since it was last printed (every move would
+        otherwise repeat the same hand).  ``fresh`` (``board``, ``hand``): the board and the
+        private view even when unchanged.  ``hold``: keep the board and the private views for
+        :meth:`flush` — the computer moves on, and a person reads the board once it is their
+        turn, not once after each of the computer's commands."""
         if not res.ok:
             self.say("! " + res.error.render(self.lang))
             return
         for line in res.info:
             self.say(line.render(self.lang))
-        if res.public is not None:
-            said = [line.render(self.lang) for line in res.public.text]
-            for line in said:
-                self.say(line)
-            if res.public.view:
-                from render.text import render_text
-
-                self.say(render_text(res.match.game, res.public.view, locale=self.lang,
-                                     names=res.match.names, notation=True))
-            if res.public.status_line is not None:
-                status = res.public.status_line.render(self.lang)
-                if status not in said:      # a result line is said once
-                    self.say(status)
-            self._save(res.public.picture, "public")
+        said = [line.render(self.lang) for line in res.public.text] if res.public is not None else []
+        for line in said:
+            self.say(line)
+        if hold:
+            if res.public is not None:
+                self._held = res
+            for upd in res.private:
+                self._held_private[upd.seat] = (res, upd)
+            return
+        self._held, self._held_private = None, {}
+        self._board(res, said, fresh)
         for upd in res.private:
-            from render.text import render_text
+            self._private(res, upd, fresh)
 
-            if upd.seat in self.hidden:
-                continue
-            # only what this seat alone sees (the public part was just printed)
-            own = upd.own if res.public is not None and res.public.view else upd.view
-            text = render_text(res.match.game, own, locale=self.lang, names=res.match.names, notation=True)
-            if not fresh and self._said_private.get(upd.seat) == text:
-                continue
-            self._said_private[upd.seat] = text
-            self.say(self.t("console.private", name=res.match.names[upd.seat]))
-            self.say(text)
-            self._save(upd.picture, f"seat{upd.seat + 1}")
+    def flush(self) -> None:
+        """Print the board and private views :meth:`show` held back, if any."""
+        res, private = self._held, self._held_private
+        self._held, self._held_private = None, {}
+        if res is not None:
+            self._board(res, [line.render(self.lang) for line in res.public.text], False)
+        for seat in sorted(private):
+            self._private(*private[seat], False)
+
+    def _board(self, res: Result, said: list[str], fresh: bool) -> None:
+        from render.text import render_text
+
+        if res.public is None:
+            return
+        lines = []
+        if res.public.view:
+            lines.append(render_text(res.match.game, res.public.view, locale=self.lang, names=res.match.names,
+                                     notation=True))
+        if res.public.status_line is not None:
+            status = res.public.status_line.render(self.lang)
+            # a result line is said once; whose turn it is, once (a board that names who acts)
+            if status not in said and not (res.public.status_line.key == "host.status.to_act"
+                                            and names_who_acts(res.match.game, res.public.view, lines)):
+                lines.append(status)
+        board = "\n".join(lines)
+        if not fresh and board == self._said_board:
+            return
+        self._said_board = board
+        if board:
+            self.say(board)
+        self._save(res.public.picture, "public")
+
+    def _private(self, res: Result, upd: Any, fresh: bool) -> None:
+        from render.text import render_text
+
+        if upd.seat in self.hidden:
+            return
+        # only what this seat alone sees (the public part was just printed)
+        own = upd.own if res.public is not None and res.public.view else upd.view
+        text = render_text(res.match.game, own, locale=self.lang, names=res.match.names, notation=True)
+        if not fresh and self._said_private.get(upd.seat) == text:
+            return
+        self._said_private[upd.seat] = text
+        self.say(self.t("console.private", name=res.match.names[upd.seat]))
+        self.say(text)
+        self._save(upd.picture, f"seat{upd.seat + 1}")
 
     def _save(self, png: bytes | None, who: str) -> None:
         if png is None or self.out is None:

@@ -1,5 +1,5 @@
-"""``python bot.py --local --replay FILE``: step through a match record in the terminal (issue 35,
-"A match record as text"); ``--db FILE --replay N`` steps through stored match N of a database.
+"""``python bot.py --local --replay FILE``: step through a match record in the terminal (a match
+record as text); ``--db FILE --replay N`` steps through stored match N of a database.
 
 Both replay the **public** record (:mod:`host.match_record`): a record file holds nothing else,
 and a stored match is turned into the same public steps (:func:`host.replay_steps.public_steps`)
@@ -11,6 +11,9 @@ Typed keys (read as the console reads every line, :func:`host.console_io.clean_i
 (``0``: the position before the first step), ``t N`` the first step of turn N, ``q`` quits.
 Each step prints "Step k of n · turn t", the move in words with its notation, what it did, the
 board as text, and saves its picture as the console saves pictures (``--out``, ``--no-pictures``).
+The turn is the number the picture shows: in a game counted in rounds (Avalon's Sanctuary, whose
+picture reads "Round 2/60" while its view's ``turn`` counts turns of single players) the
+heading says "round 2" and ``t N`` goes to round N.
 The end of the input (a pipe, a file) ends the replay like ``q``.  A record that cannot be read
 is one localized line and exit code 2.
 """
@@ -113,6 +116,11 @@ class Replay:
     def t(self, key: str, **params: Any) -> str:
         return self.con.t(key, **params)
 
+    def _keys(self) -> str:
+        """The keys' help: ``t N`` goes to round N in a game counted in rounds."""
+        views = [self.record.start_view] + [s.get("view") or {} for s in self.record.steps]
+        return "console.replay.keys_round" if any(_whole(v.get("round")) for v in views) else "record.console.keys"
+
     def intro(self) -> None:
         """The header as the record has it (in the writer's language), the game named in the
         reader's; how many steps; the keys."""
@@ -122,21 +130,25 @@ class Replay:
             label = self.t(f"record.tag.{tag}") if i18n.has(f"record.tag.{tag}") else tag
             self.con.say(self.t("record.console.tag", label=label, value=value))
         self.con.say(self.t("record.console.count", n=self.n) if self.n else self.t("record.console.no_steps"))
-        self.con.say(self.t("record.console.keys"))
+        self.con.say(self.t(self._keys()))
 
     def show(self) -> None:
         """Print step :attr:`at`: its heading, the move in words and notation, what it did, the
         board as text; save its picture."""
         lang, rec = self.con.lang, self.record
         if self.at == 0:
-            view, turn = rec.start_view, rec.start_view.get("turn")
-            head = ("record.console.start" if _whole(turn) else "record.console.start_no_turn")
-            self.con.say(self.t(head, n=self.n, turn=turn))
+            view = rec.start_view
+            kind, turn = shown_turn(view, view.get("turn"))
+            head = {"round": "console.replay.start_round", "turn": "record.console.start"}.get(
+                kind, "record.console.start_no_turn")
+            self.con.say(self.t(head, n=self.n, turn=turn, round=turn))
         else:
             step = rec.steps[self.at - 1]
-            view, turn = step["view"], step.get("turn")
-            head = "record.console.step" if _whole(turn) else "record.console.step_no_turn"
-            self.con.say(self.t(head, k=self.at, n=self.n, turn=turn))
+            view = step["view"]
+            kind, turn = shown_turn(view, step.get("turn"))
+            head = {"round": "console.replay.step_round", "turn": "record.console.step"}.get(
+                kind, "record.console.step_no_turn")
+            self.con.say(self.t(head, k=self.at, n=self.n, turn=turn, round=turn))
             self.con.say(move_line(step, lang))
             for line in step.get("story") or []:
                 self.con.say("  · " + in_words(line, lang))
@@ -196,16 +208,19 @@ class Replay:
             self.at = k
         elif (m := _TURN.match(word)) is not None:
             turn = int(m.group(1))
-            found = next((s["seq"] for s in self.record.steps if s.get("turn") == turn), None)
+            shown = [(k, shown_turn(s.get("view") or {}, s.get("turn"))) for k, s in enumerate(self.record.steps, 1)]
+            found = next((k for k, (_, n) in shown if n == turn), None)
             if found is None:
-                turns = [s["turn"] for s in self.record.steps if _whole(s.get("turn"))]
-                self.con.say("! " + self.t("record.console.no_turn", turn=m.group(1)[:12],
+                turns = [n for _, (_, n) in shown if _whole(n)]
+                rounds = any(kind == "round" for _, (kind, _) in shown)
+                self.con.say("! " + self.t("console.replay.no_round" if rounds else "record.console.no_turn",
+                                           turn=m.group(1)[:12], round=m.group(1)[:12],
                                            first=min(turns, default="-"), last=max(turns, default="-")))
                 return True
             self.at = found
         else:
             self.con.say("! " + self.t("record.console.bad_key", text=line[:40]))
-            self.con.say(self.t("record.console.keys"))
+            self.con.say(self.t(self._keys()))
             return True
         self.show()
         return True
@@ -213,6 +228,20 @@ class Replay:
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown_turn(view: dict, turn: Any) -> tuple[str, Any]:
+    """("round", n) for a view counted in rounds (its picture reads "Round n/…"), ("turn", n)
+    for a whole turn number, else ("", None): the number a heading may put beside the picture.
+
+    >>> shown_turn({"turn": 5, "round": 3}, 5), shown_turn({"turn": 4}, 4), shown_turn({}, None)
+    (('round', 3), ('turn', 4), ('', None))
+    """
+    if _whole(view.get("round")):
+        return "round", view["round"]
+    if _whole(turn):
+        return "turn", turn
+    return "", None
 
 
 def _with_said(record: ReadRecord, at: int, view: dict) -> dict:

@@ -3,9 +3,13 @@
     python -m render --game squares --seed 7 --moves 30 --out board.png [--locale ja] [--seat N]
                      [--players N]
 
-Creates a match of ``--players`` seats (default: the game's minimum) through the engine contract, plays up to ``--moves`` random legal commands
-(``random.Random(seed)`` picks a seat from ``to_act`` and one of its ``legal_commands``; stops
-early when the match ends), then writes the public view's picture (or seat N's view).
+Creates a match of ``--players`` seats (default: the game's minimum) through the engine
+contract, plays up to ``--moves`` random legal commands (``random.Random(seed)`` picks a seat
+from ``to_act`` and one of its ``legal_commands``; stops early when the match ends), then writes
+the public view's picture, or with ``--seat N`` the view of seat N — seats counted from 1, as
+everywhere a person types one (``--seat 1`` is the first seat).  The line it prints says how many
+random moves were played, not a turn number: a game's own turn or round (Avalon's "Round 2/60")
+is what the picture shows, and it counts otherwise.
 """
 from __future__ import annotations
 
@@ -19,11 +23,19 @@ from pathlib import Path
 def play(game_name: str, seed: int, moves: int, players: int | None = None):
     """(game, state) after ``moves`` random legal commands from a fresh match of ``players``
     seats (default: the game's minimum)."""
+    game, state, _ = playout(game_name, seed, moves, players)
+    return game, state
+
+
+def playout(game_name: str, seed: int, moves: int, players: int | None = None):
+    """(game, state, how many commands were played): :func:`play`, fewer than ``moves`` when
+    the match ended first."""
     from rules import registry
 
     game = registry.get(game_name)
     state = game.new_match(players=players or game.min_players, seed=seed, options={})
     rng = random.Random(seed)
+    played = 0
     for _ in range(moves):
         if game.outcome(state) is not None:
             break
@@ -35,7 +47,8 @@ def play(game_name: str, seed: int, moves: int, players: int | None = None):
         if not commands:
             break
         state = game.apply(state, seat, rng.choice(commands))
-    return game, state
+        played += 1
+    return game, state, played
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30, help=h("moves"))
     parser.add_argument("--out", default="board.png", help=h("out"))
     parser.add_argument("--locale", default=lang, choices=["en", "ja"], help=h("locale"))
-    parser.add_argument("--seat", type=int, default=None, help=h("seat"))
+    parser.add_argument("--seat", type=int, default=None, metavar="N", help=h("seat_from_one"))
     parser.add_argument("--names", default=None, help=h("names"))
     parser.add_argument("--players", type=int, default=None, help=h("players"))
     args = parser.parse_args(argv)
@@ -67,10 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     if not engine.min_players <= players <= engine.max_players:
         parser.error(i18n.t("render.cli.bad_players", lang, game=i18n.t(f"game.{args.game}", lang), n=players,
                             min=engine.min_players, max=engine.max_players))
-    if args.seat is not None and not (0 <= args.seat < players):
-        parser.error(i18n.t("render.cli.bad_seat", lang, max=players - 1))
-    game, state = play(args.game, args.seed, max(0, args.moves), players)
-    view = game.view(state, args.seat)
+    if args.seat is not None and not (1 <= args.seat <= players):
+        parser.error(i18n.t("render.cli.bad_seat_from_one", lang, max=players))
+    game, state, played = playout(args.game, args.seed, max(0, args.moves), players)
+    view = game.view(state, None if args.seat is None else args.seat - 1)
 
     from render import render_png
 
@@ -82,8 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if out.parent and not out.parent.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(png)
-    print(i18n.t("render.cli.written", lang, path=str(out), size=len(png), ms=f"{ms:.0f}",
-                 turn=view.get("turn", "?")))
+    print(i18n.t("render.cli.written_after", lang, path=str(out), size=len(png), ms=f"{ms:.0f}", moves=played))
     return 0
 
 

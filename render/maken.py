@@ -616,7 +616,7 @@ def _maken_text(view: dict, *, locale: str, names: list[str], notation: bool = F
         out.append(t("maken.render.bonus_step", kind=t(f"maken.judge.{pending.get('kind')}"),
                      name=name(pending.get("seat"))))
     elif sit == "even":
-        out.append(t("maken.situation.even"))
+        out.append(t("maken.situation.even_text"))
     elif sit == "guard":
         out.append(t("maken.situation.guard", guarder=name(view.get("guarder"))))
     j = view.get("judge")

@@ -52,7 +52,7 @@ def legal_block(text: str) -> list[str]:
 
 @pytest.mark.parametrize("game, words", [("maken", ("ready", "mulligan")), ("art_of_war", ("keep", "mulligan"))])
 def test_help_lists_one_command_a_line_in_words_with_its_notation(game, words):
-    text = run(["--game", game, "--seed", "1", "--no-pictures", "--options", "first=1"], "help\nquit\n")
+    text = run(["--hot-seat", "--game", game, "--seed", "1", "--no-pictures", "--options", "first=1"], "help\nquit\n")
     block = legal_block(text)
     assert len(block) == 2, block                      # not "ready mulligan" on one line
     for line, word in zip(block, words):
@@ -62,24 +62,24 @@ def test_help_lists_one_command_a_line_in_words_with_its_notation(game, words):
 
 
 def test_typing_a_command_help_offers_works():
-    text = run(["--game", "maken", "--seed", "1", "--no-pictures", "--options", "first=1"],
+    text = run(["--hot-seat", "--game", "maken", "--seed", "1", "--no-pictures", "--options", "first=1"],
                "help\nready\nquit\n")
     assert not refusals(text), text[-800:]
     assert "Player 1: Keep this hand" in text
 
 
 def test_card_game_help_explains_its_notation():
-    aow = run(["--game", "art_of_war", "--seed", "1", "--no-pictures", "--options", "first=1"],
+    aow = run(["--hot-seat", "--game", "art_of_war", "--seed", "1", "--no-pictures", "--options", "first=1"],
               "help\nquit\n")
     for token in ("K1", "A2/", "S0 A0 P0 G0 W0", "setup k a2 p", "WIZARD", "waiting area"):
         assert token in aow.split("Legal commands", 1)[1], token
-    ls = run(["--game", "logic_square", "--seed", "1", "--no-pictures", "--options", "first=1"], "help\nquit\n")
+    ls = run(["--hot-seat", "--game", "logic_square", "--seed", "1", "--no-pictures", "--options", "first=1"], "help\nquit\n")
     tail = ls.split("Legal commands", 1)[1]
     assert "caa ac01 sc02" in tail and "trash" in tail
     # choices that share a line are written a|b and the help says how to type them
     assert re.search(r": move [a-e][1-5](\|[a-e][1-5])+$", tail, flags=re.M), tail[:1500]
-    assert "type the command with one of them" in tail
-    maken = run(["--game", "maken", "--seed", "1", "--no-pictures", "--lang", "ja"], "help\nquit\n")
+    assert "is a choice: type one of them ('move " in tail
+    maken = run(["--hot-seat", "--game", "maken", "--seed", "1", "--no-pictures", "--lang", "ja"], "help\nquit\n")
     assert "`guard stand ts03 ts01`" in maken and "ターンプレイヤー" in maken
 
 
@@ -97,7 +97,7 @@ class _Interrupting(io.StringIO):
 
 def test_ctrl_c_at_the_prompt_leaves_at_once_with_one_line():
     out = io.StringIO()
-    code = console_main(["--game", "squares", "--no-pictures", "--options", "first=1"],
+    code = console_main(["--hot-seat", "--game", "squares", "--no-pictures", "--options", "first=1"],
                         stdin=_Interrupting("place S1 a1\n"), stdout=out)
     text = out.getvalue()
     assert code == 130
@@ -139,7 +139,7 @@ def test_ctrl_c_in_a_real_terminal_process_does_not_wait_for_enter():
 # ------------------------------------------------------------------------------------ input
 
 def test_full_width_input_from_a_japanese_ime_is_read():
-    text = run(["--game", "logic_square", "--seed", "1", "--no-pictures", "--options", "first=1", "--lang", "ja"],
+    text = run(["--hot-seat", "--game", "logic_square", "--seed", "1", "--no-pictures", "--options", "first=1", "--lang", "ja"],
                "ＭＯＶＥ　Ｃ２\n１：ｈｅｌｐ\nquit\n")
     assert not refusals(text), text[-1500:]
     assert "c1 → c2" in text                       # the AVI moved
@@ -147,7 +147,7 @@ def test_full_width_input_from_a_japanese_ime_is_read():
 
 
 def test_control_characters_are_never_echoed_back():
-    text = run(["--game", "squares", "--no-pictures", "--options", "first=1"],
+    text = run(["--hot-seat", "--game", "squares", "--no-pictures", "--options", "first=1"],
                "pl\x1b[31mace\x07 S9 zz\x1b]0;title\x07\nquit\n")
     assert "\x1b" not in text and "\x07" not in text
     assert refusals(text)                          # refused, with a reason
@@ -161,7 +161,7 @@ def test_an_unfinished_match_in_a_db_file_is_resumed_and_new_starts_another(tmp_
                 "place S1 a1\nquit\n")
     assert f"Left match #1 unfinished. It is kept in {db}: start again with --db {db} to resume it." in first
     again = run(["--no-pictures", "--db", db], "place S2 b1\nquit\n")
-    assert "Resuming match #1 (SQUARES, move 3). Start a new one with --new." in again
+    assert "Resuming match #1 (SQUARES, after 2 moves). Start a new one with --new." in again
     assert "Which game?" not in again
     assert len([line for line in again.splitlines() if line.startswith("Computer 2 (easy): ")]) == 1
     assert not refusals(again), again[-1500:]
@@ -177,7 +177,7 @@ def test_a_match_in_memory_says_nothing_about_resuming():
 # ------------------------------------------------------------------------------------ seats
 
 def test_seats_are_typed_from_one_in_the_console_options():
-    text = run(["--game", "squares", "--no-pictures", "--options", "first=2"], "quit\n")
+    text = run(["--hot-seat", "--game", "squares", "--no-pictures", "--options", "first=2"], "quit\n")
     assert "[2:Player 2] > " in text and "[1:Player 1] > " not in text
     refused = run(["--game", "squares", "--no-pictures", "--options", "first=0"], code=2)
     assert "first must be one of random|1|2, not 0." in refused

@@ -58,7 +58,7 @@ def test_a_fourth_player_joins_a_three_player_console_match_and_plays(tmp_path):
     assert joiner_moves == 4
     db = str(tmp_path / "local.db")
     out = io.StringIO()
-    code = console_main(["--game", "avalon", "--players", "3", "--seed", str(SEED), "--no-pictures",
+    code = console_main(["--hot-seat", "--game", "avalon", "--players", "3", "--seed", str(SEED), "--no-pictures",
                          "--db", db], stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
     text = out.getvalue()
     assert code == 0
@@ -86,19 +86,19 @@ def test_a_fourth_player_joins_a_three_player_console_match_and_plays(tmp_path):
 def test_console_join_refusals_are_clear():
     """A game without late join says so; a deck is only for card games; a full table refuses."""
     out = io.StringIO()
-    console_main(["--game", "squares", "--seed", "1", "--no-pictures"],
+    console_main(["--hot-seat", "--game", "squares", "--seed", "1", "--no-pictures"],
                  stdin=io.StringIO("join\nquit\n"), stdout=out)
     assert "! This match has no open seats to join." in out.getvalue()
     out = io.StringIO()
     script = "join\njoin\njoin nope\nquit\n"
-    console_main(["--game", "avalon", "--players", "3", "--seed", "1", "--no-pictures"],
+    console_main(["--hot-seat", "--game", "avalon", "--players", "3", "--seed", "1", "--no-pictures"],
                  stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert "Player 4 joins the match in progress." in text
     assert "! All 4 seats of this match are taken" in text
     ready = list(game.decks.ready())
     out = io.StringIO()
-    console_main(["--game", "avalon", "--seed", "1", "--no-pictures", "--lang", "ja"],
+    console_main(["--hot-seat", "--game", "avalon", "--seed", "1", "--no-pictures", "--lang", "ja"],
                  stdin=io.StringIO(f"join {ready[-1]}\n1: join\njoin zzz\nquit\n"), stdout=out)
     text = out.getvalue().replace(" ", "")     # the Japanese catalog's spacing is not the point here
     assert "プレイヤー3が途中参加した。" in text                         # with a ready-made deck

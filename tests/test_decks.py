@@ -255,7 +255,7 @@ def test_the_local_console_takes_a_deck_per_seat(tmp_path):
     rids = list(d.ready())
     code = d.encode(d.ready()[rids[-1]]["spec"])
     out = io.StringIO()
-    rc = console_main(["--game", GAME, "--no-pictures", "--deck", f"1={rids[0]}", "--deck", f"2={code}"],
+    rc = console_main(["--hot-seat", "--game", GAME, "--no-pictures", "--deck", f"1={rids[0]}", "--deck", f"2={code}"],
                       stdin=io.StringIO("help\nquit\n"), stdout=out)
     assert rc == 0 and "Legal commands" in out.getvalue()
     out = io.StringIO()

@@ -438,7 +438,7 @@ async def test_private_pictures_are_drawn_after_the_public_update_is_handed_over
 def test_local_console_plays_a_full_squares_match(tmp_path):
     script = "\n".join(["help", "hello", *[c for _, c in QUICK_WIN]]) + "\n"
     out = io.StringIO()
-    code = console_main(["--game", "squares", "--options", "first=1", "--out", str(tmp_path / "boards")],
+    code = console_main(["--hot-seat", "--game", "squares", "--options", "first=1", "--out", str(tmp_path / "boards")],
                         stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert code == 0
@@ -461,7 +461,7 @@ def test_local_console_refuses_bad_options_in_its_language(capsys):
 
 def test_local_console_asks_again_for_an_unknown_game():
     out = io.StringIO()
-    assert console_main(["--no-pictures", "--options", "first=1"],
+    assert console_main(["--hot-seat", "--no-pictures", "--options", "first=1"],
                         stdin=io.StringIO("chess\nsquares\nresign\n"), stdout=out) == 0
     text = out.getvalue()
     assert 'Unknown game "chess"' in text and "Player 2 won" in text
@@ -471,7 +471,7 @@ def test_local_console_help_follows_the_lang_option(capsys, monkeypatch):
     monkeypatch.setenv("LANG", "C.UTF-8")
     with pytest.raises(SystemExit):
         console_main(["--lang", "ja", "--help"])
-    assert "ホットシート対戦" in capsys.readouterr().out
+    assert "あなた（席1）とコンピューターの対戦" in capsys.readouterr().out
     monkeypatch.setenv("LANG", "ja_JP.UTF-8")
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
@@ -482,7 +482,7 @@ def test_local_console_help_follows_the_lang_option(capsys, monkeypatch):
 
 def test_local_console_speaks_japanese(tmp_path):
     out = io.StringIO()
-    console_main(["--game", "squares", "--lang", "ja", "--no-pictures", "--options", "first=1"],
+    console_main(["--hot-seat", "--game", "squares", "--lang", "ja", "--no-pictures", "--options", "first=1"],
                  stdin=io.StringIO("help\nquit\n"), stdout=out)
     assert "できる行動" in out.getvalue()
 

@@ -44,7 +44,7 @@ def test_local_console_plays_a_full_match_driven_through_stdin():
     assert {"clean_hit", "guard_break", "guard_cancel", "guard_holds"} <= judged
     script = "\n".join(["help", "attack zz99", *commands]) + "\n"
     out = io.StringIO()
-    code = console_main(["--game", "maken", "--seed", str(seed), "--options", "first=1", "--no-pictures"],
+    code = console_main(["--hot-seat", "--game", "maken", "--seed", str(seed), "--options", "first=1", "--no-pictures"],
                         stdin=io.StringIO(script), stdout=out)
     text = out.getvalue()
     assert code == 0
@@ -57,7 +57,7 @@ def test_local_console_plays_a_full_match_driven_through_stdin():
 
 def test_local_console_draws_pictures_and_speaks_japanese(tmp_path):
     out = io.StringIO()
-    console_main(["--game", "maken", "--lang", "ja", "--seed", "2", "--options", "first=1",
+    console_main(["--hot-seat", "--game", "maken", "--lang", "ja", "--seed", "2", "--options", "first=1",
                   "--out", str(tmp_path)], stdin=io.StringIO("help\nready\nquit\n"), stdout=out)
     assert "できる行動" in out.getvalue() and "手札" in out.getvalue()
     pngs = sorted(tmp_path.glob("*.png"))

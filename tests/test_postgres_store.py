@@ -440,7 +440,7 @@ def test_the_local_console_keeps_its_match_in_postgres(pg_url):
         lines.append(f"{seat + 1}: {cmd}")
         state = game.apply(state, seat, cmd)
     out = io.StringIO()
-    code = console_main(["--game", "squares", "--seed", "5", "--no-pictures", "--db", pg_url],
+    code = console_main(["--hot-seat", "--game", "squares", "--seed", "5", "--no-pictures", "--db", pg_url],
                         stdin=io.StringIO("\n".join(lines + ["quit"]) + "\n"), stdout=out)
     assert code == 0 and not [l for l in out.getvalue().splitlines() if l.startswith("! ")]
 

@@ -78,8 +78,15 @@ def test_every_python_command_in_the_readme_and_docs_exists_with_its_flags():
             continue                    # inline code, or a script of the reader's own
         if words[0] == "-m" and words[1] in ("venv", "pip", "pytest", "http.server"):
             continue
+        if words[0] == "-m" and words[1].startswith("tests."):     # a test module's own script mode
+            source = ROOT / (words[1].replace(".", "/") + ".py")
+            assert source.is_file(), f"{doc}: {words[1]}"
+            for flag in words[2:]:
+                assert not flag.startswith("--") or flag.split("=", 1)[0] in source.read_text(encoding="utf-8"), \
+                    f"{doc}: `python {' '.join(words)}`: {flag} is not read by {source.name}"
+            continue
         if words[0] == "-m":
-            module = words[1]
+            module = words[1].rstrip(":,.;)")        # a code block's prose ("python -m bench: …")
             assert importlib.util.find_spec(module) is not None, f"{doc}: {module}"
             target, flags = ("-m", module), words[2:]
         else:

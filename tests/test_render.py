@@ -218,7 +218,7 @@ def test_command_line_writes_a_valid_png(tmp_path):
     out = tmp_path / "board.png"
     proc = subprocess.run(
         [sys.executable, "-m", "render", "--game", "squares", "--seed", "7", "--moves", "30",
-         "--out", str(out), "--locale", "ja", "--seat", "1"],
+         "--out", str(out), "--locale", "ja", "--seat", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert str(out) in proc.stdout

@@ -19,7 +19,7 @@ def test_render_cli_draws_a_three_or_four_player_avalon_match(tmp_path, players)
     out = tmp_path / f"a{players}.png"
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(["--game", "avalon", "--players", str(players), "--moves", "20", "--seed", "5",
-                     "--seat", str(players - 1), "--out", str(out), "--locale", "en"]) == 0
+                     "--seat", str(players), "--out", str(out), "--locale", "en"]) == 0
     two = tmp_path / "a2.png"
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(["--game", "avalon", "--moves", "20", "--seed", "5", "--out", str(two)]) == 0
@@ -34,8 +34,9 @@ def test_render_cli_defaults_to_the_games_minimum_and_refuses_other_counts(tmp_p
         with pytest.raises(SystemExit):
             main(["--game", "avalon", "--players", bad, "--out", str(tmp_path / "x.png"), "--locale", "en"])
         assert f"Avalon's Sanctuary is for 2–4 players, not {bad}" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["--game", "avalon", "--players", "3", "--seat", "3", "--out", str(tmp_path / "x.png"),
-              "--locale", "en"])
-    assert "--seat must be between 0 and 2" in capsys.readouterr().err
+    for seat in ("4", "0"):         # seats count from 1: the last of 3 is --seat 3
+        with pytest.raises(SystemExit):
+            main(["--game", "avalon", "--players", "3", "--seat", seat, "--out", str(tmp_path / "x.png"),
+                  "--locale", "en"])
+        assert "--seat must be between 1 and 3" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()

@@ -217,7 +217,7 @@ def test_render_image_returns_a_fresh_image_each_time():
     assert b.getpixel((5, 5)) != (0, 0, 0)
 
 
-@pytest.mark.parametrize("seat", [None, 0])
+@pytest.mark.parametrize("seat", [None, 1])
 def test_command_line_writes_a_valid_png(tmp_path, seat):
     out = tmp_path / "ls.png"
     cmd = [sys.executable, "-m", "render", "--game", "logic_square", "--seed", "7", "--moves", "40",
