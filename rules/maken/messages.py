@@ -73,6 +73,7 @@ EN: dict[str, str] = {
     "maken.step.bonus": "bonus bet",
     "maken.step.after": "after attack",
     "maken.step.over": "game over",
+    "maken.situation.even_text": "Attack phase: even (neither player is guarding)",
     "maken.situation.even": "even",
     "maken.situation.guard": "{guarder} is guarding",
     "maken.judge.clean_hit": "clean hit",
