@@ -11,6 +11,7 @@ from cogs.delivery import Delivery
 from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
 from cogs.league_admin import LeagueAdmin
+from cogs.league_calendar import LeagueCalendar
 from cogs.league_event import LeagueEvent
 from cogs.league_judge import DYNAMIC_ITEMS as JUDGE_ITEMS, LeagueJudge
 from cogs.league_reports import DYNAMIC_ITEMS as REPORT_ITEMS, LeagueReports
@@ -25,7 +26,7 @@ from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS, Stats
 # Replay after Game and Delivery, and LeagueEvent, LeagueSeries, LeagueReports and LeagueJudge after Leagues
 # and LeagueAdmin (LeagueJudge also after Game): they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, LeagueJudge, Decks, Cards, Stats)
+        LeagueReports, LeagueJudge, LeagueCalendar, Decks, Cards, Stats)
 
 
 async def setup_all(bot: commands.Bot) -> None:

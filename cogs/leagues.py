@@ -193,6 +193,9 @@ class Leagues(commands.Cog):
         if self._on_match_finished not in host.on_finish:
             host.on_finish.append(self._on_match_finished)
         if getattr(self.bot, "clock_enabled", True):
+            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
+            if seconds:
+                self.deadlines.change_interval(seconds=seconds)
             self.deadlines.start()
 
     async def cog_unload(self) -> None:
@@ -360,6 +363,9 @@ class Leagues(commands.Cog):
             self._showing.discard(lg.id)
 
     async def _show(self, lg: LeagueRecord) -> None:
+        calendar = self.bot.get_cog("LeagueCalendar")    # its entry in the server's calendar (cogs/league_calendar.py)
+        if calendar is not None:
+            await calendar.sync(lg)
         locale = await self.public_locale(lg.guild_id, lg)
         clocks = await pairing_clocks(self.service, lg)       # the open games' banks, the vacations
         self.clocks_shown[lg.id] = (digest(clocks), self.bot.host.now())
@@ -464,10 +470,12 @@ class Leagues(commands.Cog):
     async def deadlines(self) -> None:
         """The leagues' one clock, every minute: sign-up windows, deadlines and unreported
         matches (:meth:`tick_once`), then the check-ins that opened (cogs/league_event.py),
-        what a best-of-N pairing waits for (cogs/league_series.py) and the reports the bot
-        confirms (cogs/league_reports.py) — each on its own, so one failing never stops the others."""
+        what a best-of-N pairing waits for (cogs/league_series.py), the reports the bot
+        confirms (cogs/league_reports.py) and the calendar's entries and reminders
+        (cogs/league_calendar.py) — each on its own, so one failing never stops the others."""
         for name, cog in (("deadlines", self), ("check-ins", self.bot.get_cog("LeagueEvent")),
-                          ("series", self.bot.get_cog("LeagueSeries")), ("reports", self.bot.get_cog("LeagueReports"))):
+                          ("series", self.bot.get_cog("LeagueSeries")), ("reports", self.bot.get_cog("LeagueReports")),
+                          ("calendar", self.bot.get_cog("LeagueCalendar"))):
             if cog is None:
                 continue
             try:

@@ -23,6 +23,7 @@ from data.store import (
 )
 from host import leagues as L
 from host.events import bestof as BO
+from host.events import calendar as CAL
 from host.events import clock as EC
 from host.events import entry as E
 from host.events import judge as JG
@@ -303,6 +304,19 @@ class Leagues:
         # the seed: the league's id and a secret part, so nobody can work out a draw (a Swiss
         # round's pairing, who moves first) before it is made from the public league number
         return {"key": f"{lg.id}-{secrets.token_hex(12)}", "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
+
+    async def set_calendar(self, league_id: int, **changes: Any) -> Result:
+        """The bookkeeping of the event's entry in the server's calendar
+        (:func:`host.events.calendar.record`): the bot's own, on any league."""
+        def step(d: dict, status: str) -> tuple[str, Any]:
+            CAL.record(d, **changes)
+            return status, None
+        return await self._mutate(league_id, None, step, system=True)
+
+    async def open_events(self) -> list[LeagueRecord]:
+        """The leagues in sign-up or running whose clock work is this process's (:meth:`_mine`):
+        those whose calendar entry the clock keeps in step and whose reminders it sends."""
+        return await self._mine(("signup", "running"))
 
     async def set_bracket_message(self, league_id: int, info: dict) -> None:
         """Where the bracket picture is posted (``{"round", "refs", "digest"}``: the round it

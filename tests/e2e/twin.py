@@ -10,7 +10,8 @@ One ``aiohttp.web`` server on ``127.0.0.1`` (a free port) serves
   (``PUT /applications/{app}/commands``), channel messages (create, edit, get, delete), DM channel
   creation, threads (from a message or not; thread members), ``GET /channels/{id}``,
   interaction callbacks (message, deferred, update, deferred update, autocomplete, modal) and
-  the webhook follow-up / ``@original`` endpoints, JSON or multipart with files.
+  the webhook follow-up / ``@original`` endpoints, JSON or multipart with files; guild scheduled
+  events, the server's calendar (tests/e2e/twin_events.py).
 * **the gateway** at ``/gateway`` (and ``/gateway-resume``, the ``resume_gateway_url``):
   HELLO, heartbeats and their ACKs, IDENTIFY → READY + GUILD_CREATE, RESUME → replay of the
   events the bot missed + RESUMED, RECONNECT requests (op 7), and INTERACTION_CREATE /
@@ -33,6 +34,16 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
   more than 25 select options (or none), custom_id over 100 or duplicated, button labels over
   80, option label/value/description over 100, placeholder over 150;
 * a file over the upload limit (``upload_limit``, 10 MiB by default); more than 10 files;
+* a Components V2 message (flag ``IS_COMPONENTS_V2``, tests/e2e/twin_v2.py) breaking Discord's
+  rules, on every route (posts, edits, interaction answers, follow-ups): content, embeds,
+  stickers or a poll beside the flag; an edit removing the flag, or adding it without resetting
+  the content and embeds; a component where Discord allows none (top level, container, section,
+  accessory); a section of other than 1..3 text displays or without an accessory; a media
+  gallery of other than 1..10 items; more than 40 components (nested ones counted); more than
+  4,000 characters of text displays; an id used twice; ``attachment://`` naming no file of the
+  message; a file component with another URL — and, shown broken rather than refused, an
+  attachment no component shows.  A stored V2 message gets Discord's component ids and its
+  media resolved to its attachments;
 * an interaction answered twice (40060), answered later than 3 s after it was created (a replay
   after a slow RESUME included) without a defer (10062), or followed up before it was answered;
 * a modal (response type 9) to anything but a command or a component (a modal submit cannot open
@@ -81,12 +92,13 @@ from .twin_limits import (  # noqa: F401  (some re-exported: tests import them f
 )
 from .twin_gateway import TwinGateway, ShardSession
 from .twin_rest import TwinRest
+from .twin_events import TwinEvents
 
 DISCORD_EPOCH_MS = 1420070400000
 
 
 # ---------------------------------------------------------------------------- the twin
-class Twin(TwinGateway, TwinRest):
+class Twin(TwinGateway, TwinRest, TwinEvents):
     """The local Discord.  ``async with Twin() as twin:`` or :meth:`start` / :meth:`stop`.
     ``shards``: the shard count ``GET /gateway/bot`` recommends; above 1 the twin requires
     sharding (``require_sharding``) and its first guild is on shard 0."""
@@ -362,7 +374,8 @@ class Twin(TwinGateway, TwinRest):
         everyone = {"id": str(gid), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
                     "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
                     "flags": 0}
-        bot_role = {"id": str(role_id), "name": "TableBot", "permissions": str(BOT_PERMISSIONS),
+        bot_role = {"id": str(role_id), "name": "TableBot",
+                    "permissions": str(BOT_PERMISSIONS | guild.get("bot_extra", 0)),   # grant_bot: twin_events.py
                     "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False,
                     "flags": 0, "tags": {"bot_id": str(self.app_id)}}
         me = {"user": self.bot_user, "roles": [str(role_id)], "joined_at": now_iso(), "deaf": False,

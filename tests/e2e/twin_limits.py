@@ -13,6 +13,8 @@ from typing import Any
 
 from aiohttp import web
 
+from .twin_v2 import check_row, check_v2, controls, is_v2, texts
+
 TOKEN = "twin-token-not-a-secret"
 QUIET = 0.3      # seconds without a request from the bot after which it is taken to be done
 POLL = 0.05      # seconds between checks of what a REST call does not signal (the bot's log, a file)
@@ -65,10 +67,17 @@ class Reject(Exception):
 
 # ---------------------------------------------------------------------------- limits
 def check_message(payload: dict | None, files: list[tuple[str, bytes]], *, upload_limit: int = UPLOAD_LIMIT,
-                  create: bool = True) -> list[str]:
-    """Every reason Discord would refuse this message payload (empty list: fine)."""
+                  create: bool = True, current: dict | None = None) -> list[str]:
+    """Every reason Discord would refuse this message payload (empty list: fine).  ``create``:
+    a new message (else an edit); ``current``: for an edit, the stored message it applies to —
+    a Components V2 message (flag ``IS_COMPONENTS_V2``, tests/e2e/twin_v2.py) is checked as one
+    when the payload or the message carries the flag (an edit cannot remove it, and one that adds
+    it must reset the message's content and embeds).  Without ``current`` an edit is checked from
+    its payload alone (what it keeps of the message is not known)."""
     p = payload or {}
     errors: list[str] = []
+    v2, v2_errors = check_v2(p, files, create=create, current=current)
+    errors += v2_errors
     content = p.get("content")
     if content is not None and len(content) > 2000:
         errors.append(f"content: {len(content)} > 2000 characters")
@@ -101,7 +110,8 @@ def check_message(payload: dict | None, files: list[tuple[str, bytes]], *, uploa
             errors.append(f"embeds[{i}].author.name: {len(author)} > 256")
     if total > 6000:
         errors.append(f"embeds: {total} > 6000 characters in all")
-    errors += check_components(p.get("components") or [])
+    if not v2:
+        errors += check_components(p.get("components") or [])
     if len(files) > 10:
         errors.append(f"files: {len(files)} attachments > 10")
     for name, raw in files:
@@ -121,6 +131,8 @@ def check_message(payload: dict | None, files: list[tuple[str, bytes]], *, uploa
 
 
 def check_components(rows: list[dict]) -> list[str]:
+    """A legacy message's components (no IS_COMPONENTS_V2 flag): at most 5 action rows and
+    nothing else at the top level, each row checked as tests/e2e/twin_v2.py's ``check_row``."""
     errors: list[str] = []
     if len(rows) > 5:
         errors.append(f"components: {len(rows)} action rows > 5")
@@ -129,53 +141,7 @@ def check_components(rows: list[dict]) -> list[str]:
         if row.get("type") != 1:
             errors.append(f"components[{r}]: top-level component is not an action row")
             continue
-        items = row.get("components") or []
-        if not items:
-            errors.append(f"components[{r}]: empty action row")
-        selects = [c for c in items if c.get("type") in (3, 5, 6, 7, 8)]
-        if selects and len(items) > 1:
-            errors.append(f"components[{r}]: a select must be alone in its row")
-        if len(items) > 5:
-            errors.append(f"components[{r}]: {len(items)} items > 5")
-        for c, item in enumerate(items):
-            where = f"components[{r}][{c}]"
-            cid = item.get("custom_id")
-            if item.get("type") == 2 and item.get("style") == 5:
-                if cid:
-                    errors.append(f"{where}: a link button has no custom_id")
-            else:
-                if not cid:
-                    errors.append(f"{where}: custom_id is required")
-                elif len(cid) > 100:
-                    errors.append(f"{where}.custom_id: {len(cid)} > 100")
-                elif cid in seen:
-                    errors.append(f"{where}.custom_id: duplicated {cid!r}")
-                if cid:
-                    seen.add(cid)
-            if item.get("type") == 2:
-                label = item.get("label") or ""
-                if len(label) > 80:
-                    errors.append(f"{where}.label: {len(label)} > 80")
-                if not label and not item.get("emoji"):
-                    errors.append(f"{where}: a button needs a label or an emoji")
-            if item.get("type") == 3:
-                options = item.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    errors.append(f"{where}.options: {len(options)} (1..25)")
-                values = [o.get("value") for o in options]
-                if len(set(values)) != len(values):
-                    errors.append(f"{where}.options: duplicated values")
-                for o, opt in enumerate(options):
-                    for key in ("label", "value", "description"):
-                        n = len(opt.get(key) or "")
-                        if n > 100 or (key != "description" and n == 0):
-                            errors.append(f"{where}.options[{o}].{key}: {n} (1..100)")
-                if len(item.get("placeholder") or "") > 150:
-                    errors.append(f"{where}.placeholder: > 150")
-                lo, hi = item.get("min_values", 1), item.get("max_values", 1)
-                # Discord: min_values 0..25, max_values 1..25, and never more than the options
-                if not (0 <= lo <= 25 and 1 <= hi <= 25 and lo <= hi <= max(1, len(options))):
-                    errors.append(f"{where}: min_values/max_values {lo}/{hi}")
+        errors += check_row(f"components[{r}]", row, seen)
     return errors
 
 
@@ -381,7 +347,8 @@ class Interaction:
 
 
 def message_text(m: dict | None) -> str:
-    """Content plus every embed's visible text."""
+    """Content plus every embed's visible text, plus (a Components V2 message) the text of its
+    text displays, in containers and sections too."""
     if not m:
         return ""
     parts = [m.get("content") or ""]
@@ -391,11 +358,15 @@ def message_text(m: dict | None) -> str:
             parts += [f.get("name") or "", f.get("value") or ""]
         parts.append((e.get("footer") or {}).get("text") or "")
         parts.append((e.get("author") or {}).get("name") or "")
+    if is_v2(m):
+        parts += texts(m.get("components"))
     return "\n".join(p for p in parts if p)
 
 
 def components_of(m: dict) -> list[dict]:
-    return [c for row in m.get("components") or [] for c in row.get("components") or []]
+    """The buttons and selects a user sees on a message: its rows' items, and in a Components V2
+    message those in containers and a section's button accessory too."""
+    return controls(m.get("components"))
 
 
 def find_component(m: dict, pattern: str) -> dict | None:
