@@ -27,9 +27,10 @@ def play(game_name: str, seed: int, moves: int, players: int | None = None):
     return game, state
 
 
-def playout(game_name: str, seed: int, moves: int, players: int | None = None):
+def playout(game_name: str, seed: int, moves: int, players: int | None = None, on_step=None):
     """(game, state, how many commands were played): :func:`play`, fewer than ``moves`` when
-    the match ended first."""
+    the match ended first.  ``on_step(game, seat, command, state)``, when given, is called after
+    each command with the state it made (the README's replay keeps each public view)."""
     from rules import registry
 
     game = registry.get(game_name)
@@ -46,8 +47,11 @@ def playout(game_name: str, seed: int, moves: int, players: int | None = None):
         commands = game.legal_commands(state, seat)
         if not commands:
             break
-        state = game.apply(state, seat, rng.choice(commands))
+        command = rng.choice(commands)
+        state = game.apply(state, seat, command)
         played += 1
+        if on_step is not None:
+            on_step(game, seat, command, state)
     return game, state, played
 
 

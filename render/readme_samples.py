@@ -11,9 +11,9 @@ renderer may not import it): a bracket view and a match's public steps.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from render.__main__ import playout
 from rules import registry
 
 BRACKET_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi"]   # by seed
@@ -74,22 +74,12 @@ def public_steps(game_name: str, seed: int, moves: int, players: int | None = No
     command played, by which seat, and the public view after it with its turn (``{"seat",
     "command", "view", "turn"}``)."""
     game = registry.get(game_name)
-    state = game.new_match(players=players or game.min_players, seed=seed, options={})
-    start = game.view(state, None)
-    rng = random.Random(seed)
+    start = game.view(game.new_match(players=players or game.min_players, seed=seed, options={}), None)
     steps: list[dict[str, Any]] = []
-    for _ in range(moves):
-        if game.outcome(state) is not None:
-            break
-        seats = game.to_act(state)
-        if not seats:
-            break
-        seat = rng.choice(sorted(seats))
-        commands = game.legal_commands(state, seat)
-        if not commands:
-            break
-        command = rng.choice(commands)
-        state = game.apply(state, seat, command)
+
+    def keep(game: Any, seat: int, command: str, state: Any) -> None:
         view = game.view(state, None)
         steps.append({"seat": seat, "command": command, "view": view, "turn": view.get("turn")})
+
+    playout(game_name, seed, moves, players, on_step=keep)
     return start, steps
