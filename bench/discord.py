@@ -19,7 +19,9 @@ in each menu is random but seeded.  Per game, under ``"discord"`` → ``{game: {
   channel and DM messages posted, edited or deleted, threads, DM channels (not the interactions'
   own callbacks and follow-ups);
 - ``board_is_last_message``: at every turn change and at the end, the newest message of the
-  thread is the board (with its Act button while the match runs, with the result at the end);
+  thread is the board (with its Act button while the match runs, with the result at the end —
+  looked at once the end-of-match animated picture, drawn in another process, has come, or
+  :data:`GIF_WAIT` seconds have passed: the end as spectators read it);
 - ``raw_id_labels``: labels of buttons and select options shown that are only an id or a
   notation token (:func:`render.labels.is_raw_id`);
 - ``phone_text_px``: the smallest text of the game's pictures at 400 px wide, over every
@@ -37,13 +39,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-TARGETS = {"interactions_per_move_median": 2.5, "interactions_per_move_max": 4,
+TARGETS = {"interactions_per_move_median": 2, "interactions_per_move_max": 3,
            "taps_per_turn_median": 6, "taps_per_turn_p95": 12,
            "public_messages_per_turn": 2, "rest_calls_per_command": 2.5, "raw_id_labels": 0,
            "phone_text_px": 8}
 QUICK_OPTIONS = {"squares": "max_turns=16", "logic_square": "max_turns=10", "maken": "max_turns=10",
                  "avalon": "max_rounds=5"}
 TEST_ONLY = {"hidden_duel", "secret_duel", "window_test"}
+GIF_WAIT = 120        # seconds the end-of-match animated picture is waited for
 RATE_LIMITED = re.compile(r"^/channels/\d+/(messages(/\d+)?|threads|messages/\d+/threads)$|^/users/@me/channels$")
 
 
@@ -209,6 +212,8 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
     await twin.settle(quiet=0.5)
     # after a resignation in a free-for-all the others play on: the board still has its Act
     over = not (resigned and players > 2)
+    if over:
+        await _await_gif(twin, thread_id, match_id)
     board_last.append(_board_is_last(twin, thread_id, match_id, find_component, over=over))
     rest = _rest_calls(twin) - calls_before
     kinds = _rest_kinds(twin)
@@ -220,6 +225,21 @@ async def _play(table: Any, twin: Any, bot: Any, game: str, *, max_moves: int, r
         "board_last": all(board_last), "raw_labels": raw_labels,
         "phone_text_px": await _phone_text_px(bot, game, match_id, players) if pictures else None,
     }
+
+
+async def _await_gif(twin: Any, thread_id: int, match_id: int) -> None:
+    """Wait for the animated picture of the match just ended (``/settings gif``, on by default),
+    drawn in another process seconds after the final board: joined to that board or posted in
+    the thread, it is part of the end the thread shows and of its REST calls.  Not waited for
+    beyond :data:`GIF_WAIT` seconds."""
+    name = f"match-{match_id}.gif"
+    try:
+        await twin.wait_for(lambda: any(a.get("filename") == name for m in twin.posts(thread_id)
+                                        for a in m.get("attachments") or []),
+                            timeout=GIF_WAIT, what="the end-of-match animated picture")
+    except AssertionError:
+        return
+    await twin.settle(quiet=0.3)
 
 
 def _menu_select(message: dict, match_id: int, components_of: Callable) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
+from cogs.app_table import USER_APP_COGS
 from cogs.cards import DYNAMIC_ITEMS as CARD_ITEMS, Cards
 from cogs.components import DYNAMIC_ITEMS
 from cogs.decks import Decks
@@ -26,7 +27,7 @@ from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS, Stats
 # Replay after Game and Delivery, and LeagueEvent, LeagueSeries, LeagueReports and LeagueJudge after Leagues
 # and LeagueAdmin (LeagueJudge also after Game): they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, LeagueJudge, LeagueCalendar, Decks, Cards, Stats)
+        LeagueReports, LeagueJudge, LeagueCalendar, Decks, Cards, Stats, *USER_APP_COGS)
 
 
 async def setup_all(bot: commands.Bot) -> None:

@@ -6,16 +6,22 @@ working — nothing is read from memory, the match always comes from the host/st
 
 The Act menu is game-agnostic: it lists the player's legal commands in words
 (:mod:`render.labels`: names, a short consequence, an emoji).  When they fit one select the
-player picks the move and it is played — two taps from the board; otherwise the first select
-names the piece or card (the move's group) and the second its moves (paged with "…more" beyond
-25).  ``custom_id`` holds a short hash of the legal list, so a menu opened before the position
-changed is detected and refreshed instead of playing a different command.
+player picks the move and it is played — two taps from the board.  More moves than one select
+holds are laid out on several selects (a message has 5 rows: up to 4 selects of 25 when no
+multi-select needs a row), each holding whole groups — the piece or card the moves are made
+with — and saying which in its placeholder, so one pick still plays any move.  Only when they
+do not fit even so does the first select name the piece or card (the move's group) and the
+second its moves (paged with "…more" beyond 25).  ``custom_id`` holds a short hash of the legal
+list, so a menu opened before the position changed is detected and refreshed instead of
+playing a different command.
 
 custom_id templates (all ≤ 100 chars)::
 
     m:<match>:<act|accept|decline|join|start|resign|status>    board buttons
     m:<match>:<undo|takeback|tbyes|tbno>                      taking moves back (cogs/undo_controls.py)
-    m:<match>:c:<hash>:<group>:<page>                           move menu select (group 0: top)
+    m:<match>:c:<hash>:<group>:<page>                           move menu select (group 0: top;
+                                                                on a menu of several selects, page
+                                                                numbers the select)
     m:<match>:ok:resign                                         resign confirmation
     m:<match>:deck:<accept|join>                                deck picker (card games)
 """
@@ -40,6 +46,8 @@ DECK_TEMPLATE = r"m:(?P<match>\d{1,20}):deck:(?P<action>accept|join)"
 
 BUTTON_LABEL_MAX = 80
 PAGE_SIZE = SELECT_MAX - 1          # one slot for "…more" when a level is paged
+MENU_ROWS = 5                       # rows of components in a message (Discord)
+SPARE_ROWS = 1                      # kept for the buttons added under the menu (Undo, a takeback's answers)
 
 
 # ---------------------------------------------------------------------------- the move menu
@@ -60,6 +68,24 @@ def groups_of(choices: list[Choice], hidden: set[str] | frozenset = frozenset())
         if c.command not in hidden:
             out.setdefault(group_of(c), []).append(i)
     return list(out.items())
+
+
+def sheets_of(groups: list[tuple[str, list[int]]], rows: int) -> list[tuple[list[str], list[int]]] | None:
+    """The moves of ``groups`` laid out on at most ``rows`` selects of 25 options, so that one
+    pick plays any of them: in order, each group whole on one select where it fits (a group of
+    more than 25 fills selects of its own).  Each select as (the names of its groups, its moves);
+    None when they need more selects than ``rows``."""
+    sheets: list[tuple[list[str], list[int]]] = []
+    for name, members in groups:
+        if sheets and len(sheets[-1][1]) + len(members) <= SELECT_MAX:
+            sheets[-1][0].append(name)
+            sheets[-1][1].extend(members)
+        else:
+            for start in range(0, len(members), SELECT_MAX):
+                sheets.append(([name], list(members[start:start + SELECT_MAX])))
+        if len(sheets) > rows:
+            return None
+    return sheets
 
 
 def pages_of(items: list[Any]) -> int:
@@ -84,10 +110,12 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
     """Content and view of the ephemeral move menu.
 
     Two taps: when the moves fit one select (25 options) they are all listed, and picking one
-    plays it.  Otherwise the player first picks a group (the piece or card the move is made
-    with; a group of one move plays it at once), then the move (``group`` ≥ 1: that group).
-    ``batches``: the game's moves that may be picked together (host ``batch_choices``), shown
-    as multi-selects under the move select (cogs/batch_menu.py), whose moves leave it."""
+    plays it; when they fit the selects the message has room for (:func:`sheets_of`), they are
+    all listed on those, group by group.  Otherwise the player first picks a group (the piece or
+    card the move is made with; a group of one move plays it at once), then the move (``group``
+    ≥ 1: that group).  ``batches``: the game's moves that may be picked together (host
+    ``batch_choices``), shown as multi-selects under the move select (cogs/batch_menu.py), whose
+    moves leave it.  One row is left for the buttons added under the menu (:data:`SPARE_ROWS`)."""
     legal = [c.command for c in choices]
     h = legal_hash(legal)
     view = discord.ui.View(timeout=None)
@@ -102,6 +130,20 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
         for item in batch_rows(match_id, h, batches, locale):
             view.add_item(item)
         lines.append(tr("cogs.batch.tap", locale))
+        return "\n".join(lines), view
+    multi = batch_rows(match_id, h, batches, locale) if not group else []
+    sheets = sheets_of(groups, MENU_ROWS - SPARE_ROWS - len(multi)) \
+        if not group and len(visible) > SELECT_MAX else None
+    if sheets:                          # every move on a few selects: one pick plays any
+        sep = tr("core.list_sep", locale)
+        for k, (names, members) in enumerate(sheets):
+            view.add_item(MoveSelect(match_id, h, 0, k, options=[_option(choices[i], f"c:{i}") for i in members],
+                                     placeholder=clip(sep.join(names), 150)))
+        for item in multi:
+            view.add_item(item)
+        if multi:
+            lines.append(tr("cogs.batch.tap", locale))
+        lines.append(tr("cogs.act.tap", locale))
         return "\n".join(lines), view
     if group or len(visible) <= SELECT_MAX:
         members = groups[group - 1][1] if group else visible
@@ -130,12 +172,10 @@ def build_menu(match_id: int, choices: list[Choice], group: int, page: int, loca
             label=clip(tr("cogs.act.more", locale, page=page + 1, pages=npages), LABEL_MAX),
             value=f"p:{(page + 1) % npages}"))
     view.add_item(MoveSelect(match_id, h, group, page, options=options, placeholder=clip(placeholder, 150)))
-    if not group:
-        rows = batch_rows(match_id, h, batches, locale)
-        for item in rows:
-            view.add_item(item)
-        if rows:
-            lines.append(tr("cogs.batch.tap", locale))
+    for item in multi:
+        view.add_item(item)
+    if multi:
+        lines.append(tr("cogs.batch.tap", locale))
     if group:
         view.add_item(BoardButton(match_id, "act", label=tr("cogs.act.restart", locale),
                                   style=discord.ButtonStyle.secondary))

@@ -68,6 +68,7 @@ COLOURS = {
     DECLINED: discord.Colour.dark_grey(),
 }
 DEFAULT_SETTINGS = {"thread": True, "language": "auto", "gif": True}
+FINAL_KEPT = 64     # final boards kept for the after-publish hooks (Delivery.final_boards)
 
 
 def _split_ref(value: str | None) -> tuple[int, int] | None:
@@ -92,6 +93,9 @@ class Delivery(PrivateDelivery, commands.Cog):
         # called with the match record after each shown update (the practice cog: is it the
         # computer's turn now?); a failing callback never stops the update
         self.after_publish: list[Any] = []
+        # per match just ended: its final board as posted, to which the Replay cog joins the
+        # animated picture (cogs/replay.py) so the end of a match stays one message
+        self.final_boards: dict[int, Any] = {}
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
@@ -400,7 +404,8 @@ class Delivery(PrivateDelivery, commands.Cog):
         text says in words what happened in the turn that ended and pings whoever acts now — and
         the previous board is retired: its picture and controls are removed, its words stay.  So
         the newest message of the thread is the board with its controls, and the thread reads
-        as one short message per turn."""
+        as one short message per turn.  The final board, with the result, stays the last: the
+        animated picture of the match is joined to it when drawn (cogs/replay.py)."""
         public = result.public
         status = render(public.status_line, locale)
         lines = [line for line in render_lines(public.text, locale) if line != status]
@@ -449,6 +454,8 @@ class Delivery(PrivateDelivery, commands.Cog):
             await self._set_lines(rec, refs, turn)
             return None
         ref = refs["board"]
+        if over:
+            self._keep_final(rec.id, message)
         kept = clip("\n".join(words) or status, CONTENT_MAX)
         if refs.get("boardwords") != kept:
             await self.store.set_ref(rec.id, "boardwords", kept)
@@ -460,6 +467,13 @@ class Delivery(PrivateDelivery, commands.Cog):
         if previous and previous != ref:
             await self._retire(previous, previous_words)
         return message
+
+    def _keep_final(self, match_id: int, message: Any) -> None:
+        """Keep the final board just posted for the after-publish hooks (the newest few: a hook
+        takes it at once, so only a board nobody took is ever dropped)."""
+        self.final_boards[int(match_id)] = message
+        while len(self.final_boards) > FINAL_KEPT:
+            self.final_boards.pop(next(iter(self.final_boards)))
 
     def _computer_name(self, rec: MatchRecord) -> str:
         """The name of the computer's seat in a practice match (the bot's own user)."""
@@ -508,6 +522,9 @@ class Delivery(PrivateDelivery, commands.Cog):
         rec = getattr(result, "match", None)
         if rec is None or not getattr(result, "ok", False):
             return None
+        table = self.bot.get_cog("AppTable") if (getattr(rec, "meta", None) or {}).get("app") else None
+        if table is not None:       # a match of no server: through interactions only (cogs/app_table.py)
+            return await table.publish(result, actor=actor, via=via)
         lock = self._lock(rec.id)
         if lock.locked() and rec.status == ACTIVE and getattr(result, "public", None) is not None:
             # An update of this match is being shown — perhaps sleeping out a 429 from Discord.

@@ -124,6 +124,8 @@ class Guide(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=N("rules", "cmd.rules.name"), description=L("cmd.rules.description"))
+    @app_commands.allowed_installs(guilds=True, users=True)      # anywhere, also on a player's own
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)   # account (cogs/app_table.py)
     @app_commands.rename(game=N("game", "cmd.rules.game.name"), public=N("public", "cmd.guide.public.name"))
     @app_commands.describe(game=L("cmd.rules.game.description"), public=L("cmd.guide.public.description"))
     @app_commands.choices(game=GAME_CHOICES)
@@ -155,6 +157,8 @@ class Guide(commands.Cog):
 
     # ------------------------------------------------------------------ /help
     @app_commands.command(name=N("help", "cmd.help.name"), description=L("cmd.help.description"))
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.rename(topic=N("topic", "cmd.help.topic.name"), public=N("public", "cmd.guide.public.name"))
     @app_commands.describe(topic=L("cmd.help.topic.description"), public=L("cmd.guide.public.description"))
     @app_commands.choices(topic=[app_commands.Choice(name=L("cmd.help.topic.commands"), value="commands"),

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from cogs.common import (GAME_CHOICES, L, N, game_name, missing_permissions, permission_names, render, render_lines,
                          reply_error, safe_text, tr, user_locale)
+from cogs.app_table import outside_server
 from cogs.cards import play_set_autocomplete
 from cogs.decks import any_deck_autocomplete
 from data.store import ACTIVE, TransientStoreError
@@ -122,7 +123,8 @@ class Practice(commands.Cog):
 
     # ------------------------------------------------------------------ /practice
     @app_commands.command(name=N("practice", "cmd.practice.name"), description=L("cmd.practice.description"))
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)      # also on a player's own account:
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)   # cogs/app_table.py
     @app_commands.rename(game=N("game", "cmd.practice.game.name"), level=N("level", "cmd.practice.level.name"),
                          deck=N("deck", "cmd.practice.deck.name"), card_set=N("set", "cmd.play.set.name"))
     @app_commands.describe(game=L("cmd.practice.game.description"), level=L("cmd.practice.level.description"),
@@ -143,13 +145,16 @@ class Practice(commands.Cog):
             await reply_error(interaction, tr("cogs.err.unknown_game", locale, game=safe_text(game, 40),
                                               games=tr("core.list_sep", locale).join(game_name(n, locale) for n in registry.names())))
             return
-        missing = missing_permissions(interaction.app_permissions,
-                                      in_thread=isinstance(interaction.channel, discord.Thread))
+        # where the bot is no member (a DM, a group chat, a server without it): a match of no
+        # server, shown through the player's interactions only (cogs/app_table.py)
+        anywhere = outside_server(interaction)
+        missing = [] if anywhere else missing_permissions(interaction.app_permissions,
+                                                          in_thread=isinstance(interaction.channel, discord.Thread))
         if missing:
             await reply_error(interaction, tr("cogs.err.missing_permissions", locale,
                                               perms=permission_names(missing, locale)))
             return
-        cards = await self.host.card_sets.resolve(interaction.guild_id, game, card_set)
+        cards = await self.host.card_sets.resolve(None if anywhere else interaction.guild_id, game, card_set)
         if not cards.ok:
             await reply_error(interaction, render(cards.error, locale))
             return
@@ -160,6 +165,9 @@ class Practice(commands.Cog):
                                                       + ["• " + t for t in render_lines(err.info, locale)]))
             return
         level = level or "normal"
+        if anywhere:
+            await self.bot.get_cog("AppTable").start(interaction, game, level, chosen, card_set=card_set)
+            return
         public_locale = await self.delivery.locale_for_guild(interaction.guild_id, interaction.guild_locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.host.practice(

@@ -232,7 +232,9 @@ class Records(commands.Cog):
 
     async def history_page(self, interaction: discord.Interaction, user_id: int, game: str | None, page: int,
                            locale: str) -> tuple[str, discord.ui.View | None]:
-        rows, page, n = await self.records.history(user_id, game, interaction.guild_id, page)
+        # your own history also lists your matches of no server (practice in a DM or group chat)
+        rows, page, n = await self.records.history(user_id, game, interaction.guild_id, page,
+                                                   personal=user_id == interaction.user.id)
         head = tr("records.history.title", locale, user=f"<@{user_id}>",
                   game=game_name(game, locale) if game else tr("records.all_games", locale), page=page + 1, pages=n)
         if not rows:

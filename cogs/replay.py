@@ -7,7 +7,9 @@ animated picture posted in a match's thread when it ends.
   moment; a button turns it off), never anyone else's; ``public:true`` posts the public replay for
   the channel, whose buttons give anyone else who presses them their own copy.
 * ``/match gif [match] [public]``: the animated picture of the match (host/gif_worker.py draws it
-  in a process of its own); when a match ends the thread gets one (``/settings gif``, default on).
+  in a process of its own); when a match ends it is joined to the final board, so the thread
+  still ends with one message: the board, its result and the picture (``/settings gif``, default
+  on; the board is whole without it — drawn seconds later, failed or turned off).
 * ``/match record [match]``: the text record of the public steps (host/match_record.py); the
   match's own players also get the full record (seed, every command) once it has ended.
 
@@ -38,8 +40,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.authority import check_match, reachable, seated
-from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render, reply, reply_error,
-                         run_in_cog, safe_text, tr, transient, user_locale)
+from cogs.common import (CONTENT_MAX, LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render,
+                         reply, reply_error, run_in_cog, safe_text, too_old_to_edit, tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
 from cogs.guide import command_text
 from data.store import ABORTED, FINISHED
@@ -315,8 +317,12 @@ class Replay(commands.Cog):
 
     async def _published(self, rec: Any) -> None:
         """Delivery's after-publish hook: a match just ended gets its animated picture in its
-        thread (``/settings gif``), once — drawn in the background, so nothing waits for it."""
-        if rec.status != FINISHED or not rec.n_commands or self.delivery is None:
+        thread (``/settings gif``), once — drawn in the background, so nothing waits for it —
+        joined to its final board when it has one."""
+        if rec.status != FINISHED or self.delivery is None:
+            return
+        board = self.delivery.final_boards.pop(rec.id, None)
+        if not rec.n_commands:
             return
         try:
             refs = await self.store.get_refs(rec.id)
@@ -328,19 +334,49 @@ class Replay(commands.Cog):
         except Exception:
             log.exception("match %s: the end-of-match picture was not started", rec.id)
             return
-        task = asyncio.create_task(self._post_gif(rec, int(refs["thread"])))
+        task = asyncio.create_task(self._post_gif(rec, int(refs["thread"]), board))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _post_gif(self, rec: Any, thread_id: int) -> None:
+    async def _post_gif(self, rec: Any, thread_id: int, board: Any = None) -> None:
+        """Draw the animated picture and join it to the final board ``board`` (the message as
+        posted); without one, or when it cannot be edited, post it in the thread on its own."""
         try:
             locale = await self.delivery.public_locale(rec)
             made = await self.gif(rec, locale)
+            if board is not None and await self._join(rec, board, made, locale):
+                return
             await self.bot.get_partial_messageable(thread_id).send(
                 gif_caption(rec, made, locale, self._result(rec), self.bot.tree), file=gif_file(rec, made),
                 allowed_mentions=NO_PINGS)
         except Exception:
             log.exception("match %s: the end-of-match picture was not posted", rec.id)
+
+    async def _join(self, rec: Any, board: Any, made: Any, locale: str) -> bool:
+        """Edit the final board to carry the animated picture as a second attachment, its
+        caption after the board's words (the result is already there): one rate-limited edit
+        instead of a post, and the board stays the thread's newest message.  The board keeps its
+        picture (kept by id, so its embed still shows it), words, result and pings.  False when
+        it is no longer the match's board, is too old to edit, or Discord refuses the edit."""
+        ref = f"{board.channel.id}:{board.id}"
+        refs = await self.store.get_refs(rec.id)
+        if refs.get("board") != ref or too_old_to_edit(int(board.id), self.host.now()):
+            return False
+        words = board.content or ""
+        caption = gif_caption(rec, made, locale, None, self.bot.tree)
+        joined = f"{words}\n\n{caption}" if words else caption
+        kwargs: dict[str, Any] = {"content": joined} if len(joined) <= CONTENT_MAX else {}
+        # the board's own mentions stay mentions (an edit notifies nobody)
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                           users=list(getattr(board, "mentions", None) or []))
+        try:
+            await self.bot.get_partial_messageable(board.channel.id).get_partial_message(board.id).edit(
+                attachments=[*board.attachments, gif_file(rec, made)], allowed_mentions=mentions, **kwargs)
+        except discord.HTTPException as exc:
+            log.info("match %s: the animated picture could not join the final board (%s)", rec.id,
+                     getattr(exc, "code", exc))
+            return False
+        return True
 
     # ------------------------------------------------------------------ /match record
     @app_commands.command(name=N("record", "cmd.match.record.name"), description=L("cmd.match.record.description"))

@@ -115,21 +115,24 @@ class RecordsSql:
         return [RatingChange(*r) for r in reversed(rows)]
 
     @staticmethod
-    def _game_guild(prefix: str, game: str | None, guild_id: int | None) -> tuple[str, list[Any]]:
+    def _game_guild(prefix: str, game: str | None, guild_id: int | None,
+                    personal: bool = False) -> tuple[str, list[Any]]:
         """The optional ``AND game = ? AND guild_id = ?`` of the results queries (columns of the
-        table named by ``prefix``) and their parameters."""
+        table named by ``prefix``) and their parameters; ``personal``: the server's or no
+        server's (``guild_id IS NULL``)."""
         sql, params = "", []
         if game is not None:
             sql += f" AND {prefix}game = ?"
             params.append(game)
         if guild_id is not None:
-            sql += f" AND {prefix}guild_id = ?"
+            sql += f" AND ({prefix}guild_id = ? OR {prefix}guild_id IS NULL)" if personal \
+                else f" AND {prefix}guild_id = ?"
             params.append(int(guild_id))
         return sql, params
 
     async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
-                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
-        more, params = self._game_guild("", game, guild_id)
+                            offset: int = 0, limit: int = 10, *, personal: bool = False) -> tuple[list[ResultRow], int]:
+        more, params = self._game_guild("", game, guild_id, personal)
         where = " WHERE user_id = ?" + more
         params.insert(0, int(user_id))
         async with self._read() as c:

@@ -385,8 +385,10 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def results_query(self, user_id: int, game: str | None = None, guild_id: int | None = None,
-                            offset: int = 0, limit: int = 10) -> tuple[list[ResultRow], int]:
-        """A user's results, newest first, and the total count (for pagination)."""
+                            offset: int = 0, limit: int = 10, *, personal: bool = False) -> tuple[list[ResultRow], int]:
+        """A user's results, newest first, and the total count (for pagination).  ``personal``
+        (with a ``guild_id``): also the results of matches that belong to no server (practice
+        through the bot installed on the player's own account)."""
 
     @abc.abstractmethod
     async def result_counts(self, user_id: int) -> dict[str, dict[str, int]]:

@@ -27,18 +27,24 @@ class Practice:
     async def practice(self, game: str, user: int, name: str, *, ai_user: int, level: str = "normal",
                        ai_name: str = "", options: dict | None = None, deck: Any = None,
                        guild_id: int | None = None, channel_id: int | None = None,
-                       locale: str = "en", cards: str | None = None) -> Result:
+                       locale: str = "en", cards: str | None = None, anywhere: bool = False) -> Result:
         """Start a match of ``user`` against the computer at ``level`` (no acceptance needed);
-        ``cards``: the server's card set to play with (see :meth:`challenge`)."""
+        ``cards``: the server's card set to play with (see :meth:`challenge`).  ``anywhere``: a
+        match that belongs to no server (the bot installed on the player's own account, used in
+        a DM or a group chat): no server and no channel are kept, ``meta["app"]`` marks it, and
+        the front end shows it only through the player's own interactions."""
         from ai import LEVELS
 
         if level not in LEVELS:
             return Result.fail("host.err.ai_level", levels=", ".join(LEVELS))
         if game in registry and not hasattr(registry.get(game), "determinize"):
             return Result.fail("host.err.no_practice", game=game)
+        meta = {"rated": False, "practice": True, "ai": {"1": level}, **({"app": True} if anywhere else {})}
+        if anywhere:
+            guild_id = channel_id = None
         res = await self.challenge(game, user, name, opponents=[(int(ai_user), ai_name or "AI")], options=options,
                                    guild_id=guild_id, channel_id=channel_id, locale=locale, deck=deck,
-                                   meta={"rated": False, "practice": True, "ai": {"1": level}}, cards=cards)
+                                   meta=meta, cards=cards)
         if not res.ok:
             return res
         return await self.accept(res.match.id, int(ai_user))

@@ -174,13 +174,16 @@ class Records:
         provisional = min(R.PROVISIONAL_GAMES - 1, len(hist)) if fresh else 0
         return [first] + [R.display(h.mu) for h in hist], provisional
 
-    async def history(self, user_id: int, game: str | None, guild_id: int | None, page: int
-                      ) -> tuple[list[tuple[Any, MatchRecord | None]], int, int]:
-        """One page of results (with their matches), the page shown and the page count."""
-        _, total = await self.store.results_query(user_id, game, guild_id, 0, 1)
+    async def history(self, user_id: int, game: str | None, guild_id: int | None, page: int, *,
+                      personal: bool = False) -> tuple[list[tuple[Any, MatchRecord | None]], int, int]:
+        """One page of results (with their matches), the page shown and the page count.
+        ``personal``: the player's own history, which also holds their matches of no server
+        (practice in a DM or a group chat); never another player's."""
+        _, total = await self.store.results_query(user_id, game, guild_id, 0, 1, personal=personal)
         n = pages(total)
         page = min(max(0, int(page)), n - 1)
-        rows, _ = await self.store.results_query(user_id, game, guild_id, page * PER_PAGE, PER_PAGE)
+        rows, _ = await self.store.results_query(user_id, game, guild_id, page * PER_PAGE, PER_PAGE,
+                                                 personal=personal)
         out = []
         for r in rows:
             try:

@@ -293,6 +293,44 @@ def test_discord_bench_table_and_targets():
     assert "| avalon | 2.0 | 3 | 4 | 18 | 1.0 | 2.0 | NO | 12 | 4.2 |" in table
     assert misses(result) == ["avalon: taps/turn p95", "avalon: board last", "avalon: raw-id labels",
                               "avalon: phone text"]
+    # every game plays a move in at most 2 taps at the median and 3 at most
+    assert "| target | ≤ 2 | ≤ 3 |" in table
+    slow = dict(good, interactions_per_move_median=2.5, interactions_per_move_max=4)
+    assert misses({"discord": {"maken": slow}}) == ["maken: taps/move median", "maken: taps/move max"]
+
+
+def test_discord_bench_looks_at_the_end_once_the_gif_has_come():
+    """The end-of-match animated picture is drawn in another process and comes seconds after the
+    final board: the bench waits for it (on the board, or posted on its own) before it looks at
+    the thread's newest message and counts the REST calls, and gives up after GIF_WAIT."""
+    import asyncio
+
+    from bench import discord as bench_discord
+
+    class Thread:
+        def __init__(self, names: list[str]) -> None:
+            self.messages = [{"attachments": [{"filename": n} for n in names]}]
+            self.timeouts: list[float] = []
+            self.settled = 0
+
+        def posts(self, channel_id: int) -> list[dict]:
+            return self.messages
+
+        async def wait_for(self, predicate, *, timeout: float, what: str = ""):
+            self.timeouts.append(timeout)
+            if predicate():
+                return True
+            raise AssertionError(f"timed out waiting for {what}")
+
+        async def settle(self, *, quiet: float) -> None:
+            self.settled += 1
+
+    joined = Thread(["board.png", "match-7.gif"])
+    asyncio.run(bench_discord._await_gif(joined, 1, 7))
+    assert joined.timeouts == [bench_discord.GIF_WAIT] and joined.settled == 1
+    other = Thread(["board.png", "match-8.gif"])       # another match's picture is not this one's
+    asyncio.run(bench_discord._await_gif(other, 1, 7))
+    assert other.settled == 0
 
 
 def test_discord_bench_pools_turns_and_takes_the_median_of_rest_calls():

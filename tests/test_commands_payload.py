@@ -50,7 +50,8 @@ def check_name(where: str, name: str) -> None:
 def test_dump_commands_lists_the_front_end(payload):
     assert {c["name"] for c in payload} == {"play", "move", "match", "rules", "help", "settings",
                                             "profile", "history", "h2h", "leaderboard", "league", "league-admin",
-                                            "deck", "practice", "cards", "stats", "turns", "vacation", "notify"}
+                                            "deck", "practice", "cards", "stats", "turns", "vacation", "notify",
+                                            "card"}
     match = next(c for c in payload if c["name"] == "match")
     assert {o["name"] for o in match["options"]} == {
         "status", "resign", "abort", "hand", "log", "rematch", "spectate", "claim",

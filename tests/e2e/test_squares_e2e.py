@@ -492,7 +492,7 @@ async def test_with_discords_rate_limits_a_fast_match_gets_no_429(table, twin):
         windows[-1].append(t)
     busiest = max(len(w) for w in windows)
     assert busiest == 5, busiest
-    # (a match that ended gets its animated picture after its last board: issue 35)
-    newest = [m for m in twin.posts(thread_id) if not any(a["filename"].endswith(".gif") for a in m.get("attachments", []))]
+    # (a match that ended gets its animated picture joined to its final board, never after it)
+    newest = twin.posts(thread_id)
     assert newest[-1] is table.latest_board(match_id), "the newest message is the board"
     assert_every_message_within_limits(twin)

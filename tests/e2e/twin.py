@@ -56,6 +56,12 @@ appended to :attr:`Twin.violations`, which the e2e fixtures require to be empty:
   attachment of the message;
 * any route the twin does not know (404, so a new kind of call is noticed).
 
+Apps installed to a user's own account (tests/e2e/twin_user_app.py): commands' ``integration_types``
+and ``contexts`` (checked at sync, and where a command is offered), group DMs and servers that
+never added the bot (every channel route there refused 403/50001), interactions with ``context``
+and ``authorizing_integration_owners``, and at most 5 follow-ups per interaction of the user's
+install (400/40094).
+
 Expected refusals are not violations: DMs to a user in :attr:`Twin.closed_dms` (403, code
 50007) and the 429s asked for with :meth:`Twin.rate_limit`.  :meth:`Twin.drop_gateway` cuts the
 websocket (TCP abort), :meth:`Twin.request_reconnect` sends op 7.
@@ -93,12 +99,13 @@ from .twin_limits import (  # noqa: F401  (some re-exported: tests import them f
 from .twin_gateway import TwinGateway, ShardSession
 from .twin_rest import TwinRest
 from .twin_events import TwinEvents
+from .twin_user_app import TwinUserApp
 
 DISCORD_EPOCH_MS = 1420070400000
 
 
 # ---------------------------------------------------------------------------- the twin
-class Twin(TwinGateway, TwinRest, TwinEvents):
+class Twin(TwinGateway, TwinRest, TwinEvents, TwinUserApp):
     """The local Discord.  ``async with Twin() as twin:`` or :meth:`start` / :meth:`stop`.
     ``shards``: the shard count ``GET /gateway/bot`` recommends; above 1 the twin requires
     sharding (``require_sharding``) and its first guild is on shard 0."""
@@ -147,6 +154,7 @@ class Twin(TwinGateway, TwinRest, TwinEvents):
         self.thread_members: dict[int, set[int]] = {}
         self._limits: list[dict] = []          # injected 429s
         self.refuse_followups = False          # public follow-ups answered 401/50027 (an expired token)
+        self.init_user_app()                   # a user's own install: group DMs, foreign servers (twin_user_app.py)
         self._attachment_bytes: dict[str, bytes] = {}   # attachment id -> uploaded bytes
         first = self.add_guild(0, "Twin Guild")
         self.guild_id, self.bot_role_id = first["id"], first["role_id"]
@@ -530,9 +538,8 @@ class Twin(TwinGateway, TwinRest, TwinEvents):
             "token": f"itok-{iid}-{uuid.uuid4().hex}", "version": 1, "data": data, "locale": locale,
             "app_permissions": str(self.bot_permissions(int(ch["id"]))), "entitlements": [], "attachment_size_limit": self.upload_limit,
         }
-        if ch["type"] == 1:
-            payload.update(channel_id=ch["id"], channel=ch, user=user, context=1,
-                           authorizing_integration_owners={"1": user["id"]})
+        if self.place_payload(payload, ch, user, data, message, permissions):
+            pass                # a DM, a group DM, a server without the bot (twin_user_app.py)
         else:
             payload.update(guild_id=ch["guild_id"], guild_locale=guild_locale, channel_id=ch["id"],
                            channel=ch, context=0, authorizing_integration_owners={"0": ch["guild_id"]},
@@ -668,18 +675,21 @@ class Twin(TwinGateway, TwinRest, TwinEvents):
 
     async def slash(self, user: dict, path: str, *, channel_id: Any = None, locale: str = "en-US",
                     guild_locale: str = "en-US", permissions: str = MEMBER_PERMISSIONS, settle: bool = True,
-                    quiet: float = QUIET, **options: Any) -> Interaction:
+                    quiet: float = QUIET, stale: bool = False, **options: Any) -> Interaction:
         """Run ``/path`` as ``user``.  Returns once the bot answered (a deferred answer: followed
-        up) and then sent nothing for ``quiet`` seconds (0: as soon as it answered)."""
+        up) and then sent nothing for ``quiet`` seconds (0: as soon as it answered).  A command
+        Discord's client does not offer there is refused unless ``stale`` (twin_user_app.py)."""
         data = self._command_data(path, options, None)
         payload = self.interaction_payload(2, user, data, channel_id=channel_id, locale=locale,
                                            guild_locale=guild_locale, permissions=permissions)
+        self.check_offered(payload, stale)
         return await self.send_interaction(payload, user, settle=settle, quiet=quiet)
 
     async def autocomplete(self, user: dict, path: str, focused: str, *, channel_id: Any = None,
-                           locale: str = "en-US", **options: Any) -> list[dict]:
+                           locale: str = "en-US", stale: bool = False, **options: Any) -> list[dict]:
         data = self._command_data(path, options, focused)
         payload = self.interaction_payload(4, user, data, channel_id=channel_id, locale=locale)
+        self.check_offered(payload, stale)
         ix = await self.send_interaction(payload, user, quiet=0.0)   # an autocomplete sends nothing else
         assert ix.response_type == 8, f"autocomplete answered with type {ix.response_type}"
         return ix.choices or []

@@ -185,7 +185,9 @@ def check_commands(commands: list[dict]) -> list[str]:
         if c.get("type", 1) == 1 and not 1 <= len(c.get("description") or "") <= 100:
             errors.append(f"/{c.get('name')}: description length")
         opts(f"/{c.get('name')}", c.get("options") or [])
-    return errors
+    from .twin_user_app import check_installs   # integration_types and contexts (a user's own install)
+
+    return errors + check_installs(commands)
 
 
 MODAL_TEXT_MAX = 4000   # a text input's value, min_length and max_length

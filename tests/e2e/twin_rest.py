@@ -107,6 +107,7 @@ class TwinRest:
 
     async def _route(self, method: str, path: str, payload: Any, files: list, query: Any) -> tuple[int, Any]:
         m = re.fullmatch
+        self.check_reach(method, path)      # a group DM, a server without the bot: 403 (twin_user_app.py)
         if method == "GET" and path == "/users/@me":
             return 200, self.bot_user
         if method == "GET" and path == "/gateway/bot":
@@ -380,11 +381,13 @@ class TwinRest:
             self._check(data, files)
             message = self._new_message(channel_id, data, files, via="interaction", viewer=ix.user_id)
             ix.original_id = int(message["id"])
+            self.remember_owners(message, ix)
             self._snap(ix, message)
         elif t == 5:
             message = self._new_message(channel_id, {"flags": data.get("flags", 0)}, [], via="interaction",
                                         flags=LOADING, viewer=ix.user_id)
             ix.original_id = int(message["id"])
+            self.remember_owners(message, ix)
         elif t in (6, 7):
             # a component's interaction, or a modal submitted from a component (it carries the
             # component's message): the message may be updated; a command's modal has none
@@ -478,11 +481,13 @@ class TwinRest:
         flags = int((payload or {}).get("flags") or 0)
         if self.refuse_followups and not flags & EPHEMERAL:
             raise Reject(401, 50027, "Invalid Webhook Token", violation=False)
+        self.count_followup(ix)         # a user's own install: 5 at most (twin_user_app.py)
         cid = int(ix.payload["channel_id"])
         ch = self.channels.get(cid) or {}
         if not flags & EPHEMERAL:       # a public follow-up is a new message, as a post is
             await self._new_in_thread(cid, ch)
         msg = self._new_message(cid, payload, files, via="followup",
                                 viewer=ix.user_id if flags & EPHEMERAL else None)
+        self.remember_owners(msg, ix)
         self._snap(ix, msg)
         return 200, self.public(msg)
