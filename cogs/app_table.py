@@ -84,8 +84,8 @@ def outside_server(interaction: discord.Interaction) -> bool:
 
 def allowed_here(command: Any, interaction: discord.Interaction) -> bool:
     """May the top-level ``command`` be used where ``interaction`` comes from?  :data:`ANYWHERE`
-    everywhere; the others in a server that added the bot, and — unless they are server-only — in
-    the bot's own DM, as Discord offers them.  An interaction that names no context is let
+    everywhere; the others in a server that added the bot, and in the bot's own DM, where each
+    answers for itself as before (a server's command refuses there in its own words).  An interaction that names no context is let
     through (as before there were contexts)."""
     if command is None or command.name in ANYWHERE:
         return True
@@ -95,9 +95,10 @@ def allowed_here(command: Any, interaction: discord.Interaction) -> bool:
     if ctx.guild:
         return interaction.guild_id is not None and interaction.is_guild_integration()
     if ctx.dm_channel:
-        contexts = getattr(command, "allowed_contexts", None)
-        unset = contexts is None or not (contexts.guild or contexts.dm_channel or contexts.private_channel)
-        return not getattr(command, "guild_only", False) and (unset or contexts.dm_channel)
+        # the bot's own DM: every command answers for itself there, as it always has — a
+        # server's command refuses in its own words ("Leagues belong to a server: use /league
+        # inside the server whose league you mean"), which says more than a generic refusal
+        return True
     return False
 
 
