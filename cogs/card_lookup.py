@@ -12,9 +12,10 @@ hold it (:func:`matching`).  Each suggestion names the card in the reader's lang
 name, and the game; its value is ``<game>:<card id>``.  A name typed without picking a
 suggestion is taken when it names one card (:func:`resolve`).
 
-The picture is the card as the card pages draw it (render/card_pages.py), alone under its name;
-the answer's text says everything the picture shows (the card's rules text in the reader's
-language), so nothing is only in the picture.
+The answer is one Components V2 layout (cogs/layouts.py): the card's name, its picture as the
+card pages draw it (render/card_pages.py) in a media gallery, then in words everything the
+picture shows (the card's rules text in the reader's language, its game, its other name), so
+nothing is only in the picture.
 """
 from __future__ import annotations
 
@@ -32,12 +33,14 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from cogs.common import CHOICE_MAX, L, N, clip, game_name, reply, reply_error, safe_text, tr, user_locale
+from cogs.layouts import ALT_MAX, layout
 from data import i18n
 from data.card_sets import games
 
 log = logging.getLogger("cogs.card_lookup")
 
 PICTURE = "card.png"
+ACCENT = 0x11806A           # the card's colour (a dark teal)
 VALUE = re.compile(r"(?P<game>[a-z_]{2,20}):(?P<id>.{1,79})")
 # spaces and the dots and dashes a name may be written with or without ("Blitz-Vector", "ブリッツ・ベクター")
 _GAPS = re.compile(r"[\s\u30fb\u00b7\u2027\u2010-\u2015\-_.'’]+")
@@ -172,20 +175,18 @@ def card_png(card: CardRef, locale: str) -> bytes:
     return encode_png(hand_sheet.draw_sheet(ctx, 0, [section], header=header))
 
 
-def card_embed(card: CardRef, locale: str) -> discord.Embed:
-    """The card's words: its name, its other name, its game and its whole rules text."""
+def card_layout(card: CardRef, locale: str, picture: bool = True) -> discord.ui.LayoutView:
+    """The card as one layout: its name, its picture (``PICTURE``, when drawn), its whole rules
+    text, its game and its other name, where to find a server's own cards in small print."""
     rules = card.entry.rules if card.entry is not None else {}
     text = str((rules or {}).get(locale) or (rules or {}).get("en") or "")
-    embed = discord.Embed(title=clip(safe_text(card.shown(locale)), 256),
-                          description=clip(safe_text(text, lines=True), 4000) or None,
-                          colour=discord.Colour.dark_teal())
-    embed.add_field(name=tr("user_app.card.game", locale), value=game_name(card.game, locale), inline=True)
+    facts = [tr("layouts.field", locale, label=tr("user_app.card.game", locale), value=game_name(card.game, locale))]
     if card.other(locale):
-        embed.add_field(name=tr("user_app.card.other_name", locale), value=clip(safe_text(card.other(locale)), 1024),
-                        inline=True)
-    embed.set_footer(text=tr("user_app.card.footer", locale))
-    embed.set_image(url=f"attachment://{PICTURE}")
-    return embed
+        facts.append(tr("layouts.field", locale, label=tr("user_app.card.other_name", locale),
+                        value=safe_text(card.other(locale))))
+    name = safe_text(card.shown(locale))
+    return layout(accent=ACCENT, title=name, pictures=[(PICTURE, clip(card.shown(locale), ALT_MAX))] if picture else [],
+                  blocks=[safe_text(text, lines=True), "\n".join(facts)], footer=tr("user_app.card.footer", locale))
 
 
 class CardLookup(commands.Cog):
@@ -227,15 +228,13 @@ class CardLookup(commands.Cog):
         except Exception:       # a picture must never cost the card's words
             log.exception("drawing card %s of %s failed", found.id, found.game)
             png = None
-        embed = card_embed(found, locale)
-        if png is None:
-            embed.set_image(url=None)
         file = discord.File(io.BytesIO(png), filename=PICTURE) if png is not None else None
-        await reply(interaction, embed=embed, file=file, ephemeral=not public)
+        await reply(interaction, view=card_layout(found, locale, picture=png is not None), file=file,
+                    ephemeral=not public)
 
     @card.autocomplete("name")
     async def _name_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await self.autocomplete(interaction, current)
 
 
-__all__ = ["CardLookup", "CardRef", "card_png", "choices", "fold", "index", "matching", "resolve"]
+__all__ = ["CardLookup", "CardRef", "card_layout", "card_png", "choices", "fold", "index", "matching", "resolve"]

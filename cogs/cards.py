@@ -8,6 +8,9 @@ names with ``/cards role``; looking at them (list, show, diff, export) is open t
 A set is its server's: every call looks only among the sets of the server it comes from, and a
 page button pressed anywhere else answers that there is no such set.
 
+``/cards show`` answers with one Components V2 layout (cogs/layouts.py): the picture of six cards
+in a media gallery, each card's name and rules text in words beneath it, ◀ ▶ in a row under them.
+
 custom_id template (≤ 100 chars)::
 
     cs:<game>:<version id, 0 = shipped>:<page>:<filter>     /cards show, ◀ ▶
@@ -28,6 +31,7 @@ from discord.ext import commands
 
 from cogs.common import (CHOICE_MAX, L, N, clip, code, file_bytes, game_name, render, render_lines, reply, reply_error,
                          run_in_cog, safe_text, tr, user_locale)
+from cogs.layouts import edit_kwargs, layout, rows_of, send_kwargs
 from data.card_sets import games
 from data.card_sets.upload import MAX_FILE, MAX_UNPACKED
 from host.card_sets import ROLE_KEY, SHIPPED, SHIPPED_NAMES, set_label
@@ -36,6 +40,9 @@ log = logging.getLogger("cogs.cards")
 
 PAGE_TEMPLATE = r"cs:(?P<game>[a-z_]{2,20}):(?P<set>\d{1,19}):(?P<page>\d{1,4}):(?P<q>.{0,40})"
 PER_PAGE = 6
+PICTURE = "cards.png"
+ACCENT = 0x1ABC9C               # the card pages' colour
+RULES_SHOWN = 450               # characters of a card's rules text under the page (six to a page)
 PROBLEMS_SHOWN = 12             # problems listed in the answer; all of them in the attached file
 CONTENT_MAX = 1900
 
@@ -227,11 +234,13 @@ class Cards(commands.Cog):
             return
         await interaction.response.defer(ephemeral=not public, thinking=True)
         row = res.data["row"]
-        embed, file, view = await self._page(game, row, res.data, 0, locale)
-        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=not public,
+        view, file = await self._page(game, row, res.data, 0, locale)
+        await interaction.followup.send(**send_kwargs(view, [file]), ephemeral=not public,
                                         allowed_mentions=discord.AllowedMentions.none())
 
     async def _page(self, game: str, row: Any, data: dict, page: int, locale: str) -> tuple:
+        """Page ``page`` of a set as (layout, file): its title, the picture of six cards, each
+        card's name and rules text in words (so nothing is only in the picture), ◀ ▶ beneath."""
         from render.card_pages import page_png
 
         entries = data["entries"]
@@ -242,23 +251,13 @@ class Cards(commands.Cog):
         note = tr("cards.filtered", locale, query=data["query"]) if data["query"] else ""
         png = await asyncio.to_thread(page_png, game, chunk, title=title, page=page + 1, pages=pages,
                                       locale=locale, note=note)
-        names = [("📦 " if e.deck else "🃏 ") + safe_text(e.name.get(locale) or e.name.get("en") or e.id, 60)
-                 + ("" if e.own else " " + tr("cards.shipped_mark", locale)) for e in chunk]
         head = tr("cards.show_head", locale, game=game_name(game, locale), shown=len(entries), total=data["total"],
                   page=page + 1, pages=pages)
-        embed = discord.Embed(title=safe_text(title, 120), description=clip("\n".join([head, *names]), 4000))
-        embed.set_image(url="attachment://cards.png")
-        view = discord.ui.View(timeout=None)
-        if pages > 1:
-            sid = row.id if row is not None else 0
-            q = data["query"][:30].replace("\n", " ")
-            # a disabled button points at the page shown, so the two ids always differ
-            for target, label, disabled in ((page - 1 if page > 0 else page, "◀", page == 0),
-                                            (page + 1 if page + 1 < pages else page, "▶", page + 1 >= pages)):
-                button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"cs:{game}:{sid}:{target}:{q}")
-                view.add_item(CardPage(button, game, sid, target, q))
-        return embed, discord.File(io.BytesIO(png), filename="cards.png"), view
+        view = layout(accent=ACCENT, title=safe_text(title, 120), pictures=[(PICTURE, head)],
+                      blocks=[head + ("\n" + tr("cards.filtered", locale, query=safe_text(data["query"])) if note else ""),
+                              *(_entry_words(e, locale) for e in chunk)],
+                      rows=rows_of(_page_buttons(game, row, data, page, pages)))
+        return view, discord.File(io.BytesIO(png), filename=PICTURE)
 
     async def on_page(self, interaction: discord.Interaction, game: str, set_id: int, page: int, query: str) -> None:
         locale = user_locale(interaction)
@@ -277,8 +276,8 @@ class Cards(commands.Cog):
             await reply_error(interaction, render(res.error, locale))
             return
         row = res.data["row"]
-        embed, file, view = await self._page(game, row, res.data, page, locale)
-        await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+        view, file = await self._page(game, row, res.data, page, locale)
+        await interaction.response.edit_message(**edit_kwargs(view, [file]))
 
     # ------------------------------------------------------------------ diff
     @group.command(name=N("diff", "cmd.cards.diff.name"), description=L("cmd.cards.diff.description"))
@@ -440,6 +439,32 @@ class Cards(commands.Cog):
                                    allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("balance run %s: could not post its progress", run.id, exc_info=True)
+
+
+def _entry_words(e: Any, locale: str) -> str:
+    """A card (or deck) of a page in words: its name (a shipped card marked so), then its rules
+    text in the reader's language (a deck: its list), clipped."""
+    name = safe_text(e.name.get(locale) or e.name.get("en") or e.id, 60)
+    line = ("📦 " if e.deck else "🃏 ") + f"**{name}**" + ("" if e.own else " " + tr("cards.shipped_mark", locale))
+    rules = getattr(e, "rules", None) or {}
+    text = str(rules.get(locale) or rules.get("en") or "")
+    return line + ("\n" + safe_text(text, RULES_SHOWN, lines=True) if text else "")
+
+
+def _page_buttons(game: str, row: Any, data: dict, page: int, pages: int) -> list[discord.ui.Item]:
+    """◀ ▶ of a set's pages (none for one page); a disabled button points at the page shown, so
+    the two ids always differ."""
+    if pages <= 1:
+        return []
+    sid = row.id if row is not None else 0
+    q = data["query"][:30].replace("\n", " ")
+    out: list[discord.ui.Item] = []
+    for target, label, disabled in ((page - 1 if page > 0 else page, "◀", page == 0),
+                                    (page + 1 if page + 1 < pages else page, "▶", page + 1 >= pages)):
+        button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                   custom_id=f"cs:{game}:{sid}:{target}:{q}")
+        out.append(CardPage(button, game, sid, target, q))
+    return out
 
 
 def _log_entry(interaction: discord.Interaction, action: str, value: Any) -> Any:

@@ -1,5 +1,5 @@
 """◀ ▶ under a league picture: the standings (cogs/league_records.py) and the bracket
-(cogs/league_bracket.py).  The buttons are persistent (a :class:`discord.ui.DynamicItem`): the
+(cogs/league_bracket.py), in the rows beneath their layouts (cogs/layouts.py).  The buttons are persistent (a :class:`discord.ui.DynamicItem`): the
 page is in the custom id and the league is read again on every press, so they keep working after
 a restart.  What a press does is registered by the module that draws the picture (:func:`turns`);
 this module names neither.
@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable
 import discord
 
 from cogs.common import pager, reply_error, tr, user_locale
+from cogs.layouts import moved_rows
 
 log = logging.getLogger("cogs.league_pages")
 
@@ -41,6 +42,11 @@ def page_view(league_id: int, page: int, pages: int, locale: str, kind: str = "s
     fits one page)."""
     return pager(page, pages, locale, lambda target: f"lg{kind}:{int(league_id)}:{target}",
                  lambda button, target: LeaguePage(button, kind, int(league_id), target))
+
+
+def page_rows(league_id: int, page: int, pages: int, locale: str, kind: str = "s") -> list[discord.ui.ActionRow]:
+    """The same ◀ ▶ as rows for a layout (none when it fits one page)."""
+    return moved_rows(page_view(league_id, page, pages, locale, kind))
 
 
 class LeaguePage(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_TEMPLATE):

@@ -12,8 +12,8 @@ close, season, role, report for any pairing) are ``/league-admin …`` (cogs/lea
 shown to Manage Server by default; they use the helpers of this cog (``is_organiser``,
 ``_resolve``, ``refresh``, ``after_change``).
 
-The standings (text, picture, pages), the trail and the exports are shown by
-cogs/league_records.py.
+The standings (text, picture, pages; a Components V2 layout, as is the post that ends a league),
+the trail and the exports are shown by cogs/league_records.py.
 
 custom_id template: ``lg:<league>:<join|checkin|play|standings>`` (checkin: cogs/league_event.py;
 and ``lgs:<league>:<page>``, the
@@ -41,7 +41,7 @@ from cogs.league_clock import as_of, digest, pairing_clocks, pairing_text, refre
 from cogs.league_bracket import (
     announce_matches, announce_replay, champion_line, post_bracket, send_bracket,
 )
-from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, send_standings, table_text
+from cogs.league_records import DYNAMIC_ITEMS as RECORD_ITEMS, post_final_standings, send_standings, table_text
 from data.store import LeagueRecord
 from host.decks import DeckBook
 from host import leagues as LG
@@ -443,9 +443,10 @@ class Leagues(commands.Cog):
             stats = command_text(self.bot.tree, "stats", locale, game=("cmd.stats.game.name",
                                                                         game_name(lg.data["game"], locale)),
                                  league=("cmd.stats.league.name", lg.id))
-            await self.announce(lg, tr("leagues.finished", locale, league=lg.id, name=safe_text(lg.data["name"]))
-                                + ("\n" + crown if crown else "") + "\n" + self._table_text(lg, locale, 10)
-                                + "\n" + tr("leagues.finished_stats", locale, command=stats))
+            await post_final_standings(self.bot, lg, locale, tr("leagues.finished", locale, league=lg.id,
+                                                                 name=safe_text(lg.data["name"])),
+                                       lead=(crown,) if crown else (),
+                                       more=(tr("leagues.finished_stats", locale, command=stats),))
 
     async def _tell_ready(self, lg: LeagueRecord, locale: str) -> None:
         """Pairing by hand (``pair_by_hand``): a complete round is told to the organiser, once."""

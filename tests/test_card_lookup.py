@@ -10,8 +10,9 @@ import io
 import pytest
 from PIL import Image
 
-from cogs.card_lookup import CardRef, card_embed, card_png, choices, fold, index, label, matching, rank, resolve
+from cogs.card_lookup import CardRef, card_layout, card_png, choices, fold, index, label, matching, rank, resolve
 from data.card_sets import games
+from layout_reading import check_layout, view_pictures, view_text
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +95,12 @@ def test_the_answer_shows_the_card_alone_and_says_all_of_its_text(cards):
         for locale in ("en", "ja"):
             img = Image.open(io.BytesIO(card_png(card, locale)))
             assert img.width >= 400 and img.height >= 100
-            embed = card_embed(card, locale)
-            assert card.entry.rules[locale][:20].replace("*", "") in embed.description.replace("\\", "")
-            assert embed.image.url == "attachment://card.png"
-            assert embed.title.replace("\\", "") == card.shown(locale)
+            view = card_layout(card, locale)
+            words = view_text(view).replace("\\", "")
+            assert card.entry.rules[locale][:20].replace("*", "") in words
+            assert view_pictures(view) == ["attachment://card.png"]
+            assert words.splitlines()[0] == "### " + card.shown(locale)
+            assert check_layout(view.to_components(), {"card.png"}) == []
+            # a card whose picture could not be drawn: the words alone, no gallery naming a missing file
+            alone = card_layout(card, locale, picture=False)
+            assert view_pictures(alone) == [] and check_layout(alone.to_components(), set()) == []

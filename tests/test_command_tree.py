@@ -10,6 +10,7 @@ import re
 import pytest
 
 from discord_fakes import ALL_PERMISSIONS, make_env
+from layout_reading import reply_text
 
 from data import i18n
 from data.store import RatingRow
@@ -214,8 +215,8 @@ async def test_exactly_tied_league_players_share_a_place_in_the_standings(env):
                                      permissions=ALL_PERMISSIONS)
     assert (await env.store.get_league(league_id)).status == "finished"
     ix = await env.fake.slash(env.bot, env.bob, "league standings")
-    rows = [ln for ln in ix.text.splitlines() if re.match(r"^\s*\d+ ", ln)]
-    assert len(rows) == 4 and all(r.split()[0] == "1" for r in rows), ix.text
+    rows = [ln for ln in reply_text(ix).splitlines() if re.match(r"^\s*\d+ ", ln)]
+    assert len(rows) == 4 and all(r.split()[0] == "1" for r in rows), reply_text(ix)
 
 
 async def test_exactly_tied_leaderboard_rows_share_a_place(env):

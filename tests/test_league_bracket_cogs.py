@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from discord_fakes import ALL_PERMISSIONS, component, make_env
+from discord_fakes import ALL_PERMISSIONS, make_env
+from layout_reading import check_layout, click, find_component, is_v2, message_text, pictures_of, reply_text
 
 from data.store import LeagueRecord
 from host import leagues as LG
@@ -96,13 +97,22 @@ async def test_league_bracket_answers_with_a_png_only_to_the_caller_unless_publi
     assert "has no bracket yet" in ix.text and ix.ephemeral
     await env.fake.slash(env.bot, env.alice, "league-admin start", permissions=ALL_PERMISSIONS)
     ix = await env.fake.slash(env.bot, env.bob, "league bracket")
-    assert ix.ephemeral and ix.files == ["bracket.png"]
+    assert ix.ephemeral and ix.files == ["bracket.png"] and pictures_of(ix.last) == ["bracket.png"]
     stored = env.fake.messages[int(ix.last["id"])]
     assert stored["attachments"][0]["_bytes"][:8] == PNG
-    assert f"League #{league_id} Cup, single elimination: the bracket after round 1" in ix.text
-    assert "still in:" in ix.text
+    assert is_v2(stored) and check_layout(stored["components"], {"bracket.png"}) == []
+    text = reply_text(ix)
+    assert f"League #{league_id} Cup, single elimination: the bracket after round 1" in text
+    assert "still in:" in text
+    # who plays whom, in words under the picture: both semifinals, each by its two players
+    semis = [p for p in (await data(env, league_id))["pairings"] if p.get("bracket")]
+    names = {p["id"]: p["name"] for p in (await data(env, league_id))["players"]}
+    line = next(ln for ln in text.splitlines() if ln.startswith("**Semifinals**: "))
+    for p in semis:
+        assert f"{names[p['a']]} vs {names[p['b']]}" in line or f"{names[p['b']]} vs {names[p['a']]}" in line, line
     ix = await env.fake.slash(env.bot, env.carol, "league bracket", public=True, locale="ja")
-    assert not ix.ephemeral and ix.files == ["bracket.png"] and "トーナメント表" in ix.text
+    assert not ix.ephemeral and ix.files == ["bracket.png"] and "トーナメント表" in reply_text(ix)
+    assert "**準決勝**：" in reply_text(ix)
 
 
 async def test_a_bracket_of_several_pages_turns_them_with_persistent_buttons(env):
@@ -116,14 +126,18 @@ async def test_a_bracket_of_several_pages_turns_them_with_persistent_buttons(env
     lg = await env.store.create_league(LeagueRecord(guild_id=env.fake.guild_id, status="running", data=d))
     ix = await env.fake.slash(env.bot, env.bob, "league bracket", league=lg.id)
     first = ix.last
-    assert component(first, rf"^lgb:{lg.id}:0$")["disabled"] and not component(first, rf"^lgb:{lg.id}:1$")["disabled"]
-    assert "Page 1/" in ix.text
+    assert find_component(first, rf"^lgb:{lg.id}:0$")["disabled"]
+    assert not find_component(first, rf"^lgb:{lg.id}:1$")["disabled"]
+    assert "Page 1/" in reply_text(ix)
     await env.restart()
-    ix = await env.fake.click(env.bot, env.bob, first, f"lgb:{lg.id}:1")
+    ix = await click(env.fake, env.bot, env.bob, first, f"lgb:{lg.id}:1")
     page2 = ix.last
-    assert page2["id"] == first["id"] and "Page 2/" in page2["content"]
+    assert page2["id"] == first["id"] and "Page 2/" in message_text(page2)
     assert env.fake.messages[int(page2["id"])]["attachments"][0]["_bytes"][:8] == PNG
-    assert not component(page2, rf"^lgb:{lg.id}:0$")["disabled"]
+    assert not find_component(page2, rf"^lgb:{lg.id}:0$")["disabled"]
+    # 16 players: the first round's eight matches in words, each a pair of players
+    first_round = next(ln for ln in message_text(page2).splitlines() if ln.startswith("**Winners' round 1**: "))
+    assert first_round.count(" vs ") == 8, first_round
 
 
 # ---------------------------------------------------------------------------- the picture in the channel
@@ -142,7 +156,9 @@ async def test_the_bracket_is_posted_when_the_cut_starts_and_edited_or_replaced_
     assert d["bracket"]["stage"] == "cut" and d["round"] == 2
     [post] = bracket_posts(env)
     assert [a["filename"] for a in post["attachments"]] == ["bracket-1.png"]
-    assert "top 4: the bracket after round 2" in post["content"]
+    assert is_v2(post) and not post["content"] and pictures_of(post) == ["bracket-1.png"]
+    assert "top 4: the bracket after round 2" in message_text(post)
+    assert "**Semifinals**: " in message_text(post) and message_text(post).count(" vs ") == 2
     semis = [p for p in d["pairings"] if p.get("stage") == "cut"]
     [told] = [m for m in env.fake.posts(env.fake.channel["id"]) if "new matches are paired" in m["content"]]
     assert "/league play" in told["content"] and "Semifinals" in told["content"]
@@ -153,11 +169,13 @@ async def test_the_bracket_is_posted_when_the_cut_starts_and_edited_or_replaced_
     await decide(env, semis[0]["id"])
     [same] = bracket_posts(env)
     assert same["id"] == post["id"] and same["attachments"][0]["_bytes"] != old_png
+    names = {p["id"]: p["name"] for p in (await data(env, league_id))["players"]}
+    assert f"{names[semis[0]['a']]} beat {names[semis[0]['b']]}" in message_text(same), message_text(same)
     # the second: the final is paired in round 3, a new message; the old one keeps its words
     await decide(env, semis[1]["id"])
     old, new = bracket_posts(env)
-    assert old["id"] == post["id"] and "after round 2" in old["content"]
-    assert "after round 3" in new["content"]
+    assert old["id"] == post["id"] and "after round 2" in message_text(old)
+    assert "after round 3" in message_text(new)
     assert any("Final" in m["content"] and "/league play" in m["content"] for m in env.fake.posts(env.fake.channel["id"]))
     final = next(p for p in (await data(env, league_id))["pairings"] if p.get("bracket") == "W2-1")
     await decide(env, final["id"], "second")
@@ -166,12 +184,16 @@ async def test_the_bracket_is_posted_when_the_cut_starts_and_edited_or_replaced_
     names = {p["id"]: p["name"] for p in lg.data["players"]}
     champion = names[final["b"]]
     old, new = bracket_posts(env)
-    assert f"the final bracket. Champion: {champion}" in new["content"]
-    done = [m for m in env.fake.posts(env.fake.channel["id"]) if "is finished" in m["content"]]
-    assert done and f"Champion: {champion}" in done[-1]["content"]
+    assert f"the final bracket. Champion: {champion}" in message_text(new)
+    # the end of the event: one layout, the champion, the final standings' picture and its table
+    done = [m for m in env.fake.posts(env.fake.channel["id"]) if "is finished" in message_text(m)]
+    assert done and f"Champion: {champion}" in message_text(done[-1])
+    assert is_v2(done[-1]) and pictures_of(done[-1]) == ["standings.png"]
+    assert check_layout(done[-1]["components"], {"standings.png"}) == []
+    assert re.search(rf"^\s*1 {champion}\b", message_text(done[-1]), re.M), message_text(done[-1])
     ix = await env.fake.slash(env.bot, env.bob, "league standings")
-    rows = [ln for ln in ix.text.splitlines() if re.match(r"^\s*1 ", ln)]
-    assert champion in rows[0] and "#1:" in ix.text
+    rows = [ln for ln in reply_text(ix).splitlines() if re.match(r"^\s*1 ", ln)]
+    assert champion in rows[0] and "#1:" in reply_text(ix)
 
 
 async def test_draws_are_refused_in_elimination_and_a_correction_tells_the_voided_pairings(env):
@@ -227,3 +249,40 @@ async def test_a_drawn_bot_match_in_elimination_is_announced_to_be_played_again(
     assert sorted(str(u) for u in told[0]["_allowed_mentions"]["users"]) == sorted([str(p["a"]), str(p["b"])])
     q = LG.pairing(await data(env, league_id), p["id"])
     assert q["result"] is None and q["drawn"] == [777]
+
+
+# ---------------------------------------------------------------------------- the bracket in words
+def _elimination(n: int, name: str) -> dict:
+    d = LG.new_league(name="Open", game="squares", fmt="single", rounds=None, deadline_hours=0, rated=True,
+                      signup_hours=None, organiser=1, channel_id=None, season=1, now=0.0)
+    for i in range(n):
+        LG.join(d, "signup", 100 + i, name.format(i=i), 0.0)
+    LG.start(d, "signup", 0.0, key=1)
+    return d
+
+
+def test_the_bracket_in_words_stays_brief_on_any_bracket():
+    """"its words as text (no text only in the picture …), briefly — within 4,000 characters":
+    the decided rounds of a 32-player bracket give way to the newest, one line saying how many
+    are left to the picture; a first round of 128 long names shows its first matches; the
+    answer built of them is a layout Discord takes."""
+    from cogs.league_bracket import WORDS_MAX, answer_layout, bracket_lines
+
+    d = _elimination(32, "player {i}")
+    for _ in range(3):                  # rounds 1-3 decided: the first player wins each
+        for p in [p for p in d["pairings"] if p["result"] is None]:
+            LG.report(d, "running", p["id"], 1, "a", True)
+        LG.advance(d, 0.0)
+    lg = LeagueRecord(guild_id=1, status="running", data=d, id=9)
+    full = bracket_lines(lg, "en", budget=10_000)
+    assert [ln.split("**")[1] for ln in full] == ["Round 1", "Round 2", "Quarterfinals", "Semifinals"]
+    short = bracket_lines(lg, "en", budget=600)
+    assert sum(len(x) + 1 for x in short) <= 600
+    assert short[0].startswith("… and ") and "earlier round" in short[0] and short[-1] == full[-1]
+    assert " beat " in "\n".join(full) and " vs " in full[-1]
+
+    big = LeagueRecord(guild_id=1, status="running", data=_elimination(128, "a rather long player name {i}"), id=10)
+    [first] = bracket_lines(big, "en")
+    assert len(first) <= WORDS_MAX and first.startswith("**Round 1**: a rather long player name") and first.endswith("…")
+    view = answer_layout(big, "ja", 0, 1)
+    assert check_layout(view.to_components(), {"bracket.png"}) == [] and view.content_length() <= 4000

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from discord_fakes import ALL_PERMISSIONS, component, custom_ids, make_env
+from discord_fakes import ALL_PERMISSIONS, custom_ids, make_env
+from layout_reading import check_layout, click, find_component, is_v2, pictures_of, reply_text
 
 from data.csv_export import read_csv
 from data.store import LeagueRecord
@@ -65,17 +66,24 @@ async def test_standings_show_every_tiebreak_of_the_preset_and_attach_the_pictur
     ix = await env.fake.slash(env.bot, env.bob, "league standings")
     assert ix.ephemeral and ix.files == ["standings.png"]
     assert attachments(env, ix)[0][1][:8] == PNG
-    lines = ix.text.splitlines()
-    header = next(ln for ln in lines if ln.lstrip().startswith("#"))
+    # one layout: the picture in its gallery, the table in words beneath it
+    assert is_v2(ix.last) and not ix.last["content"] and not ix.last["embeds"]
+    assert pictures_of(ix.last) == ["standings.png"]
+    assert check_layout(ix.last["components"], {"standings.png"}) == []
+    text = reply_text(ix)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"### League #{league_id} Card Cup")
+    header = next(ln for ln in lines if ln.lstrip().startswith("# "))
     assert header.split() == ["#", "Player", "W-L-D", "Pts", "OMW%", "GW%", "OGW%"]
     rows = [ln for ln in lines if re.match(r"^\s*\d+ ", ln)]
     assert len(rows) == 4
     winner = next(r for r in rows if r.split()[0] == "1")
     assert winner.split()[-5:] == ["1-0-0", "3", "33.00", "100.00", "33.00"], winner
     assert all(re.fullmatch(r"\d+\.\d\d", x) for r in rows for x in r.split()[-3:]), rows
-    assert "Scoring: card games (match points 3/1/0" in ix.text and "OMW% = the opponents' average match-win %" in ix.text
+    assert "Scoring: card games (match points 3/1/0" in text and "OMW% = the opponents' average match-win %" in text
     ix = await env.fake.slash(env.bot, env.bob, "league standings", locale="ja")
-    assert "勝点" in ix.text and "順位決定方式：カードゲーム式（勝点3・1・0" in ix.text and ix.files == ["standings.png"]
+    assert "勝点" in reply_text(ix) and "順位決定方式：カードゲーム式（勝点3・1・0" in reply_text(ix)
+    assert ix.files == ["standings.png"]
 
 
 async def test_a_chess_league_keeps_its_columns_and_the_league_button_shows_the_picture_too(env):
@@ -88,9 +96,9 @@ async def test_a_chess_league_keeps_its_columns_and_the_league_button_shows_the_
     post = next(m for m in reversed(env.fake.posts(env.fake.channel["id"]))
                 if f"lg:{league_id}:standings" in custom_ids(m))
     ix = await env.fake.click(env.bot, env.carol, post, f"lg:{league_id}:standings")
-    assert ix.files == ["standings.png"]
-    header = next(ln for ln in ix.text.splitlines() if ln.lstrip().startswith("#"))
-    assert header.split()[-3:] == ["Bu", "SB", "HH"] and "Buchholz" in ix.text
+    assert ix.files == ["standings.png"] and pictures_of(ix.last) == ["standings.png"]
+    header = next(ln for ln in reply_text(ix).splitlines() if ln.lstrip().startswith("# "))
+    assert header.split()[-3:] == ["Bu", "SB", "HH"] and "Buchholz" in reply_text(ix)
 
 
 async def test_standings_beyond_16_players_page_the_picture_with_persistent_buttons(env):
@@ -104,16 +112,45 @@ async def test_standings_beyond_16_players_page_the_picture_with_persistent_butt
     lg = await env.store.create_league(LeagueRecord(guild_id=env.fake.guild_id, status="running", data=d))
     ix = await env.fake.slash(env.bot, env.bob, "league standings", league=lg.id)
     first = ix.last
-    assert component(first, rf"^lgs:{lg.id}:0$")["disabled"], "no page before the first"
-    assert not component(first, rf"^lgs:{lg.id}:1$")["disabled"]
+    assert find_component(first, rf"^lgs:{lg.id}:0$")["disabled"], "no page before the first"
+    assert not find_component(first, rf"^lgs:{lg.id}:1$")["disabled"]
+    # the words are the shown page's: players 1-16 of the picture, the rest summed up
+    rows = [ln for ln in reply_text(ix).splitlines() if re.match(r"^\s*\d+ ", ln)]
+    assert len(rows) == 16 and "… and 4 more" in reply_text(ix) and "Page 1/2" in reply_text(ix)
     await env.restart()
-    ix = await env.fake.click(env.bot, env.bob, first, f"lgs:{lg.id}:1")
+    ix = await click(env.fake, env.bot, env.bob, first, f"lgs:{lg.id}:1")
     page2 = ix.last
     assert page2["id"] == first["id"], "the answer is edited in place"
     assert [a["filename"] for a in page2["attachments"]] == ["standings.png"]
+    assert pictures_of(page2) == ["standings.png"]
     assert env.fake.messages[int(page2["id"])]["attachments"][0]["_bytes"][:8] == PNG
-    assert component(page2, rf"^lgs:{lg.id}:1$")["disabled"], "no page after the last"
-    assert not component(page2, rf"^lgs:{lg.id}:0$")["disabled"]
+    assert find_component(page2, rf"^lgs:{lg.id}:1$")["disabled"], "no page after the last"
+    assert not find_component(page2, rf"^lgs:{lg.id}:0$")["disabled"]
+    rows = [ln for ln in reply_text(ix).splitlines() if re.match(r"^\s*\d+ ", ln)]
+    assert len(rows) == 4 and "Page 2/2" in reply_text(ix), "page 2 in words: the last four players"
+
+
+async def test_an_answer_given_before_the_standings_were_a_layout_becomes_one_when_its_page_turns(env):
+    """A standings answer sent as text and a picture (before the layouts) keeps working: ▶ edits
+    it into a layout, clearing its content in the same edit."""
+    d = LG.new_league(name="Old", game="maken", fmt="swiss", rounds=3, deadline_hours=0, rated=True,
+                      signup_hours=None, organiser=1, channel_id=None, season=1, now=0.0)
+    for i in range(20):
+        LG.join(d, "signup", 100 + i, f"player{i}", 0.0)
+    LG.start(d, "signup", 0.0)
+    lg = await env.store.create_league(LeagueRecord(guild_id=env.fake.guild_id, status="running", data=d))
+    old = env.fake._message(int(env.fake.channel["id"]), {
+        "content": f"League #{lg.id} Old — the table", "flags": 64,
+        "components": [{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": "◀", "custom_id": f"lgs:{lg.id}:0", "disabled": True},
+            {"type": 2, "style": 2, "label": "▶", "custom_id": f"lgs:{lg.id}:1"}]}]},
+        [("standings.png", PNG)], via="interaction")
+    ix = await click(env.fake, env.bot, env.bob, old, f"lgs:{lg.id}:1")
+    now = env.fake.messages[int(old["id"])]
+    assert ix.last["id"] == old["id"] and is_v2(now) and now["content"] == "" and now["embeds"] == []
+    assert pictures_of(now) == ["standings.png"] and "player" in reply_text(ix)
+    edit = next(r for r in reversed(env.fake.requests) if r.method == "POST" and r.path.endswith("/callback"))
+    assert edit.json["data"]["content"] is None and edit.json["data"]["embeds"] == []
 
 
 # ---------------------------------------------------------------------------- /league-admin trail

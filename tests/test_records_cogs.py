@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from discord_fakes import ALL_PERMISSIONS, component, custom_ids, make_env, message_text
+from layout_reading import message_text as layout_text, reply_text
 
 from host import leagues as LG
 from host import ratings as R
@@ -243,7 +244,7 @@ async def test_non_organisers_cannot_use_organiser_commands(env):
         assert "Only organisers" in ix.text, path
     assert (await env.store.get_league(league_id)).status == "signup"
     ix = await env.fake.slash(env.bot, env.bob, "league standings", locale="ja")
-    assert "リーグ #1" in ix.text
+    assert "リーグ #1" in reply_text(ix)
 
 
 async def test_an_organiser_role_grants_organiser_commands(env):
@@ -320,15 +321,15 @@ async def test_a_swiss_league_from_sign_up_to_final_standings(env):
     # a restart in between: the league message buttons still work
     await env.restart()
     ix = await env.fake.click(env.bot, env.bob, league_message(env, league_id), f"lg:{league_id}:standings")
-    assert "Buchholz" in ix.text
+    assert "Buchholz" in reply_text(ix)
     q1, q2 = r2
     await play_pairing(env, league_id, users[q1["b"]], users[q1["b"]])
     await play_pairing(env, league_id, users[q2["a"]], users[q2["b"]])
     lg = await env.store.get_league(league_id)
     assert lg.status == "finished"
-    assert any("is finished" in m["content"] for m in env.fake.posts(env.fake.channel["id"]))
+    assert any("is finished" in layout_text(m) for m in env.fake.posts(env.fake.channel["id"]))
     ix = await env.fake.slash(env.bot, env.carol, "league standings")
-    table = ix.text
+    table = reply_text(ix)
     champion = next(u for u in (q1["a"], q2["a"], q1["b"], q2["b"])
                     if u in winners and (u == q1["a"] if u in (q1["a"], q1["b"]) else u == q2["a"]))
     first_row = [ln for ln in table.splitlines() if re.match(r"^\s*1 ", ln)][0]
@@ -454,7 +455,7 @@ async def test_league_autocomplete_lists_open_leagues_first_then_archived(env):
     assert [c["value"] for c in choices] == [second, first]
     assert "New" in choices[0]["name"] and "closed" in choices[1]["name"]
     ix = await env.fake.slash(env.bot, env.bob, "league standings", league=first)
-    assert "Old" in ix.text and "closed" in ix.text
+    assert "Old" in reply_text(ix) and "closed" in reply_text(ix)
     ix = await env.fake.slash(env.bot, env.bob, "league standings", league=999)
     assert "no league #999" in ix.text
 
@@ -691,8 +692,9 @@ async def test_a_round_robin_league_of_three_played_as_bot_matches_to_final_stan
     ids = sorted(users)
     assert [s.user_id for s in table] == ids
     assert [(s.points, s.wins, s.losses, s.byes) for s in table] == [(3.0, 2, 0, 1), (2.0, 1, 1, 1), (1.0, 0, 2, 1)]
-    final = env.fake.posts(env.fake.channel["id"])[-1]["content"]
-    assert "is finished" in final and users[ids[0]]["global_name"] in final.splitlines()[3]
+    final = layout_text(env.fake.posts(env.fake.channel["id"])[-1])     # the end of the league: a layout
+    first_row = next(ln for ln in final.splitlines() if re.match(r"^\s*1 ", ln))
+    assert "is finished" in final and users[ids[0]]["global_name"] in first_row
     ix = await env.fake.slash(env.bot, env.carol, "leaderboard", game="squares")
     order = [int(m) for m in re.findall(r"<@(\d+)>", ix.text)]
     assert order == ids, "two wins, one win, no win"

@@ -27,6 +27,7 @@ import cogs.common
 from cogs.common import file_bytes, render, safe_names, safe_text
 from data.card_sets.problems import Problem
 from host.types import Msg, Result, msg
+from layout_reading import view_text
 
 COGS = Path(__file__).resolve().parent.parent / "cogs"
 
@@ -345,10 +346,12 @@ async def test_cards_show_lists_names_without_live_links(monkeypatch):
                for i, n in enumerate(MASKED_LINKS[:6])]
     row = SimpleNamespace(id=3, name="[[x](https://evil.example)]", version=1)
     cog = Cards(_bot())
-    embed, _file, _view = await cog._page("maken", row, {"entries": entries, "query": "", "total": 6}, 0, "en")
-    assert problems_of(embed.title) == []
-    for line in embed.description.split("\n")[1:]:
-        assert problems_of(line.removeprefix("🃏 ")) == [], line
+    view, _file = await cog._page("maken", row, {"entries": entries, "query": "", "total": 6}, 0, "en")
+    title, _head, *names = view_text(view).split("\n")
+    assert problems_of(title.removeprefix("### ")) == []
+    assert len(names) == 6
+    for line in names:
+        assert problems_of(line.removeprefix("🃏 **").removesuffix("**")) == [], line
 
 
 # ---------------------------------------------------------------------------- one function only

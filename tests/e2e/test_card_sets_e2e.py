@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from .twin import find_component, message_text
+from .twin import components_of, find_component, message_text
 from .twin_limits import MEMBER_PERMISSIONS
+from .twin_v2 import pictures_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -118,9 +119,10 @@ async def test_a_server_card_set_uploaded_checked_played_changed_compared_balanc
     ix = await twin.slash(carol, "cards show", game=game, **{"set": SET})
     page = Image.open(io.BytesIO(twin.attachment(ix.last, "cards.png")))
     assert page.width == 600
+    assert pictures_of(ix.last) == ["cards.png"] and "🃏 " in ix.text, ix.text   # the cards in words too
     nxt = find_component(ix.last, r"^cs:")
     if nxt is not None:
-        buttons = [c for c in (ix.last.get("components") or [{}])[0].get("components", [])]
+        buttons = components_of(ix.last)
         forward = [b for b in buttons if b.get("label") == "▶" and not b.get("disabled")]
         if forward:
             ix2 = await twin.click(carol, ix.last, forward[0]["custom_id"])

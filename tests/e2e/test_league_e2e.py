@@ -12,6 +12,7 @@ import pytest
 from .checks import assert_ephemeral, assert_every_message_within_limits
 from .harness import BotProcess, Table
 from .twin import MEMBER_PERMISSIONS, find_component, message_text
+from .twin_v2 import is_v2, pictures_of
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -30,7 +31,9 @@ def league_message(twin, league_id: int) -> dict | None:
 
 
 def announcements(twin, league_id: int, what: str) -> list[dict]:
-    return [m for m in twin.posts() if f"League #{league_id}" in m["content"] and what in m["content"]]
+    """The league channel's posts about league ``league_id`` that say ``what`` (in words: a text
+    or a layout's text displays)."""
+    return [m for m in twin.posts() if f"League #{league_id}" in message_text(m) and what in message_text(m)]
 
 
 def open_pairings(text: str) -> list[tuple[int, str, str]]:
@@ -140,7 +143,9 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
     assert [points[n] for n in ranked] == sorted(points.values(), reverse=True), (ranked, points)
     for line in table_lines:    # place, name, W-L-D, points, then the tiebreaks
         assert float(line.split()[3]) == points[line.split()[1]], line
-    assert ranked[0] in final["content"] and "```" in final["content"]
+    # the end of the league is one layout: the final standings' picture and the same table in words
+    assert ranked[0] in message_text(final) and "```" in message_text(final)
+    assert is_v2(final) and not final["content"] and pictures_of(final) == ["standings.png"]
     same = await twin.slash(bob, "league standings", league=league_id)
     assert same.text == ix.text
     # the league match was rated: both players of pairing 1 are on the server leaderboard

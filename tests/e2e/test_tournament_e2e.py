@@ -19,6 +19,7 @@ from data.csv_export import read_csv
 from .checks import assert_ephemeral
 from .test_league_e2e import ADMIN, announcements, create_league
 from .twin import find_component, message_text
+from .twin_v2 import pictures_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -61,6 +62,10 @@ async def test_a_six_player_double_elimination_to_its_grand_final(table, twin):
     first_picture = bracket_posts(twin, league_id)[-1]
     img = Image.open(io.BytesIO(twin.attachment(first_picture)))
     assert img.format == "PNG" and img.width >= 400
+    # a layout: the picture in its gallery, who plays whom in words beneath it
+    assert pictures_of(first_picture) == [f"bracket-{i}.png" for i in range(1, len(first_picture["attachments"]) + 1)]
+    assert not first_picture["content"]
+    assert "Winners' round 1" in message_text(first_picture) and " vs " in message_text(first_picture)
 
     played = 0
     seen_pairings: set[int] = set()
@@ -93,6 +98,7 @@ async def test_a_six_player_double_elimination_to_its_grand_final(table, twin):
     ix = await twin.slash(users["Bob"], "league bracket", league=league_id)
     assert_ephemeral(ix)
     assert any(a["filename"].endswith(".png") for a in ix.last.get("attachments") or [])
+    assert pictures_of(ix.last) == ["bracket.png"] and " beat " in ix.text, ix.text
 
     # the final standings: the bracket's placings first, the champion at the top
     ix = await twin.slash(users["Carol"], "league standings", league=league_id)
