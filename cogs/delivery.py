@@ -1,14 +1,19 @@
 """Turning host Results into Discord messages.
 
-* A **challenge** is one message (embed + buttons) edited in place until it is accepted; its
-  location is kept with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.
+* Every board — a challenge, the board of a match under way, the final board — is one
+  Components V2 message (cogs/board_layout.py): its title, words, status, players and clock as
+  text, its picture in a media gallery, its controls in rows beneath, the accent the colour of
+  the player to act.  Such a message has no ``content``: its pings are mentions in its text,
+  notified through ``allowed_mentions``; and it stays V2 for good, so every edit sends a layout.
+* A **challenge** is one message edited in place until it is accepted; its location is kept
+  with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.
 * A match that starts gets its own **thread** under the channel (server setting ``thread``),
   created from the challenge message; the host is told with ``host.set_channel``.
 * The **board** of a match under way is always the newest message of its thread
   (:meth:`Delivery.turn_board`): edited in place while the same players are awaited, posted anew
   — with what happened in the turn, in words, and a ping for whoever acts now — when the turn
   passes or the match ends; the previous board keeps its words and loses its picture and
-  controls.  If the thread is gone the match falls back to its home channel.  A new board
+  controls (an edit to a layout of its words alone).  If the thread is gone the match falls back to its home channel.  A new board
   that follows a player's tap in the thread goes out as that interaction's **follow-up**
   (:meth:`Delivery._followup`): the same message, pings and controls, but Discord does not count
   interaction follow-ups against the bot's global rate limit, so a live match spends its
