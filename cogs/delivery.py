@@ -13,14 +13,15 @@
   (:meth:`Delivery.turn_board`): edited in place while the same players are awaited, posted anew
   — with what happened in the turn, in words, and a ping for whoever acts now — when the turn
   passes or the match ends; the previous board keeps its words and loses its picture and
-  controls (an edit to a layout of its words alone).  If the thread is gone the match falls back to its home channel.  A new board
-  that follows a player's tap in the thread goes out as that interaction's **follow-up**
-  (:meth:`Delivery._followup`): the same message, pings and controls, but Discord does not count
-  interaction follow-ups against the bot's global rate limit, so a live match spends its
-  budget only on edits.
+  controls (an edit to a layout of its words alone).  If the thread is gone the match falls
+  back to its home channel.  A new board that follows a player's tap in the thread goes out as
+  that interaction's **follow-up** (:meth:`Delivery._followup`): the same message, pings and
+  controls, but Discord does not count interaction follow-ups against the bot's global rate
+  limit, so a live match spends its budget only on edits.
 * **Notices** without a board (clock reminders, lapsed challenges) are short messages pinging
   exactly the users concerned (``AllowedMentions`` users only).
-* **Private views** go by DM, edited in place (ref ``dm:<user>``).  Closed DMs (403/50007) get a
+* **Private views** go by DM, edited in place (ref ``dm:<user>``), each a layout of its own
+  (:meth:`PrivateDelivery.private_layout`).  Closed DMs (403/50007) get a
   notice in the match channel, without secrets, pointing to ``/match hand``.  A failed DM never
   blocks the public update: public first, then each DM on its own.
 * A 30-second **clock loop** calls ``host.tick()`` and delivers what it returns.
@@ -418,9 +419,10 @@ class Delivery(PrivateDelivery, commands.Cog):
         notify = [u for u in getattr(result, "notify", []) or [] if u and u != actor]
         over = rec.status != ACTIVE
         if refs.get("board") and not over and not notify and awaiting == refs.get("awaiting", ""):
-            # the words it was posted with (and its pings, which an edit does not send again) stay
+            # the words it was posted with (and its pings, which an edit does not send again) stay;
+            # a board posted before the boards were layouts: its words as kept for its retirement
             layout, file = self.board_layout(rec, public, locale, lines=turn[-LINES_SHOWN:],
-                                             head=refs.get("boardhead") or "")
+                                             head=refs.get("boardhead", refs.get("boardwords") or ""))
             view = layout_view(layout, self._controls(rec, public, locale))
             message = await self._edit(refs["board"], **v2_edit(view, attachments=[file] if file else [],
                                                                  allowed_mentions=NO_PINGS))
@@ -462,7 +464,7 @@ class Delivery(PrivateDelivery, commands.Cog):
         if over:
             self._keep_final(rec.id, message, layout)
         kept = clip("\n".join(words) or status, CONTENT_MAX)
-        for key, value in (("boardwords", kept), ("boardhead", head or None)):
+        for key, value in (("boardwords", kept), ("boardhead", head)):
             if refs.get(key) != value:
                 await self.store.set_ref(rec.id, key, value)
                 refs[key] = value

@@ -72,9 +72,8 @@ class PrivateDelivery:
         """A player's private view as ``/match hand`` shows it (an embed, seen by them alone).
         ``outcome``: the result line of a match that ended (the final board's status line)."""
         title, lines, summary, last = self._private_text(rec, pu, locale, outcome)
-        embed = discord.Embed(title=clip(title, 256), description=clip("\n".join(lines + [summary, last] if summary
-                                                                          else lines + [last]), 4000),
-                              colour=discord.Colour.dark_teal())
+        text = "\n".join(lines + ([summary] if summary else []) + [last])
+        embed = discord.Embed(title=clip(title, 256), description=clip(text, 4000), colour=discord.Colour.dark_teal())
         file = picture_file(pu.picture, "hand.png")
         if file is not None:
             embed.set_image(url="attachment://hand.png")
