@@ -309,8 +309,11 @@ def _board_is_last(twin: Any, thread_id: int, match_id: int, find_component: Cal
     if not posts:
         return False
     newest = posts[-1]
-    if over:
-        return bool(newest.get("embeds")) and bool(newest.get("attachments")) \
+    if over:    # the final board: its title and picture (a layout's gallery, or an embed's), no Act
+        from tests.e2e.harness import board_title
+        from tests.e2e.twin_v2 import pictures_of
+
+        return board_title(newest).endswith(f"#{match_id}") and bool(pictures_of(newest)) \
             and find_component(newest, rf"^m:{match_id}:act$") is None
     return find_component(newest, rf"^m:{match_id}:act$") is not None
 

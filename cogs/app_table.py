@@ -57,6 +57,7 @@ from discord.ext import commands
 
 from cogs.common import (CONTENT_MAX, NO_PINGS, clip, loc, message_age, render, render_lines, reply, reply_error,
                          run_in_cog, tr, user_locale)
+from cogs.board_layout import layout_view, v2_edit, words_view
 from cogs.card_lookup import CardLookup
 from cogs.components import BoardButton
 from cogs.delivery import coalesce
@@ -267,11 +268,10 @@ class AppTable(commands.Cog):
             if parts is None:       # (a new match always has a status line)
                 await reply_error(interaction, tr("cogs.err.generic", locale))
                 return
-            content, embed, file, view, lines, status = parts
+            view, file, lines, status = parts
             try:
                 message = await interaction.edit_original_response(
-                    content=content, embed=embed, attachments=[file] if file else [], view=view,
-                    allowed_mentions=NO_PINGS)
+                    **v2_edit(view, attachments=[file] if file else [], allowed_mentions=NO_PINGS))
             except discord.HTTPException as exc:
                 log.info("match %s: the board could not be shown (%s)", rec.id, getattr(exc, "code", exc))
                 return
@@ -343,10 +343,11 @@ class AppTable(commands.Cog):
         return functools.reduce(coalesce, results) if len(results) > 1 else result
 
     async def _board_parts(self, result: Any, before: list[str]) -> tuple | None:
-        """(content, embed, picture, controls, lines, status) of the board after ``result``:
-        ``before`` — what the board being edited already says (``[]`` for a new board) — then
-        the words no board has shown yet, then the update's own.  None for an update without a
-        board: its words wait for the next one."""
+        """(layout, picture, lines, status) of the board after ``result`` — a Components V2
+        layout (cogs/board_layout.py) with its controls: ``before`` — what the board being
+        edited already says (``[]`` for a new board) — then the words no board has shown yet,
+        then the update's own, above the picture.  None for an update without a board: its words
+        wait for the next one."""
         rec, public = result.match, result.public
         locale = self._locale(rec)
         refs = await self.store.get_refs(rec.id)
@@ -361,23 +362,20 @@ class AppTable(commands.Cog):
         over = rec.status != ACTIVE
         if over:
             words.append(f"**{status}**")
-        embed, file = self.delivery.board_embed(rec, public, locale, lines=[])
-        if over:
-            embed.description = None      # the result is said once: in the words above the picture
-            embed.remove_footer()
-        else:
-            embed.set_footer(text=tr("user_app.board.footer", locale))
-        view = await self._controls(rec, locale) if not over else None
-        return clip("\n".join(words), CONTENT_MAX) or None, embed, file, view, lines, status
+        # the result is said once: in the words above the picture
+        layout, file = self.delivery.board_layout(rec, public, locale, lines=[], head="\n".join(words),
+                                                  status=not over)
+        layout = replace(layout, footer="" if over else tr("user_app.board.footer", locale))
+        rows = [await self._controls(rec, locale)] if not over else []
+        return layout_view(layout, rows), file, lines, status
 
-    async def _controls(self, rec: MatchRecord, locale: str) -> discord.ui.View:
-        """Act, Hand (when the player holds a hidden hand) and Resign."""
-        view = discord.ui.View(timeout=None)
-        view.add_item(BoardButton(rec.id, "act", label=tr("cogs.button.act", locale)))
+    async def _controls(self, rec: MatchRecord, locale: str) -> list[discord.ui.Item]:
+        """Act, Hand (when the player holds a hidden hand) and Resign: one row."""
+        items: list[discord.ui.Item] = [BoardButton(rec.id, "act", label=tr("cogs.button.act", locale))]
         if await self._has_hand(rec):
-            view.add_item(HandButton(rec.id, label=tr("user_app.button.hand", locale)))
-        view.add_item(BoardButton(rec.id, "resign", label=tr("cogs.button.resign", locale)))
-        return view
+            items.append(HandButton(rec.id, label=tr("user_app.button.hand", locale)))
+        items.append(BoardButton(rec.id, "resign", label=tr("cogs.button.resign", locale)))
+        return items
 
     async def _has_hand(self, rec: MatchRecord) -> bool:
         if rec.id not in self._hands:
@@ -401,19 +399,18 @@ class AppTable(commands.Cog):
             parts = await self._board_parts(shown, [])
             if parts is None:
                 return None
-            content, embed, file, view, lines, status = parts
-            message = await self._followup(via, content=content, embed=embed, file=file, view=view)
+            view, file, lines, status = parts
+            message = await self._followup(via, file=file, view=view)
             if message is not None:
                 board = Board(via.followup, message.id, via.id, lines, status)
         if message is None and live:
             parts = await self._board_parts(shown, old.lines)
             if parts is None:
                 return None
-            content, embed, file, view, lines, status = parts
+            view, file, lines, status = parts
             try:     # the board edited in place (no tap to follow, or the same turn goes on)
-                message = await old.webhook.edit_message(old.message_id, content=content, embed=embed,
-                                                         attachments=[file] if file else [], view=view,
-                                                         allowed_mentions=NO_PINGS)
+                message = await old.webhook.edit_message(old.message_id, **v2_edit(
+                    view, attachments=[file] if file else [], allowed_mentions=NO_PINGS))
                 board = replace(old, lines=lines, status=status)
             except discord.HTTPException as exc:
                 log.info("match %s: its board could not be edited (%s)", rec.id, getattr(exc, "code", exc))
@@ -421,7 +418,7 @@ class AppTable(commands.Cog):
         if message is None or board is None:
             parts = await self._board_parts(shown, [])     # nothing shown: the words wait
             if parts is not None:
-                await self._set_lines(rec.id, parts[4])
+                await self._set_lines(rec.id, parts[2])
             return None
         if old is not None and old.message_id != board.message_id:
             await self._retire(rec.id, old)
@@ -439,8 +436,8 @@ class AppTable(commands.Cog):
         if not self._young(board.since):
             return
         try:
-            await board.webhook.edit_message(board.message_id, content=board.words, embed=None, attachments=[],
-                                             view=None, allowed_mentions=NO_PINGS)
+            await board.webhook.edit_message(board.message_id, **v2_edit(words_view(board.words), attachments=[],
+                                                                         allowed_mentions=NO_PINGS))
         except discord.HTTPException as exc:
             log.info("match %s: the board before could not be retired (%s)", match_id, getattr(exc, "code", exc))
 

@@ -74,20 +74,6 @@ def user_locale(interaction: discord.Interaction) -> str:
     return i18n.locale_of(interaction.locale)
 
 
-def send_kwargs(embed: Any, *, allowed_mentions: Any, content: str | None = None, file: Any = None,
-                view: Any = None) -> dict[str, Any]:
-    """The keyword arguments of a message with an embed, and the optional rest only when given
-    (discord.py's ``send`` refuses ``file=None`` and ``view=None`` the way it accepts nothing)."""
-    kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": allowed_mentions}
-    if content:
-        kwargs["content"] = clip(content, CONTENT_MAX)
-    if file is not None:
-        kwargs["file"] = file
-    if view is not None:
-        kwargs["view"] = view
-    return kwargs
-
-
 # The params of host messages (host.types.Msg) that carry user words — a player's, deck's, set's,
 # card's or option's name, a list of names — and, for two keys, the whole text: a move in words
 # and what it did (card names of a server's own set in them).  :func:`render` shows them through

@@ -298,9 +298,14 @@ def board_view(match_id: int, status: str, locale: str, *, late_join: bool = Fal
     return view
 
 
+def act_button(match_id: int, locale: str) -> BoardButton:
+    """The Act button: it opens the player's move menu."""
+    return BoardButton(match_id, "act", label=tr("cogs.button.act", locale))
+
+
 def act_view(match_id: int, locale: str) -> discord.ui.View:
     """The Act button alone, for a DM: the player answers a decision of theirs (a chain, a
     battle support, a discard…) where they are asked, through the same menu as under the board."""
     view = discord.ui.View(timeout=None)
-    view.add_item(BoardButton(match_id, "act", label=tr("cogs.button.act", locale)))
+    view.add_item(act_button(match_id, locale))
     return view

@@ -1,21 +1,27 @@
 """Turning host Results into Discord messages.
 
-* A **challenge** is one message (embed + buttons) edited in place until it is accepted; its
-  location is kept with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.
+* Every board — a challenge, the board of a match under way, the final board — is one
+  Components V2 message (cogs/board_layout.py): its title, words, status, players and clock as
+  text, its picture in a media gallery, its controls in rows beneath, the accent the colour of
+  the player to act.  Such a message has no ``content``: its pings are mentions in its text,
+  notified through ``allowed_mentions``; and it stays V2 for good, so every edit sends a layout.
+* A **challenge** is one message edited in place until it is accepted; its location is kept
+  with ``store.set_ref(match_id, "board", "<channel_id>:<message_id>")``.
 * A match that starts gets its own **thread** under the channel (server setting ``thread``),
   created from the challenge message; the host is told with ``host.set_channel``.
 * The **board** of a match under way is always the newest message of its thread
   (:meth:`Delivery.turn_board`): edited in place while the same players are awaited, posted anew
   — with what happened in the turn, in words, and a ping for whoever acts now — when the turn
   passes or the match ends; the previous board keeps its words and loses its picture and
-  controls.  If the thread is gone the match falls back to its home channel.  A new board
-  that follows a player's tap in the thread goes out as that interaction's **follow-up**
-  (:meth:`Delivery._followup`): the same message, pings and controls, but Discord does not count
-  interaction follow-ups against the bot's global rate limit, so a live match spends its
-  budget only on edits.
+  controls (an edit to a layout of its words alone).  If the thread is gone the match falls
+  back to its home channel.  A new board that follows a player's tap in the thread goes out as
+  that interaction's **follow-up** (:meth:`Delivery._followup`): the same message, pings and
+  controls, but Discord does not count interaction follow-ups against the bot's global rate
+  limit, so a live match spends its budget only on edits.
 * **Notices** without a board (clock reminders, lapsed challenges) are short messages pinging
   exactly the users concerned (``AllowedMentions`` users only).
-* **Private views** go by DM, edited in place (ref ``dm:<user>``).  Closed DMs (403/50007) get a
+* **Private views** go by DM, edited in place (ref ``dm:<user>``), each a layout of its own
+  (:meth:`PrivateDelivery.private_layout`).  Closed DMs (403/50007) get a
   notice in the match channel, without secrets, pointing to ``/match hand``.  A failed DM never
   blocks the public update: public first, then each DM on its own.
 * A 30-second **clock loop** calls ``host.tick()`` and delivers what it returns.
@@ -40,19 +46,18 @@ from discord.ext import commands, tasks
 
 from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, safe_text,
-    send_kwargs, too_old_to_edit, tr,
+    too_old_to_edit, tr,
 )
+from cogs.board_layout import (COLOURS, LINES_SHOWN, Layout, board_parts, layout_view, options_text, players_text,
+                               send_layout, v2_edit, view_items, words_view)
 from cogs.components import board_view
+from cogs.layouts import rows_of
 from cogs.dms import PrivateDelivery, picture_file
 from cogs.board_clock import archive_minutes, clock_field, turn_span
 from cogs.notices import told
 from data import i18n
-from data.store import ABORTED, ACTIVE, DECLINED, FINISHED, OPEN, PENDING, MatchRecord
+from data.store import ABORTED, ACTIVE, FINISHED, OPEN, PENDING, MatchRecord
 from host.queries import MOVED_FROM
-from host.options_text import public_options
-from host.texts import public_moves
-from host.engines import shown_engine
-from rules import registry
 
 log = logging.getLogger("cogs.delivery")
 
@@ -62,11 +67,6 @@ FOLLOWUP_MAX_AGE = 10 * 60
 # The answers after which a follow-up is a new message of its own: the tap's message updated
 # (or its update deferred).  After a "thinking" defer the first follow-up would replace it.
 _UPDATED = (discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update)
-COLOURS = {
-    PENDING: discord.Colour.gold(), OPEN: discord.Colour.gold(), ACTIVE: discord.Colour.blurple(),
-    FINISHED: discord.Colour.green(), ABORTED: discord.Colour.dark_grey(),
-    DECLINED: discord.Colour.dark_grey(),
-}
 DEFAULT_SETTINGS = {"thread": True, "language": "auto", "gif": True}
 FINAL_KEPT = 64     # final boards kept for the after-publish hooks (Delivery.final_boards)
 
@@ -159,8 +159,10 @@ class Delivery(PrivateDelivery, commands.Cog):
     # ------------------------------------------------------------------ rendering
     def board_embed(self, rec: MatchRecord, public: Any, locale: str, lines: list[str] | None = None
                     ) -> tuple[discord.Embed, discord.File | None]:
-        """The board: status in bold, ``lines`` (default: the update's own text) below it, the
-        picture, the players and the clock; the options while the match is not under way."""
+        """The board as an embed, for the replies seen by one player (``/match status``,
+        ``/spectate``): status in bold, ``lines`` (default: the update's own text) below it, the
+        picture, the players and the clock; the options while the match is not under way.  The
+        board messages themselves are layouts (:meth:`board_layout`)."""
         title = f"{game_name(rec.game, locale)} #{rec.id}"
         parts = []
         status = render(public.status_line, locale) if public is not None else ""
@@ -170,24 +172,15 @@ class Delivery(PrivateDelivery, commands.Cog):
             lines = render_lines(public.text if public is not None else [], locale)
         lines = [line for line in lines if line != status]   # the result is already the status line
         if lines:
-            parts.append("\n".join(lines[-12:]))
+            parts.append("\n".join(lines[-LINES_SHOWN:]))
         embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 3500),
                               colour=COLOURS.get(rec.status, discord.Colour.default()))
-        players = []
-        for i, (uid, name) in enumerate(zip(rec.seats, rec.names)):
-            who = f"<@{uid}>" if uid else tr("cogs.board.open_seat", locale)
-            players.append(tr("delivery.board.player", locale, n=i + 1, who=who, name=safe_text(name, 40))
-                           if uid and name else f"{i + 1}. {who}")
-        embed.add_field(name=tr("cogs.board.players", locale), value=clip("\n".join(players) or "-", 1024),
+        embed.add_field(name=tr("cogs.board.players", locale), value=clip(players_text(rec, locale), 1024),
                         inline=True)
         clock = clock_field(rec, public, locale)
         if clock is not None:
             embed.add_field(name=clock[0], value=clip(clock[1], 1024), inline=True)
-        # options as players read them: never a deck's contents or a raw id (host.options_text);
-        # until the first move everyone sees (a secret decision is no move: host.texts.public_moves)
-        # plain lines with players' and decks' names in them: made safe as a whole
-        opts = safe_text(public_options(shown_engine(rec), rec.options, list(rec.names), locale), lines=True) \
-            if rec.options and rec.game in registry and (rec.status != ACTIVE or not public_moves(rec)) else ""
+        opts = options_text(rec, locale)
         if opts:
             embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
         file = picture_file(public.picture if public is not None else None, "board.png")
@@ -196,6 +189,14 @@ class Delivery(PrivateDelivery, commands.Cog):
         if rec.status == ACTIVE:
             embed.set_footer(text=tr("cogs.board.footer", locale))
         return embed, file
+
+    def board_layout(self, rec: MatchRecord, public: Any, locale: str, lines: list[str] | None = None, *,
+                     head: str = "", status: bool = True) -> tuple[Layout, discord.File | None]:
+        """The board message as a Components V2 layout and its picture (cogs/board_layout.py):
+        the title, ``head`` above the picture (what happened, the pings), the status in bold and
+        ``lines`` (default: the update's own text), the picture, the players, the clock, the
+        options while the match is not under way."""
+        return board_parts(rec, public, locale, lines, head=head, status=status)
 
     # ------------------------------------------------------------------ channel posting
     async def _post(self, rec: MatchRecord, refs: dict[str, str], **kwargs: Any) -> discord.Message | None:
@@ -322,13 +323,14 @@ class Delivery(PrivateDelivery, commands.Cog):
             if aged:
                 await self._delete(refs.get("board"))
                 try:
-                    moved = await self._messageable(board[0]).send(content=pointer, allowed_mentions=NO_PINGS)
+                    moved = await self._messageable(board[0]).send(view=words_view(pointer),
+                                                                   allowed_mentions=NO_PINGS)
                     await self.store.set_ref(rec.id, "challenge", f"{moved.channel.id}:{moved.id}")
                 except discord.HTTPException as exc:
                     log.info("match %s: no pointer to its thread (%s)", rec.id, getattr(exc, "code", exc))
             else:
-                await self._edit(refs.get("board"), content=pointer,
-                                 embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS)
+                await self._edit(refs.get("board"), **v2_edit(words_view(pointer), attachments=[],
+                                                              allowed_mentions=NO_PINGS))
                 await self.store.set_ref(rec.id, "challenge", refs["board"])
         await self.store.set_ref(rec.id, "board", None)
         await self.store.set_ref(rec.id, "thread", str(thread_id))
@@ -349,38 +351,40 @@ class Delivery(PrivateDelivery, commands.Cog):
     # ------------------------------------------------------------------ board
     async def update_board(self, rec: MatchRecord, refs: dict[str, str], locale: str, public: Any,
                            content: str | None = None, ping: list[int] | None = None) -> discord.Message | None:
-        embed, file = self.board_embed(rec, public, locale)
-        view = self._controls(rec, public, locale)
+        """A challenge (or a match that was never played): one board edited in place, its
+        ``content`` (the challenge's call, with its pings) above the picture."""
+        layout, file = self.board_layout(rec, public, locale, head=content or "")
+        view = layout_view(layout, self._controls(rec, public, locale))
         if refs.get("board"):
-            message = await self._edit(refs["board"], content=content, embed=embed,
-                                       attachments=[file] if file else [], view=view,
-                                       allowed_mentions=NO_PINGS)
+            message = await self._edit(refs["board"], **v2_edit(view, attachments=[file] if file else [],
+                                                                 allowed_mentions=NO_PINGS))
             if message is not None:
                 return message
             if file is not None:
                 file.reset()
         previous = refs.get("board")
-        message = await self._post_board(rec, refs, embed, file, view, content=content, ping=ping)
+        message = await self._post_board(rec, refs, view, file, ping=ping)
         if message is not None and previous and self._too_old(previous):
             await self._delete(previous)    # an old challenge replaced: its buttons must not stay live
         return message
 
     @staticmethod
-    def _controls(rec: MatchRecord, public: Any, locale: str) -> discord.ui.View | None:
+    def _controls(rec: MatchRecord, public: Any, locale: str) -> list[list[discord.ui.Item]]:
+        """The board's controls, as rows beneath it (none once the match is over)."""
         # Join on a running match only while somebody may join (a free seat, or a defeated
         # player's rejoin): the host says so
-        return board_view(rec.id, rec.status, locale, late_join=bool(getattr(public, "joinable", False)),
-                          judge=rec.meta.get("league") is not None)
+        return rows_of(view_items(board_view(rec.id, rec.status, locale,
+                                             late_join=bool(getattr(public, "joinable", False)),
+                                             judge=rec.meta.get("league") is not None)))
 
-    async def _post_board(self, rec: MatchRecord, refs: dict[str, str], embed: discord.Embed,
-                          file: discord.File | None, view: discord.ui.View | None, *,
-                          content: str | None, ping: list[int] | None,
+    async def _post_board(self, rec: MatchRecord, refs: dict[str, str], view: discord.ui.LayoutView,
+                          file: discord.File | None, *, ping: list[int] | None,
                           via: discord.Interaction | None = None) -> discord.Message | None:
         """Post a board (in the match channel, else the home channel) and remember it as the board.
-        ``via``: the tap that made this board's news — in the match channel it carries the board
-        as its follow-up (:meth:`_followup`)."""
-        kwargs = send_kwargs(embed, allowed_mentions=pings(ping) if ping else NO_PINGS, content=content,
-                             file=file, view=view)
+        Its pings are in its text; ``ping`` names who they may notify.  ``via``: the tap that made
+        this board's news — in the match channel it carries the board as its follow-up
+        (:meth:`_followup`)."""
+        kwargs = send_layout(view, allowed_mentions=pings(ping) if ping else NO_PINGS, files=[file])
         message = await self._followup(rec, via, kwargs) if via is not None else None
         if message is None:
             message = await self._post(rec, refs, **kwargs)
@@ -416,9 +420,13 @@ class Delivery(PrivateDelivery, commands.Cog):
         notify = [u for u in getattr(result, "notify", []) or [] if u and u != actor]
         over = rec.status != ACTIVE
         if refs.get("board") and not over and not notify and awaiting == refs.get("awaiting", ""):
-            embed, file = self.board_embed(rec, public, locale, lines=turn[-12:])
-            message = await self._edit(refs["board"], embed=embed, attachments=[file] if file else [],
-                                       view=self._controls(rec, public, locale), allowed_mentions=NO_PINGS)
+            # the words it was posted with (and its pings, which an edit does not send again) stay;
+            # a board posted before the boards were layouts: its words as kept for its retirement
+            layout, file = self.board_layout(rec, public, locale, lines=turn[-LINES_SHOWN:],
+                                             head=refs.get("boardhead", refs.get("boardwords") or ""))
+            view = layout_view(layout, self._controls(rec, public, locale))
+            message = await self._edit(refs["board"], **v2_edit(view, attachments=[file] if file else [],
+                                                                 allowed_mentions=NO_PINGS))
             if message is not None:
                 await self._set_lines(rec, refs, turn)
                 return message
@@ -445,33 +453,34 @@ class Delivery(PrivateDelivery, commands.Cog):
         if notify and set(notify) - set(awaited) and not notice:
             calls.append(mention_line([u for u in notify if u not in awaited]))
         previous, previous_words = refs.get("board"), refs.get("boardwords")
-        embed, file = self.board_embed(rec, public, locale, lines=[])
-        if over:
-            embed.description = None    # the result is said once: in the words above the picture
-        message = await self._post_board(rec, refs, embed, file, self._controls(rec, public, locale),
-                                         content="\n".join(words + calls), ping=ping_ids, via=via)
+        head = "\n".join(words + calls)
+        # the result is said once: in the words above the picture
+        layout, file = self.board_layout(rec, public, locale, lines=[], head=head, status=not over)
+        message = await self._post_board(rec, refs, layout_view(layout, self._controls(rec, public, locale)), file,
+                                         ping=ping_ids, via=via)
         if message is None:
             await self._set_lines(rec, refs, turn)
             return None
         ref = refs["board"]
         if over:
-            self._keep_final(rec.id, message)
+            self._keep_final(rec.id, message, layout)
         kept = clip("\n".join(words) or status, CONTENT_MAX)
-        if refs.get("boardwords") != kept:
-            await self.store.set_ref(rec.id, "boardwords", kept)
-            refs["boardwords"] = kept
+        for key, value in (("boardwords", kept), ("boardhead", head)):
+            if refs.get(key) != value:
+                await self.store.set_ref(rec.id, key, value)
+                refs[key] = value
         if refs.get("awaiting", "") != awaiting:
             await self.store.set_ref(rec.id, "awaiting", awaiting or None)
             refs["awaiting"] = awaiting
         await self._set_lines(rec, refs, [])
         if previous and previous != ref:
-            await self._retire(previous, previous_words)
+            await self._retire(previous, previous_words or f"{game_name(rec.game, locale)} #{rec.id}")
         return message
 
-    def _keep_final(self, match_id: int, message: Any) -> None:
-        """Keep the final board just posted for the after-publish hooks (the newest few: a hook
-        takes it at once, so only a board nobody took is ever dropped)."""
-        self.final_boards[int(match_id)] = message
+    def _keep_final(self, match_id: int, message: Any, layout: Layout) -> None:
+        """Keep the final board just posted, with its layout, for the after-publish hooks (the
+        newest few: a hook takes it at once, so only a board nobody took is ever dropped)."""
+        self.final_boards[int(match_id)] = (message, layout)
         while len(self.final_boards) > FINAL_KEPT:
             self.final_boards.pop(next(iter(self.final_boards)))
 
@@ -480,14 +489,13 @@ class Delivery(PrivateDelivery, commands.Cog):
         names = [n for u, n in zip(rec.seats, rec.names) if u is not None and self._is_me(u) and n]
         return names[0] if names else str(getattr(getattr(self.bot, "user", None), "display_name", "") or "")
 
-    async def _retire(self, ref: str, words: str | None = None) -> None:
+    async def _retire(self, ref: str, words: str) -> None:
         """Retire a board: its words stay in the thread (``words``: the board's text without
-        its pings, when known), its picture, controls and ping line go.  A board too old to
-        edit is deleted instead (a deletion is not rationed; its turn's words are in the board
-        that replaced it)."""
+        its pings), its picture, controls and ping line go — an edit to a layout of the words
+        alone (a V2 message stays one).  A board too old to edit is deleted instead (a deletion
+        is not rationed; its turn's words are in the board that replaced it)."""
         if not self._too_old(ref):
-            kwargs: dict[str, Any] = {"content": words} if words else {}
-            await self._edit(ref, embed=None, attachments=[], view=None, allowed_mentions=NO_PINGS, **kwargs)
+            await self._edit(ref, **v2_edit(words_view(words), attachments=[], allowed_mentions=NO_PINGS))
             return
         await self._delete(ref)
 

@@ -18,9 +18,10 @@ from typing import Any
 
 import discord
 
+from cogs.board_layout import Layout, colour_value, layout_view, send_layout, v2_edit
 from cogs.common import (CONTENT_MAX, NO_PINGS, clip, code, game_name, loc, pings, render, render_lines, safe_text,
-                         send_kwargs, too_old_to_edit, tr)
-from cogs.components import act_view, legal_hash
+                         too_old_to_edit, tr)
+from cogs.components import act_button, act_view, legal_hash
 from data.store import ACTIVE, FINISHED, MatchRecord
 
 log = logging.getLogger("cogs.delivery")
@@ -30,9 +31,9 @@ def picture_file(png: bytes | None, name: str) -> discord.File | None:
     return discord.File(io.BytesIO(png), filename=name) if png else None
 
 
-def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:
-    """What a DM shows (its embed, picture and the moves its menu offers), as a short fingerprint."""
-    h = hashlib.blake2b(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode("utf-8"),
+def _digest(view: discord.ui.LayoutView, picture: bytes | None, menu: str = "") -> str:
+    """What a DM shows (its layout, picture and the moves its menu offers), as a short fingerprint."""
+    h = hashlib.blake2b(json.dumps(view.to_components(), sort_keys=True, default=str).encode("utf-8"),
                         digest_size=16)
     h.update(("menu:" + menu).encode("utf-8") if menu else b"-")
     h.update(picture or b"")
@@ -42,33 +43,54 @@ def _digest(embed: discord.Embed, picture: bytes | None, menu: str = "") -> str:
 class PrivateDelivery:
     """DMs: private views, secret prompts, closed DMs."""
 
-    def private_embed(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None
-                      ) -> tuple[discord.Embed, discord.File | None]:
-        """A player's private view as a DM (or /match hand) shows it.  ``outcome``: the result
-        line of a match that ended (the final board's status line)."""
+    def _private_text(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None
+                      ) -> tuple[str, list[str], str, str]:
+        """A player's private view in words: (title, its lines, the same information as the
+        picture as a code block — "" when there is none —, the last line: where to act, or how
+        the match ended)."""
         lines = render_lines(pu.text, locale)
         own = getattr(pu, "own", None)
+        summary = ""
         if own and set(own) - {"cards"}:
             from render.text import render_text
 
-            summary = render_text(rec.game, own, locale=locale, names=list(rec.names))
-            if summary.strip():  # the same information as the picture, as text
+            text = render_text(rec.game, own, locale=locale, names=list(rec.names))
+            if text.strip():  # the same information as the picture, as text
                 # a code block shows names as typed; a backtick in one could close it
-                lines.append("```\n" + clip(summary.replace("`", "'"), 3000) + "\n```")
+                summary = "```\n" + clip(text.replace("`", "'"), 3000) + "\n```"
         where = f"<#{rec.channel_id}>" if rec.channel_id else ""
         if rec.status == ACTIVE:
-            lines.append(tr("cogs.dm.footer", locale, where=where))
+            last = tr("cogs.dm.footer", locale, where=where)
         else:   # no Act here any more: the match is over, and how it ended
             result = render(outcome if outcome is not None else self._outcome(rec), locale)
-            lines.append(tr("delivery.dm.over", locale, result=result) if result
-                         else tr("delivery.dm.over_plain", locale))
-        embed = discord.Embed(title=clip(tr("cogs.dm.title", locale, game=game_name(rec.game, locale),
-                                            match_id=rec.id), 256),
-                              description=clip("\n".join(lines), 4000), colour=discord.Colour.dark_teal())
+            last = tr("delivery.dm.over", locale, result=result) if result else tr("delivery.dm.over_plain", locale)
+        title = tr("cogs.dm.title", locale, game=game_name(rec.game, locale), match_id=rec.id)
+        return title, lines, summary, last
+
+    def private_embed(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None
+                      ) -> tuple[discord.Embed, discord.File | None]:
+        """A player's private view as ``/match hand`` shows it (an embed, seen by them alone).
+        ``outcome``: the result line of a match that ended (the final board's status line)."""
+        title, lines, summary, last = self._private_text(rec, pu, locale, outcome)
+        text = "\n".join(lines + ([summary] if summary else []) + [last])
+        embed = discord.Embed(title=clip(title, 256), description=clip(text, 4000), colour=discord.Colour.dark_teal())
         file = picture_file(pu.picture, "hand.png")
         if file is not None:
             embed.set_image(url="attachment://hand.png")
         return embed, file
+
+    def private_layout(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None, *,
+                       active: bool = False) -> tuple[discord.ui.LayoutView, discord.File | None]:
+        """A player's private view as their DM shows it, a Components V2 layout: the title, what
+        happened to them, their hand's picture, the same in words, where to act (or how the
+        match ended) and, while the match runs (``active``), the Act button."""
+        title, lines, summary, last = self._private_text(rec, pu, locale, outcome)
+        file = picture_file(pu.picture, "hand.png")
+        layout = Layout(title=title, lines="\n".join(lines), pictures=(("hand.png", title),) if file else (),
+                        details="\n\n".join(p for p in (summary, last) if p),
+                        accent=colour_value(discord.Colour.dark_teal()))
+        rows = [[act_button(rec.id, locale)]] if active else []
+        return layout_view(layout, rows), file
 
     async def _deliver_privates(self, result: Any, rec: MatchRecord) -> None:
         """Private views last, each on its own: a closed DM never blocks anything else.  A
@@ -186,16 +208,14 @@ class PrivateDelivery:
             # use /match hand (which asks for DMs again)
             return
         locale = loc(refs.get(f"loc:{pu.user_id}") or (rec.meta or {}).get("locale", "en"))
-        embed, file = self.private_embed(rec, pu, locale, outcome)
+        view, file = self.private_layout(rec, pu, locale, outcome, active=active)
         key = f"dm:{pu.user_id}"
-        content = None
-        view = act_view(rec.id, locale) if active else None
-        digest = _digest(embed, pu.picture, "act" if active else "")
+        digest = _digest(view, pu.picture, "act" if active else "")
         if refs.get(key) and refs.get(f"dmsum:{pu.user_id}") == digest:
             return
         if refs.get(key):
-            edited = await self._edit(refs[key], content=content, embed=embed, attachments=[file] if file else [],
-                                      view=view, allowed_mentions=NO_PINGS)
+            edited = await self._edit(refs[key], **v2_edit(view, attachments=[file] if file else [],
+                                                           allowed_mentions=NO_PINGS))
             if edited is not None:
                 await self.store.set_ref(rec.id, f"dmsum:{pu.user_id}", digest)
                 return
@@ -203,8 +223,7 @@ class PrivateDelivery:
                 file.reset()
         try:
             dm = await self.bot.create_dm(discord.Object(int(pu.user_id)))
-            message = await dm.send(**send_kwargs(embed, allowed_mentions=NO_PINGS, content=content,
-                                                  file=file, view=view))
+            message = await dm.send(**send_layout(view, allowed_mentions=NO_PINGS, files=[file]))
         except discord.Forbidden as exc:
             log.info("match %s: DMs closed for user %s (code %s)", rec.id, pu.user_id, exc.code)
             await self._dm_closed(rec, refs, pu.user_id)

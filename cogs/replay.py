@@ -33,6 +33,7 @@ import functools
 import logging
 import re
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any, Optional
 
 import discord
@@ -40,7 +41,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.authority import check_match, reachable, seated
-from cogs.common import (CONTENT_MAX, LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render,
+from cogs.board_layout import Layout, colour_value, layout_view, v2_edit
+from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render,
                          reply, reply_error, run_in_cog, safe_text, too_old_to_edit, tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
 from cogs.guide import command_text
@@ -79,20 +81,22 @@ def step_text(res: Any, locale: str) -> str:
     return clip("\n".join(lines), DESCRIPTION_MAX)
 
 
-def step_view(res: Any, mode: str, who: int, locale: str, *, toggle: bool) -> discord.ui.View:
+def step_controls(res: Any, mode: str, who: int, locale: str, *, toggle: bool) -> list[list[discord.ui.Item]]:
+    """The rows under a replay step: ⏮ ◀ ▶ ⏭ (and the own-hand toggle), then the turn select."""
     d = res.data
     mid, k, n = res.match.id, d["k"], d["n"]
-    view = discord.ui.View(timeout=None)
+    buttons: list[discord.ui.Item] = []
     for slot, target, emoji, off in (("f", 0, "⏮", k == 0), ("b", k - 1, "◀", k == 0),
                                      ("n", k + 1, "▶", k >= n), ("l", n, "⏭", k >= n)):
-        view.add_item(StepButton(discord.ui.Button(
+        buttons.append(StepButton(discord.ui.Button(
             emoji=emoji, style=discord.ButtonStyle.secondary, disabled=off,
             custom_id=f"rp:{mid}:{max(0, min(target, n))}:{mode}:{slot}:{who}")))
     if toggle:
-        view.add_item(StepButton(discord.ui.Button(
+        buttons.append(StepButton(discord.ui.Button(
             label=clip(tr("replay.hand_off" if mode == "o" else "replay.hand_on", locale), LABEL_MAX),
             emoji="🂠", style=discord.ButtonStyle.primary if mode == "o" else discord.ButtonStyle.secondary,
             custom_id=f"rp:{mid}:{k}:{mode}:h:{who}")))
+    rows = [buttons]
     turns = d["turns"]
     if len(turns) > 1:
         shown = _around(turns, k)
@@ -100,10 +104,10 @@ def step_view(res: Any, mode: str, who: int, locale: str, *, toggle: bool) -> di
             label=clip(tr("replay.turn_option", locale, turn=t), LABEL_MAX), value=str(first),
             description=clip(tr("replay.turn_step", locale, k=first), LABEL_MAX), default=False)
             for t, first in shown]
-        view.add_item(TurnSelect(discord.ui.Select(
+        rows.append([TurnSelect(discord.ui.Select(
             custom_id=f"rp:{mid}:t:{mode}:{who}", options=options,
-            placeholder=clip(tr("replay.turn_placeholder", locale, turn=d["turn"]), 150))))
-    return view
+            placeholder=clip(tr("replay.turn_placeholder", locale, turn=d["turn"]), 150)))])
+    return rows
 
 
 def _around(turns: list[list[int]], k: int) -> list[list[int]]:
@@ -116,25 +120,22 @@ def _around(turns: list[list[int]], k: int) -> list[list[int]]:
     return [turns[0], *turns[lo:lo + SELECT_MAX - 2], turns[-1]]
 
 
-def step_embeds(res: Any, locale: str) -> tuple[list[discord.Embed], list[discord.File]]:
-    """The step's board (everyone's view) and, in a player's own replay, a second picture: their
-    hand at that moment."""
+def step_layout(res: Any, mode: str, who: int, locale: str, *, toggle: bool
+                ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
+    """A replay step as a Components V2 layout: the title, the step's words, the step's board
+    (everyone's view) and, in a player's own replay, their hand at that moment — each picture
+    full width —, the hint, and the step buttons and turn select beneath.  With its files."""
     rec = res.match
-    embed = discord.Embed(title=clip(tr("replay.title", locale, match_id=rec.id, game=game_name(rec.game, locale)), 256),
-                          description=step_text(res, locale), colour=discord.Colour.blurple())
-    embed.set_footer(text=clip(tr("replay.footer", locale), 2048))
-    embeds, files = [embed], []
-    picture = res.data.get("picture")
-    if picture:
-        embed.set_image(url=f"attachment://{PICTURE}")
-        files.append(discord.File(io.BytesIO(picture), filename=PICTURE))
-    hand = res.data.get("hand")
-    if hand:
-        mine = discord.Embed(colour=discord.Colour.dark_gold())
-        mine.set_image(url=f"attachment://{HAND}")
-        embeds.append(mine)
-        files.append(discord.File(io.BytesIO(hand), filename=HAND))
-    return embeds, files
+    title = tr("replay.title", locale, match_id=rec.id, game=game_name(rec.game, locale))
+    pictures, files = [], []
+    for name, key, alt in ((PICTURE, "picture", title), (HAND, "hand", tr("replay.own", locale))):
+        png = res.data.get(key)
+        if png:
+            pictures.append((name, alt))
+            files.append(discord.File(io.BytesIO(png), filename=name))
+    layout = Layout(title=title, lines=step_text(res, locale), pictures=tuple(pictures),
+                    footer=tr("replay.footer", locale), accent=colour_value(discord.Colour.blurple()))
+    return layout_view(layout, step_controls(res, mode, who, locale, toggle=toggle)), files
 
 
 # ---------------------------------------------------------------------------- the cog
@@ -213,15 +214,13 @@ class Replay(commands.Cog):
             return
         if mode == "o" and not res.data["own"]:
             mode = "p"          # not a seat of theirs (any more): the public view
-        embeds, files = step_embeds(res, locale)
-        view = step_view(res, mode, who, locale,
-                         toggle=seated(res.match, interaction.user.id) and not public and who == 0)
+        view, files = step_layout(res, mode, who, locale,
+                                  toggle=seated(res.match, interaction.user.id) and not public and who == 0)
         if new:
-            await interaction.followup.send(embeds=embeds, files=files, view=view, ephemeral=not public,
-                                            allowed_mentions=NO_PINGS)
+            await interaction.followup.send(view=view, files=files, ephemeral=not public, allowed_mentions=NO_PINGS)
             return
         try:
-            await interaction.response.edit_message(embeds=embeds, attachments=files, view=view)
+            await interaction.response.edit_message(**v2_edit(view, attachments=files))
         except discord.HTTPException as exc:
             log.info("replay step of match %s not shown: %s", match_id, exc)
 
@@ -353,25 +352,26 @@ class Replay(commands.Cog):
             log.exception("match %s: the end-of-match picture was not posted", rec.id)
 
     async def _join(self, rec: Any, board: Any, made: Any, locale: str) -> bool:
-        """Edit the final board to carry the animated picture as a second attachment, its
-        caption after the board's words (the result is already there): one rate-limited edit
-        instead of a post, and the board stays the thread's newest message.  The board keeps its
-        picture (kept by id, so its embed still shows it), words, result and pings.  False when
-        it is no longer the match's board, is too old to edit, or Discord refuses the edit."""
-        ref = f"{board.channel.id}:{board.id}"
+        """Edit the final board to carry the animated picture too, in a gallery of its own under
+        the board's picture, its caption beneath (the result is already in the board's words):
+        one rate-limited edit instead of a post, and the board stays the thread's newest
+        message.  ``board``: (the message as posted, its layout).  The board keeps its picture
+        (kept by id, only the GIF is uploaded), words, result and pings.  False when it is no
+        longer the match's board, is too old to edit, or Discord refuses the edit."""
+        message, layout = board
+        ref = f"{message.channel.id}:{message.id}"
         refs = await self.store.get_refs(rec.id)
-        if refs.get("board") != ref or too_old_to_edit(int(board.id), self.host.now()):
+        if refs.get("board") != ref or too_old_to_edit(int(message.id), self.host.now()):
             return False
-        words = board.content or ""
+        gif = gif_file(rec, made)
         caption = gif_caption(rec, made, locale, None, self.bot.tree)
-        joined = f"{words}\n\n{caption}" if words else caption
-        kwargs: dict[str, Any] = {"content": joined} if len(joined) <= CONTENT_MAX else {}
+        joined = replace(layout, pictures=(*layout.pictures, (gif.filename, caption.split("\n")[0])), caption=caption)
         # the board's own mentions stay mentions (an edit notifies nobody)
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                           users=list(getattr(board, "mentions", None) or []))
+                                           users=list(getattr(message, "mentions", None) or []))
         try:
-            await self.bot.get_partial_messageable(board.channel.id).get_partial_message(board.id).edit(
-                attachments=[*board.attachments, gif_file(rec, made)], allowed_mentions=mentions, **kwargs)
+            await self.bot.get_partial_messageable(message.channel.id).get_partial_message(message.id).edit(
+                **v2_edit(layout_view(joined), attachments=[*message.attachments, gif], allowed_mentions=mentions))
         except discord.HTTPException as exc:
             log.info("match %s: the animated picture could not join the final board (%s)", rec.id,
                      getattr(exc, "code", exc))

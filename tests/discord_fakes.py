@@ -42,6 +42,7 @@ from discord import utils  # noqa: E402
 from multidict import CIMultiDict
 
 from data.sqlite_store import CHECKPOINT_TASK  # noqa: E402
+from tests.e2e.twin_v2 import controls as v2_controls, is_v2, pictures_of, texts as v2_texts  # noqa: E402,F401
 
 API_PREFIX = re.compile(r"^https://discord\.com/api/v\d+")
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
@@ -105,7 +106,8 @@ class IxRecord:
 
 
 def message_text(m: dict | None) -> str:
-    """Content plus every embed's visible text."""
+    """Content plus every embed's visible text, plus (a Components V2 message) the text of its
+    text displays, in containers and sections too."""
     if not m:
         return ""
     parts = [m.get("content") or ""]
@@ -115,25 +117,24 @@ def message_text(m: dict | None) -> str:
             parts += [f.get("name") or "", f.get("value") or ""]
         if e.get("footer"):
             parts.append(e["footer"].get("text") or "")
+    if is_v2(m):
+        parts += v2_texts(m.get("components"))
     return "\n".join(p for p in parts if p)
 
 
+def controls_of(m: dict) -> list[dict]:
+    """The buttons and selects of a message: its rows' items, and in a Components V2 message
+    those inside its containers too."""
+    return v2_controls(m.get("components"))
+
+
 def custom_ids(m: dict) -> list[str]:
-    out = []
-    for row in m.get("components") or []:
-        for c in row.get("components") or []:
-            if c.get("custom_id"):
-                out.append(c["custom_id"])
-    return out
+    return [c["custom_id"] for c in controls_of(m) if c.get("custom_id")]
 
 
 def component(m: dict, pattern: str) -> dict | None:
     rx = re.compile(pattern)
-    for row in m.get("components") or []:
-        for c in row.get("components") or []:
-            if c.get("custom_id") and rx.search(c["custom_id"]):
-                return c
-    return None
+    return next((c for c in controls_of(m) if c.get("custom_id") and rx.search(c["custom_id"])), None)
 
 
 class _Resp:

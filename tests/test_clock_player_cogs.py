@@ -9,7 +9,7 @@ import re
 import discord
 import pytest
 
-from discord_fakes import MEMBER_PERMISSIONS, HTTPError, _now_iso, component
+from discord_fakes import MEMBER_PERMISSIONS, HTTPError, _now_iso, component, message_text
 
 from data.store import ACTIVE
 from host.clocks import control
@@ -154,14 +154,14 @@ async def test_vacation_start_end_and_status_retime_the_match_and_show_it_on_the
                                         "do not run in matches that allow vacation.")
     assert (await env.match(mid)).deadline == pytest.approx(t0 + 2 * DAY + 3 * DAY)
     board = await env.board(mid)
-    assert f"Alice is on vacation until <t:{until}:f>." in str(board["embeds"])
+    assert f"Alice is on vacation until <t:{until}:f>." in message_text(board)
     ix = await env.fake.slash(env.bot, alice, "vacation status", locale="ja")
     assert ix.text.startswith(f"<t:{until}:f>（<t:{until}:R>）まで休暇中です。\n休暇の残りは12日です")
     env.clock.advance(HOUR)
     ix = await env.fake.slash(env.bot, alice, "vacation end")
     assert ix.text == "Vacation ended: 1 day counted."
     assert (await env.match(mid)).deadline == pytest.approx(env.clock.t + 3 * DAY)
-    assert "on vacation" not in str((await env.board(mid))["embeds"])
+    assert "on vacation" not in message_text(await env.board(mid))
 
 
 async def test_vacation_refusals_are_localized_and_change_nothing(env):

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from discord_fakes import component, custom_ids, make_env, message_text
+from discord_fakes import component, controls_of, custom_ids, is_v2, make_env, message_text, pictures_of
 
 NOT_YOURS = "is not yours"
 
@@ -52,7 +52,8 @@ async def test_play_posts_a_challenge_that_pings_only_the_opponent(env):
     assert ix.ephemeral and "Challenge #1" in ix.text
     [challenge] = env.fake.posts(env.fake.channel["id"])
     assert custom_ids(challenge) == ["m:1:accept", "m:1:decline"]
-    assert f"<@{env.bob['id']}>" in challenge["content"]
+    assert is_v2(challenge) and not challenge["content"] and not challenge["embeds"], "a layout, nothing beside it"
+    assert f"<@{env.bob['id']}>" in message_text(challenge)
     allowed = challenge["_allowed_mentions"]
     assert allowed["parse"] == [] and allowed["users"] == [uid(env.bob)]
     assert "Alice challenges Bob to SQUARES" in message_text(challenge)
@@ -69,13 +70,13 @@ async def test_accept_starts_the_match_in_a_thread_with_a_board_picture(env_rend
     assert board["channel_id"] == thread["id"]
     assert [a["filename"] for a in board["attachments"]] == ["board.png"]
     assert board["attachments"][0]["_bytes"][:8] == b"\x89PNG\r\n\x1a\n"
-    assert board["embeds"][0]["image"]["url"] == "attachment://board.png"
+    assert pictures_of(board) == ["board.png"], "the picture is shown through the layout"
     assert custom_ids(board) == [f"m:{match_id}:act", f"m:{match_id}:status", f"m:{match_id}:resign"]
     # the challenge in the channel now points to the thread and has no buttons
     [challenge] = env.fake.posts(env.fake.channel["id"])
-    assert thread["id"] in challenge["content"] and not challenge["components"]
+    assert thread["id"] in message_text(challenge) and not custom_ids(challenge) and not pictures_of(challenge)
     # the player to act is pinged in the thread, and only them
-    pings = [m for m in env.fake.posts(thread["id"]) if "your turn" in m["content"]]
+    pings = [m for m in env.fake.posts(thread["id"]) if "your turn" in message_text(m)]
     assert pings and pings[-1]["_allowed_mentions"]["users"] == [uid(env.alice)]
 
 
@@ -83,6 +84,7 @@ async def test_act_menu_walks_the_prefix_tree_and_plays_the_command(env_render):
     env = env_render
     match_id = await env.start()
     board_before = await env.board(match_id)
+    words_before = message_text(board_before)
     command = await play_via_menu(env, env.alice, match_id)
     log = (await env.host.log(match_id)).data["log"]
     assert [e["command"] for e in log] == [command]
@@ -93,14 +95,15 @@ async def test_act_menu_walks_the_prefix_tree_and_plays_the_command(env_render):
     assert board["id"] != board_before["id"] and thread[-1]["id"] == board["id"]
     # … in words: the label Alice picked ("Place Support 1 on a1"), not the notation
     piece = {"S": "Support", "L": "Leap", "X": "Swap", "P": "Supply"}.get(command.split()[1][0], "")
-    assert f"Alice: Place {piece} {command.split()[1][1:]} on {command.split()[2]}" in board["content"]
-    assert f"<@{uid(env.bob)}>: your turn" in board["content"]
+    assert f"Alice: Place {piece} {command.split()[1][1:]} on {command.split()[2]}" in message_text(board)
+    assert f"<@{uid(env.bob)}>: your turn" in message_text(board)
     assert board["_allowed_mentions"]["users"] == [uid(env.bob)]
     assert "To act: Bob" in message_text(board) and component(board, rf"^m:{match_id}:act$")
     old = env.fake.messages[int(board_before["id"])]
-    assert old["components"] == [] and old["embeds"] == [] and old.get("attachments") == []
-    assert old["content"] == board_before["content"], "a retired board keeps its words"
-    assert len(thread) == 2, [m["content"] for m in thread]
+    assert custom_ids(old) == [] and pictures_of(old) == [] and old.get("attachments") == []
+    kept = message_text(old)
+    assert kept and "<@" not in kept and kept in words_before, "a retired board keeps its words, not its pings"
+    assert len(thread) == 2, [message_text(m) for m in thread]
 
 
 async def test_move_command_plays_and_answers_ephemerally(env):
@@ -134,9 +137,9 @@ async def test_a_full_match_by_move_autocomplete_reaches_a_result(env):
     rec = await env.match(match_id)
     assert rec.status == "finished" and rec.result is not None
     board = await env.board(match_id)
-    assert board["components"] == [], "a finished board has no buttons"
+    assert custom_ids(board) == [], "a finished board has no buttons"
     last = env.fake.posts(thread_id)[-1]
-    assert "won" in last["content"] or "Draw" in last["content"]
+    assert "won" in message_text(last) or "Draw" in message_text(last)
 
 
 # ---------------------------------------------------------------------------- autocomplete
@@ -283,7 +286,7 @@ async def test_match_abort_needs_both_players(env):
     assert "asks to abort" in ix.text
     assert (await env.match(match_id)).status == "active"
     vote = env.fake.posts(thread_id)[-1]
-    assert "asks to abort" in vote["content"] and vote["_allowed_mentions"]["users"] == [uid(env.bob)]
+    assert "asks to abort" in message_text(vote) and vote["_allowed_mentions"]["users"] == [uid(env.bob)]
     ix = await env.fake.slash(env.bot, env.alice, "match abort", channel_id=thread_id)
     assert "already asked" in ix.text
     await env.fake.slash(env.bot, env.bob, "match abort", channel_id=thread_id)
@@ -381,7 +384,7 @@ async def test_decline_closes_the_challenge(env):
     await env.fake.click(env.bot, env.bob, challenge, "m:1:decline")
     assert (await env.match(1)).status == "declined"
     challenge = env.fake.posts()[-1]
-    assert challenge["components"] == [] and "declined" in message_text(challenge)
+    assert custom_ids(challenge) == [] and "declined" in message_text(challenge)
     assert env.fake.threads() == []
 
 
@@ -470,16 +473,16 @@ async def test_clock_reminds_then_announces_expiry_and_the_opponent_claims(env):
     env.clock.advance(250)
     assert await delivery.tick_once() == 1
     reminder = env.fake.posts(thread_id)[-1]
-    assert "runs out in" in reminder["content"] and reminder["_allowed_mentions"]["users"] == [uid(env.alice)]
+    assert "runs out in" in message_text(reminder) and reminder["_allowed_mentions"]["users"] == [uid(env.alice)]
     # issue 14: the notice comes as a new board (picture and Act under it): the newest message
     # of the thread is still the board, and the board before it is retired
     from discord_fakes import component
-    assert component(reminder, r":act$") is not None and reminder["embeds"]
+    assert component(reminder, r":act$") is not None and f"## SQUARES #{match_id}" in message_text(reminder)
     assert (await env.board(match_id))["id"] == reminder["id"]
     env.clock.advance(100)
     assert await delivery.tick_once() == 1
     expired = env.fake.posts(thread_id)[-1]
-    assert "ran out of time" in expired["content"] and expired["_allowed_mentions"]["users"] == [uid(env.bob)]
+    assert "ran out of time" in message_text(expired) and expired["_allowed_mentions"]["users"] == [uid(env.bob)]
     ix = await env.fake.slash(env.bot, env.bob, "match claim", channel_id=thread_id)
     assert "claimed the win" in ix.text
     assert (await env.match(match_id)).result["reason"] == "timeout"
@@ -511,8 +514,8 @@ async def test_settings_language_makes_public_messages_japanese(env):
     await env.fake.slash(env.bot, env.carol, "settings language", value="ja", permissions=ALL_PERMISSIONS)
     await env.play(env.alice, game="squares", opponent=env.bob)       # en user, en guild locale
     challenge = env.fake.posts()[-1]
-    assert "対戦の申し込み" in challenge["content"]
-    labels = [c["label"] for row in challenge["components"] for c in row["components"]]
+    assert "対戦の申し込み" in message_text(challenge)
+    labels = [c["label"] for c in controls_of(challenge)]
     assert labels == ["承諾", "辞退"]
 
 
@@ -522,10 +525,10 @@ async def test_japanese_users_get_japanese_replies_and_japanese_guilds_japanese_
                         locale="ja", guild_locale="ja")
     assert "申し込みを投稿しました" in ix.text
     challenge = env.fake.posts()[-1]
-    assert "対戦の申し込み" in challenge["content"]
+    assert "対戦の申し込み" in message_text(challenge)
     await env.fake.click(env.bot, env.bob, challenge, "m:1:accept", locale="ja")
     board = await env.board(1)
-    labels = [c["label"] for row in board["components"] for c in row["components"]]
+    labels = [c["label"] for c in controls_of(board)]
     assert labels == ["行動", "状況", "投了"]
     ix = await env.fake.click(env.bot, env.bob, board, "m:1:act", locale="ja")
     assert "今はあなたの番ではありません" in ix.text
@@ -587,8 +590,8 @@ async def test_a_match_started_inside_a_thread_is_played_in_that_thread(env):
     board = await env.board(1)
     assert env.fake.posts(thread["id"])[-1]["id"] == board["id"], "the board is the newest message"
     assert custom_ids(board) == ["m:1:act", "m:1:status", "m:1:resign"]
-    assert f"<@{uid(env.alice)}>: your turn" in board["content"]
-    assert env.fake.messages[int(challenge["id"])]["components"] == [], "the challenge has no buttons left"
+    assert f"<@{uid(env.alice)}>: your turn" in message_text(board)
+    assert custom_ids(env.fake.messages[int(challenge["id"])]) == [], "the challenge has no buttons left"
 
 
 async def test_match_commands_work_from_direct_messages_with_a_match_number(env):
@@ -606,4 +609,4 @@ async def test_aborting_a_pending_challenge_makes_no_thread(env):
     await env.fake.slash(env.bot, env.alice, "match abort", match=1)
     assert (await env.match(1)).status == "aborted"
     assert env.fake.threads() == []
-    assert env.fake.posts()[0]["components"] == []
+    assert custom_ids(env.fake.posts()[0]) == []

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from discord_fakes import make_env, message_text
+from discord_fakes import is_v2, make_env, message_text, pictures_of
 from rules import IllegalCommand, registry
 
 
@@ -102,7 +102,7 @@ async def test_private_views_go_by_dm_and_are_edited_in_place(env):
     # the same private information as text (screen readers, search), and only the own part
     alice_hand = (await hands(env, match_id))[0]
     assert f"hand: [{', '.join(str(c) for c in alice_hand)}]" in message_text(dm)
-    assert "played" not in message_text({"embeds": dm["embeds"]})
+    assert "played" not in message_text(dm) and is_v2(dm) and pictures_of(dm) == ["hand.png"]
     assert len(env.fake.dms(uid(env.bob))) == 1
     # a move updates each DM in place instead of sending a new one
     legal = await env.host.legal(match_id, uid(env.alice))

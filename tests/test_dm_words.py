@@ -1,5 +1,5 @@
 """What a player's DM says in text (issue 33, "Words, not ids or notation" and "Form"): the text
-half of each DM (``render_text`` of the seat's own part, as ``cogs.dms.private_embed`` sends it)
+half of each DM (``render_text`` of the seat's own part, as ``cogs.dms.private_layout`` sends it)
 names every card in words — never an id such as ``ac01``, ``ts10``, ``c01`` or ``m01`` — says the
 last move in words, and in Japanese uses Japanese punctuation.  The console (``python bot.py
 --local``), where a player types ids, keeps each id after its card's name."""

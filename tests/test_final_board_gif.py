@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from discord_fakes import make_env, message_text
+from discord_fakes import make_env, message_text, pictures_of
 from render.gif import GifResult
 
 GIF = GifResult(data=b"GIF89a" + bytes(40), frames=3, steps=2, sampled=False, seconds=0.0)
@@ -76,13 +76,15 @@ async def test_the_gif_joins_the_final_board_in_one_edit(env):
     board = await env.board(match_id)
     posts = env.fake.posts(thread)
     assert posts[-1]["id"] == board["id"] and _gif_posts(env, thread, match_id) == [board]
-    # its words and result first, then the GIF's caption (the result said once)
-    words, _, caption = board["content"].partition("\n\n🎞️")
+    # its words and result first, then the GIF in a gallery of its own under the board's
+    # picture, its caption beneath (the result said once)
+    words, _, caption = message_text(board).partition("\n🎞️")
     assert "resign" in words and "resign" not in caption
     assert caption.startswith(f" Match #{match_id} · SQUARES · Alice, Bob · 2 steps") and "/match replay" in caption
+    assert pictures_of(board) == [f"match-{match_id}.gif"], "(no board picture here: drawing is off)"
     # the board was posted once and edited once (the GIF joined): no post of its own
     assert len(env.fake.calls("PATCH", rf"/channels/{thread}/messages/{board['id']}$")) == 1
-    assert not any(m["id"] != board["id"] and "🎞️" in m["content"] for m in posts)
+    assert not any(m["id"] != board["id"] and "🎞️" in message_text(m) for m in posts)
     assert env.bot.get_cog("Delivery").final_boards == {}
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from discord_fakes import ALL_PERMISSIONS, custom_ids, make_env
+from discord_fakes import ALL_PERMISSIONS, custom_ids, make_env, message_text
 
 from data.store import ABORTED, ACTIVE, FINISHED
 from host import leagues as LG
@@ -181,7 +181,7 @@ async def test_the_time_limit_aborts_the_running_game_and_tells_the_channel(env)
     assert (await env.match(m1)).status == ABORTED
     q = LG.pairing(await data(env, league_id), p["id"])
     assert (q["result"], q["how"], q["games"]) == ("draw", "time", ["draw"])
-    assert any("time limit is up" in (m.get("content") or "") + str(m.get("embeds")) for m in env.fake.posts(thread))
+    assert any("time limit is up" in message_text(m) for m in env.fake.posts(thread))
     told = [m["content"] for m in env.fake.posts(env.fake.channel["id"]) if "Time is up for pairing" in (m.get("content") or "")]
     assert told and "0–0–1" in told[-1], told
 

@@ -48,7 +48,7 @@ async def test_each_player_is_told_by_ping_dm_or_the_digest_only(env):
     mid = await env.start(turn_time=DAY)
     thread = (await env.match(mid)).channel_id
     first = await env.board(mid)
-    assert "your turn" in first["content"] and pinged(first) == []          # Alice: the digest only
+    assert "your turn" in message_text(first) and pinged(first) == []          # Alice: the digest only
     assert env.fake.dms(uid(env.alice)) == []
     await move(env, env.alice, mid)
     board = await env.board(mid)
@@ -80,7 +80,7 @@ async def test_a_reminder_in_quiet_hours_is_held_until_morning_in_tokyo_while_pa
     env.clock.t = tokyo(2023, 11, 21, 5, 0)                                # 4 h 48 min left
     assert await delivery.tick_once() == 1
     reminder = env.fake.posts(thread)[-1]
-    assert "runs out in" in reminder["content"] and pinged(reminder) == []
+    assert "runs out in" in message_text(reminder) and pinged(reminder) == []
     env.clock.t = tokyo(2023, 11, 21, 6, 59)
     assert await notices.tick_once() == 0
     env.clock.t = tokyo(2023, 11, 21, 7, 0)
@@ -136,7 +136,7 @@ async def test_at_most_one_reminder_per_match_per_local_day(env):
         env.clock.t = t
         assert await delivery.tick_once() == 1
         post = env.fake.posts(thread)[-1]
-        assert "runs out in" in post["content"]
+        assert "runs out in" in message_text(post)
         return post
 
     assert pinged(await reminder_at(local("UTC", 2023, 11, 20, 0, 30))) == [uid(env.alice)]

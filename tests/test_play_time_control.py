@@ -81,7 +81,7 @@ async def test_a_typed_bank_with_a_weekend_pause_is_read_back_and_kept(env):
     rec = await _latest(env)
     assert rec.turn_seconds == 2 * HOUR and "clock" not in rec.meta
     challenge = message_text(env.fake.posts(env.fake.channel["id"])[-1])
-    assert "Turn time\n2 hours" in challenge and "7200" not in challenge
+    assert "**Turn time**\n2 hours" in challenge and "7200" not in challenge
 
 
 async def test_todays_turn_time_still_works_and_both_at_once_is_refused(env):
@@ -210,7 +210,7 @@ async def test_the_board_and_status_show_banks_in_words_never_the_stored_seconds
     assert rec.status == "active" and rec.turn_seconds == 3 * DAY
     board = message_text(await env.board(match_id))
     assert f"Time banks: Alice: 3 d, Bob: 3 d. Time runs out <t:{int(rec.deadline)}:R>." in board
-    assert "Clock\nTime control: Daily: 3 days + 1 day per move, at most 7 days" in board
+    assert "**Clock**\nTime control: Daily: 3 days + 1 day per move, at most 7 days" in board
     assert "259200" not in no_stamps(board) and "72 hours" not in board and "Turn time" not in board
     env.clock.advance(5 * HOUR)
     ix = await env.fake.slash(env.bot, env.bob, "match status", match=match_id, locale="ja")

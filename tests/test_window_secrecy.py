@@ -38,9 +38,10 @@ responder could secretly have done.  Both are then played through the real :clas
 * every update the channel gets (``Result.public``): its text lines rendered in every locale,
   the status line in every locale, the public view, the picture (drawn from a few log entries
   before the target window on; see :func:`readings_of`), who is awaited, whether Join is
-  offered, and the board embed around them (:meth:`cogs.delivery.Delivery.board_embed`: status,
-  players, clock, options — the lines are compared as text; the match number in its title is
-  the one thing that differs by design and is set to 0);
+  offered, and the board message around them — its Components V2 layout with its controls
+  (:meth:`cogs.delivery.Delivery.board_layout`: status, players, clock, options, the accent of
+  the player to act — the lines are compared as text; the match number in its title is the one
+  thing that differs by design and is set to 0);
 * ``Host.status`` for a spectator, and ``Host.log``, asked after every command.
 
 A window opening shows nothing at all — its update carries no line and the same board as the
@@ -62,6 +63,7 @@ from typing import Any
 
 import pytest
 
+from cogs.board_layout import layout_view
 from cogs.delivery import Delivery
 from data import i18n
 from data.store import ACTIVE
@@ -235,15 +237,21 @@ def find_twins(game_name: str, want: int = TWINS, seeds: range = range(200)) -> 
 
 # ----------------------------------------------------------------------------- host side
 
-DELIVERY = Delivery(None)       # only its board embed is used (it needs no bot)
+DELIVERY = Delivery(None)       # only its board layout is used (it needs no bot)
+
+
+def board_message(rec: Any, public: Any, loc: str) -> list:
+    """The board message of ``public`` as the channel gets it: its layout and controls."""
+    rec = replace(rec, id=0)
+    layout, _ = DELIVERY.board_layout(rec, public, loc, lines=[])
+    return layout_view(layout, DELIVERY._controls(rec, public, loc)).to_components()
 
 
 def reading(rec: Any, public: Any) -> dict:
     """Everything a spectator reads of one public update."""
     board = {}
     for loc in i18n.LOCALES:
-        embed, _ = DELIVERY.board_embed(replace(rec, id=0), public, loc, lines=[])
-        board[loc] = embed.to_dict()
+        board[loc] = board_message(rec, public, loc)
     return {
         "text": [[m.render(loc) for loc in i18n.LOCALES] for m in public.text],
         "status": [public.status_line.render(loc) for loc in i18n.LOCALES] if public.status_line else None,
@@ -355,8 +363,7 @@ async def test_a_window_opened_by_the_first_command_keeps_the_options_on_the_boa
     res = await host.command(res.match.id, ALICE, opening[0])
     assert res.ok and res.public.text == []
     for loc in i18n.LOCALES:
-        assert DELIVERY.board_embed(replace(res.match, id=0), res.public, loc, lines=[])[0].to_dict() == \
-            DELIVERY.board_embed(replace(before.match, id=0), before.public, loc, lines=[])[0].to_dict()
+        assert board_message(res.match, res.public, loc) == board_message(before.match, before.public, loc)
 
 
 @pytest.mark.parametrize("game_name", [g for g in GAMES if g not in WINDOW_GAMES])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .twin import Twin, find_component
+from .twin_v2 import is_v2, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 45.0
@@ -113,6 +114,16 @@ def played_or_refused(ix: Any) -> bool:
 
 
 
+def board_title(m: dict) -> str:
+    """A board's title — the heading that opens its layout ("## SQUARES #12"; a legacy board: its
+    embed's title) — or "" for any other message (a retired board keeps only its words)."""
+    if is_v2(m):
+        heading = next((t for t in texts(m.get("components")) if t.startswith("## ")), "")
+        return heading[3:].split("\n", 1)[0].strip()
+    embeds = m.get("embeds") or []
+    return (embeds[0].get("title") or "") if embeds else ""
+
+
 class Table:
     """Two players and the bot: the steps every scenario uses."""
 
@@ -166,8 +177,7 @@ class Table:
         picture (a retired board keeps only its words; a finished match's last board has the
         result and no buttons)."""
         dms = {id(m) for m in self.twin.all_dms()}
-        found = [m for m in self.twin.posts() if id(m) not in dms and m.get("embeds")
-                 and (m["embeds"][0].get("title") or "").endswith(f"#{match_id}")]
+        found = [m for m in self.twin.posts() if id(m) not in dms and board_title(m).endswith(f"#{match_id}")]
         return found[-1] if found else None
 
     def thread_of(self, match_id: int) -> int | None:

@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from .twin import EPHEMERAL, find_component
+from .twin import EPHEMERAL, components_of, find_component, message_text
+from .twin_v2 import pictures_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -52,13 +53,13 @@ async def test_a_tap_that_passes_the_turn_sends_the_next_board_as_its_follow_up(
     assert board["_via"] == "followup" and not board["flags"] & EPHEMERAL
     assert board["channel_id"] == str(thread)
     assert _posts_to(twin, thread) == posts, "the new board was not posted through the channel"
-    assert f"<@{other['id']}>" in board["content"]
+    assert f"<@{other['id']}>" in message_text(board)
     assert [str(u) for u in board["_allowed_mentions"]["users"]] == [other["id"]]
     assert find_component(board, rf"^m:{match_id}:act$")
-    assert board["embeds"] and board["attachments"], "the board has its picture"
+    assert pictures_of(board) == ["board.png"], "the board has its picture"
     old = twin.message(first["id"])
-    assert not old["components"] and not old["embeds"] and not old["attachments"]
-    assert f"<@{other['id']}>" not in old["content"] and f"<@{mover['id']}>" not in old["content"]
+    assert not components_of(old) and not pictures_of(old) and not old["attachments"]
+    assert f"<@{other['id']}>" not in message_text(old) and f"<@{mover['id']}>" not in message_text(old)
     assert [r for r in twin.requests if r.method == "PATCH" and r.path.endswith(f"/messages/{first['id']}")]
 
     # the other player answers by /move: a slash command's board is posted through the channel,
@@ -68,9 +69,9 @@ async def test_a_tap_that_passes_the_turn_sends_the_next_board_as_its_follow_up(
     newest = await _new_board_after(table, twin, match_id, board)
     assert newest["_via"] == "channel" and _posts_to(twin, thread) == posts + 1
     retired = twin.message(board["id"])
-    assert not retired["components"] and not retired["attachments"]
+    assert not components_of(retired) and not retired["attachments"] and message_text(retired).strip()
     assert [r for r in twin.requests if r.method == "PATCH" and r.path == f"/channels/{thread}/messages/{board['id']}"]
-    assert f"<@{mover['id']}>" in newest["content"]
+    assert f"<@{mover['id']}>" in message_text(newest)
     assert not twin.violations
 
 
@@ -89,7 +90,7 @@ async def test_a_refused_follow_up_falls_back_to_a_post_in_the_thread(table, twi
     board = await _new_board_after(table, twin, match_id, first)
 
     assert board["_via"] == "channel" and _posts_to(twin, thread) == posts + 1
-    assert f"<@{other['id']}>" in board["content"] and find_component(board, rf"^m:{match_id}:act$")
+    assert f"<@{other['id']}>" in message_text(board) and find_component(board, rf"^m:{match_id}:act$")
     assert re.search(r"50027", " ".join(twin.refusals))
     boards = [m for m in twin.posts(thread) if find_component(m, rf"^m:{match_id}:act$")]
     assert [m["id"] for m in boards] == [board["id"]], "exactly one live board"

@@ -32,6 +32,7 @@ from data.i18n import t as catalog
 
 from .checks import assert_every_message_within_limits
 from .test_league_e2e import ADMIN, announcements, league_message, open_pairings
+from .harness import board_title
 from .twin import find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
@@ -478,9 +479,10 @@ async def test_a_maken_match_on_a_bank_over_two_weeks_with_weekends_vacations_qu
     remind = deadline - 12 * HOUR
     assert 0 <= local(remind, TOKYO).hour < 6
     await move_to(twin, remind + 600)
-    reminder = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if "your turn clock runs out" in m["content"]],
+    reminder = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if "your turn clock runs out" in message_text(m)],
                                     what="the reminder"))[0]
-    assert re.match(r"Alice: your turn clock runs out in 11 h \d+ min\.", reminder["content"]), reminder["content"]
+    assert re.search(r"^Alice: your turn clock runs out in 11 h \d+ min\.", message_text(reminder), re.M), \
+        message_text(reminder)
     assert pinged(reminder) == [] and away not in message_text(reminder)     # (her vacation is over)
     morning = at_local(local(remind, TOKYO).date(), 7, 0, TOKYO)
     (uid, deliver_at, payload), = db_rows(bot, "SELECT user_id, deliver_at, payload FROM notice_queue")
@@ -503,7 +505,7 @@ async def test_a_maken_match_on_a_bank_over_two_weeks_with_weekends_vacations_qu
         await move_to(twin, ran_out + 60)
         said = f"Alice's time ran out: one vacation day was used automatically, until <t:{int(ran_out + DAY)}:f>. " \
                f"Vacation days left: {left}."
-        auto = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if said in m["content"]],
+        auto = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if said in message_text(m)],
                                     what="a vacation day used automatically"))[0]
         assert alice["id"] in pinged(auto)
         days = db_rows(bot, "SELECT start_at, end_at, how FROM vacations WHERE user_id = ? AND how = 'auto' ORDER BY seq",
@@ -514,9 +516,9 @@ async def test_a_maken_match_on_a_bank_over_two_weeks_with_weekends_vacations_qu
         assert f"Time runs out <t:{int(rec.deadline)}:R>. Alice is on vacation until <t:{int(rec.deadline)}:f>." \
             in message_text(auto)
     await move_to(twin, rec.deadline + 60)
-    out = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if "Alice ran out of time." in m["content"]],
+    out = (await twin.wait_for(lambda: [m for m in twin.posts(thread_id) if "Alice ran out of time." in message_text(m)],
                                what="the time-out"))[0]
-    assert out["content"].startswith("Alice ran out of time. Bob may now claim the win with /match claim.")
+    assert re.search(r"^Alice ran out of time\. Bob may now claim the win with /match claim\.", message_text(out), re.M)
     assert pinged(out) == [bob["id"]] and "on vacation" not in message_text(out)
     ix = await twin.slash(bob, "match claim", channel_id=thread_id)
     assert ix.text == f"You claimed the win on time in match #{match_id}.", ix.text
@@ -547,7 +549,7 @@ async def test_a_maken_match_on_a_bank_over_two_weeks_with_weekends_vacations_qu
     assert [local(posted_at(m), PARIS).hour for m in digests()] == [8]
     for who in (alice, bob):
         for m in twin.dms(table.uid(who)):
-            assert m in digests() or message_text(m).startswith(f"Project Maken #{match_id} — your private view"), \
+            assert m in digests() or board_title(m) == f"Project Maken #{match_id} — your private view", \
                 message_text(m)
     assert_every_message_within_limits(twin)
 

@@ -12,7 +12,9 @@ import pytest
 from .checks import assert_every_message_within_limits
 from .conftest import TEST_PLUGINS
 from .hidden_rules import NAME as HIDDEN
+from .harness import board_title
 from .twin import components_of, find_component, message_text
+from .twin_v2 import is_v2, pictures_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -31,8 +33,8 @@ def bot_env() -> dict:
 
 
 def prompts(twin, user: dict) -> list[dict]:
-    """The prompt DMs (a line of text; the private view is an embed)."""
-    return [m for m in twin.dms(int(user["id"])) if not m["_versions"][0].get("embeds")
+    """The prompt DMs (a line of text; the private view is a layout with its title)."""
+    return [m for m in twin.dms(int(user["id"])) if not board_title(m["_versions"][0])
             and not m["flags"] & 64 and m["_via"] == "channel"]
 
 
@@ -119,8 +121,8 @@ async def test_a_challenge_accepted_after_it_aged_keeps_no_live_accept(table, tw
     live = [m for m in twin.posts() if find_component(m, rf"^m:{match_id}:(accept|decline)$")]
     assert live == [], "the aged challenge still has Accept"
     channel = int(challenge["channel_id"])
-    pointer = [m for m in twin.posts(channel) if "This match is being played in" in m["content"]]
-    assert len(pointer) == 1 and f"<#{table.thread_of(match_id)}>" in pointer[0]["content"]
+    pointer = [m for m in twin.posts(channel) if "This match is being played in" in message_text(m)]
+    assert len(pointer) == 1 and f"<#{table.thread_of(match_id)}>" in message_text(pointer[0])
     assert not [r for r in twin.refusals if "30046" in r or r.startswith("429")], twin.refusals
     assert_every_message_within_limits(twin)
 
@@ -132,12 +134,13 @@ async def test_a_retired_board_drops_its_ping_line(table, twin):
         user = await table.to_act(match_id)
         await table.act_by_menu(user, match_id)
     await twin.settle(quiet=0.5)
-    boards = [m for m in twin.posts(thread_id) if m["_versions"][0].get("embeds")]
+    boards = [m for m in twin.posts(thread_id) if board_title(m["_versions"][0])]
     assert len(boards) >= 3
     for old in boards[:-1]:
-        assert "<@" not in old["content"] and not old["components"], old["content"]
-        assert old["content"].strip(), "a retired board keeps its words"
-    assert "your turn" in boards[-1]["content"]
+        assert "<@" not in message_text(old) and not components_of(old), message_text(old)
+        assert message_text(old).strip(), "a retired board keeps its words"
+        assert is_v2(old) and not old["attachments"] and not pictures_of(old), "its picture goes"
+    assert "your turn" in message_text(boards[-1])
     assert_every_message_within_limits(twin)
 
 
@@ -147,7 +150,7 @@ async def test_the_result_is_said_once_on_the_final_board(table, twin):
     thread_id = table.thread_of(match_id)
     await table.act_by_menu(await table.to_act(match_id), match_id)
     await twin.slash(alice, "match resign", match=match_id, channel_id=thread_id)
-    final = await twin.wait_for(lambda: (b := table.latest_board(match_id)) and not b["components"] and b,
+    final = await twin.wait_for(lambda: (b := table.latest_board(match_id)) and not components_of(b) and b,
                                 what="the final board")
     text = message_text(final)
     result = re.search(r"\*\*([^*]*(won|Draw)[^*]*)\*\*", text)
@@ -168,11 +171,15 @@ async def test_a_practice_board_says_the_computer_is_thinking_and_never_pings_th
             break
         await twin.settle(quiet=0.2)
     await twin.slash(table.alice, "move", command=choices[0]["value"], match=match_id, channel_id=thread)
-    await twin.wait_for(lambda: any("Computer (easy) is thinking…" in v.get("content", "")
+    await twin.wait_for(lambda: any("Computer (easy) is thinking…" in message_text(v)
                                     for m in twin.posts(thread) for v in m["_versions"]),
                         what="the board saying the computer is thinking")
     me = twin.bot_user["id"]
-    pinged = [v["content"] for m in twin.messages.values() for v in m["_versions"] if f"<@{me}>" in v.get("content", "")]
-    assert pinged == [], pinged
+    # (the players' list names the computer's seat by its mention, a name that pings nobody)
+    pinged = [message_text(m) for m in twin.messages.values()
+              if me in [str(u) for u in (m.get("_allowed_mentions") or {}).get("users") or []]]
+    called = [message_text(v) for m in twin.messages.values() for v in m["_versions"]
+              if f"<@{me}>: your turn" in message_text(v)]
+    assert pinged == [] and called == [], (pinged, called)
     await twin.slash(table.alice, "match abort", match=match_id, channel_id=thread)
     assert_every_message_within_limits(twin)

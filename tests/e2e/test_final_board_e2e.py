@@ -16,7 +16,8 @@ import pytest
 from PIL import Image
 
 from .test_league_e2e import ADMIN
-from .twin import find_component, message_text
+from .twin import components_of, find_component, message_text
+from .twin_v2 import pictures_of, texts
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -62,15 +63,15 @@ async def _play_by_taps(twin, table, match_id: int) -> int:
 
 def _assert_final_board(twin, table, match_id: int, thread_id: int, *, gif: bool) -> dict:
     """The thread's newest message is the match's final board: its result in words, the board
-    picture in its embed, no controls; with ``gif`` the animated picture too (one message)."""
+    picture in its layout, no controls; with ``gif`` the animated picture too (one message)."""
     posts = twin.posts(thread_id)
     newest = posts[-1]
     assert newest is table.latest_board(match_id), message_text(newest)
-    assert find_component(newest, rf"^m:{match_id}:act$") is None, "a finished board has no Act"
-    assert newest["embeds"][0]["image"]["url"] == "attachment://board.png"
-    assert re.search(r"won|Draw|resign|勝|引き分け|投了", newest["content"]), newest["content"]
+    assert components_of(newest) == [], "a finished board has no controls"
+    assert re.search(r"won|Draw|resign|勝|引き分け|投了", message_text(newest)), message_text(newest)
     expected = ["board.png", _gif_name(match_id)] if gif else ["board.png"]
     assert _names(newest) == expected, _names(newest)
+    assert pictures_of(newest) == expected, "every picture is shown through the layout"
     # the GIF is nowhere else in the thread: joined to the board, not posted on its own
     assert [m["id"] for m in posts if _gif_name(match_id) in _names(m)] == ([newest["id"]] if gif else [])
     return newest
@@ -84,20 +85,22 @@ async def test_the_final_board_carries_its_result_and_the_gif_in_one_message(tab
     final = table.latest_board(match_id)
     assert final["_via"] == "followup", "the last tap's board is its follow-up"
     posted = final["_versions"][0]          # the board as it was posted
-    words_before = posted["content"]
+    words_before = texts(posted["components"])
     await twin.wait_for(lambda: _gif_name(match_id) in _names(table.latest_board(match_id)),
                         timeout=GIF_WAIT, what="the GIF joined to the final board")
     await twin.settle(quiet=0.5)
     board = _assert_final_board(twin, table, match_id, thread_id, gif=True)
     assert board["id"] == final["id"], "the same message, edited"
-    # its words stay first, then the GIF's caption: which match, how many steps, how to step
-    assert board["content"].startswith(words_before), board["content"]
-    caption = board["content"][len(words_before):]
-    assert f"🎞️ Match #{match_id} " in caption and "/match replay" in caption, caption
+    # its words stay, in order, and the GIF's caption joins them: which match, how many steps,
+    # how to step through it
+    now = texts(board["components"])
+    [caption] = [t for t in now if t not in words_before]
+    assert [t for t in now if t != caption] == words_before, now
+    assert caption.startswith(f"🎞️ Match #{match_id} ") and "/match replay" in caption, caption
     assert "won" not in caption and "Draw" not in caption, "the result is said once, on the board"
-    # the board's own picture is the one it was posted with; the GIF is a real animation
+    # the board's own picture is the one it was posted with, shown first; the GIF is a real animation
     assert _names(posted) == ["board.png"] and board["attachments"][0] == posted["attachments"][0]
-    assert board["embeds"] == posted["embeds"] and board["components"] == posted["components"]
+    assert pictures_of(posted) == ["board.png"] and components_of(board) == components_of(posted) == []
     gif = Image.open(io.BytesIO(twin.attachment(board, _gif_name(match_id))))
     assert gif.format == "GIF" and gif.n_frames >= 3
     # the GIF cost one edit of the board (uploading the GIF alone), no post of its own
@@ -121,7 +124,8 @@ async def test_a_resigned_match_in_japanese_ends_with_its_board_and_gif(table, t
                         timeout=GIF_WAIT, what="the GIF joined to the final board")
     await twin.settle(quiet=0.5)
     board = _assert_final_board(twin, table, match_id, thread_id, gif=True)
-    assert f"🎞️ 対戦 #{match_id}・" in board["content"] and "Match #" not in board["content"], board["content"]
+    text = message_text(board)
+    assert f"🎞️ 対戦 #{match_id}・" in text and "Match #" not in text, text
 
 
 async def test_with_the_gif_turned_off_the_final_board_stands_alone(table, twin, bot):
@@ -132,7 +136,7 @@ async def test_with_the_gif_turned_off_the_final_board_stands_alone(table, twin,
     await _play_by_taps(twin, table, match_id)
     await twin.settle(quiet=1.0)
     board = _assert_final_board(twin, table, match_id, thread_id, gif=False)
-    assert "🎞️" not in board["content"]
+    assert "🎞️" not in message_text(board)
     # never edited after it was posted: nothing was joined to it
     assert [r for r in twin.requests if r.method == "PATCH"
             and r.path == f"/channels/{thread_id}/messages/{board['id']}"] == []

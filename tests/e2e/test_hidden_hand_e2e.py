@@ -100,7 +100,7 @@ async def test_dms_closed_for_one_player_get_a_thread_notice_without_secrets_and
     second = sorted(alice_gems)[1]
     await table.move(alice, match_id, f"play {second}")
     command, _ = await table.act_by_menu(bob, match_id)
-    await twin.wait_for(lambda: any(re.search(r"won|Draw", p["content"]) for p in twin.posts(thread_id)),
+    await twin.wait_for(lambda: any(re.search(r"won|Draw", message_text(p)) for p in twin.posts(thread_id)),
                         what="the result")
     # Bob's DM was edited in place, never sent again
     assert len(twin.dms(int(bob["id"]))) == 1

@@ -149,7 +149,7 @@ async def test_undo_within_the_turn_and_a_declined_takeback(table, twin, bot):
                                what="the takeback asked in the thread")
     await twin.settle(quiet=0.3)
     post = twin.message(post["id"])
-    assert f"<@{bob['id']}>" in post["content"] and pinged(post) == {bob["id"]}, post
+    assert f"<@{bob['id']}>" in message_text(post) and pinged(post) == {bob["id"]}, post
     # Bob's Act: the request first, then his moves, with Accept / Decline
     ix = await twin.click(bob, table.board_message(sq), f"m:{sq}:act")
     assert ix.text.startswith("↶ **Alice** asks to take back their last move (1 move would be undone). "
@@ -286,10 +286,10 @@ async def test_a_judge_call_at_a_best_of_three_swiss_event(table, twin, bot):
     post = twin.message(post["id"])
     assert post["content"].splitlines()[-1] == f"▸ Taken by <@{organiser['id']}>.", post["content"]
     taken = await twin.wait_for(lambda: next((m for m in twin.posts(thread)[n_thread:]
-                                              if "has taken judge call #1" in m["content"]), None), what="the take")
+                                              if "has taken judge call #1" in message_text(m)), None), what="the take")
     # told above a new board (the board stays the thread's newest message), pinging both players
     assert f"⚖️ {organiser['global_name']} has taken judge call #1 and is answering here." in \
-        taken["content"].splitlines(), taken["content"]
+        message_text(taken).splitlines(), message_text(taken)
     assert {users[a]["id"], users[b]["id"]} <= pinged(taken)
     assert find_component(taken, rf"^m:{match_id}:act$") is not None, "the notice is on the board"
 
@@ -335,7 +335,7 @@ async def test_a_judge_call_at_a_best_of_three_swiss_event(table, twin, bot):
     await twin.wait_for(lambda: rewound in message_text(table.board_message(match_id) or {}), what="the rewind")
     await twin.settle(quiet=0.3)
     shown = table.board_message(match_id)
-    assert f"<@{users[p1]['id']}>: your turn." in shown["content"] and pinged(shown) == {users[p1]["id"]}, shown
+    assert f"<@{users[p1]['id']}>: your turn." in message_text(shown) and pinged(shown) == {users[p1]["id"]}, shown
     assert f"**To act: {p1} (after {len(played) - 2} moves)**" in message_text(shown), message_text(shown)
     rec, states = await match_states(bot.db, match_id)
     assert rec.n_commands == len(played) - 2

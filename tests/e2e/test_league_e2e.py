@@ -11,7 +11,7 @@ import pytest
 
 from .checks import assert_ephemeral, assert_every_message_within_limits
 from .harness import BotProcess, Table
-from .twin import MEMBER_PERMISSIONS, find_component, message_text
+from .twin import MEMBER_PERMISSIONS, components_of, find_component, message_text
 from .twin_v2 import is_v2, pictures_of
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
@@ -110,7 +110,7 @@ async def test_a_swiss_league_from_sign_up_to_final_standings_with_a_bot_match_r
         assert "You played" in ix.text
     # … then b resigns: a wins the pairing, nobody reports anything
     ix = await twin.slash(users[b], "match resign", match=match_id, channel_id=thread_id)
-    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the finished league match")
+    await twin.wait_for(lambda: components_of(twin.message(board["id"])) == [], what="the finished league match")
     [paired2] = await twin.wait_for(lambda: announcements(twin, league_id, "round 2 is paired"),
                                     what="round 2, paired once round 1 was decided by the match")
     round1 = await twin.slash(carol, "league schedule", league=league_id, round=1)

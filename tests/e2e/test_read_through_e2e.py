@@ -21,6 +21,7 @@ import pytest
 
 from .checks import assert_every_message_within_limits
 from .test_every_game_e2e import QUICK_OPTIONS, registered_games
+from .harness import board_title
 from .twin import EPHEMERAL, components_of, find_component, message_text
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -101,7 +102,7 @@ async def play(twin, table, game: str, locale: str) -> tuple[int, int]:
             await twin.settle(quiet=0.3)
             continue
         other = bob if actor is alice else alice
-        dm = [m for m in twin.dms(int(other["id"])) if m["_via"] == "channel" and m.get("embeds")
+        dm = [m for m in twin.dms(int(other["id"])) if m["_via"] == "channel" and board_title(m)
               and find_component(m, rf"^m:{match_id}:act$")]
         if dm and not asked_between:      # Act in a DM between turns: status and hand
             await twin.click(other, dm[-1], f"m:{match_id}:act", locale=dl)
@@ -151,8 +152,8 @@ async def test_everything_a_player_reads_in_a_whole_match(game, locale, table, t
             problems.append(f"live button on {where}: {[c.get('custom_id') for c in components_of(m)]} — "
                             f"{message_text(m)[:120]!r}")
         for v in versions:
-            if f"<@{me}>" in (v.get("content") or ""):
-                problems.append(f"pings the bot: {v['content'][:120]!r}")
+            if f"<@{me}>" in message_text(v):
+                problems.append(f"pings the bot: {message_text(v)[:120]!r}")
             for text in pieces(v):
                 for line in text.splitlines():
                     read.append(line)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from .checks import assert_ephemeral, assert_every_message_within_limits
-from .twin import find_component, message_text
+from .twin import components_of, find_component, message_text
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -25,7 +25,7 @@ async def finished_match(table, loser, **kw) -> int:
     match_id = await table.start("squares", "max_turns=10", **kw)
     board_id = table.board_message(match_id)["id"]
     await table.twin.slash(loser, "match resign", match=match_id, channel_id=table.thread_of(match_id))
-    await table.twin.wait_for(lambda: table.twin.message(board_id)["components"] == [], what="the result")
+    await table.twin.wait_for(lambda: components_of(table.twin.message(board_id)) == [], what="the result")
     return match_id
 
 

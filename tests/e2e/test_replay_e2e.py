@@ -68,7 +68,7 @@ async def test_a_card_game_replayed_stepped_jumped_restarted_and_kept_secret(tab
     data = twin.attachment(gif_post, f"match-{match_id}.gif")
     gif = Image.open(io.BytesIO(data))
     assert gif.format == "GIF" and gif.n_frames > 3 and len(data) < 8 * 1024 * 1024
-    assert f"Match #{match_id}" in gif_post["content"] and "/match replay" in gif_post["content"]
+    assert f"Match #{match_id}" in message_text(gif_post) and "/match replay" in message_text(gif_post)
 
     # Alice, seated: her ephemeral replay opens at the start, with her own cards
     ix = await twin.slash(table.alice, "match replay", channel_id=thread_id)

@@ -13,7 +13,8 @@ import pytest
 
 from .checks import assert_ephemeral, assert_every_message_within_limits, assert_no_public_secret
 from .harness import played_or_refused
-from .twin import EPHEMERAL, MEMBER_PERMISSIONS, find_component, message_text
+from .twin import EPHEMERAL, MEMBER_PERMISSIONS, components_of, find_component, message_text
+from .twin_v2 import is_v2, pictures_of
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -32,7 +33,8 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
     # /play: an ephemeral confirmation, a public challenge that pings exactly Bob
     match_id, challenge = await table.challenge("squares", OPTIONS)
     assert challenge["channel_id"] == twin.channel["id"]
-    assert f"<@{bob['id']}>" in challenge["content"]
+    assert is_v2(challenge) and not challenge["content"] and not challenge["embeds"], "the challenge is a layout"
+    assert f"<@{bob['id']}>" in message_text(challenge)
     assert [str(u) for u in challenge["_allowed_mentions"]["users"]] == [bob["id"]]
     assert find_component(challenge, rf"^m:{match_id}:accept$") and find_component(challenge, rf"^m:{match_id}:decline$")
     # Bob accepts: the match moves into its own thread, the board is posted there with a picture
@@ -44,10 +46,11 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
     assert thread["parent_id"] == twin.channel["id"]
     board = table.board_message(match_id)
     assert board["channel_id"] == thread["id"]
-    assert "in " in twin.message(challenge["id"])["content"] and f"<#{thread['id']}>" in twin.message(challenge["id"])["content"]
+    pointer = message_text(twin.message(challenge["id"]))
+    assert "in " in pointer and f"<#{thread['id']}>" in pointer and not components_of(twin.message(challenge["id"]))
     picture = twin.picture(board, "board.png")
     assert picture.format == "PNG" and picture.width >= 200 and picture.height >= 200
-    assert board["embeds"][0]["image"]["url"] == "attachment://board.png"
+    assert pictures_of(board) == ["board.png"], "the picture is shown through the layout's gallery"
 
     rng = random.Random(5)
     played: list[str] = []
@@ -82,13 +85,13 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
         new = table.latest_board(match_id)
         assert twin.posts(thread["id"])[-1] is new
         if new["id"] != boards[-1]:
-            await twin.wait_for(lambda: twin.message(boards[-1])["components"] == [] and
-                                not twin.message(boards[-1])["embeds"], what="the previous board retired")
-            assert twin.message(boards[-1])["content"], "a retired board keeps its words"
+            await twin.wait_for(lambda: components_of(twin.message(boards[-1])) == [] and
+                                not pictures_of(twin.message(boards[-1])), what="the previous board retired")
+            assert message_text(twin.message(boards[-1])).strip(), "a retired board keeps its words"
             boards.append(new["id"])
             nxt = await table.to_act(match_id)
             if nxt is not None:
-                assert f"<@{nxt['id']}>: your turn" in new["content"]
+                assert f"<@{nxt['id']}>: your turn" in message_text(new)
                 assert [str(u) for u in new["_allowed_mentions"]["users"]] == [nxt["id"]]
         pictures.append(twin.picture(new).tobytes())
     else:
@@ -99,9 +102,8 @@ async def test_full_squares_match_from_play_to_result_by_buttons_and_by_move(tab
 
     # the result: the board has no buttons any more and says how it ended; an event says it too
     final = twin.message(board_id)
-    assert final["components"] == []
-    assert re.search(r"Draw|won", message_text(final)), message_text(final)
-    assert re.search(r"Draw|won", final["content"]), "the final board says the result in words"
+    assert components_of(final) == []
+    assert re.search(r"Draw|won", message_text(final)), "the final board says the result in words"
     assert len(played) == 10   # max_turns=10: one command per turn
     # the full log is exactly what was played, in order
     ix = await twin.slash(alice, "match log", match=match_id, channel_id=thread["id"])
@@ -317,7 +319,7 @@ async def test_a_japanese_server_open_seat_join_resign_by_button_rematch_and_spe
     confirm = find_component(ix.last, r":ok:resign$")
     assert confirm is not None and len(confirm["label"]) <= 80
     ix = await twin.click(bob, ix.last, confirm["custom_id"], locale="ja")
-    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the finished board")
+    await twin.wait_for(lambda: components_of(twin.message(board["id"])) == [], what="the finished board")
     # a rematch from the thread, accepted by Alice
     ix = await twin.slash(bob, "match rematch", match=match_id, channel_id=thread_id, locale="ja")
     assert_ephemeral(ix)
@@ -354,7 +356,7 @@ async def test_without_threads_the_match_is_played_in_the_channel_and_a_match_in
     await table.move(alice, match_id, (await twin.autocomplete(alice, "move", "command", command="",
                                                                channel_id=twin.channel["id"]))[0]["value"])
     await twin.slash(alice, "match resign", match=match_id)
-    await twin.wait_for(lambda: twin.message(board["id"])["components"] == [], what="the finished board")
+    await twin.wait_for(lambda: components_of(twin.message(board["id"])) == [], what="the finished board")
     # threads on again; a /play inside an existing thread plays right there (threads hold no threads)
     await twin.slash(alice, "settings thread", value="on", permissions=admin)
     second = await table.start("squares", OPTIONS)
@@ -400,7 +402,7 @@ async def test_a_declined_challenge_and_an_aborted_match_end_without_a_result(ta
     assert ix.ephemeral and "⚠️" in ix.text
     ix = await twin.click(bob, challenge, f"m:{match_id}:decline")
     assert ix.response_type == 6
-    await twin.wait_for(lambda: twin.message(challenge["id"])["components"] == [], what="the declined challenge")
+    await twin.wait_for(lambda: components_of(twin.message(challenge["id"])) == [], what="the declined challenge")
     assert "declined" in message_text(twin.message(challenge["id"]))
     assert twin.threads() == []
     # an active match: Alice votes to abort, Bob is pinged, Bob's vote ends it
@@ -409,7 +411,7 @@ async def test_a_declined_challenge_and_an_aborted_match_end_without_a_result(ta
     thread_id = board["channel_id"]
     ix = await twin.slash(alice, "match abort", match=second, channel_id=thread_id)
     assert_ephemeral(ix)
-    vote = await twin.wait_for(lambda: [p for p in twin.posts(thread_id) if f"<@{bob['id']}>" in p["content"]],
+    vote = await twin.wait_for(lambda: [p for p in twin.posts(thread_id) if f"<@{bob['id']}>" in message_text(p)],
                                what="the abort vote in the thread")
     assert [str(u) for u in vote[-1]["_allowed_mentions"]["users"]] == [bob["id"]]
     assert find_component(table.board_message(second), r":act$")

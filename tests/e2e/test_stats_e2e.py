@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from .checks import assert_ephemeral
-from .twin import find_component
+from .twin import components_of, find_component
 from .twin_limits import MEMBER_PERMISSIONS
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -32,7 +32,7 @@ async def _match(table, twin, loser, moves: int = 6) -> int:
     await table.play_first_offered(match_id, moves)
     board_id = table.board_message(match_id)["id"]
     await twin.slash(loser, "match resign", match=match_id, channel_id=thread_id)
-    await twin.wait_for(lambda: twin.message(board_id)["components"] == [], what="the result")
+    await twin.wait_for(lambda: components_of(twin.message(board_id)) == [], what="the result")
     return match_id
 
 

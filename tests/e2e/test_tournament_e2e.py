@@ -155,7 +155,7 @@ async def play_series(table, twin, users: dict, league_id: int, pairing: int, a:
     thread = int(board["channel_id"])
     # the league channel links the pairing to its thread
     await twin.wait_for(lambda: [m for m in twin.posts(twin.channel["id"])
-                                 if f"▶ Pairing #{pairing} ({a} vs {b}) is being played in <#{thread}>" in m["content"]],
+                                 if f"▶ Pairing #{pairing} ({a} vs {b}) is being played in <#{thread}>" in message_text(m)],
                         what=f"the link to the thread of #{pairing}")
     played = []
     for n, winner in enumerate(winners, start=1):

@@ -13,7 +13,9 @@ import re
 import pytest
 
 from .checks import assert_every_message_within_limits
+from .harness import board_title
 from .twin import EPHEMERAL, Twin, components_of, find_component, message_text
+from .twin_v2 import pictures_of
 from .twin_user_app import check_installs
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -80,8 +82,8 @@ async def test_the_twin_keeps_discords_rules_for_a_users_own_install():
 def _board_of(twin, channel_id: int, match_id: int) -> dict | None:
     """The newest board of the match in a channel (a public message titled "… #id")."""
     found = [m for m in twin.messages.values() if m["channel_id"] == str(channel_id)
-             and int(m["id"]) not in twin.deleted_messages and not m["flags"] & EPHEMERAL and m.get("embeds")
-             and (m["embeds"][0].get("title") or "").endswith(f"#{match_id}")]
+             and int(m["id"]) not in twin.deleted_messages and not m["flags"] & EPHEMERAL
+             and board_title(m).endswith(f"#{match_id}")]
     return found[-1] if found else None
 
 
@@ -113,10 +115,10 @@ async def test_a_practice_match_in_a_group_dm_is_played_to_its_end_through_taps_
     gid = int(gdm["id"])
     ix = await twin.slash(alice, "practice", game="avalon", level="easy", channel_id=gid)
     board = next(m for m in ix.replies if not m["flags"] & EPHEMERAL)
-    match_id = int(re.search(r"#(\d+)$", board["embeds"][0]["title"]).group(1))
+    match_id = int(re.search(r"#(\d+)$", board_title(board)).group(1))
     board = twin.message(board["id"])
     assert find_component(board, rf"^m:{match_id}:act$") and find_component(board, rf"^u:{match_id}:hand$")
-    assert "board.png" in [a["filename"] for a in board["attachments"]]
+    assert "board.png" in [a["filename"] for a in board["attachments"]] and pictures_of(board) == ["board.png"]
     # the hand is shown to Alice alone: in her menu, and on the board's Hand button
     menus = [m for m in ix.replies if m["flags"] & EPHEMERAL]
     assert menus and "hand.png" in [a["filename"] for a in menus[-1]["attachments"]]
@@ -160,8 +162,11 @@ async def test_a_practice_match_in_a_group_dm_is_played_to_its_end_through_taps_
     assert there and all(m["_via"] in ("interaction", "followup") for m in there)
     assert max(twin.followups.values()) <= 5
     # only the newest board keeps a picture and controls; the ones before kept their words
-    boards = [m for m in there if not m["flags"] & EPHEMERAL and m["_versions"][0].get("embeds")]
+    boards = [m for m in there if not m["flags"] & EPHEMERAL and board_title(m["_versions"][0])]
     assert len(boards) >= 2
+    for old in boards[:-1]:
+        assert not components_of(old) and not pictures_of(old) and message_text(old).strip(), message_text(old)
+    assert pictures_of(boards[-1]) == ["board.png"]
     # the hand never reached anything public
     public = [m for m in there if not m["flags"] & EPHEMERAL]
     assert not [a for m in public for v in m["_versions"] for a in v.get("attachments", [])
@@ -187,7 +192,7 @@ async def test_practice_in_a_server_without_the_bot_and_a_resignation(table, twi
     lounge = twin.foreign_guild()
     ix = await twin.slash(alice, "practice", game="squares", level="easy", channel_id=lounge["id"])
     board = twin.message(next(m for m in ix.replies if not m["flags"] & EPHEMERAL)["id"])
-    match_id = int(re.search(r"#(\d+)$", board["embeds"][0]["title"]).group(1))
+    match_id = int(re.search(r"#(\d+)$", board_title(board)).group(1))
     assert not find_component(board, rf"^u:{match_id}:hand$"), "SQUARES has no hidden hand"
     ix = await twin.click(alice, board, f"m:{match_id}:resign")
     assert ix.ephemeral
@@ -197,7 +202,8 @@ async def test_practice_in_a_server_without_the_bot_and_a_resignation(table, twi
     assert final is not None and not find_component(final, rf"^m:{match_id}:act$")
     assert "resign" in message_text(final).lower()
     old = twin.message(board["id"])
-    assert not old["components"] and not old["attachments"], "the board before is retired"
+    assert not components_of(old) and not old["attachments"] and message_text(old).strip(), \
+        "the board before is retired: its words stay"
     assert not [r for r in twin.requests if r.path.startswith(f"/channels/{lounge['id']}")]
 
 
@@ -211,7 +217,7 @@ async def test_a_board_whose_token_has_lapsed_is_left_alone_and_the_next_tap_car
     gdm = twin.group_dm(alice, table.bob)
     ix = await twin.slash(alice, "practice", game="squares", level="easy", channel_id=gdm["id"])
     first = twin.message(next(m for m in ix.replies if not m["flags"] & EPHEMERAL)["id"])
-    match_id = int(re.search(r"#(\d+)$", first["embeds"][0]["title"]).group(1))
+    match_id = int(re.search(r"#(\d+)$", board_title(first)).group(1))
     versions = len(first["_versions"])
     await twin.advance(20 * 60)
     ix = await twin.click(alice, first, f"m:{match_id}:act")
