@@ -506,11 +506,17 @@ class AppTable(commands.Cog):
             await reply_error(interaction, tr("authority.match.elsewhere", locale, match_id=match_id))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        embed, file = await self._hand(rec, interaction.user.id, locale)
-        if embed is None:
+        res = await self.host.hand(rec.id, interaction.user.id)
+        if res.ok:
+            await res.ready()
+        mine = [p for p in res.private if p.user_id == interaction.user.id] if res.ok else []
+        if not mine or not set(mine[0].own) - {"cards", "seat"}:
             await reply(interaction, tr("cogs.hand.empty", locale))
             return
-        await reply(interaction, embed=embed, file=file)
+        # no channel here to point at, only the board's Act: its own small print says so
+        view, file = self.delivery.private_layout(res.match or rec, mine[0], locale, to_player=False,
+                                                  footer=tr("user_app.hand.footer", locale))
+        await reply(interaction, view=view, file=file)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=HAND_TEMPLATE):

@@ -88,8 +88,9 @@ def _tail(text: str, limit: int) -> str:
     return "…" + kept
 
 
-def fit(layout: Layout) -> Layout:
-    """``layout`` with its texts within :data:`TEXT_MAX` in all: the turn's words shortened
+def fit(layout: Layout, limit: int = TEXT_MAX) -> Layout:
+    """``layout`` with its texts within ``limit`` characters in all (a message's
+    :data:`TEXT_MAX`, or its share of a message that holds several): the turn's words shortened
     first, then the words above the picture, then the details (the title, status, caption and
     small print are short by making)."""
     title = clip(layout.title, 256)
@@ -98,7 +99,7 @@ def fit(layout: Layout) -> Layout:
     footer = clip(layout.footer, 300)
     # (the heading's "## ", the status's bold and the blank lines between the parts: a margin)
     fixed = sum(len(t) for t in (title, status, caption, footer)) + MARKUP
-    room = TEXT_MAX - fixed
+    room = limit - fixed
     head, lines, details = layout.head, layout.lines, layout.details
     lines = _tail(lines, max(0, room - len(head) - len(details)))
     head = _tail(head, max(0, room - len(lines) - len(details)))
@@ -110,11 +111,12 @@ def fit(layout: Layout) -> Layout:
 Row = Union[discord.ui.ActionRow, Sequence[discord.ui.Item]]
 
 
-def layout_view(layout: Layout, rows: Sequence[Row] = ()) -> discord.ui.LayoutView:
+def layout_view(layout: Layout, rows: Sequence[Row] = (), *, limit: int = TEXT_MAX) -> discord.ui.LayoutView:
     """The message of ``layout`` with ``rows`` of controls beneath (each an action row as
     :func:`cogs.layouts.rows_of` makes them, or the items of one: up to five buttons or one
-    select).  Persistent (no timeout): its controls are dynamic items."""
-    layout = fit(layout)
+    select).  Persistent (no timeout): its controls are dynamic items.  ``limit``: the
+    characters of text it may hold (:func:`fit`)."""
+    layout = fit(layout, limit)
     box = discord.ui.Container(accent_colour=layout.accent)
     if layout.title:
         box.add_item(discord.ui.TextDisplay("## " + layout.title))

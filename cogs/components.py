@@ -303,9 +303,3 @@ def act_button(match_id: int, locale: str) -> BoardButton:
     return BoardButton(match_id, "act", label=tr("cogs.button.act", locale))
 
 
-def act_view(match_id: int, locale: str) -> discord.ui.View:
-    """The Act button alone, for a DM: the player answers a decision of theirs (a chain, a
-    battle support, a discard…) where they are asked, through the same menu as under the board."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(act_button(match_id, locale))
-    return view

@@ -16,6 +16,8 @@ from cogs.authority import check_match
 from cogs.common import NO_PINGS, clip, render, reply, reply_error, safe_text, tr, user_locale
 from cogs.batch_menu import hidden_commands, picked, shown_batches
 from cogs.components import ConfirmButton, DeckSelect, build_menu, groups_of, legal_hash
+from cogs.board_layout import view_items
+from cogs.layouts import rows_of
 from cogs.undo_controls import ACTIONS as UNDO_ACTIONS, add_buttons, move_menu, request_part, takeback_buttons
 from host.batch import compose
 from render.labels import Choice
@@ -337,16 +339,21 @@ class TableControls:
         else:
             add_buttons(view, await takeback_buttons(self.host, rec.id, interaction.user.id, locale))
         view = view if view.children else None
-        embed, file = None, None
         hand = await self.host.hand(rec.id, interaction.user.id)
         mine = [p for p in hand.private if p.user_id == interaction.user.id] if hand.ok else []
-        if mine and set(mine[0].own) - {"cards", "seat"}:     # e.g. SQUARES: nothing private
-            embed, file = self.delivery.private_embed(hand.match or rec, mine[0], locale)
+        shown = mine[0] if mine and set(mine[0].own) - {"cards", "seat"} else None   # e.g. SQUARES: nothing private
         if in_menu:
+            # the menu is a classic message whose words later presses edit: the hand beside it
+            # stays an embed (a message that became a layout could never hold words again)
+            embed, file = self.delivery.private_embed(hand.match or rec, shown, locale) if shown else (None, None)
             await interaction.response.edit_message(content=text, embed=embed,
                                                     attachments=[file] if file else [], view=view)
+        elif shown is not None:   # one layout: what is said, the hand, the buttons
+            layout, file = self.delivery.private_layout(hand.match or rec, shown, locale, head=text,
+                                                        rows=rows_of(view_items(view)))
+            await reply(interaction, view=layout, file=file)
         else:
-            await reply(interaction, text, embed=embed, file=file, view=view)
+            await reply(interaction, text, view=view)
 
 
 def said_move(move: Any, locale: str = "en") -> str:

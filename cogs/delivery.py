@@ -48,12 +48,11 @@ from cogs.common import (
     CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, safe_text,
     too_old_to_edit, tr,
 )
-from cogs.board_layout import (COLOURS, LINES_SHOWN, Layout, board_parts, layout_view, options_text, players_text,
-                               send_layout, v2_edit, view_items, words_view)
+from cogs.board_layout import (LINES_SHOWN, Layout, board_parts, layout_view, send_layout, v2_edit, view_items, words_view)
 from cogs.components import board_view
 from cogs.layouts import rows_of
-from cogs.dms import PrivateDelivery, picture_file
-from cogs.board_clock import archive_minutes, clock_field, turn_span
+from cogs.dms import PrivateDelivery
+from cogs.board_clock import archive_minutes, turn_span
 from cogs.notices import told
 from data import i18n
 from data.store import ABORTED, ACTIVE, FINISHED, OPEN, PENDING, MatchRecord
@@ -157,38 +156,15 @@ class Delivery(PrivateDelivery, commands.Cog):
         return self.bot.get_partial_messageable(int(channel_id), **kw)
 
     # ------------------------------------------------------------------ rendering
-    def board_embed(self, rec: MatchRecord, public: Any, locale: str, lines: list[str] | None = None
-                    ) -> tuple[discord.Embed, discord.File | None]:
-        """The board as an embed, for the replies seen by one player (``/match status``,
-        ``/spectate``): status in bold, ``lines`` (default: the update's own text) below it, the
-        picture, the players and the clock; the options while the match is not under way.  The
-        board messages themselves are layouts (:meth:`board_layout`)."""
-        title = f"{game_name(rec.game, locale)} #{rec.id}"
-        parts = []
-        status = render(public.status_line, locale) if public is not None else ""
-        if status:
-            parts.append(f"**{status}**")
-        if lines is None:
-            lines = render_lines(public.text if public is not None else [], locale)
-        lines = [line for line in lines if line != status]   # the result is already the status line
-        if lines:
-            parts.append("\n".join(lines[-LINES_SHOWN:]))
-        embed = discord.Embed(title=clip(title, 256), description=clip("\n\n".join(parts), 3500),
-                              colour=COLOURS.get(rec.status, discord.Colour.default()))
-        embed.add_field(name=tr("cogs.board.players", locale), value=clip(players_text(rec, locale), 1024),
-                        inline=True)
-        clock = clock_field(rec, public, locale)
-        if clock is not None:
-            embed.add_field(name=clock[0], value=clip(clock[1], 1024), inline=True)
-        opts = options_text(rec, locale)
-        if opts:
-            embed.add_field(name=tr("cogs.board.options", locale), value=clip(opts, 1024), inline=False)
-        file = picture_file(public.picture if public is not None else None, "board.png")
-        if file is not None:
-            embed.set_image(url="attachment://board.png")
-        if rec.status == ACTIVE:
-            embed.set_footer(text=tr("cogs.board.footer", locale))
-        return embed, file
+    def board_reply(self, rec: MatchRecord, public: Any, locale: str, *, head: str = "", extra: str = ""
+                    ) -> tuple[discord.ui.LayoutView, discord.File | None]:
+        """The board as a reply seen by one player (``/match status``, ``/spectate``): the board
+        message's layout without its controls — ``head`` above the picture (e.g. where the match
+        is played), ``extra`` after the players and clock (e.g. how many moves are theirs)."""
+        layout, file = self.board_layout(rec, public, locale, head=head)
+        if extra:
+            layout = replace(layout, details="\n\n".join(p for p in (layout.details, extra) if p))
+        return layout_view(layout), file
 
     def board_layout(self, rec: MatchRecord, public: Any, locale: str, lines: list[str] | None = None, *,
                      head: str = "", status: bool = True) -> tuple[Layout, discord.File | None]:

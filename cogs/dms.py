@@ -14,14 +14,14 @@ import hashlib
 import io
 import json
 import logging
-from typing import Any
+from typing import Any, Sequence
 
 import discord
 
-from cogs.board_layout import Layout, colour_value, layout_view, send_layout, v2_edit
-from cogs.common import (CONTENT_MAX, NO_PINGS, clip, code, game_name, loc, pings, render, render_lines, safe_text,
+from cogs.board_layout import TEXT_MAX, Layout, colour_value, layout_view, send_layout, v2_edit, words_view
+from cogs.common import (NO_PINGS, clip, code, game_name, loc, pings, render, render_lines, safe_text,
                          too_old_to_edit, tr)
-from cogs.components import act_button, act_view, legal_hash
+from cogs.components import act_button, legal_hash
 from data.store import ACTIVE, FINISHED, MatchRecord
 
 log = logging.getLogger("cogs.delivery")
@@ -80,17 +80,27 @@ class PrivateDelivery:
         return embed, file
 
     def private_layout(self, rec: MatchRecord, pu: Any, locale: str, outcome: Any = None, *,
-                       active: bool = False) -> tuple[discord.ui.LayoutView, discord.File | None]:
-        """A player's private view as their DM shows it, a Components V2 layout: the title, what
-        happened to them, their hand's picture, the same in words, where to act (or how the
-        match ended) and, while the match runs (``active``), the Act button."""
-        title, lines, summary, last = self._private_text(rec, pu, locale, outcome)
-        file = picture_file(pu.picture, "hand.png")
-        layout = Layout(title=title, lines="\n".join(lines), pictures=(("hand.png", title),) if file else (),
-                        details="\n\n".join(p for p in (summary, last) if p),
+                       active: bool = False, head: str = "", title: str | None = None, to_player: bool = True,
+                       rows: Sequence[Any] = (), picture: str = "hand.png", limit: int = TEXT_MAX,
+                       footer: str = "") -> tuple[discord.ui.LayoutView, discord.File | None]:
+        """A player's private view, a Components V2 layout: the title, what happened to them, their
+        hand's picture, the same in words, where to act (or how the match ended) and, while the
+        match runs (``active``), the Act button.  The same layout answers ``/match hand`` and an
+        Act pressed between turns (``head``: what the reply says first; ``rows``: its buttons) and
+        shows a judge each hand (``title``: whose; ``to_player`` false: without the line that
+        tells the player where to act; ``picture``: the file's name, one per seat; ``limit``: its
+        share of the message's text; ``footer``: small print at its end)."""
+        name, lines, summary, last = self._private_text(rec, pu, locale, outcome)
+        title = title or name
+        if not to_player and rec.status == ACTIVE:
+            last = ""
+        file = picture_file(pu.picture, picture)
+        layout = Layout(title=title, head=head, lines="\n".join(lines),
+                        pictures=((picture, title),) if file else (),
+                        details="\n\n".join(p for p in (summary, last) if p), footer=footer,
                         accent=colour_value(discord.Colour.dark_teal()))
-        rows = [[act_button(rec.id, locale)]] if active else []
-        return layout_view(layout, rows), file
+        rows = [*rows, [act_button(rec.id, locale)]] if active else list(rows)
+        return layout_view(layout, rows, limit=limit), file
 
     async def _deliver_privates(self, result: Any, rec: MatchRecord) -> None:
         """Private views last, each on its own: a closed DM never blocks anything else.  A
@@ -147,8 +157,10 @@ class PrivateDelivery:
                 shown = tr("core.list_sep", locale).join(names[:12]) + (" …" if len(names) > 12 else "")
                 text += "\n" + tr("cogs.secret_prompt.legal", locale, commands=shown)
             # the answer is given right here: Act opens the same menu as under the board
-            message = await dm.send(clip(text, CONTENT_MAX), allowed_mentions=NO_PINGS,
-                                    view=act_view(rec.id, locale))
+            # one layout: the question in words, the Act button beneath (no title: it is no view)
+            prompt = layout_view(Layout(lines=text, accent=colour_value(discord.Colour.dark_teal())),
+                                 [[act_button(rec.id, locale)]])
+            message = await dm.send(**send_layout(prompt, allowed_mentions=NO_PINGS))
         except discord.Forbidden:
             log.info("match %s: could not DM a pending decision to a player (DMs closed)", rec.id)
             await self.store.set_ref(rec.id, f"dmclosed:{user_id}", "1")
@@ -190,8 +202,8 @@ class PrivateDelivery:
             return
         locale = loc(refs.get(f"loc:{user_id}") or (rec.meta or {}).get("locale", "en"))
         key = "delivery.prompt.answered" if answered else "delivery.prompt.closed"
-        await self._edit(ref, content=tr(key, locale, match_id=rec.id, game=game_name(rec.game, locale)),
-                         view=None, allowed_mentions=NO_PINGS)
+        words = tr(key, locale, match_id=rec.id, game=game_name(rec.game, locale))
+        await self._edit(ref, **v2_edit(words_view(words), allowed_mentions=NO_PINGS))
 
     # ------------------------------------------------------------------ DMs
     async def deliver_private(self, rec: MatchRecord, pu: Any, *, active: bool = False, outcome: Any = None) -> None:

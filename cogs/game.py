@@ -249,12 +249,11 @@ class Game(TableControls, UndoControls, commands.Cog):
         if not result.ok:
             await reply_error(interaction, render(result.error, locale))
             return
-        embed, file = self.delivery.board_embed(result.match, result.public, locale)
         mine = [p for p in result.prompts if p.user_id == interaction.user.id]
-        if mine:
-            embed.add_field(name=tr("cogs.status.your_turn", locale),
-                            value=tr("cogs.status.legal_count", locale, n=len(mine[0].legal)), inline=False)
-        await reply(interaction, embed=embed, file=file)
+        extra = (f"**{tr('cogs.status.your_turn', locale)}**\n"
+                 f"{tr('cogs.status.legal_count', locale, n=len(mine[0].legal))}") if mine else ""
+        view, file = self.delivery.board_reply(result.match, result.public, locale, extra=extra)
+        await reply(interaction, view=view, file=file)
 
     # ------------------------------------------------------------------ /play
     @app_commands.command(name=N("play", "cmd.play.name"), description=L("cmd.play.description"))
@@ -485,8 +484,8 @@ class Game(TableControls, UndoControls, commands.Cog):
         if not mine or not set(mine[0].own) - {"cards", "seat"}:   # e.g. SQUARES: everything is on the board
             await reply(interaction, tr("cogs.hand.empty", locale))
             return
-        embed, file = self.delivery.private_embed(result.match, mine[0], locale)
-        await reply(interaction, embed=embed, file=file)
+        view, file = self.delivery.private_layout(result.match, mine[0], locale)
+        await reply(interaction, view=view, file=file)
         await self.delivery.dms_again(rec.id, interaction.user.id)   # perhaps they reopened their DMs
 
     @match_group.command(name=N("log", "cmd.match.log.name"), description=L("cmd.match.log.description"))
@@ -616,12 +615,12 @@ class Game(TableControls, UndoControls, commands.Cog):
                     await self.bot.http.add_user_to_thread(thread, interaction.user.id)
             except discord.HTTPException:
                 log.info("could not add spectator to thread of match %s", rec.id)
-        embed, file = self.delivery.board_embed(result.match, result.public, locale)
         where = f"<#{result.match.channel_id}>" if result.match.channel_id else ""
         lines = render_lines(result.info, locale)
         if where:
             lines.append(tr("cogs.spectate.where", locale, where=where))
-        await reply(interaction, "\n".join(lines), embed=embed, file=file)
+        view, file = self.delivery.board_reply(result.match, result.public, locale, head="\n".join(lines))
+        await reply(interaction, view=view, file=file)
 
     @match_group.command(name=N("claim", "cmd.match.claim.name"), description=L("cmd.match.claim.description"))
     @app_commands.rename(match=N("match", "cmd.opt.match.name"))

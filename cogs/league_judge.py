@@ -26,12 +26,14 @@ from cogs.authority import check_match
 from cogs.common import (
     L, N, NO_PINGS, clip, render, reply, reply_error, safe_text, tr, user_locale,
 )
+from cogs.board_layout import TEXT_MAX
 from cogs.league_part import LeaguePart
 from cogs.leagues import league_autocomplete
 from host.events import judge as J
 from host.judge_service import JUDGE_CHANNEL_KEY, JUDGE_ROLE_KEY, Judges
 from host.types import PublicUpdate, Result, msg
 
+LOOK_SEATS = 4              # the hands one look shows (no game here seats more than four)
 log = logging.getLogger("cogs.league_judge")
 
 CALL_TEMPLATE = r"jc:(?P<league>\d{1,20}):(?P<call>\d{1,9}):(?P<act>take|look|act|close)"
@@ -374,21 +376,8 @@ class LeagueJudge(LeaguePart):
         if not res.ok:
             await reply_error(interaction, render(res.error, locale))
             return
-        embeds, files = [], []
-        # the player's own DM ends by telling them to press Act: not a line for the judge
-        to_player = tr("cogs.dm.footer", locale, where=f"<#{res.match.channel_id}>" if res.match.channel_id else "")
-        for pu in res.private[:10]:
-            embed, file = self.delivery.private_embed(res.match, pu, locale)
-            embed.title = clip(tr("judge.look.title", locale, name=safe_text(res.match.names[pu.seat], 80)), 256)
-            if embed.description and embed.description.endswith(to_player):
-                embed.description = embed.description[:-len(to_player)].rstrip("\n")
-            embeds.append(embed)
-            if file is not None:
-                file.filename = f"seat{pu.seat + 1}.png"
-                embed.set_image(url=f"attachment://{file.filename}")
-                files.append(file)
-        await interaction.followup.send(tr("judge.look.head", locale, match=res.match.id), embeds=embeds,
-                                        files=files, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(**look_layout(self.delivery, res.match, res.private, locale),
+                                        ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def _act_menu(self, interaction: discord.Interaction, league_id: int, call_id: int) -> None:
         locale = user_locale(interaction)
@@ -574,3 +563,24 @@ class LeagueJudge(LeaguePart):
 
 
 DYNAMIC_ITEMS = (CallButton, ActionSelect, ForceButton)
+
+
+def look_layout(delivery: Any, rec: Any, private: list, locale: str) -> dict[str, Any]:
+    """The judge's look at every hand as one Components V2 message: a heading, then one
+    container a seat — whose hand, its picture (``seatN.png``) and its words, without the line
+    that tells a player where to act — within Discord's limits of a message (its 4,000
+    characters of text shared between the seats, at most 40 components)."""
+    head = discord.ui.TextDisplay(tr("judge.look.head", locale, match=rec.id))
+    seats = private[:LOOK_SEATS]
+    share = max(200, (TEXT_MAX - len(head.content)) // max(1, len(seats)))
+    view, files = discord.ui.LayoutView(timeout=None), []
+    view.add_item(head)
+    for pu in seats:
+        title = clip(tr("judge.look.title", locale, name=safe_text(rec.names[pu.seat], 80)), 256)
+        one, file = delivery.private_layout(rec, pu, locale, title=title, to_player=False,
+                                            picture=f"seat{pu.seat + 1}.png", limit=share)
+        for item in one.children:
+            view.add_item(item)
+        if file is not None:
+            files.append(file)
+    return {"view": view, "files": files}

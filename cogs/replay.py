@@ -41,7 +41,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.authority import check_match, reachable, seated
-from cogs.board_layout import Layout, colour_value, layout_view, v2_edit
+from cogs.board_layout import COLOURS, Layout, colour_value, layout_view, v2_edit
 from cogs.common import (LABEL_MAX, NO_PINGS, SELECT_MAX, L, N, clip, file_bytes, game_name, render,
                          reply, reply_error, run_in_cog, safe_text, too_old_to_edit, tr, transient, user_locale)
 from cogs.game import here_match_autocomplete, log_line
@@ -345,9 +345,8 @@ class Replay(commands.Cog):
             made = await self.gif(rec, locale)
             if board is not None and await self._join(rec, board, made, locale):
                 return
-            await self.bot.get_partial_messageable(thread_id).send(
-                gif_caption(rec, made, locale, self._result(rec), self.bot.tree), file=gif_file(rec, made),
-                allowed_mentions=NO_PINGS)
+            await self.bot.get_partial_messageable(thread_id).send(**gif_message(
+                rec, made, gif_caption(rec, made, locale, self._result(rec), self.bot.tree)))
         except Exception:
             log.exception("match %s: the end-of-match picture was not posted", rec.id)
 
@@ -430,6 +429,16 @@ def gif_caption(rec: Any, made: Any, locale: str, result: Any, tree: Any) -> str
 
 def gif_file(rec: Any, made: Any) -> discord.File:
     return discord.File(io.BytesIO(made.data), filename=f"match-{rec.id}.gif")
+
+
+def gif_message(rec: Any, made: Any, caption: str) -> dict[str, Any]:
+    """The animated picture posted on its own (the final board could not carry it): one layout,
+    the GIF in its gallery and its words beneath, pinging nobody."""
+    gif = gif_file(rec, made)
+    first = caption.split("\n")[0]
+    layout = Layout(pictures=((gif.filename, first),), caption=caption,
+                    accent=colour_value(COLOURS.get(rec.status, discord.Colour.default())))
+    return {"view": layout_view(layout), "file": gif, "allowed_mentions": NO_PINGS}
 
 
 # ---------------------------------------------------------------------------- dynamic items

@@ -1,7 +1,7 @@
 """The animated picture of a match that ended joins its final board (cogs/replay.py): one edit of
 that board, which keeps its words and result and gains the GIF and its caption; when the board
-cannot be edited (deleted meanwhile) the GIF is posted on its own, captioned with the result as
-before; with ``/settings gif off`` nothing is drawn and nothing is kept waiting for it.  The bot
+cannot be edited (deleted meanwhile) the GIF is posted on its own, as a layout captioned with the
+result as before; with ``/settings gif off`` nothing is drawn and nothing is kept waiting for it.  The bot
 on the fake Discord, its GIF drawn at once by a stand-in."""
 from __future__ import annotations
 
@@ -98,6 +98,7 @@ async def test_a_final_board_deleted_meanwhile_gets_the_gif_posted_on_its_own(en
     assert drawn == [match_id]
     (post,) = _gif_posts(env, thread, match_id)
     assert env.fake.posts(thread)[-1] is post
+    assert pictures_of(post) == [f"match-{match_id}.gif"] and not post.get("content"), "one layout: the GIF in its gallery"
     text = message_text(post)
     assert text.startswith(f"🎞️ Match #{match_id} ") and "resign" in text and "/match replay" in text
 

@@ -1,6 +1,7 @@
 """Every message of a match is a Components V2 layout, within Discord's V2 rules as the twin
 enforces them (tests/e2e/twin_v2.py): the board in play, a retired board, the final board with its
-animated picture, a player's hand DM and a replay step.  Each carries the IS_COMPONENTS_V2 flag
+animated picture, a player's hand DM, a replay step, and the replies one player sees (the board
+of /match status and /spectate, the hand of /match hand and of an Act pressed between turns).  Each carries the IS_COMPONENTS_V2 flag
 and nothing beside it (no content, no embeds), keeps within 40 components and 4,000 characters
 of text, shows its pictures through its media galleries (``attachment://``), and says in text what
 its picture shows — the status, the players, the clock.  And a layout past the limits is refused
@@ -19,7 +20,8 @@ import pytest
 from .checks import assert_every_message_within_limits
 from .harness import board_title
 from .twin import TOKEN, components_of, find_component, message_text
-from .twin_v2 import IS_COMPONENTS_V2, MAX_COMPONENTS, MAX_TEXT, _tree, check_layout, is_v2, pictures_of, texts
+from .twin_v2 import (IS_COMPONENTS_V2, MAX_COMPONENTS, MAX_TEXT, _tree, check_layout, controls, is_v2, pictures_of,
+                      texts)
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
@@ -122,6 +124,33 @@ async def test_the_hand_dm_and_a_replay_step_are_layouts(table, twin, bot):
     ix = await twin.click(table.alice, ix.last, f"rp:{match_id}:1:o:n:0")
     text = assert_v2(ix.last, pictures=["replay.png", "hand.png"])
     assert re.search(r"Step 1 of \d+", text), text
+    assert_every_message_within_limits(twin)
+
+
+async def test_the_replies_seen_by_one_player_are_layouts(table, twin, bot):
+    """/match status, /spectate, /match hand and an Act pressed between turns answer with the
+    board or the hand as one layout, seen by the one who asked."""
+    match_id = await table.start("maken", OPTIONS)
+    thread_id = table.thread_of(match_id)
+    actor = await table.to_act(match_id)
+    waiter = table.bob if actor is table.alice else table.alice
+    ix = await twin.slash(actor, "match status", match=match_id, channel_id=thread_id)
+    assert ix.ephemeral
+    text = assert_v2(ix.last, pictures=["board.png"])
+    assert f"## Project Maken #{match_id}" in text and "**Players**" in text, text
+    assert "**Your turn**" in text, "the one to act is told so, with how many moves are theirs"
+    assert controls(ix.last["components"]) == [], "a reply shows the board; the board itself holds the controls"
+    ix = await twin.slash(table.carol, "match spectate", match=match_id, channel_id=thread_id)
+    text = assert_v2(ix.last, pictures=["board.png"])
+    assert f"<#{thread_id}>" in text and "**Your turn**" not in text, text
+    ix = await twin.slash(waiter, "match hand", match=match_id, channel_id=thread_id)
+    text = assert_v2(ix.last, pictures=["hand.png"])
+    assert "your private view" in text and "```" in text, "the hand in words beside its picture"
+    # Act from the DM while the other player is to act: "not your turn", the hand, the takeback button
+    [dm] = twin.dms(int(waiter["id"]))
+    ix = await twin.click(waiter, dm, f"m:{match_id}:act")
+    text = assert_v2(ix.last, pictures=["hand.png"])
+    assert text.splitlines()[1].startswith("It is not your turn."), "said first, under the title"
     assert_every_message_within_limits(twin)
 
 

@@ -33,7 +33,7 @@ def bot_env() -> dict:
 
 
 def prompts(twin, user: dict) -> list[dict]:
-    """The prompt DMs (a line of text; the private view is a layout with its title)."""
+    """The prompt DMs (a layout of words and Act, without the title the private view has)."""
     return [m for m in twin.dms(int(user["id"])) if not board_title(m["_versions"][0])
             and not m["flags"] & 64 and m["_via"] == "channel"]
 
@@ -52,8 +52,8 @@ async def test_a_prompt_dm_is_retired_when_answered_and_when_its_window_closes(t
     assert command == "pass"
     await twin.wait_for(lambda: not components_of(twin.message(prompt["id"])), what="the answered prompt retired")
     answered = twin.message(prompt["id"])
-    assert "you answered this decision" in answered["content"], answered["content"]
-    assert "Your choices" not in answered["content"]
+    assert "you answered this decision" in message_text(answered), message_text(answered)
+    assert "Your choices" not in message_text(answered)
     # the next window: nobody answers; when it closes (5 minutes) the prompt is retired too
     await table.move(alice, match_id, "go")
     second = await twin.wait_for(lambda: [m for m in prompts(twin, bob) if m["id"] != prompt["id"]],
@@ -63,7 +63,7 @@ async def test_a_prompt_dm_is_retired_when_answered_and_when_its_window_closes(t
     await twin.wait_for(lambda: not components_of(twin.message(second[0]["id"])), timeout=CLOCK_LOOP + 15,
                         what="the timed-out prompt retired")
     closed = twin.message(second[0]["id"])
-    assert "this decision is closed" in closed["content"], closed["content"]
+    assert "this decision is closed" in message_text(closed), message_text(closed)
     assert len(closed["_versions"]) == 2, "a prompt is edited once"
     await twin.settle(quiet=0.5)
     assert len(prompts(twin, bob)) == 2, "a decision is asked once"

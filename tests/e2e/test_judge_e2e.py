@@ -26,6 +26,7 @@ from .harness import played_or_refused
 from .test_league_e2e import ADMIN, create_league
 from .test_tournament_e2e import newest_board_in, round_pairings
 from .twin import EPHEMERAL, MEMBER_PERMISSIONS, components_of, find_component, message_text, modal_inputs
+from .twin_v2 import is_v2, pictures_of, texts
 
 # aiohttp's own multipart reader (the twin reading uploads) uses a deprecated call internally
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -293,16 +294,19 @@ async def test_a_judge_call_at_a_best_of_three_swiss_event(table, twin, bot):
     assert {users[a]["id"], users[b]["id"]} <= pinged(taken)
     assert find_component(taken, rf"^m:{match_id}:act$") is not None, "the notice is on the board"
 
-    # Hands: every seat's hand, to the judge only, one embed each; the look is in the trail
+    # Hands: every seat's hand, to the judge only, one container each in one layout; the look is in the trail
     ix = await press(twin, organiser, post, f"{call}:look")
     assert_ephemeral(ix)
     assert ix.text.startswith(f"Every hand in match #{match_id} (only you see this"), ix.text
-    embeds = ix.last["embeds"]
-    assert [e["title"] for e in embeds] == [f"{a}'s hand", f"{b}'s hand"], [e["title"] for e in embeds]
+    look = ix.last
+    assert is_v2(look) and not look.get("embeds"), look
+    boxes = [c for c in look["components"] if c["type"] == 17]
+    assert [texts(b["components"])[0] for b in boxes] == [f"## {a}'s hand", f"## {b}'s hand"], boxes
     assert sorted(ix.files) == ["seat1.png", "seat2.png"]
-    assert [e["image"]["url"] for e in embeds] == ["attachment://seat1.png", "attachment://seat2.png"]
-    assert all("Hand (" in e["description"] for e in embeds) and embeds[0]["description"] != embeds[1]["description"]
-    assert not any("press Act" in e["description"] for e in embeds), "the player's own footer, shown to the judge"
+    assert pictures_of(look) == ["seat1.png", "seat2.png"]
+    words = ["\n".join(texts(b["components"])) for b in boxes]
+    assert all("Hand (" in w for w in words) and words[0] != words[1], words
+    assert not any("press Act" in w for w in words), "the player's own footer, shown to the judge"
     trail = await twin.slash(organiser, "league-admin trail", league=league_id, permissions=ADMIN)
     assert (f"<@{organiser['id']}> looked at the players' hands in match #{match_id} (judge call #1)"
             in trail.text), trail.text

@@ -15,7 +15,7 @@ import pytest
 from .checks import assert_every_message_within_limits
 from .harness import board_title
 from .twin import EPHEMERAL, Twin, components_of, find_component, message_text
-from .twin_v2 import pictures_of
+from .twin_v2 import is_v2, pictures_of
 from .twin_user_app import check_installs
 
 pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
@@ -124,6 +124,8 @@ async def test_a_practice_match_in_a_group_dm_is_played_to_its_end_through_taps_
     assert menus and "hand.png" in [a["filename"] for a in menus[-1]["attachments"]]
     hand = await twin.click(alice, board, f"u:{match_id}:hand")
     assert hand.ephemeral and "hand.png" in hand.files
+    assert is_v2(hand.last) and pictures_of(hand.last) == ["hand.png"], "the hand as one layout"
+    assert "press Act here" not in hand.text and "press Act under the board" in hand.text, hand.text
     # Bob is in the group chat, not in the match: the board's Act refuses him, to him alone
     refused = await twin.click(bob, board, f"m:{match_id}:act")
     assert refused.ephemeral and "⚠️" in refused.text
