@@ -72,6 +72,32 @@ class Section:
     cards: list
     empty: str = ""
     notes: list = field(default_factory=list)        # lines of text under the cards
+    in_order: bool = False                           # columns read in order: 1… down the first, then on
+
+
+def _runs(heights: list[int], cols: int, gap: int) -> list[int]:
+    """The column of each card when the cards are read in order — down the first column, then
+    the next — with the columns as even as contiguous runs allow (the tallest column smallest)."""
+    n = len(heights)
+    if cols <= 1 or n <= 1:
+        return [0] * n
+    best: list[int] = [0] * n
+    best_max = None
+    if cols == 2:
+        for k in range(n + 1):
+            left = sum(heights[:k]) + gap * max(0, k - 1)
+            right = sum(heights[k:]) + gap * max(0, n - k - 1)
+            if best_max is None or max(left, right) < best_max:
+                best_max, best = max(left, right), [0] * k + [1] * (n - k)
+        return best
+    target = (sum(heights) + gap * (n - cols)) / cols
+    out, col, acc = [], 0, 0
+    for h in heights:
+        if acc and acc + h > target and col < cols - 1:
+            col, acc = col + 1, 0
+        out.append(col)
+        acc += h + gap
+    return out
 
 
 def _lh(size: int, lead: float = 1.25) -> int:
@@ -167,10 +193,15 @@ def _section(d: ImageDraw.ImageDraw | None, sec: Section, y: int, cols: int, s: 
     tops = [y] * cols
     heights = [_card(None, card, 0, 0, colw, s) for card in sec.cards]
     placed: list[tuple[int, int, int]] = []                # (column, y, card index)
-    for k in sorted(range(len(heights)), key=lambda k: -heights[k]) if cols > 1 else range(len(heights)):
-        i = min(range(cols), key=lambda c: tops[c])        # the tallest first, under the shorter column
-        placed.append((i, tops[i], k))
-        tops[i] += heights[k] + gap
+    if sec.in_order:
+        for k, i in enumerate(_runs(heights, cols, gap)):
+            placed.append((i, tops[i], k))
+            tops[i] += heights[k] + gap
+    else:
+        for k in sorted(range(len(heights)), key=lambda k: -heights[k]) if cols > 1 else range(len(heights)):
+            i = min(range(cols), key=lambda c: tops[c])    # the tallest first, under the shorter column
+            placed.append((i, tops[i], k))
+            tops[i] += heights[k] + gap
     if d is not None:
         for i, top, k in sorted(placed, key=lambda p: p[2]):
             _card(d, sec.cards[k], M + i * (colw + gap), top, colw, s)
