@@ -21,6 +21,7 @@ from typing import Any
 from data.card_sets import csv_layout as cl
 from data.card_sets import keys
 from data.card_sets.build import SHIPPED
+from data.card_sets.limited import LIMITED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.art_of_war.cards import BASIC_IDS, CardDataError, CardSet, build_cardset, king_text, range_words
 from rules.art_of_war.board import EDITION
@@ -127,7 +128,7 @@ def _shipped_text(edition: int) -> str:
 
 class ArtOfWarCards:
     game = GAME
-    sections = SECTIONS             # the top-level keys a set's file may hold
+    sections = SECTIONS + (LIMITED,)    # the top-level keys a set's file may hold (the export's)
     layouts = (KINGS, DECKS)
     fixed_ids = frozenset(BASIC_IDS)
 
@@ -209,6 +210,11 @@ class ArtOfWarCards:
 
     def deck_ids(self, cardset: CardSet, own: set[str]) -> list[str]:
         return [d for d in cardset.decks if d in own]
+
+    def card_kinds(self, cardset: CardSet) -> dict[str, str]:
+        """Card id → its kind (:attr:`Entry.kind`: ``king`` or ``unit``), without the rules
+        texts :meth:`entries` generates."""
+        return {**{kid: "king" for kid in cardset.kings}, **{uid: "unit" for uid in cardset.units}}
 
     def entries(self, cardset: CardSet, own: set[str]) -> list[Entry]:
         shown = self.with_rules_text(cardset, own)

@@ -28,6 +28,7 @@ from typing import Any
 from data.card_sets import csv_layout as cl
 from data.card_sets import keys
 from data.card_sets.build import SHIPPED
+from data.card_sets.limited import LIMITED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.avalon import cards as rc
 from rules.avalon.cards import CardDataError, card_text, validate_sources
@@ -241,7 +242,7 @@ def _shipped_at(edition: int) -> str:
 
 class AvalonCards:
     game = GAME
-    sections = SECTIONS             # the top-level keys a set's file may hold
+    sections = SECTIONS + (LIMITED,)    # the top-level keys a set's file may hold (the export's)
     layouts = LAYOUTS
     fixed_ids: frozenset = frozenset()      # the rulebook prints no card of its own
 
@@ -310,6 +311,11 @@ class AvalonCards:
 
     def deck_ids(self, cardset: dict, own: set[str]) -> list[str]:
         return [d for d in cardset["decks"] if d in own]
+
+    def card_kinds(self, cardset: dict) -> dict[str, str]:
+        """Card id → its kind (:attr:`Entry.kind`: ``creature``, ``support``, ``magic`` or
+        ``avatar``), without the rules texts :meth:`entries` generates."""
+        return {cid: KIND[card["category"]] for cid, card in cardset["cards"].items()}
 
     def entries(self, cardset: dict, own: set[str]) -> list[Entry]:
         from rules.avalon.engine import _card_brief

@@ -25,7 +25,11 @@ upload reports everything:
 4. the set's own cards are merged onto the shipped cards of the newest edition (``extend``: an
    own card replaces a shipped one with its id) or stand alone;
 5. the game's schema validates the whole, collecting every problem; each is located back: the
-   CSV line (or JSON entry number) of its card or deck, and the CSV column its field came from.
+   CSV line (or JSON entry number) of its card or deck, and the CSV column its field came from;
+6. a JSON file's ``limited`` key, the set's limited declaration, is set aside as the file is read
+   and checked against the whole set (:func:`data.card_sets.limited.check`: its ids are cards of
+   the set of a kind limited play deals, its boosters can be filled); a valid one is stored as a
+   file of its own, ``limited.json``, in its checked form (so it names the version too).
 
 Every step is linear in what was uploaded (entries are numbered, parents and problems located
 through indexes built once), and at most :data:`MAX_REPORTED` problems are reported.
@@ -40,6 +44,7 @@ from typing import Any
 
 from data import i18n
 from data.card_sets import games
+from data.card_sets import limited as lim
 from data.card_sets.csv_layout import Layout, detect, read_rows
 from data.card_sets.model import MAX_OWN_CARDS, MODES, NAME_LIMIT, TEXT_LIMIT, SetContent
 from data.card_sets.problems import Problem, problem
@@ -47,6 +52,7 @@ from data.card_sets.upload import MAX_PROBLEMS, Upload
 from rules.card_errors import CardDataError
 
 SHIPPED = "shipped/"            # the label prefix of the shipped files an ``extend`` set builds on
+LIMITED_FILE = "limited.json"   # the stored file of a set's limited declaration
 MAX_DECKS = 100                 # ready-made decks of one set
 MAX_ENTRIES = 100               # entries of any other section of a set (Battle Logic Square's types)
 MAX_REPORTED = 5 * MAX_PROBLEMS  # problems reported for one upload (then one saying there are more)
@@ -76,6 +82,7 @@ class Built:
     problems: list[Problem] = field(default_factory=list)
     own: set[str] = field(default_factory=set)
     counts: dict = field(default_factory=dict)
+    limited: lim.Limited | None = None      # the set's limited declaration, when it has one
 
     @property
     def ok(self) -> bool:
@@ -387,6 +394,7 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
     untranslated: dict[str, set] = {}          # card id -> "path:lang" of texts given in one language
     one_language: dict[int, list[str]] = {}    # a CSV entry (by id()) -> its texts given in one language
     dropped: set[str] = set()                  # rows left out for a bad cell (reported already)
+    declared: list[tuple[str, Any]] = []       # (file, value) of each ``limited`` key
     tally = _Counts()
 
     def order(up: Upload) -> tuple:
@@ -411,6 +419,9 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
             if too_many is not None:
                 return refused(too_many)
             errors += adapter.upload_rules(up.name, data)
+            if lim.LIMITED in data:         # checked against the whole set below, stored on its own
+                declared.append((up.name, data[lim.LIMITED]))
+                data = {k: v for k, v in data.items() if k != lim.LIMITED}
             numbers = _numbers(data)
             for _section, ident, entry in adapter.own_items(data):
                 where.setdefault((up.name, ident), _Where(up.name, numbers.get(id(entry)), True))
@@ -504,6 +515,9 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
     merged = adapter.merge(base, tidied)
     cardset, found = adapter.validate(merged)
     errors += found
+    kinds = adapter.card_kinds(cardset) if declared and cardset is not None else None
+    declaration, found = lim.check(game, declared, kinds)
+    errors += found
     # a card whose row was left out for a bad cell is not blamed again, nor is a deck naming it
     problems += [locate(e, where, by_id) for e in errors if not _about(e, dropped)]
     seen: set = set()
@@ -519,16 +533,19 @@ def build_set(game: str, uploads: list[Upload], mode: str = "extend", *,
               "replaced": len(own & _ids(adapter, base))}
     if unique or cardset is None:
         return Built(None, None, unique, own, counts)
-    content = SetContent(game, mode, edition, [list(f) for f in tidied],
+    declared_file = [[LIMITED_FILE, {lim.LIMITED: declaration.to_json()}]] \
+        if declaration is not None and declaration.to_json() else []
+    content = SetContent(game, mode, edition, [list(f) for f in tidied] + declared_file,
                          wording, {k: sorted(v) for k, v in untranslated.items() if v})
     if any(up.kind == "json" for up in uploads):    # stored as its CSV export reads back (export.as_csv)
         from data.card_sets.export import as_csv
 
         files, read = as_csv(content)
         again = build_set(game, files, mode, read_problems=read, base_edition=edition)
-        if again.ok:
+        if again.ok and again.content is not None:   # a CSV holds no declaration: it is the set's all the same
             content, cardset = again.content, again.cardset
-    return Built(content, cardset, [], own, counts)
+            content.files += declared_file
+    return Built(content, cardset, [], own, counts, declaration)
 
 
 def _ids(adapter: Any, files: list[tuple[str, dict]]) -> set[str]:
@@ -537,11 +554,13 @@ def _ids(adapter: Any, files: list[tuple[str, dict]]) -> set[str]:
 
 @dataclass
 class Opened:
-    """A stored version made ready to use: its checked card set, the set's own ids, the entries."""
+    """A stored version made ready to use: its checked card set, the set's own ids, its limited
+    declaration (None: it has none)."""
 
     content: SetContent
     cardset: Any
     own: set[str]
+    limited: lim.Limited | None = None
 
 
 def open_content(content: SetContent) -> Opened:
@@ -556,7 +575,12 @@ def open_content(content: SetContent) -> Opened:
     cardset, errors = adapter.validate(merged)
     if errors or cardset is None:
         raise ValueError("the stored card set no longer validates: " + "; ".join(str(e) for e in errors[:3]))
-    return Opened(content, cardset, own)
+    declared = [(str(label), data[lim.LIMITED]) for label, data in content.files
+                if isinstance(data, dict) and lim.LIMITED in data]
+    declaration, errors = lim.check(content.game, declared, adapter.card_kinds(cardset) if declared else None)
+    if errors:
+        raise ValueError("the stored limited declaration no longer fits: " + "; ".join(str(e) for e in errors[:3]))
+    return Opened(content, cardset, own, declaration)
 
 
-__all__ = ["build_set", "open_content", "locate", "Built", "Opened", "SHIPPED"]
+__all__ = ["build_set", "open_content", "locate", "Built", "Opened", "SHIPPED", "LIMITED_FILE"]

@@ -37,6 +37,7 @@ from data import i18n
 from data.card_sets import games
 from data.card_sets.build import _sections, build_set
 from data.card_sets.csv_layout import detect
+from data.card_sets.keys import LIMITED
 from data.card_sets.model import MODES
 from data.card_sets.problems import Problem
 from data.card_sets.upload import MAX_FILE, MAX_UNPACKED, Upload, read_upload
@@ -119,13 +120,14 @@ def read_bounded(path: Path, limit: int) -> tuple[bytes | None, str | None]:
 
 def _recognises(game: str, upload: Upload) -> bool:
     """Does ``game`` read this file as the upload would: a CSV whose header names one of its
-    layouts, or a JSON object whose every key is one of its sections (or ``comment``)?"""
+    layouts, or a JSON object whose every key is one of its sections (or ``comment``, or the
+    ``limited`` declaration every game's file may hold)?"""
     adapter = games.adapter(game)
     if upload.kind == "csv":
         return detect(upload, adapter.layouts)[0] is not None
     if not isinstance(upload.data, dict):
         return False
-    keys = set(upload.data) - {"comment"}
+    keys = set(upload.data) - {"comment", LIMITED}
     return bool(keys) and keys <= set(_sections(adapter))
 
 

@@ -7,7 +7,9 @@ and ``max rounds`` are the keys they look like, never something a set may slip p
 :func:`section_problems` is every game's check of a file's top-level keys: a section of the
 game's format spelled exactly passes; an ``editions`` block or a rule of the game in any spelling
 is refused as such; a section spelled in another letter case or width is refused naming the
-right spelling; anything else is refused naming the sections a file may hold.  Nothing a game's
+right spelling; anything else is refused naming the sections a file may hold.  Every game's file
+may hold :data:`LIMITED`, the set's limited declaration (``data/card_sets/limited.py`` checks it
+against the whole set).  Nothing a game's
 schema does not know is kept (the adapters' ``merge`` leaves every refused key out, so it is
 reported once).  :func:`text_problems` does the same inside a card: a text is ``{"ja", "en"}``
 and nothing else.
@@ -29,6 +31,7 @@ from rules.card_errors import CardDataError
 
 _SEPARATORS = re.compile(r"[\s\-\u2010-\u2015\u30fb_]+")
 LANGS = ("ja", "en")
+LIMITED = "limited"             # the limited declaration's key: a section of every game's file
 COMMENT_LIMIT = 2_000           # characters of a file's ``comment`` (a note for people, dropped from a version)
 # the catalog keys (``cardcheck.<key>``) of the problems made here
 CATALOG_KEYS = ("no_editions", "rules_patch", "key_spelling", "unknown_section", "unknown_field", "lang_object",
@@ -68,10 +71,13 @@ def section_problems(label: str, data: Any, sections: Iterable[str], *, rules: I
     """Every top-level key of the uploaded file ``data`` that a set may not hold (see the module
     docstring).  ``sections``: the keys a set's file may hold, spelled as the format spells them;
     ``rules``: the game's rules (refused as rules, in any spelling); ``special``: folded key →
-    the game's own refusal of it (Art of War's ``units``, Project Maken's nested ``rules``)."""
+    the game's own refusal of it (Art of War's ``units``, Project Maken's nested ``rules``).
+    :data:`LIMITED` is always allowed (a game's ``merge`` leaves it out: it is no card)."""
     if not isinstance(data, dict):
         return []
     allowed = tuple(sections)
+    if LIMITED not in allowed:
+        allowed += (LIMITED,)
     right = {fold(s): s for s in allowed}
     rule_folds = {fold(r) for r in rules}
     special = {fold(k): v for k, v in (special or {}).items()}
@@ -194,4 +200,4 @@ def respelled(errors: list[CardDataError]) -> list[CardDataError]:
 
 
 __all__ = ["fold", "shown", "section_problems", "allowed_only", "text_problems", "entry_problems", "respelled",
-           "layout_of", "json_fields", "no_editions", "rules_patch", "is_text", "LANGS", "CATALOG_KEYS"]
+           "layout_of", "json_fields", "no_editions", "rules_patch", "is_text", "LANGS", "CATALOG_KEYS", "LIMITED"]

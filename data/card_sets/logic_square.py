@@ -32,6 +32,7 @@ from typing import Any
 from data.card_sets import csv_layout as cl
 from data.card_sets import keys
 from data.card_sets.build import SHIPPED
+from data.card_sets.limited import LIMITED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.logic_square import card_text as ct
 from rules.logic_square.cards import (BREAKS, BUILD_KEYS, COLOURS, EFFECT_IFS, EFFECTS, MODS, RESOURCE_CATEGORIES,
@@ -338,12 +339,17 @@ def deck_entry(deck: Any) -> dict:
             "resources": dict(Counter(deck.resources)), "it": list(deck.it)}
 
 
+def _kind(card: Card) -> str:
+    """A card's kind as its CSV layout names it: ``avi``, ``it`` or ``resource``."""
+    return "avi" if card.category == "AVI" else "it" if card.category == "IT" else "resource"
+
+
 _TYPE_FIELD = re.compile(r"^types\.([^.]+)(?:\.(ja|en))?$")
 
 
 class LogicSquareCards:
     game = GAME
-    sections = SECTIONS             # the top-level keys a set's file may hold
+    sections = SECTIONS + (LIMITED,)    # the top-level keys a set's file may hold (the export's)
     layouts = (AVIS, ABILITIES, RESOURCES, ITS, TYPES, DECKS)
     fixed_ids: frozenset = frozenset()
 
@@ -466,12 +472,17 @@ class LogicSquareCards:
     def deck_ids(self, cardset: CardSet, own: set[str]) -> list[str]:
         return [d for d in cardset.decks if d in own]
 
+    def card_kinds(self, cardset: CardSet) -> dict[str, str]:
+        """Card id → its kind (:attr:`Entry.kind`, what limited play deals by), without the
+        rules texts :meth:`entries` generates."""
+        return {cid: _kind(card) for cid, card in cardset.cards.items()}
+
     def entries(self, cardset: CardSet, own: set[str]) -> list[Entry]:
         shown = self.with_rules_text(cardset, own)
         types = cardset.types
         out = []
         for cid, card in cardset.cards.items():
-            kind = "avi" if card.category == "AVI" else "it" if card.category == "IT" else "resource"
+            kind = _kind(card)
             out.append(Entry(cid, kind, dict(card.name), ct.rules_text(card, types), card_facts(card, types),
                              own=cid in own, wording=_wording(card, types) if cid in own else None,
                              view=shown.view(cid)))

@@ -30,6 +30,7 @@ from typing import Any
 from data.card_sets import csv_layout as cl
 from data.card_sets import keys
 from data.card_sets.build import SHIPPED
+from data.card_sets.limited import LIMITED
 from data.card_sets.model import NAME_LIMIT, TEXT_LIMIT, Entry, Fact, without_replaced
 from rules.maken.cards import (BET_EFFECTS, EFFECT_N, HIT_EFFECTS, ICON_EN, ICON_JA, ICONS, IF_GAUGE, NUMBERS,
                                POSTURE_EN, POSTURE_JA, POSTURES, SUPPORT_EFFECTS, TIMINGS, TOP_KEYS, CardDataError,
@@ -188,7 +189,7 @@ def _same(value: Any) -> dict:
 
 class MakenCards:
     game = GAME
-    sections = FILE_KEYS            # the top-level keys a set's file may hold
+    sections = FILE_KEYS + (LIMITED,)   # the top-level keys a set's file may hold (the export's)
     layouts = (CHARACTERS, ATTACKS, SUPPORTS, DECKS)
     fixed_ids: frozenset = frozenset()          # the rulebook prints no character: every one is a set's to change
 
@@ -292,6 +293,12 @@ class MakenCards:
 
     def deck_ids(self, cardset: CardSet, own: set[str]) -> list[str]:
         return [d for d in cardset.decks if d in own]
+
+    def card_kinds(self, cardset: CardSet) -> dict[str, str]:
+        """Card id → its kind (:attr:`Entry.kind`: ``character``, ``attack`` or ``support``),
+        without the rules texts :meth:`entries` generates."""
+        return {**{chid: "character" for chid in cardset.characters},
+                **{cid: card["kind"] for cid, card in cardset.cards.items()}}
 
     def entries(self, cardset: CardSet, own: set[str], wording: dict | None = None,
                 untranslated: dict | None = None) -> list[Entry]:
