@@ -1,6 +1,7 @@
 """The store every caller talks to: :func:`open_store` opens the backend a URL names, and the
 interface it returns — :class:`Store`, its records, statuses and errors — is named here too
-(defined in :mod:`data.store_interface`, below the backends, which import it from there).
+(defined in :mod:`data.store_interface`, below the backends, which import it from there; the
+rows of limited play and :class:`LimitedRefused` beside their SQL, in :mod:`data.sql_limited`).
 """
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from data.store_interface import (PENDING, OPEN, ACTIVE, FINISHED, ABORTED, DECL
                                   CorruptRow, TRANSIENT_REASONS, looks_transient, MatchRecord, CommandRecord,
                                   ResultRow, Store, RatingRow, RatingChange, LeagueRecord, BALANCE_STATUSES,
                                   CardSetRow, CardSetLog, BalanceRun)
+from data.sql_limited import (DraftRow, SeatRow, PickRecord, LimitedGameRecord, SurveyRecord, LimitedRefused,
+                              DRAFT_STATUSES)
 
 
 async def open_store(url: str) -> Store:
@@ -41,5 +44,6 @@ __all__ = [
     "OutcomeUnknown", "VersionConflict", "QUARANTINE_KINDS", "CorruptRow", "TRANSIENT_REASONS",
     "looks_transient", "MatchRecord", "CommandRecord", "ResultRow", "Store", "RatingRow",
     "RatingChange", "LeagueRecord", "BALANCE_STATUSES", "CardSetRow", "CardSetLog", "BalanceRun",
+    "DraftRow", "SeatRow", "PickRecord", "LimitedGameRecord", "SurveyRecord", "LimitedRefused", "DRAFT_STATUSES",
     "open_store",
 ]

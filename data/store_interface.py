@@ -25,7 +25,10 @@ from __future__ import annotations
 import abc
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+if TYPE_CHECKING:   # (the rows of limited play are defined beside their SQL, which imports this module)
+    from data.sql_limited import DraftRow, LimitedGameRecord, PickRecord, SeatRow, SurveyRecord
 
 # Match status values.
 PENDING = "pending"      # challenge sent to named opponents, waiting for their accept
@@ -617,6 +620,66 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def drop_notices(self, match_id: int) -> int:
         """Drop a match's held notices (it ended); how many."""
+
+    # ======================================================================================
+    # limited play: drafts, their seats and decks, and — for the per-card figures — the picks
+    # of finished drafts, the games played with limited decks and the survey after a match
+    # (docs/limited.md; data/sql_limited.py: the rows, their checks and LimitedRefused)
+    # ======================================================================================
+    @abc.abstractmethod
+    async def create_draft(self, *, guild_id: int, game: str, format: str, source: str, seed: bytes,
+                           created_by: int, seats: Sequence[tuple[int | None, str]], state: dict,
+                           set_name: str | None = None, set_version: int | None = None,
+                           edition: str | None = None, channel_id: int | None = None,
+                           league_id: int | None = None, status: str = "open", due_at: float | None = None,
+                           created_at: float | None = None) -> "DraftRow":
+        """Store a draft with its seats (seat 0 first; user None: a computer) in one
+        transaction, at version 0; ``seed``: 32 random bytes, secret until the draft is done."""
+
+    @abc.abstractmethod
+    async def get_draft(self, draft_id: int) -> "DraftRow | None": ...
+
+    @abc.abstractmethod
+    async def update_draft(self, draft_id: int, expected_version: int, *, state: dict, status: str,
+                           due_at: float | None, at: float | None = None) -> "DraftRow":
+        """Version-checked write of the state, status and earliest pick deadline (raises
+        :class:`VersionConflict`); a finished or cancelled draft does not move on."""
+
+    @abc.abstractmethod
+    async def set_seat_user(self, draft_id: int, seat: int, user_id: int | None, name: str) -> "DraftRow":
+        """Before the start: a person takes a computer's seat (None: gives it back); a person
+        already seated at the draft is refused."""
+
+    @abc.abstractmethod
+    async def save_limited_deck(self, draft_id: int, seat: int, deck: Sequence[str], *, locked: bool = False,
+                                at: float | None = None) -> "SeatRow":
+        """The deck built at a seat; a locked deck (an event's) is never changed again."""
+
+    @abc.abstractmethod
+    async def drafts_due(self, now: float, limit: int = 100) -> list[int]:
+        """Drafts whose earliest pick deadline is at or before ``now``, earliest first."""
+
+    @abc.abstractmethod
+    async def drafts_of(self, guild_id: int, *, statuses: Sequence[str] = ("open", "drafting", "building"),
+                        user_id: int | None = None, limit: int = 25) -> list["DraftRow"]:
+        """A server's drafts in ``statuses`` (those ``user_id`` sits at, if given), newest first."""
+
+    @abc.abstractmethod
+    async def add_picks(self, draft_id: int, picks: Iterable["PickRecord"]) -> None:
+        """The picks of a draft that is done (idempotent)."""
+
+    @abc.abstractmethod
+    async def add_limited_games(self, rows: Iterable["LimitedGameRecord"]) -> None:
+        """Seats of finished matches played with limited decks (idempotent per match and seat)."""
+
+    @abc.abstractmethod
+    async def put_survey(self, record: "SurveyRecord") -> None:
+        """A player's survey answer after a match; a second answer replaces the first."""
+
+    @abc.abstractmethod
+    async def limited_rows(self, guild_id: int, game: str, set_name: str | None, set_version: int | None
+                           ) -> tuple[list["PickRecord"], list["LimitedGameRecord"], list["SurveyRecord"]]:
+        """The picks, games and survey answers of one server's set version (None: shipped cards)."""
 
 
 # -- records, ratings and leagues (issue 4) ----------------------------------------------------
