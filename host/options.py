@@ -117,7 +117,7 @@ def option_problem(game: Any, options: dict, players: int, exc: Exception) -> Ms
     The engine's own (English) text is the last resort, e.g. for an illegal deck."""
     schema = game.option_schema() if hasattr(game, "option_schema") else {}
     for name, value in options.items():
-        if name == "decks":
+        if name in ("decks", "deck_rules"):      # the decks, and a limited match's deck rules (set by the host)
             continue
         spec = schema.get(name)
         if spec is None:

@@ -6,8 +6,10 @@
 one line per option that differs from the game's default, ``name: value`` in the reader's
 language, and one line per seat for its deck — a ready-made deck by its display name, any
 other deck (a saved deck, a deck code) only as "own deck".  Never a deck's contents, never a
-raw id.  (The exported record of a finished match keeps the full options: it is released only
-once the match is over, see ``host.records``.)
+raw id.  A limited match's deck rules (the option ``deck_rules``, :mod:`rules.deck_rules`) are
+one line in words: "Limited deck: 20 resource cards besides the AVI and the IT deck, at most 2
+copies of a card" (:func:`deck_rules_line`).  (The exported record of a finished match keeps
+the full options: it is released only once the match is over, see ``host.records``.)
 
 The match's clock is said the same way, in words (:func:`clock_lines`): its time control
 ("Daily: 3 days + 1 day per move, at most 7 days", or today's time per move), the weekend pause,
@@ -24,6 +26,7 @@ from typing import Any
 from data import i18n
 from host.clocks import calendar, control
 from host.clocks import match as bank_clock
+from rules.deck_rules import OPTION as DECK_RULES
 
 # options whose value is a seat number: shown as that seat's player
 SEAT_OPTIONS = frozenset({"first", "leader"})
@@ -74,6 +77,30 @@ def deck_name(game: Any, deck: Any, locale: str) -> str:
     return i18n.t("options.own_deck", locale)
 
 
+def deck_rules_line(game: Any, rules: Any, locale: str) -> str | None:
+    """A limited match's deck rules in words, counted as the game counts its deck, or None when
+    ``rules`` is not ``{"size": n, "copies": m or None}`` of whole numbers (nothing raw is shown).
+
+    >>> from rules import registry
+    >>> deck_rules_line(registry.get("maken"), {"size": 20, "copies": 2}, "en")
+    'Limited deck: 20 cards besides the character, at most 2 copies of a card'
+    """
+    if not isinstance(rules, dict) or set(rules) - {"size", "copies"}:
+        return None
+    size, copies = rules.get("size"), rules.get("copies")
+    if not _whole(size) or not (copies is None or _whole(copies)):
+        return None
+    key = f"limited_deck.line.{_game_name(game)}"
+    line = i18n.t(key if i18n.has(key) else "limited_deck.line", locale, size=size)
+    if copies is None:
+        return line
+    return i18n.t("limited_deck.copies", locale, line=line, count=copies)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_default(spec: dict | None, value: Any) -> bool:
     if not spec or "default" not in spec:
         return False
@@ -86,6 +113,11 @@ def public_lines(game: Any, options: dict | None, names: list[str] | None, local
     schema = game.option_schema() if hasattr(game, "option_schema") else {}
     lines = []
     for name, value in options.items():
+        if name == DECK_RULES:
+            line = deck_rules_line(game, value, locale)
+            if line:
+                lines.append(line)
+            continue
         if name == "decks" or _is_default(schema.get(name), value):
             continue
         if not (value is None or isinstance(value, (bool, int, float, str))):

@@ -19,6 +19,7 @@ import re
 from typing import Any, Iterable
 
 from rules.contract import en_text
+from rules.deck_rules import read as read_rules
 from rules.card_errors import CardDataError as _CardDataError
 from rules.card_errors import collect_into
 from rules.editions import PerEdition, add_patch, edition_number, number_error, upto
@@ -351,6 +352,10 @@ DECK_EN = {
     "art_of_war.deck.unknown_card": "\"{card}\" is not a basic unit; basic units: {units}.",
     "art_of_war.deck.bad_count": "The count of {card} must be a whole number ≥ 0, not {count}.",
     "art_of_war.deck.total": "A deck has exactly 20 basic units besides its KING; this one has {total}.",
+    "art_of_war.deck.total_limited": "A deck of this limited match has exactly {size} basic units besides its KING; this one has {total}.",
+    "art_of_war.deck.rules_shape": "The limited deck rules cannot be read ({value}): they give the number of basic units.",
+    "art_of_war.deck.rules_size": "A limited deck holds from {low} to {high} basic units besides its KING (the rulebook's {high} down to half of it), not {size}.",
+    "art_of_war.deck.rules_no_copies": "A deck holds one KING and its basic units in any mix: limited deck rules declare no copy limit for Art of War.",
 }
 
 
@@ -358,8 +363,27 @@ def _problem(key: str, **params: Any) -> dict:
     return {"key": key, "params": params, "text": en_text(DECK_EN, key, params)}
 
 
-def validate_deck(cs: CardSet, spec: Any) -> list[dict]:
-    """Every broken deck rule of ``spec`` as ``{"key", "params", "text"}``; [] = legal."""
+def check_rules(rules: Any) -> tuple[dict | None, dict | None]:
+    """Limited deck rules (``{"size"}``, :mod:`rules.deck_rules`) checked for this game: 10–20
+    basic units, no copy limit.  ``(rules, None)`` or ``(None, the one problem)``
+    (``art_of_war.deck.rules_<reason>``)."""
+    checked, problem = read_rules(rules, DECK_UNITS, copies=False)
+    if problem is not None:
+        return None, _problem(f"art_of_war.deck.rules_{problem[0]}", **problem[1])
+    return checked, None
+
+
+def validate_deck(cs: CardSet, spec: Any, rules: Any = None) -> list[dict]:
+    """Every broken deck rule of ``spec`` as ``{"key", "params", "text"}``; [] = legal.
+
+    ``rules`` (limited play, :mod:`rules.deck_rules`): ``{"size": n}`` — exactly ``n`` basic units
+    besides the one KING, still in any mix.  Bad rules are the one problem reported."""
+    size = None
+    if rules is not None:
+        limited, bad = check_rules(rules)
+        if bad is not None:
+            return [bad]
+        size = limited["size"]
     if not isinstance(spec, dict):
         return [_problem("art_of_war.deck.not_a_deck")]
     out = []
@@ -382,8 +406,10 @@ def validate_deck(cs: CardSet, spec: Any) -> list[dict]:
             out.append(_problem("art_of_war.deck.bad_count", card=str(cid), count=str(n)))
         elif cid in cs.units:
             total += n
-    if total != DECK_UNITS:
+    if size is None and total != DECK_UNITS:
         out.append(_problem("art_of_war.deck.total", total=total))
+    elif size is not None and total != size:
+        out.append(_problem("art_of_war.deck.total_limited", total=total, size=size))
     return out
 
 
@@ -471,8 +497,9 @@ class Decks:
             del new["units"][card_id]
         return new
 
-    def validate(self, spec: Any) -> list[dict]:
-        return validate_deck(self.cs, spec)
+    def validate(self, spec: Any, rules: Any = None) -> list[dict]:
+        """Every broken rule; ``rules``: limited deck rules (see :func:`validate_deck`)."""
+        return validate_deck(self.cs, spec, rules)
 
     def encode(self, spec: dict) -> str:
         return encode_deck(self.cs, spec)

@@ -23,7 +23,8 @@ from typing import Any
 
 from rules.contract import IllegalCommand, Ref, en_text
 from rules import prng as _prng
-from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, decode_deck,
+from rules.deck_rules import OPTION as DECK_RULES
+from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, check_rules, decode_deck,
                                     normalise_deck, validate_deck)
 from rules.art_of_war.messages import EN
 from rules.art_of_war import finality as _finality
@@ -61,15 +62,18 @@ class ArtOfWarGame:
         return {"first": {"default": None, "choices": [None, 0, 1]},
                 "decks": {"default": ids[:2], "choices": ids}}
 
-    def deck_spec(self, item: Any, *, edition: int = EDITION) -> dict:
+    def deck_spec(self, item: Any, *, edition: int = EDITION, rules: dict | None = None) -> dict:
         """A ready-made deck id, a deck code or a spec -> a legal spec; ValueError listing every
-        broken deck rule.  ``edition``: whose ready-made decks a deck id names."""
+        broken deck rule.  ``edition``: whose ready-made decks a deck id names; ``rules``:
+        limited deck rules (:mod:`rules.deck_rules`), else constructed."""
         cs = self.cardset_at(edition)
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in cs.decks:
+            if text.lower() in cs.decks and rules is None:
                 return json.loads(json.dumps(cs.decks[text.lower()]["spec"]))
-            if text.lower().startswith("aow1-"):
+            if text.lower() in cs.decks:                # limited play: it must fit the rules too
+                spec = json.loads(json.dumps(cs.decks[text.lower()]["spec"]))
+            elif text.lower().startswith("aow1-"):
                 spec = decode_deck(text, cs)
             else:
                 raise ValueError(f"unknown deck {text!r}; ready-made decks: {', '.join(cs.decks)} "
@@ -78,10 +82,21 @@ class ArtOfWarGame:
             spec = item
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or a spec, not {item!r}")
-        problems = validate_deck(cs, spec)
+        problems = validate_deck(cs, spec, rules)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
         return normalise_deck(spec)
+
+    @staticmethod
+    def deck_rules(options: dict) -> dict | None:
+        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        checked, or None for constructed play; ValueError naming the problem."""
+        if options.get(DECK_RULES) is None:
+            return None
+        rules, problem = check_rules(options[DECK_RULES])
+        if problem is not None:
+            raise ValueError(f"Art of War option '{DECK_RULES}': {problem['text']}")
+        return rules
 
     def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
         """Checked options; ``edition``: whose ready-made decks the deck ids name."""
@@ -91,7 +106,12 @@ class ArtOfWarGame:
         if not isinstance(options, dict):
             raise ValueError(f"Art of War options must be a dict, not {type(options).__name__}")
         out: dict[str, Any] = {}
+        rules = self.deck_rules(options)      # limited play: every seat's deck is checked with them
+        if rules is not None:
+            out[DECK_RULES] = rules
         for name, value in options.items():
+            if name == DECK_RULES:
+                continue
             if name == "first":
                 if value is None or (isinstance(value, str) and value.strip().lower() in ("", "random")):
                     continue
@@ -117,7 +137,7 @@ class ArtOfWarGame:
                     if item is None:
                         item = ids[seat % len(ids)]
                     try:
-                        specs.append(self.deck_spec(item, edition=edition))
+                        specs.append(self.deck_spec(item, edition=edition, rules=rules))
                     except ValueError as exc:
                         raise ValueError(f"Art of War option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
@@ -125,8 +145,11 @@ class ArtOfWarGame:
                 raise ValueError(f"unknown Art of War option {name!r}; allowed options: first, decks")
         if "decks" not in out:
             ids = list(cs.decks)
-            out["decks"] = [self.deck_spec(ids[0], edition=edition),
-                           self.deck_spec(ids[1 % len(ids)], edition=edition)]
+            try:
+                out["decks"] = [self.deck_spec(ids[0], edition=edition, rules=rules),
+                                self.deck_spec(ids[1 % len(ids)], edition=edition, rules=rules)]
+            except ValueError as exc:       # limited rules the ready-made decks do not fit
+                raise ValueError(f"Art of War option 'decks': {exc}") from None
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:

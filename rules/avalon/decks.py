@@ -21,6 +21,7 @@ from typing import Any
 from rules.contract import en_text
 from rules.avalon.card_text import card_text
 from rules.avalon.messages import EN
+from rules.deck_rules import read as read_rules
 
 DECK_SIZE = 40
 COPY_LIMIT = {1: 4, 2: 3, 3: 2, 4: 1, 5: 1}
@@ -56,10 +57,33 @@ def normalise(spec: Any) -> dict:
             "cards": dict(sorted(out.items()))}
 
 
-def problems(cards: dict, spec: Any) -> list[dict]:
-    """EVERY broken deck rule as ``{"key", "params", "text"}``; [] = legal."""
-    def p(key: str, **params: Any) -> dict:
-        return {"key": key, "params": params, "text": en_text(EN, key, params)}
+def _problem(key: str, **params: Any) -> dict:
+    return {"key": key, "params": params, "text": en_text(EN, key, params)}
+
+
+def check_rules(rules: Any) -> tuple[dict | None, dict | None]:
+    """Limited deck rules (``{"size", "copies"}``, :mod:`rules.deck_rules`) checked for this
+    game: 20–40 cards (the avatar not counted), copies 1..size.  ``(rules, None)`` or ``(None,
+    the one problem)`` (``avalon.deck.rules_<reason>``)."""
+    checked, problem = read_rules(rules, DECK_SIZE)
+    if problem is not None:
+        return None, _problem(f"avalon.deck.rules_{problem[0]}", **problem[1])
+    return checked, None
+
+
+def problems(cards: dict, spec: Any, rules: Any = None) -> list[dict]:
+    """EVERY broken deck rule as ``{"key", "params", "text"}``; [] = legal.
+
+    ``rules`` (limited play, :mod:`rules.deck_rules`): ``{"size": n, "copies": m or None}`` — the
+    deck holds exactly ``n`` cards besides its avatar, and with ``m`` at most ``m`` copies of a
+    name in place of the limits by originality; the one ★5 card in the whole deck and the avatar
+    stay.  Bad rules are the one problem reported."""
+    p = _problem
+    limited = None
+    if rules is not None:
+        limited, bad = check_rules(rules)
+        if bad is not None:
+            return [bad]
     try:
         deck = normalise(spec)
     except ValueError as exc:
@@ -73,8 +97,11 @@ def problems(cards: dict, spec: Any) -> list[dict]:
     elif cards[av]["category"] != "avatar":
         out.append(p("avalon.deck.avatar_not_avatar", card=av))
     total = sum(deck["cards"].values())
-    if total != DECK_SIZE:
+    if limited is None and total != DECK_SIZE:
         out.append(p("avalon.deck.size", count=total))
+    elif limited is not None and total != limited["size"]:
+        out.append(p("avalon.deck.size_limited", count=total, size=limited["size"]))
+    copies = limited["copies"] if limited is not None else None
     star5 = 0
     for cid, n in deck["cards"].items():
         c = cards.get(cid)
@@ -84,9 +111,11 @@ def problems(cards: dict, spec: Any) -> list[dict]:
         if c["category"] == "avatar":
             out.append(p("avalon.deck.avatar_in_deck", card=cid))
             continue
-        limit = COPY_LIMIT[c["orig"]]
-        if n > limit:
-            out.append(p("avalon.deck.copies", card=cid, count=n, stars=c["orig"], limit=limit))
+        if copies is not None:
+            if n > copies:
+                out.append(p("avalon.deck.limited_copies", card=cid, count=n, limit=copies))
+        elif n > COPY_LIMIT[c["orig"]]:
+            out.append(p("avalon.deck.copies", card=cid, count=n, stars=c["orig"], limit=COPY_LIMIT[c["orig"]]))
         if c["orig"] == 5:
             star5 += n
     if star5 > STAR5_TOTAL:
@@ -181,8 +210,9 @@ class Decks:
         cards[cid] = max(0, cards[cid] - int(n))
         return normalise({"avatar": deck["avatar"], "cards": cards})
 
-    def validate(self, spec: Any) -> list[dict]:
-        return problems(self._cards, spec)
+    def validate(self, spec: Any, rules: Any = None) -> list[dict]:
+        """Every broken rule; ``rules``: limited deck rules (see :func:`problems`)."""
+        return problems(self._cards, spec, rules)
 
     def encode(self, spec: Any) -> str:
         return encode(spec)
@@ -205,21 +235,24 @@ class Decks:
             sections.append({"title": {"en": "Unknown", "ja": "不明"}, "cards": unknown})
         return {"sections": sections, "total": sum(deck["cards"].values())}
 
-    def resolve(self, item: Any) -> dict:
+    def resolve(self, item: Any, rules: Any = None) -> dict:
         """A ready-made deck id, a deck code or a spec -> a legal spec; ValueError listing every
-        broken rule otherwise."""
+        broken rule otherwise.  ``rules``: limited deck rules (a ready-made deck must fit them
+        too), else constructed play."""
         if isinstance(item, str):
             key = item.strip().lower()
-            if key in self._ready:
+            if key in self._ready and rules is None:
                 return normalise(self._ready[key]["spec"])
-            if is_code(key):
+            if key in self._ready:
+                spec = self._ready[key]["spec"]
+            elif is_code(key):
                 spec = decode(key)
             else:
                 raise ValueError(f"unknown deck {item!r}; ready-made decks: {', '.join(self._ready)} "
                                  "(or a deck code av1-…)")
         else:
             spec = item
-        probs = problems(self._cards, spec)
+        probs = problems(self._cards, spec, rules)
         if probs:
             raise ValueError("illegal deck: " + "; ".join(x["text"] for x in probs))
         return normalise(spec)

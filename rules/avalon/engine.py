@@ -21,6 +21,7 @@ from typing import Any
 
 from rules.contract import IllegalCommand, Ref
 from rules import prng as _prng
+from rules.deck_rules import OPTION as DECK_RULES
 from rules.avalon import finality
 from rules.avalon.state import (
     MAX_SET_ACTIONS, MASK, MODES, OPTION_SCHEMA, LAND_TOKENS, VERBS, _next, _shuffle, Player,
@@ -92,7 +93,12 @@ class AvalonGame:
         if not isinstance(options, dict):
             raise ValueError("Avalon's Sanctuary options must be a dict")
         out: dict[str, Any] = {"mode": "normal", "leader": None, "max_rounds": 60, "decks": []}
+        rules = self.deck_rules(options)      # limited play: every seat's deck is checked with them
+        if rules is not None:
+            out[DECK_RULES] = rules
         for k, v in options.items():
+            if k == DECK_RULES:
+                continue
             if k == "mode":
                 v = v.strip().lower() if isinstance(v, str) else v
                 if v not in MODES:
@@ -127,7 +133,7 @@ class AvalonGame:
                         decks.append(None)
                         continue
                     try:
-                        decks.append(self.decks_at(edition).resolve(item))
+                        decks.append(self.decks_at(edition).resolve(item, rules))
                     except ValueError as exc:
                         raise ValueError(f"Avalon's Sanctuary option 'decks': seat {seat}'s deck: {exc}") from None
                 out["decks"] = decks
@@ -136,14 +142,29 @@ class AvalonGame:
                                  f"{', '.join(list(OPTION_SCHEMA) + ['decks'])}")
         return out
 
+    def deck_rules(self, options: dict) -> dict | None:
+        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        checked, or None for constructed play; ValueError naming the problem."""
+        from rules.avalon.decks import check_rules
+        if options.get(DECK_RULES) is None:
+            return None
+        rules, problem = check_rules(options[DECK_RULES])
+        if problem is not None:
+            raise ValueError(f"Avalon's Sanctuary option '{DECK_RULES}': {problem['text']}")
+        return rules
+
     def _deck_for(self, s: State, seat: int, given: Any = None) -> dict:
+        """The deck of ``seat``: ``given`` (a late joiner's), else the option's, else a ready-made
+        deck; in a limited match each must fit the match's deck rules."""
         decks = self.decks_at(s.edition)
         if given is not None:
-            return decks.resolve(given)
+            return decks.resolve(given, s.deck_rules)
         if seat < len(s.decks_opt) and s.decks_opt[seat] is not None:
             return s.decks_opt[seat]
         from rules.avalon.decks import normalise
         rid = self._ready_ids[seat % len(self._ready_ids)]
+        if s.deck_rules is not None:
+            return decks.resolve(rid, s.deck_rules)
         return normalise(decks._ready[rid]["spec"])
 
     def new_match(self, players: int = 2, seed: int = 0, options: dict | None = None, *,
@@ -165,9 +186,14 @@ class AvalonGame:
         s.life0 = players + n if kind == "+" else n
         s.max_rounds = opts["max_rounds"]
         s.decks_opt = opts["decks"]
+        s.deck_rules = opts.get(DECK_RULES)
         s.players = []
         for seat in range(players):
-            s.players.append(_setup_player(s, seat, self._deck_for(s, seat)))
+            try:
+                deck = self._deck_for(s, seat)
+            except ValueError as exc:       # limited rules a ready-made deck does not fit
+                raise ValueError(f"Avalon's Sanctuary option 'decks': seat {seat}'s deck: {exc}") from None
+            s.players.append(_setup_player(s, seat, deck))
         s.leader = opts["leader"] if opts["leader"] is not None else _next(s) % players
         s.round, s.kind, s.step, s.actor = 0, "leader", "leader_start", s.leader
         s.queue, s.decls, s.bi, s.battle, s.sanct = [], [], 0, None, None
@@ -645,6 +671,7 @@ class AvalonGame:
         s.edition = _edition(prog["edition"])
         s.decls = json.loads(json.dumps(prog["decls"]))
         s.decks_opt = [None] * len(view["players"])
+        s.deck_rules = None
         s.events = json.loads(json.dumps(view["events"]))
         s.last_battle = json.loads(json.dumps(view["last_battle"])) if view.get("last_battle") else None
         outcome = view.get("outcome")
@@ -699,6 +726,8 @@ class AvalonGame:
     # ----------------------------------------------------------------- persistence
     def dump(self, state: State) -> str:
         d = {k: getattr(state, k) for k in State.__slots__ if k != "players"}
+        if d["deck_rules"] is None:        # constructed play: the dump stays as it always was
+            del d["deck_rules"]
         d["players"] = [p.to_json() for p in state.players]
         d["game"], d["version"] = "avalon", 1
         return json.dumps(d, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -713,6 +742,8 @@ class AvalonGame:
                 s.moves = d.get("moves", 0)           # absent in older dumps
             elif k == "edition":
                 s.edition = _edition(d.get("edition", 1))     # stored before editions: edition 1
+            elif k == "deck_rules":
+                s.deck_rules = d.get("deck_rules")            # absent: constructed play
             elif k != "players":
                 setattr(s, k, d[k])
         s.players = [Player.from_json(p) for p in d["players"]]

@@ -45,6 +45,11 @@ EN: dict[str, str] = {
     "avalon.deck.avatar_in_deck": "{card} is an avatar: it goes on the play sheet, not into the 40 cards.",
     "avalon.deck.copies": "{card} is ★{stars}: a deck may hold {limit} of it at most, not {count}.",
     "avalon.deck.star5": "A deck may hold only one ★5 card in total, whatever its name; this one has {count}.",
+    "avalon.deck.size_limited": "A deck of this limited match has exactly {size} cards (the avatar not counted); this one has {count}.",
+    "avalon.deck.limited_copies": "{card} has {count} copies; this limited deck allows {limit} of a card at most.",
+    "avalon.deck.rules_shape": "The limited deck rules cannot be read ({value}): they give the deck's size and, if any, the copies allowed of a card.",
+    "avalon.deck.rules_size": "A limited deck holds from {low} to {high} cards, the avatar not counted (the rulebook's {high} down to half of it), not {size}.",
+    "avalon.deck.rules_copies": "A limited deck allows from 1 to {size} copies of a card (at most its size), not {copies}.",
     # events
     "avalon.ev.eliminated": "{player} has no life left and is out.",
     "avalon.ev.life_lost": "{player} sends one life to the discard pile ({life} left).",

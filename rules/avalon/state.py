@@ -102,15 +102,17 @@ class State:
     __slots__ = ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                  "players", "leader", "round", "kind", "step", "actor", "queue", "decls", "bi",
                  "battle", "sanct", "advanced", "holy", "abort", "result", "events", "last_battle",
-                 "decks_opt", "acts", "moves", "edition")
+                 "decks_opt", "acts", "moves", "edition", "deck_rules")
     # ``moves``: commands, joins and resignations applied so far (stamps eliminations)
     # ``edition``: the rules edition the match started under (EDITIONS)
+    # ``deck_rules``: a limited match's deck rules (rules.deck_rules), which a late joiner's deck
+    # must fit too; None in constructed play (and then left out of the dump)
 
     def clone(self) -> "State":
         s = State.__new__(State)
         for k in ("defs", "seed", "rng", "mode", "life0", "target", "proofs_needed", "max_rounds",
                   "leader", "round", "kind", "step", "actor", "bi", "advanced", "holy", "abort",
-                  "result", "last_battle", "decks_opt", "acts", "moves", "edition"):
+                  "result", "last_battle", "decks_opt", "acts", "moves", "edition", "deck_rules"):
             setattr(s, k, getattr(self, k))
         s.players = [p.clone() for p in self.players]
         s.queue = self.queue[:]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.contract import en_text
+from rules.deck_rules import read as read_rules
 from rules.logic_square.messages import EN
 
 RESOURCE_SIZE = 30
@@ -92,13 +93,33 @@ def normalise_deck(spec: Any) -> dict:
             "it": [c.strip().lower() for c in it]}
 
 
-def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
+def check_rules(rules: Any) -> tuple[dict | None, DeckProblem | None]:
+    """Limited deck rules (``{"size", "copies"}``, :mod:`rules.deck_rules`) checked for this
+    game: the resource deck holds 15–30 cards, copies 1..size.  ``(rules, None)`` or
+    ``(None, the one problem)`` (``logic_square.deck.rules_<reason>``)."""
+    checked, problem = read_rules(rules, RESOURCE_SIZE)
+    if problem is not None:
+        return None, DeckProblem(f"logic_square.deck.rules_{problem[0]}", problem[1])
+    return checked, None
+
+
+def validate_deck(cardset: Any, spec: Any, rules: Any = None) -> list[DeckProblem]:
     """Every rule the deck breaks (an empty list = legal).
 
     Rules (rulebook 3 and the project rulings, docs/rules/logic_square.md): exactly 1 AVI; a resource deck of exactly 30 Ac/Sc/Br
     cards, white ≤ 3 per name, green ≤ 2 per name, blue ≤ 1 per name and ≤ 5 in total, red ≤ 1
     in total; an IT deck of exactly 5 different IT cards.
+
+    ``rules`` (limited play, :mod:`rules.deck_rules`): ``{"size": n, "copies": m or None}`` — the
+    resource deck holds exactly ``n`` cards, and with ``m`` every name at most ``m`` copies in
+    place of the per-colour limits of a name; the blue and red totals, the AVI and the IT deck
+    stay.  Bad rules are the one problem reported.
     """
+    limited = None
+    if rules is not None:
+        limited, bad = check_rules(rules)
+        if bad is not None:
+            return [bad]
     try:
         deck = normalise_deck(spec)
     except ValueError as exc:
@@ -112,8 +133,12 @@ def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
     elif avi.category != "AVI":
         out.append(DeckProblem("logic_square.deck.avi_not_avi", {"card": avi.id, "category": avi.category}, "avi"))
     res = deck["resources"]
-    if len(res) != RESOURCE_SIZE:
+    if limited is None and len(res) != RESOURCE_SIZE:
         out.append(DeckProblem("logic_square.deck.resource_count", {"count": len(res)}, "resources"))
+    elif limited is not None and len(res) != limited["size"]:
+        out.append(DeckProblem("logic_square.deck.resource_count_limited", {"count": len(res),
+                                                                             "size": limited["size"]}))
+    copies = limited["copies"] if limited is not None else None
     counts = Counter(res)
     blue = red = 0
     for cid in sorted(counts, key=res.index):
@@ -125,8 +150,10 @@ def validate_deck(cardset: Any, spec: Any) -> list[DeckProblem]:
         if not card.is_resource:
             out.append(DeckProblem("logic_square.deck.not_resource", {"card": cid, "category": card.category}))
             continue
-        limit = COPY_LIMITS[card.colour]
-        if n > limit:
+        if copies is not None:
+            if n > copies:
+                out.append(DeckProblem("logic_square.deck.limited_copies", {"card": cid, "count": n, "limit": copies}))
+        elif n > COPY_LIMITS[card.colour]:
             out.append(DeckProblem(f"logic_square.deck.{card.colour}_copies", {"card": cid, "count": n}))
         if card.colour == "blue":
             blue += n
@@ -283,9 +310,10 @@ class LogicSquareDecks:
                 return deck
         raise DeckEditError("logic_square.deck.edit_not_in_deck", card=cid)
 
-    def validate(self, spec: Any) -> list[dict]:
+    def validate(self, spec: Any, rules: Any = None) -> list[dict]:
+        """Every broken rule; ``rules``: limited deck rules (see :func:`validate_deck`)."""
         return [{"key": p.key, "params": dict(p.params), "text": p.message}
-                for p in validate_deck(self.cardset, spec)]
+                for p in validate_deck(self.cardset, spec, rules)]
 
     def encode(self, spec: Any) -> str:
         return encode_deck(spec)
@@ -311,5 +339,6 @@ class LogicSquareDecks:
         return {"sections": sections, "total": total}
 
 
-__all__ = ["LogicSquareDecks", "DeckProblem", "DeckCodeError", "DeckEditError", "normalise_deck", "validate_deck", "encode_deck",
+__all__ = ["LogicSquareDecks", "DeckProblem", "DeckCodeError", "DeckEditError", "normalise_deck", "validate_deck",
+           "check_rules", "encode_deck",
            "decode_deck", "is_deck_code", "RESOURCE_SIZE", "IT_SIZE", "COPY_LIMITS"]

@@ -28,7 +28,8 @@ from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
 from rules.logic_square import finality
 from rules.logic_square.cards import CardSet
-from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, decode_deck, is_deck_code,
+from rules.deck_rules import OPTION as DECK_RULES
+from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, check_rules, decode_deck, is_deck_code,
                                       normalise_deck, validate_deck)
 from rules.logic_square.match import (CAA_MAX, EDITION, EDITIONS, HAND_TARGET, LIFE_START, LSState, Match,
                                       build_payments, build_text, decl_view, multisets,
@@ -74,17 +75,19 @@ class LogicSquareGame:
             "awakening": {"default": True, "choices": [True, False]},
         }
 
-    def deck_spec(self, item: Any, *, edition: int = EDITION) -> dict:
+    def deck_spec(self, item: Any, *, edition: int = EDITION, rules: dict | None = None) -> dict:
         """A deck given as a ready-made deck id, a deck code or a spec dict -> a legal spec.
 
         Raises ValueError listing every broken deck rule.  ``edition``: whose ready-made decks a
-        deck id names."""
+        deck id names; ``rules``: limited deck rules (:mod:`rules.deck_rules`), else constructed."""
         cs = self.cardset_at(edition)
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in cs.decks:
+            if text.lower() in cs.decks and rules is None:
                 return cs.decks[text.lower()].to_spec()
-            if is_deck_code(text):
+            if text.lower() in cs.decks:                # limited play: it must fit the rules too
+                spec = cs.decks[text.lower()].to_spec()
+            elif is_deck_code(text):
                 try:
                     spec = decode_deck(text)
                 except DeckCodeError as exc:
@@ -97,10 +100,21 @@ class LogicSquareGame:
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or "
                              f"{{\"avi\", \"resources\", \"it\"}}, not {item!r}")
-        problems = validate_deck(cs, spec)
+        problems = validate_deck(cs, spec, rules)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p.message for p in problems))
         return normalise_deck(spec)
+
+    @staticmethod
+    def deck_rules(options: dict) -> dict | None:
+        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        checked, or None for constructed play; ValueError naming the problem."""
+        if options.get(DECK_RULES) is None:
+            return None
+        rules, problem = check_rules(options[DECK_RULES])
+        if problem is not None:
+            raise ValueError(f"Battle Logic Square option '{DECK_RULES}': {problem.message}")
+        return rules
 
     def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
         """The normalised options (decks always filled in); ValueError for bad ones.
@@ -112,7 +126,12 @@ class LogicSquareGame:
             raise ValueError(f"Battle Logic Square options must be a dict, not {type(options).__name__}")
         schema = self.option_schema()
         out: dict[str, Any] = {}
+        rules = self.deck_rules(options)      # limited play: every seat's deck is checked with them
+        if rules is not None:
+            out[DECK_RULES] = rules
         for name, value in options.items():
+            if name == DECK_RULES:
+                continue
             if name not in schema:
                 raise ValueError(f"unknown Battle Logic Square option {name!r}; allowed options: "
                                  f"{', '.join(schema)}")
@@ -158,7 +177,7 @@ class LogicSquareGame:
                     if item is None and ready:                  # no choice: the seat's default deck
                         item = ready[seat % len(ready)]
                     try:
-                        specs.append(self.deck_spec(item, edition=edition))
+                        specs.append(self.deck_spec(item, edition=edition, rules=rules))
                     except ValueError as exc:
                         raise ValueError(f"Battle Logic Square option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
@@ -166,7 +185,10 @@ class LogicSquareGame:
             ids = list(cs.decks)
             if len(ids) < 2:
                 raise ValueError("Battle Logic Square needs 'decks': the card set has fewer than 2 ready-made decks")
-            out["decks"] = [cs.decks[ids[0]].to_spec(), cs.decks[ids[1]].to_spec()]
+            try:
+                out["decks"] = [self.deck_spec(did, edition=edition, rules=rules) for did in ids[:2]]
+            except ValueError as exc:           # limited rules the ready-made decks do not fit
+                raise ValueError(f"Battle Logic Square option 'decks': {exc}") from None
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:

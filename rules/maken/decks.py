@@ -19,6 +19,7 @@ import zlib
 from typing import Any
 
 from rules.contract import en_text
+from rules.deck_rules import read as read_rules
 from rules.maken.messages import EN
 
 DECK_SIZE = 30
@@ -62,8 +63,31 @@ def normalise_spec(spec: Any) -> dict:
             "cards": dict(sorted(out.items()))}
 
 
-def deck_problems(cardset: Any, spec: Any) -> list[dict]:
-    """EVERY broken deck rule, each ``{"key", "params", "text"}``; ``[]`` = legal."""
+def check_rules(rules: Any) -> tuple[dict | None, dict | None]:
+    """Limited deck rules (``{"size", "copies"}``, :mod:`rules.deck_rules`) checked for this
+    game: 15–30 cards besides the character, copies 1..size.  ``(rules, None)`` or ``(None, the
+    one problem)`` (``maken.deck.rules_<reason>``)."""
+    checked, problem = read_rules(rules, DECK_SIZE)
+    if problem is not None:
+        return None, _problem(f"maken.deck.rules_{problem[0]}", **problem[1])
+    return checked, None
+
+
+def deck_problems(cardset: Any, spec: Any, rules: Any = None) -> list[dict]:
+    """EVERY broken deck rule, each ``{"key", "params", "text"}``; ``[]`` = legal.
+
+    ``rules`` (limited play, :mod:`rules.deck_rules`): ``{"size": n, "copies": m or None}`` — the
+    deck holds exactly ``n`` cards besides its character, and with ``m`` at most ``m`` copies of
+    a name in place of the 3; the character and its own pool stay.  Bad rules are the one
+    problem reported."""
+    size, copies, copies_key = DECK_SIZE, COPY_LIMIT, "maken.deck.copies"
+    if rules is not None:
+        limited, bad = check_rules(rules)
+        if bad is not None:
+            return [bad]
+        size = limited["size"]
+        if limited["copies"] is not None:
+            copies, copies_key = limited["copies"], "maken.deck.limited_copies"
     try:
         deck = normalise_spec(spec)
     except ValueError as exc:
@@ -79,8 +103,8 @@ def deck_problems(cardset: Any, spec: Any) -> list[dict]:
             out.append(_problem("maken.deck.unknown_card", card=ch))
         ch = None
     total = sum(deck["cards"].values())
-    if total != DECK_SIZE:
-        out.append(_problem("maken.deck.count", count=total, size=DECK_SIZE))
+    if total != size:
+        out.append(_problem("maken.deck.count", count=total, size=size))
     for cid, n in deck["cards"].items():
         if cid in cardset.characters:
             out.append(_problem("maken.deck.character_in_cards", card=cid))
@@ -89,8 +113,8 @@ def deck_problems(cardset: Any, spec: Any) -> list[dict]:
         if card is None:
             out.append(_problem("maken.deck.unknown_card", card=cid))
             continue
-        if n > COPY_LIMIT:
-            out.append(_problem("maken.deck.copies", card=cid, count=n, limit=COPY_LIMIT))
+        if n > copies:
+            out.append(_problem(copies_key, card=cid, count=n, limit=copies))
         if ch is not None and card["character"] != ch:
             out.append(_problem("maken.deck.other_pool", card=cid, character=ch, owner=card["character"]))
     return out
@@ -190,8 +214,9 @@ class MakenDecks:
             del deck["cards"][cid]
         return deck
 
-    def validate(self, spec: Any) -> list[dict]:
-        return deck_problems(self.cs, spec)
+    def validate(self, spec: Any, rules: Any = None) -> list[dict]:
+        """Every broken rule; ``rules``: limited deck rules (see :func:`deck_problems`)."""
+        return deck_problems(self.cs, spec, rules)
 
     def encode(self, spec: Any) -> str:
         return encode_spec(spec)
@@ -214,5 +239,5 @@ class MakenDecks:
         return {"sections": sections, "total": sum(deck["cards"].values())}
 
 
-__all__ = ["MakenDecks", "deck_problems", "normalise_spec", "encode_spec", "decode_spec",
+__all__ = ["MakenDecks", "deck_problems", "check_rules", "normalise_spec", "encode_spec", "decode_spec",
            "DeckCodeError", "DECK_SIZE", "COPY_LIMIT"]

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from rules import prng as _prng
+from rules.deck_rules import OPTION as DECK_RULES
 from rules.maken import finality as _finality
 from rules.maken.diagnosis import DiagnosisMixin
 from rules.maken.editions import EditionsMixin, edition_of, first_draw_limit, hand_start, stamp
@@ -67,16 +68,18 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             "max_turns": {"default": DEFAULT_MAX_TURNS, "min": 10, "max": 500},
         }
 
-    def deck_spec(self, item: Any) -> dict:
+    def deck_spec(self, item: Any, rules: dict | None = None) -> dict:
         """A ready-made deck id, a deck code or a spec -> a legal spec (ValueError lists every
-        broken rule)."""
+        broken rule); ``rules``: limited deck rules (:mod:`rules.deck_rules`), else constructed."""
         from rules.maken.decks import DeckCodeError, decode_spec, deck_problems, normalise_spec
 
         if isinstance(item, str):
             text = item.strip()
-            if text.lower() in self.cardset.decks:
+            if text.lower() in self.cardset.decks and rules is None:
                 return normalise_spec(self.cardset.decks[text.lower()]["spec"])
-            if text.lower().startswith("mk1-"):
+            if text.lower() in self.cardset.decks:      # limited play: it must fit the rules too
+                spec = self.cardset.decks[text.lower()]["spec"]
+            elif text.lower().startswith("mk1-"):
                 try:
                     spec = decode_spec(text)
                 except DeckCodeError as exc:
@@ -88,10 +91,23 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             spec = item
         else:
             raise ValueError(f"a deck is a ready-made deck id, a deck code or {{\"character\", \"cards\"}}, not {item!r}")
-        problems = deck_problems(self.cardset, spec)
+        problems = deck_problems(self.cardset, spec, rules)
         if problems:
             raise ValueError("illegal deck: " + "; ".join(p["text"] for p in problems))
         return normalise_spec(spec)
+
+    @staticmethod
+    def deck_rules(options: dict) -> dict | None:
+        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        checked, or None for constructed play; ValueError naming the problem."""
+        from rules.maken.decks import check_rules
+
+        if options.get(DECK_RULES) is None:
+            return None
+        rules, problem = check_rules(options[DECK_RULES])
+        if problem is not None:
+            raise ValueError(f"Project Maken option '{DECK_RULES}': {problem['text']}")
+        return rules
 
     def validate_options(self, options: dict | None) -> dict:
         if options is None:
@@ -100,7 +116,12 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             raise ValueError(f"Project Maken options must be a dict, not {type(options).__name__}")
         schema = self.option_schema()
         out: dict[str, Any] = {}
+        rules = self.deck_rules(options)      # limited play: every seat's deck is checked with them
+        if rules is not None:
+            out[DECK_RULES] = rules
         for name, value in options.items():
+            if name == DECK_RULES:
+                continue
             if name not in schema:
                 raise ValueError(f"unknown Project Maken option {name!r}; allowed options: {', '.join(schema)}")
             if name == "first":
@@ -134,7 +155,7 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
                     if item is None:
                         item = ready[seat % len(ready)]
                     try:
-                        specs.append(self.deck_spec(item))
+                        specs.append(self.deck_spec(item, rules))
                     except ValueError as exc:
                         raise ValueError(f"Project Maken option 'decks': seat {seat}'s deck: {exc}") from None
                 out[name] = specs
@@ -142,7 +163,10 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
             ready = list(self.cardset.decks)
             if len(ready) < 2:
                 raise ValueError("Project Maken needs 'decks': fewer than 2 ready-made decks exist")
-            out["decks"] = [self.deck_spec(ready[0]), self.deck_spec(ready[1])]
+            try:
+                out["decks"] = [self.deck_spec(ready[0], rules), self.deck_spec(ready[1], rules)]
+            except ValueError as exc:       # limited rules the ready-made decks do not fit
+                raise ValueError(f"Project Maken option 'decks': {exc}") from None
         return out
 
     def rematch_options(self, options: dict | None, outcome: dict | None) -> dict:
