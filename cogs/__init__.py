@@ -8,6 +8,8 @@ from cogs.app_table import USER_APP_COGS
 from cogs.cards import DYNAMIC_ITEMS as CARD_ITEMS, Cards
 from cogs.components import DYNAMIC_ITEMS
 from cogs.decks import Decks
+from cogs.draft import Draft
+from cogs.draft_items import DYNAMIC_ITEMS as DRAFT_ITEMS
 from cogs.delivery import Delivery
 from cogs.game import Game
 from cogs.guide import DYNAMIC_ITEMS as GUIDE_ITEMS, Guide
@@ -27,7 +29,7 @@ from cogs.stats import DYNAMIC_ITEMS as STATS_ITEMS, Stats
 # Replay after Game and Delivery, and LeagueEvent, LeagueSeries, LeagueReports and LeagueJudge after Leagues
 # and LeagueAdmin (LeagueJudge also after Game): they add their commands to their groups
 COGS = (Delivery, Game, Replay, Practice, Guide, Settings, Records, Leagues, LeagueAdmin, LeagueEvent, LeagueSeries,
-        LeagueReports, LeagueJudge, LeagueCalendar, Decks, Cards, Stats, *USER_APP_COGS)
+        LeagueReports, LeagueJudge, LeagueCalendar, Decks, Cards, Stats, Draft, *USER_APP_COGS)
 
 
 async def setup_all(bot: commands.Bot) -> None:
@@ -38,7 +40,7 @@ async def setup_all(bot: commands.Bot) -> None:
     await __import__("cogs.notices", fromlist=["setup"]).setup(bot)    # held notices, digests (cogs/notices.py)
     await __import__("cogs.clock_player", fromlist=["setup"]).setup(bot)   # /turns, /vacation, /notify
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS, *LEAGUE_ITEMS, *GUIDE_ITEMS, *SERIES_ITEMS, *REPORT_ITEMS,
-                          *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS, *JUDGE_ITEMS)
+                          *REPLAY_ITEMS, *CARD_ITEMS, *STATS_ITEMS, *JUDGE_ITEMS, *DRAFT_ITEMS)
     if getattr(getattr(bot, "config", None), "metrics_port", None) is not None and bot.get_cog("MetricsServer") is None:
         from cogs.metrics import MetricsServer   # METRICS_PORT: /metrics and /healthz
 

@@ -51,7 +51,7 @@ def test_dump_commands_lists_the_front_end(payload):
     assert {c["name"] for c in payload} == {"play", "move", "match", "rules", "help", "settings",
                                             "profile", "history", "h2h", "leaderboard", "league", "league-admin",
                                             "deck", "practice", "cards", "stats", "turns", "vacation", "notify",
-                                            "card"}
+                                            "card", "draft"}
     match = next(c for c in payload if c["name"] == "match")
     assert {o["name"] for o in match["options"]} == {
         "status", "resign", "abort", "hand", "log", "rematch", "spectate", "claim",

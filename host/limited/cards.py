@@ -1,0 +1,115 @@
+"""The cards a draft is played with: one version of a card set (a server's own, or the shipped
+cards of a game), made ready once and shared by every call of the draft's service.
+
+:class:`DraftCards` holds what limited play needs of the version: the game's engine (its decks
+interface checks and describes decks), the entries people read (names in both languages, kinds,
+the card as a view shows it for the pack picture), the set's limited declaration, the cube, the
+card data the computer drafter reads, and the values it drafts by.
+
+**Values from self-play.**  ``python -m balance --card-values FILE`` measures, for a game's cards,
+the win rate of decks holding each card in self-play, shrunk toward 0.5 (docs/ai.md, "The
+computer drafter").  The shipped cards' values are kept in ``data/cards/card_values.json`` (when
+present); a server's own cards have no self-play run yet, so the drafter reads their value from
+their own data (its fallback), and a shipped card an ``extend`` set keeps keeps its value.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ai.drafter import Drafter, fallback_values
+from data.card_sets import games
+from data.card_sets.limited import GAME_RULES, Limited
+from host.limited.deal import cube_of
+
+log = logging.getLogger("host.limited")
+
+VALUES_FILE = Path(__file__).resolve().parents[2] / "data" / "cards" / "card_values.json"
+_shipped_values: dict[str, dict[str, float]] | None = None
+
+
+def shipped_values(game: str) -> dict[str, float]:
+    """The shipped cards' values from self-play (``data/cards/card_values.json``), {} without."""
+    global _shipped_values
+    if _shipped_values is None:
+        try:
+            data = json.loads(VALUES_FILE.read_text(encoding="utf-8"))
+            out = {}
+            for g, v in (data.get("games") or {}).items():
+                values = v.get("values") if isinstance(v, dict) and "values" in v else v
+                out[g] = {str(k): float(x) for k, x in (values or {}).items()
+                          if isinstance(x, (int, float)) and 0.0 <= float(x) <= 1.0}
+            _shipped_values = out
+        except (OSError, ValueError, AttributeError, TypeError):
+            _shipped_values = {}
+    return dict(_shipped_values.get(game, {}))
+
+
+@dataclass
+class DraftCards:
+    """One card-set version as limited play uses it."""
+
+    game: str
+    engine: Any                         # the game object (its ``decks``)
+    entries: dict[str, Any]             # card id -> data.card_sets.model.Entry
+    limited: Limited | None             # the set's declaration (None: none)
+    ref: dict | None                    # what a match records of the version (None: the shipped cards)
+    set_name: str | None = None
+    set_version: int | None = None
+    own: set[str] = field(default_factory=set)
+    _drafter: Drafter | None = None
+
+    @property
+    def cube(self) -> list[str]:
+        """The declared cube, else every pool card of the set once."""
+        return cube_of(self.limited, self.entries.values(), self.game)
+
+    @property
+    def kinds(self) -> dict[str, str]:
+        return {cid: e.kind for cid, e in self.entries.items()}
+
+    def name(self, card_id: str, locale: str) -> str:
+        entry = self.entries.get(card_id)
+        if entry is None:
+            return card_id
+        names = entry.name or {}
+        return str(names.get(locale) or names.get("en") or card_id)
+
+    def deck_rules(self) -> dict:
+        """The limited deck of this set: ``{"size", "copies"}`` (the declared numbers, else the
+        rulebook's size and the game's own copy limits, ``copies`` None)."""
+        rules = GAME_RULES[self.game]
+        size = self.limited.deck_size if self.limited is not None and self.limited.deck_size else rules.deck
+        copies = self.limited.copies if self.limited is not None else None
+        return {"size": int(size), "copies": copies}
+
+    @property
+    def drafter(self) -> Drafter:
+        """The computer drafter of this set: self-play values where measured, else each card's
+        own data (the fallback) — the set's own cards always by their data."""
+        if self._drafter is None:
+            cards = self.engine.decks.cards()
+            values = fallback_values(self.game, cards)
+            measured = shipped_values(self.game)
+            values.update({cid: v for cid, v in measured.items() if cid in cards and cid not in self.own})
+            self._drafter = Drafter(values, self.game, cards=cards, copies=self.deck_rules().get("copies"))
+        return self._drafter
+
+
+def kept_kinds(game: str) -> tuple[str, ...]:
+    """The kinds of the part a deck keeps (an AVI and the IT deck, a character, a KING, an avatar)."""
+    return GAME_RULES[game].kept
+
+
+def pool_kinds(game: str) -> tuple[str, ...]:
+    return GAME_RULES[game].pool
+
+
+def adapter(game: str) -> Any:
+    return games.adapter(game)
+
+
+__all__ = ["DraftCards", "shipped_values", "kept_kinds", "pool_kinds", "VALUES_FILE"]
