@@ -419,6 +419,36 @@ class Cards(commands.Cog):
                                                   allowed_mentions=discord.AllowedMentions.none(), wait=True)
         await self.runs().attach(run, message.channel.id, message.id)
 
+    # ------------------------------------------------------------------ report
+    @group.command(name=N("report", "cmd.cards.report.name"), description=L("cmd.cards.report.description"))
+    @app_commands.rename(game=N("game", "cmd.cards.game.name"), card_set=N("set", "cmd.cards.set.name"),
+                         version=N("version", "cmd.cards.version.name"), page=N("page", "cmd.cards.page.name"),
+                         public=N("public", "cmd.cards.public.name"))
+    @app_commands.describe(game=L("cmd.cards.game.description"), card_set=L("cmd.cards.set.description"),
+                           version=L("cmd.cards.version.description"), page=L("cmd.cards.page.description"),
+                           public=L("cmd.cards.public.description"))
+    @app_commands.choices(game=CARD_GAMES)
+    @app_commands.autocomplete(card_set=set_autocomplete)
+    async def report(self, interaction: discord.Interaction, game: str, card_set: Optional[str] = None,
+                     version: Optional[app_commands.Range[int, 1, 100000]] = None,
+                     page: Optional[app_commands.Range[int, 1, 100]] = None, public: Optional[bool] = None) -> None:
+        """The per-card figures of limited play and the playtest survey for one version of a set
+        (host/limited/feedback.py): a picture of 20 cards a page and the whole table as CSV."""
+        from cogs.card_report import report_message
+
+        locale = user_locale(interaction)
+        draft = self.bot.get_cog("Draft")
+        if draft is None:
+            await reply_error(interaction, tr("cogs.err.generic", locale))
+            return
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        res = await draft.service.report(interaction.guild_id, game, card_set, version)
+        if not res.ok:
+            await reply_error(interaction, render(res.error, locale))
+            return
+        kwargs = await report_message(res, game, locale, (page or 1) - 1)
+        await interaction.followup.send(**kwargs, ephemeral=not public, allowed_mentions=discord.AllowedMentions.none())
+
     async def _run_update(self, run: Any, text: str, picture: bytes | None, final: bool) -> None:
         """A balance run's progress (edited at most every 10 s) and, at its end, its picture."""
         channel = self.bot.get_channel(run.channel_id) if run.channel_id else None

@@ -109,6 +109,8 @@ class TableControls:
             return False
         if action == "accept" and (user not in rec.seats or user in rec.accepted):
             return False
+        if action == "accept" and (rec.meta or {}).get("limited"):
+            return False        # a draft's match: each seat plays the deck of its pool, set already
         if action == "join" and (user in rec.seats or (None not in rec.seats and not late)):
             return False
         locale = user_locale(interaction)

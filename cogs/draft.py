@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from typing import Any, Optional
 
 import discord
@@ -36,6 +37,7 @@ from host.limited.service import Drafts, TIMERS
 log = logging.getLogger("cogs.draft")
 
 TABLE_EVERY = 1.5          # seconds between two edits of one draft's table
+EDIT_GAP = 1.1             # seconds between two edits of one DM: Discord allows five in five seconds
 FORMATS = [Choice(name=L(f"cmd.draft.format.{f}"), value=f) for f in ("booster", "sealed", "winston")]
 SOURCES = [Choice(name=L(f"cmd.draft.source.{s}"), value=s) for s in ("cube", "boosters")]
 TIMER_CHOICES = [Choice(name=L(f"cmd.draft.timer.{t}"), value=t) for t in TIMERS]
@@ -50,7 +52,9 @@ class Draft(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self._service: Drafts | None = None
-        self._table_due: dict[int, asyncio.Task] = {}
+        self._due: dict[tuple, asyncio.Task] = {}
+        self._last: dict[tuple, float] = {}        # when each key last ran (time.monotonic)
+        self._dirty: set[tuple] = set()
 
     @property
     def service(self) -> Drafts:
@@ -86,21 +90,23 @@ class Draft(commands.Cog):
     @group.command(name=N("new", "cmd.draft.new.name"), description=L("cmd.draft.new.description"))
     @app_commands.rename(game=N("game", "cmd.cards.game.name"), format=N("format", "cmd.draft.format.name"),
                          set=N("set", "cmd.draft.set.name"), seats=N("seats", "cmd.draft.seats.name"),
-                         source=N("source", "cmd.draft.source.name"), timer=N("timer", "cmd.draft.timer.name"))
+                         source=N("source", "cmd.draft.source.name"), timer=N("timer", "cmd.draft.timer.name"),
+                         size=N("cards", "cmd.draft.size.name"))
     @app_commands.describe(game=L("cmd.cards.game.description"), format=L("cmd.draft.format.description"),
                            set=L("cmd.draft.set.description"), seats=L("cmd.draft.seats.description"),
-                           source=L("cmd.draft.source.description"), timer=L("cmd.draft.timer.description"))
+                           source=L("cmd.draft.source.description"), timer=L("cmd.draft.timer.description"),
+                           size=L("cmd.draft.size.description"))
     @app_commands.choices(game=CARD_GAMES, format=FORMATS, source=SOURCES, timer=TIMER_CHOICES)
     @app_commands.autocomplete(set=play_set_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, format: str, set: Optional[str] = None,
                   seats: app_commands.Range[int, 2, 8] = 4, source: Optional[str] = None,
-                  timer: Optional[int] = None) -> None:
+                  timer: Optional[int] = None, size: Optional[app_commands.Range[int, 5, 150]] = None) -> None:
         locale = user_locale(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         res = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                         user_id=interaction.user.id, name=interaction.user.display_name, game=game,
                                         set_name=set, fmt=format, seats=seats, source=source or "cube",
-                                        timer=5 if timer is None else timer)
+                                        timer=5 if timer is None else timer, size=size)
         if not res.ok:
             await reply_error(interaction, render(res.error, locale))
             return
@@ -198,16 +204,48 @@ class Draft(commands.Cog):
         await self.service.set_ref(row.id, "table", f"{message.channel.id}:{message.id}")
         return message
 
-    def table_soon(self, draft_id: int) -> None:
-        """Edit the draft's table shortly (a burst of picks makes one edit)."""
-        if draft_id in self._table_due and not self._table_due[draft_id].done():
+    def soon(self, key: tuple, make: Any, delay: float = 0.0) -> None:
+        """Run ``make()`` (a coroutine function) for ``key`` — one run at a time, at least
+        ``delay`` (else :data:`EDIT_GAP`) seconds after the one before, and when asked again
+        while one runs, once more after it with the newest state: a burst of picks makes one
+        edit of a message, and a message is never edited faster than Discord's five edits in
+        five seconds a channel (so no edit ever waits out a rate limit)."""
+        task = self._due.get(key)
+        if task is not None and not task.done():
+            self._dirty.add(key)
             return
 
-        async def later() -> None:
-            await asyncio.sleep(TABLE_EVERY)
-            self._table_due.pop(draft_id, None)
-            await self._edit_table(draft_id)
-        self._table_due[draft_id] = asyncio.create_task(later())
+        async def run() -> None:
+            while True:
+                self._dirty.discard(key)
+                wait = max(delay, EDIT_GAP - (time.monotonic() - self._last.get(key, -EDIT_GAP)))
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self._last[key] = time.monotonic()
+                try:
+                    await make()
+                except Exception:
+                    log.exception("draft: %s was not shown", key)
+                if key not in self._dirty:
+                    break
+        self._due[key] = asyncio.create_task(run())
+
+    def table_soon(self, draft_id: int) -> None:
+        """Edit the draft's table shortly (a burst of picks makes one edit)."""
+        self.soon(("table", int(draft_id)), lambda: self._edit_table(int(draft_id)), TABLE_EVERY)
+
+    def dm_soon(self, draft_id: int, user_id: int) -> None:
+        """Show the player their draft DM as the draft stands when it is sent."""
+        key = ("dm", int(draft_id), int(user_id))
+
+        async def make() -> None:
+            row, err = await self.service.get(draft_id)
+            if err is None:
+                await self.send_front(row, user_id)
+                after, err = await self.service.get(draft_id)
+                if err is None and not self._same_front(after, row, user_id):
+                    self._dirty.add(key)        # it moved on while the DM was sent: once more
+        self.soon(key, make)
 
     async def _edit_table(self, draft_id: int) -> None:
         row, err = await self.service.get(draft_id)
@@ -266,25 +304,25 @@ class Draft(commands.Cog):
         """Show the people whose pack changed their new pack, say the change in the table, and,
         when the picking ended, ask everyone to build their deck."""
         row = turn.draft
-        for uid in turn.show:
-            await self.send_front(row, uid)
+        show = set(turn.show)
         if turn.finished:
-            for s in row.seats:
-                if s.user_id is not None and int(s.user_id) not in turn.show:
-                    await self.send_front(row, int(s.user_id))
+            show |= {int(s.user_id) for s in row.seats if s.user_id is not None}
+        for uid in sorted(show):
+            self.dm_soon(row.id, uid)
         self.table_soon(row.id)
 
-    async def send_front(self, row: Any, user_id: int, *, note: str = "") -> None:
-        """The player's draft DM (one message a draft, edited in place): what is in front of them,
-        or the end of the picking with the way to their deck."""
+    async def front_view(self, row: Any, user_id: int, *, note: str = "", locale: str | None = None
+                         ) -> tuple[discord.ui.LayoutView, list[discord.File]] | None:
+        """The player's draft DM as it should be now: what is in front of them (the pack, or the
+        Winston pile), what they wait for, or the end of the picking with the way to their deck."""
         service = self.service
         cards, err = await service.cards_of(row)
         if err:
-            return
+            return None
         seat = service.seat_of(row, user_id)
         if seat is None:
-            return
-        locale = await self._user_locale(user_id, row)
+            return None
+        locale = locale or await self._user_locale(user_id, row)
         front = service.in_front(row, seat)
         pool = service.pools(row)[seat]
         files: list[discord.File] = []
@@ -305,6 +343,20 @@ class Draft(commands.Cog):
                           blocks=[tr("draft.dm.build", locale, n=len(pool))],
                           rows=rows_of([TableButton(row.id, "build", label=tr("draft.button.build", locale),
                                                     style=discord.ButtonStyle.primary)]))
+        return view, files
+
+    async def send_front(self, row: Any, user_id: int, *, note: str = "") -> None:
+        """The player's draft DM (one message a draft, edited in place; sent anew when it cannot
+        be edited)."""
+        for _ in range(3):      # drawn from the newest draft: a pick made meanwhile is not undone on screen
+            made = await self.front_view(row, user_id, note=note)
+            if made is None:
+                return
+            fresh, _err = await self.service.get(row.id)
+            if fresh is None or self._same_front(fresh, row, user_id):
+                break
+            row = fresh
+        view, files = made
         ref = (row.state.get("refs") or {}).get(f"dm:{user_id}")
         if ref:
             channel_id, message_id = (int(x) for x in ref.split(":"))
@@ -348,30 +400,58 @@ class Draft(commands.Cog):
 
     # ------------------------------------------------------------------ picks
     async def on_pick(self, interaction: discord.Interaction, draft_id: int, rnd: int, pick: int) -> None:
-        locale = user_locale(interaction)
-        card = (interaction.data or {}).get("values", [None])[0]
-        await interaction.response.defer()
+        """A pick from the DM's select: the DM itself answers (the interaction's own update, so a
+        quick drafter never runs into Discord's limit on edits of one message), then whoever the
+        pack went to is shown it."""
+        card = ((interaction.data or {}).get("values") or [None])[0]
         res = await self.service.pick(draft_id, interaction.user.id, str(card), expect=(rnd, pick))
-        if not res.ok:
-            await interaction.followup.send(render(res.error, locale), ephemeral=True)
-            return
-        turn = res.data["turn"]
-        if interaction.user.id not in turn.show:   # nothing new in front of them: say what they took
-            await self.send_front(turn.draft, interaction.user.id,
-                                  note=tr("draft.dm.took", locale, card=safe_text(
-                                      (await self.service.cards_of(turn.draft))[0].name(str(card), locale), 80)))
-        await self.after_turn(turn)
+        await self._answer_in_dm(interaction, res, lambda turn, cards, locale: tr(
+            "draft.dm.took", locale, card=safe_text(cards.name(str(card), locale), 80)))
 
     async def on_winston(self, interaction: discord.Interaction, draft_id: int, turn_no: int, action: str) -> None:
-        locale = user_locale(interaction)
-        await interaction.response.defer()
         res = await self.service.winston(draft_id, interaction.user.id, action, turn_no=turn_no)
+        await self._answer_in_dm(interaction, res, lambda turn, cards, locale: " ".join(render_lines(turn.said, locale)))
+
+    def _same_front(self, a: Any, b: Any, user_id: int) -> bool:
+        seat = self.service.seat_of(a, user_id)
+        return a.status == b.status and seat is not None and \
+            self.service.in_front(a, seat) == self.service.in_front(b, seat)
+
+    async def _answer_in_dm(self, interaction: discord.Interaction, res: Any, said: Any) -> None:
+        locale = user_locale(interaction)
         if not res.ok:
-            await interaction.followup.send(render(res.error, locale), ephemeral=True)
+            if res.error.key in ("draft.err.pick.stale", "draft.err.pick.not_your_pack", "draft.err.pick.not_your_turn"):
+                # a tap on a menu that is no longer current: the DM shows what is in front now
+                row, err = await self.service.get(res.error.params.get("draft", 0))
+                made = await self.front_view(row, interaction.user.id, note="⚠️ " + render(res.error, locale),
+                                             locale=locale) if err is None else None
+                if made is not None:
+                    await interaction.response.edit_message(**edit_kwargs(*made))
+                    return
+            await reply_error(interaction, render(res.error, locale))
             return
         turn = res.data["turn"]
-        if interaction.user.id not in turn.show:
-            await self.send_front(turn.draft, interaction.user.id, note=" ".join(render_lines(turn.said, locale)))
+        row, user = turn.draft, interaction.user.id
+        cards, _ = await self.service.cards_of(row)
+        note = said(turn, cards, locale) if cards is not None else ""
+        made = await self.front_view(row, user, note=note, locale=locale)
+        if made is not None:
+            view, files = made
+            try:
+                await interaction.response.edit_message(**edit_kwargs(view, files))
+                ref = f"{interaction.channel_id}:{interaction.message.id}" if interaction.message else None
+                if ref and (row.state.get("refs") or {}).get(f"dm:{user}") != ref:
+                    await self.service.set_ref(row.id, f"dm:{user}", ref)
+            except discord.HTTPException as exc:
+                log.info("draft %s: the DM of %s did not answer (%s)", row.id, user, getattr(exc, "code", exc))
+            # a pack that reached them while this answer was drawn: shown after it
+            now, err = await self.service.get(row.id)
+            if err is None and not self._same_front(now, row, user):
+                self.dm_soon(row.id, user)
+        turn.show = [u for u in turn.show if u != user]
+        if turn.finished:
+            turn.show = [int(s.user_id) for s in row.seats if s.user_id is not None and int(s.user_id) != user]
+            turn.finished = False
         await self.after_turn(turn)
 
     async def on_pack(self, interaction: discord.Interaction, draft_id: int) -> None:

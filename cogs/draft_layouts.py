@@ -205,8 +205,8 @@ def build_layout(row: Any, data: dict, locale: str, *, chosen: dict | None = Non
             f"{safe_text(cards.name(c, locale), 40)}{f' ×{n}' if n > 1 else ''}" for c, n in shown.items())))
     if saved:
         blocks.append("✅ " + tr("draft.build.saved", locale, command=play))
-    if problems:
-        blocks.append("⚠️ " + "\n".join(f"- {p}" for p in problems[:10]))
+    if problems:      # the headline, then each broken rule
+        blocks.append("⚠️ " + "\n".join([problems[0], *(f"- {p}" for p in problems[1:11])]))
     items: list[Any] = []
     for kind in kept_kinds:
         options = data["kept"][kind][:SELECT_MAX]

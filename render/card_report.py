@@ -99,7 +99,7 @@ def report_pages(n_rows: int, per_page: int = PER_PAGE) -> int:
     return max(1, -(-max(0, int(n_rows)) // per_page))
 
 
-def _page_indices(lines: Sequence[CardLine], page: int, per_page: int) -> list[int]:
+def page_indices(lines: Sequence[CardLine], page: int, per_page: int) -> list[int]:
     ranked = sorted(range(len(lines)), key=lambda i: (-lines[i].games, i))
     return sorted(ranked[page * per_page:(page + 1) * per_page])
 
@@ -107,7 +107,7 @@ def _page_indices(lines: Sequence[CardLine], page: int, per_page: int) -> list[i
 def page_lines(lines: Sequence[CardLine], page: int, per_page: int = PER_PAGE) -> list[CardLine]:
     """The cards of page ``page`` (from 0): the most played first across pages, the report's
     order within a page."""
-    return [lines[i] for i in _page_indices(lines, page, per_page)]
+    return [lines[i] for i in page_indices(lines, page, per_page)]
 
 
 def _pct(x: float) -> str:
@@ -138,7 +138,7 @@ def report_image(report: Mapping, names: Mapping[str, str], *, locale: Any = "en
     per_page = max(1, int(per_page))
     pages = report_pages(len(lines), per_page)
     page = min(max(0, int(page)), pages - 1)
-    chosen = _page_indices(lines, page, per_page)
+    chosen = page_indices(lines, page, per_page)
 
     small = min_px(WIDTH)                     # 16 px: 8 px on a phone
     body, value_px, title_px = 19, 21, 26

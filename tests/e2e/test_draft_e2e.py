@@ -1,0 +1,180 @@
+"""Limited play end to end: the real ``bot.py`` against the twin.
+
+* A four-seat booster draft of a server's own Battle Logic Square set with two people and two
+  computer drafters: ``/draft new`` posts the table, Bob joins, Alice starts; each person picks in
+  their DMs (the pack as a picture, one select); Bob lets a pick time out and the bot's clock
+  takes it for him; the decks are built from the pools (one by the builder's selects after a
+  refused try, one "for me"); a match is played with them; the survey comes by DM and is
+  answered with single taps; ``/cards report`` shows the picks as a picture and a CSV.
+* A Winston draft of a server's Project Maken set, Alice against the computer: the pile in
+  front of her with Take and Pass, to the end of the stack.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.limited_sets import cloned_set
+
+from .checks import assert_every_message_within_limits
+from .harness import board_title
+from .twin import MEMBER_PERMISSIONS, find_component, message_text
+from .twin_v2 import is_v2, pictures_of
+
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+
+CLOCK_LOOP = 1
+MANAGER = str((1 << 5) | int(MEMBER_PERMISSIONS))
+SET = "Owl Kings"
+BLS_LIMITED = {"deck": {"size": 15, "copies": 2},
+               "boosters": {"packs": 3, "size": 8, "slots": [{"kind": "resource", "count": 8}]}}
+
+
+@pytest.fixture
+def bot_env() -> dict:
+    return {"BOT_TEST_CLOCK_LOOP": str(CLOCK_LOOP)}
+
+
+async def _upload(twin, user, game: str, limited: dict) -> None:
+    ix = await twin.slash(user, "cards upload", file=twin.upload("owl.json", cloned_set(game, 2, limited=limited)),
+                          game=game, name=SET, permissions=MANAGER)
+    assert "Stored" in ix.text, ix.text
+
+
+def _table(twin, draft_id: int) -> dict:
+    """The draft's table in its channel, as it is now (never a DM)."""
+    for m in reversed(twin.posts()):
+        if twin.channels.get(int(m["channel_id"]), {}).get("type") != 1 and find_component(m, rf"^dr:{draft_id}:"):
+            return twin.message(m["id"])
+    raise AssertionError(f"no table of draft #{draft_id}")
+
+
+def _draft_dm(twin, user, draft_id: int) -> dict | None:
+    """The user's DM of the draft (one message, edited in place), as it is now."""
+    for m in reversed(twin.dms(int(user["id"]))):
+        if re.search(rf"(draft|Draft) #{draft_id}\b", message_text(m)) and find_component(m, rf"^(dp|dw|dr):{draft_id}:"):
+            return twin.message(m["id"])
+    return None
+
+
+def _pick_select(m: dict | None, draft_id: int) -> dict | None:
+    return find_component(m, rf"^dp:{draft_id}:\d+:\d+$") if m else None
+
+
+async def _new(twin, user, **options) -> int:
+    ix = await twin.slash(user, "draft new", **options)
+    m = re.search(r"Draft #(\d+)", ix.text)
+    assert m, ix.text
+    return int(m.group(1))
+
+
+async def test_a_booster_draft_with_computers_a_timed_out_pick_decks_a_match_the_survey_and_the_report(table, twin, bot):
+    alice, bob = table.alice, table.bob
+    await _upload(twin, alice, "logic_square", BLS_LIMITED)
+    draft_id = await _new(twin, alice, game="logic_square", format="booster", set=SET, seats=4, source="boosters",
+                          timer=5)
+    board = _table(twin, draft_id)
+    assert is_v2(board) and "Booster draft #" in message_text(board) and "Owl Kings v1" in message_text(board)
+    ix = await twin.click(bob, board, f"dr:{draft_id}:join")
+    assert ix.ephemeral and "seat 2" in ix.text, ix.text
+    ix = await twin.click(alice, _table(twin, draft_id), f"dr:{draft_id}:start")
+    assert ix.ephemeral
+    # each person's DM: the pack's picture, its cards numbered in one select, the time to pick
+    dm = await twin.wait_for(lambda: _pick_select(_draft_dm(twin, alice, draft_id), draft_id) and
+                             _draft_dm(twin, alice, draft_id), what="Alice's first pack")
+    assert pictures_of(dm) == ["pack.png"] and "Round 1 of 3 · pick 1 · 8 cards" in message_text(dm)
+    assert "<t:" in message_text(dm), "the time left, in each reader's own clock"
+    select = _pick_select(dm, draft_id)
+    assert [o["label"][:3] for o in select["options"]][:2] == ["1. ", "2. "]
+    await twin.wait_for(lambda: _pick_select(_draft_dm(twin, bob, draft_id), draft_id), what="Bob's first pack")
+    table_text = await twin.wait_for(lambda: "Still picking" in message_text(_table(twin, draft_id))
+                                     and message_text(_table(twin, draft_id)), what="the table says who picks")
+    assert "🤖" in table_text and f"<@{bob['id']}>" in table_text
+    # Alice picks her first card; Bob lets his time run out (50 s for a pack of 8): the clock picks for him
+    await twin.click(alice, dm, select["custom_id"], values=[select["options"][0]["value"]])
+    await twin.advance(51)
+    await twin.wait_for(lambda: re.search(r"pick 2", message_text(_draft_dm(twin, bob, draft_id) or {})) or None,
+                        timeout=CLOCK_LOOP + 20, what="Bob's pick taken for him")
+    # both pick the first card of each pack until the picking is over
+    for _ in range(120):
+        moved = False
+        for user in (alice, bob):
+            dm = _draft_dm(twin, user, draft_id)
+            sel = _pick_select(dm, draft_id)
+            if sel is not None:
+                await twin.click(user, dm, sel["custom_id"], values=[sel["options"][0]["value"]])
+                moved = True
+        if not moved:
+            if "build your deck" in message_text(_draft_dm(twin, alice, draft_id) or {}).lower():
+                break
+            await twin.settle(quiet=0.5)
+    dm = await twin.wait_for(lambda: find_component(_draft_dm(twin, alice, draft_id) or {}, rf"^dr:{draft_id}:build$")
+                             and _draft_dm(twin, alice, draft_id), what="the end of the picking")
+    # Bob: the deck builder; three cards are refused with the reasons, then "Build it for me"
+    bob_dm = _draft_dm(twin, bob, draft_id)
+    builder = await twin.click(bob, bob_dm, f"dr:{draft_id}:build")
+    assert builder.ephemeral and pictures_of(builder.last) == ["pool.png"]
+    main = find_component(builder.last, rf"^db:{draft_id}:m\.0$")
+    assert main is not None and main["max_values"] >= 3
+    await twin.click(bob, builder.last, main["custom_id"], values=[o["value"] for o in main["options"][:3]])
+    saved = await twin.click(bob, builder.last, f"dB:{draft_id}:save")
+    assert "⚠️" in message_text(twin.message(builder.last["id"])), "the deck's problems are said"
+    await twin.click(bob, twin.message(builder.last["id"]), f"dB:{draft_id}:auto")
+    assert "Deck saved" in message_text(twin.message(builder.last["id"])), message_text(twin.message(builder.last["id"]))
+    # Alice: "Build it for me" at once — the last deck makes the draft done and shows its seed
+    builder = await twin.click(alice, dm, f"dr:{draft_id}:build")
+    await twin.click(alice, builder.last, f"dB:{draft_id}:auto")
+    await twin.wait_for(lambda: "The seed that dealt the cards" in message_text(twin.message(_table(twin, draft_id)["id"])),
+                        what="the draft done")
+    # a match with the decks: Bob accepts, then resigns
+    ix = await twin.slash(alice, "draft play", opponent=bob, draft=draft_id)
+    match_id = int(re.search(r"#(\d+)", ix.text).group(1))
+    challenge = await twin.wait_for(lambda: table.board_message(match_id), what="the challenge")
+    accept = find_component(challenge, rf"^m:{match_id}:accept")
+    await twin.click(bob, challenge, accept["custom_id"])
+    await twin.slash(bob, "match resign", match=match_id, channel_id=table.thread_of(match_id))
+    survey = await twin.wait_for(lambda: next((m for m in reversed(twin.dms(int(alice["id"])))
+                                               if find_component(m, rf"^sv:{match_id}:f:4$")), None), what="the survey")
+    assert "how was it" in message_text(survey)
+    ix = await twin.click(alice, survey, f"sv:{match_id}:f:4")
+    strong = find_component(twin.message(survey["id"]), rf"^sv:{match_id}:strong$")
+    await twin.click(alice, twin.message(survey["id"]), strong["custom_id"], values=[strong["options"][0]["value"]])
+    answered = message_text(twin.message(survey["id"]))
+    assert "fun 4/5" in answered and "too strong:" in answered, answered
+    # the report: the picks of the draft, the match and the survey
+    ix = await twin.slash(alice, "cards report", game="logic_square", set=SET)
+    assert ix.ephemeral and is_v2(ix.last) and pictures_of(ix.last) == ["report.png"]
+    assert sorted(ix.files) == ["report.csv", "report.png"]
+    words = message_text(ix.last)
+    assert "1 draft, 1 limited match, 1 survey answer" in words, words
+    assert_every_message_within_limits(twin)
+
+
+async def test_a_winston_draft_of_project_maken_against_the_computer(table, twin, bot):
+    alice = table.alice
+    await _upload(twin, alice, "maken", {"deck": {"size": 15}})
+    draft_id = await _new(twin, alice, game="maken", format="winston", set=SET, cards=24, timer=0)
+    ix = await twin.click(alice, _table(twin, draft_id), f"dr:{draft_id}:start")
+    assert ix.ephemeral
+    taken = 0
+    for _ in range(60):
+        dm = await twin.wait_for(lambda: _draft_dm(twin, alice, draft_id), what="Alice's Winston DM")
+        take = find_component(dm, rf"^dw:{draft_id}:\d+:take$")
+        if take is None:
+            if find_component(dm, rf"^dr:{draft_id}:build$"):
+                break
+            await twin.settle(quiet=0.5)
+            continue
+        text = message_text(dm)
+        assert "You look at pile" in text and pictures_of(dm) == ["pack.png"], text
+        passing = find_component(dm, rf"^dw:{draft_id}:\d+:pass$")
+        # pass the first pile once, then take
+        await twin.click(alice, dm, (passing if passing and taken == 0 else take)["custom_id"])
+        taken += 1
+    assert find_component(_draft_dm(twin, alice, draft_id), rf"^dr:{draft_id}:build$"), "the stack ran out"
+    pool = await twin.slash(alice, "draft pool", draft=draft_id)
+    assert pictures_of(pool.last) == ["pool.png"]
+    table_text = message_text(twin.message(_table(twin, draft_id)["id"]))
+    assert "Winston draft #" in table_text and "Build my deck" in table_text or "picking is over" in table_text
+    assert_every_message_within_limits(twin)
