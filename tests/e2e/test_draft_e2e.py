@@ -18,7 +18,6 @@ import pytest
 from tests.limited_sets import cloned_set
 
 from .checks import assert_every_message_within_limits
-from .harness import board_title
 from .twin import MEMBER_PERMISSIONS, find_component, message_text
 from .twin_v2 import is_v2, pictures_of
 
@@ -118,7 +117,7 @@ async def test_a_booster_draft_with_computers_a_timed_out_pick_decks_a_match_the
     main = find_component(builder.last, rf"^db:{draft_id}:m\.0$")
     assert main is not None and main["max_values"] >= 3
     await twin.click(bob, builder.last, main["custom_id"], values=[o["value"] for o in main["options"][:3]])
-    saved = await twin.click(bob, builder.last, f"dB:{draft_id}:save")
+    await twin.click(bob, builder.last, f"dB:{draft_id}:save")
     assert "⚠️" in message_text(twin.message(builder.last["id"])), "the deck's problems are said"
     await twin.click(bob, twin.message(builder.last["id"]), f"dB:{draft_id}:auto")
     assert "Deck saved" in message_text(twin.message(builder.last["id"])), message_text(twin.message(builder.last["id"]))
