@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="clocks across days with 100,000 stored matches on time banks: one clock tick and "
                         "the event loop meanwhile, /turns for a player with 100 waiting games, one tick while "
                         "PostgreSQL is frozen (with --database-url: the first three on that database)")
+    p.add_argument("--draft", action="store_true",
+                   help="limited play: a booster draft dealt (8 x 3 packs of 15), a computer drafter's pick "
+                        "(p99), a pack's picture (p99), /cards report's figures for 300 cards and 10,000 matches")
     args = p.parse_args(argv)
     plan = "tiny" if args.tiny else "quick" if args.quick else "full"
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
@@ -100,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
 
         result = run_cards(plan, args.game, log=log)
         _report(format_cards(result), cards_misses(result), result, args.json)
+        return 0
+    if args.draft:
+        from bench.draft import format_draft, misses as draft_misses, run_draft
+
+        result = run_draft(plan, log=log)
+        _report(format_draft(result), draft_misses(result), result, args.json)
         return 0
     if args.stats:
         from bench.stats import format_stats, misses as stats_misses, run_stats

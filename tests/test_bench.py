@@ -451,3 +451,20 @@ def test_the_stats_benchmark_writes_every_figure(tmp_path):
     assert set(result["meta"]["first_count_ms"]) == set(GAMES) == set(result["meta"]["first_answer_ms"])
     tiny = PLANS["tiny"]
     assert result["meta"]["rebuilt_matches"] == tiny["stored"] + tiny["updates"] + len(GAMES)
+
+
+def test_the_draft_benchmark_writes_every_figure(tmp_path):
+    """``python -m bench --draft`` (docs/performance.md): a booster draft dealt, a computer
+    drafter's pick, a pack's picture and /cards report's figures — every figure, every pick of
+    the whole drafts timed, a pack of each card game drawn in both languages."""
+    from bench.__main__ import main
+    from bench.draft import LABELS, PLANS
+
+    out = tmp_path / "draft.json"
+    assert main(["--draft", "--tiny", "--quiet", "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["draft"]) == set(LABELS)
+    assert all(isinstance(v, (int, float)) and v >= 0 for v in result["draft"].values())
+    tiny = PLANS["tiny"]
+    assert result["meta"]["picks"] == tiny["drafts"] * 8 * 3 * 15
+    assert result["meta"]["pack_pictures"] == 4 * 2 * tiny["packs_drawn"]
