@@ -735,7 +735,20 @@ class LimitedSql:
                 _read_each(surveys, _survey, f"{what}: surveys"))
 
 
-LIMITED_READS = ("get_draft", "drafts_due", "drafts_of", "limited_rows")
+    async def survey_of(self, match_id: int, user_id: int) -> SurveyRecord | None:
+        """A player's survey answer about one match, None when there is none (or it does not
+        read: logged)."""
+        mid, uid = valid_id(match_id), valid_id(user_id)
+        if mid is None or uid is None:
+            return None
+        async with self._read() as c:                              # type: ignore[attr-defined]
+            rows = await c.fetchall(f"SELECT {_SURVEY_COLS} FROM card_surveys WHERE match_id = ? AND user_id = ?",
+                                    mid, uid)
+        got = _read_each(rows, _survey, f"match {mid}: survey")
+        return got[0] if got else None
+
+
+LIMITED_READS = ("get_draft", "drafts_due", "drafts_of", "limited_rows", "survey_of")
 LIMITED_WRITES = ("create_draft", "update_draft")
 LIMITED_IDEMPOTENT = ("set_seat_user", "save_limited_deck", "add_picks", "add_limited_games", "put_survey")
 __all__ = ["LimitedSql", "LimitedRefused", "DraftRow", "SeatRow", "PickRecord", "LimitedGameRecord", "SurveyRecord",

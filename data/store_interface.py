@@ -677,6 +677,10 @@ class Store(abc.ABC):
         """A player's survey answer after a match; a second answer replaces the first."""
 
     @abc.abstractmethod
+    async def survey_of(self, match_id: int, user_id: int) -> "SurveyRecord | None":
+        """A player's survey answer about one match (None: none)."""
+
+    @abc.abstractmethod
     async def limited_rows(self, guild_id: int, game: str, set_name: str | None, set_version: int | None
                            ) -> tuple[list["PickRecord"], list["LimitedGameRecord"], list["SurveyRecord"]]:
         """The picks, games and survey answers of one server's set version (None: shipped cards)."""

@@ -76,7 +76,7 @@ def test_every_limited_method_is_a_store_method_both_backends_have_and_retry():
     from data.sqlite_store import SqliteStore
 
     names = {*LIMITED_READS, *LIMITED_WRITES, *LIMITED_IDEMPOTENT}
-    assert len(names) == 11
+    assert len(names) == 12
     abstract = {n for n, f in vars(Store).items() if getattr(f, "__isabstractmethod__", False)}
     assert names <= abstract
     assert not SqliteStore.__abstractmethods__ and not PostgresStore.__abstractmethods__
@@ -367,3 +367,15 @@ async def test_the_migration_applies_to_a_postgres_database_of_version_10(pg_url
     from data.postgres_store import PostgresStore
 
     await _upgrade(lambda migs: PostgresStore(pg_url, migrations=migs), pg_migrate.load_pg_migrations()[:10])
+
+
+async def test_a_players_survey_answer_is_read_alone(tmp_path):
+    """``survey_of``: one player's answer about one match, None for another player or match."""
+    from data.store import open_store
+
+    store = await open_store(str(tmp_path / "survey.db"))
+    try:
+        assert await store.survey_of(1, 2) is None
+        assert await store.survey_of(-1, 2) is None, "an id no row can have"
+    finally:
+        await store.close()

@@ -132,9 +132,7 @@ class Feedback:
         return Result(ok=True, data={"answer": record}, info=[msg("survey.thanks")])
 
     async def _answer(self, rec: Any, user_id: int) -> SurveyRecord | None:
-        ref = (rec.meta or {}).get("cards") or {}
-        _, _, answers = await self.store.limited_rows(rec.guild_id, rec.game, ref.get("name"), ref.get("version"))
-        return next((a for a in answers if a.match_id == rec.id and a.user_id == int(user_id)), None)
+        return await self.store.survey_of(rec.id, int(user_id))
 
     async def report(self, guild_id: int | None, game: str, set_name: str | None, version: int | None = None
                      ) -> Result:
