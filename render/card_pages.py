@@ -65,6 +65,12 @@ def page_image(game: str, entries: list, *, title: str, page: int, pages: int, l
     heading = ctx.t("cardset.page.heading", page=page, pages=pages)
     section = hand_sheet.Section(heading, cards, empty=ctx.t("cardset.page.empty"))
 
+    return hand_sheet.draw_sheet(ctx, 0, [section], header=sheet_header(title, note, ctx))
+
+
+def sheet_header(title: str, note: str, ctx: Any) -> Any:
+    """The top of a page of cards (a set's page, a draft's pack or pool): the title, then the
+    game and ``note``; a function drawing it that returns the y below it."""
     def header(d: ImageDraw.ImageDraw) -> int:
         from render.textfit import draw_fit, min_px
 
@@ -74,11 +80,11 @@ def page_image(game: str, entries: list, *, title: str, page: int, pages: int, l
         sub = ctx.game_title() + (f" · {note}" if note else "")
         draw_fit(d, (hand_sheet.M, 48), sub, 14, least, hand_sheet.W - 2 * hand_sheet.M, MUTED, anchor="lm")
         return 64
-    return hand_sheet.draw_sheet(ctx, 0, [section], header=header)
+    return header
 
 
 def page_png(game: str, entries: list, **kw: Any) -> bytes:
     return encode_png(page_image(game, entries, **kw))
 
 
-__all__ = ["page_png", "page_image", "PER_PAGE", "DRAWERS"]
+__all__ = ["page_png", "page_image", "sheet_header", "PER_PAGE", "DRAWERS"]

@@ -26,13 +26,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from PIL import ImageDraw
-
 from data import i18n
 from render import hand_sheet
-from render.base import INK, MUTED, encode_png, make_ctx
-from render.card_pages import _card, _loc
-from render.textfit import draw_fit, min_px
+from render.base import encode_png, make_ctx
+from render.card_pages import _card, _loc, sheet_header
 
 NUMBER_BAND = (52, 92, 140)
 UNKNOWN_BAND = (120, 120, 126)
@@ -49,17 +46,6 @@ def _one(game: str, card_id: str, entries: Mapping[str, Any], ctx: Any, mark: st
     return card
 
 
-def _header(title: str, note: str, ctx: Any):
-    def header(d: ImageDraw.ImageDraw) -> int:
-        least = max(12, min_px(hand_sheet.W))
-        draw_fit(d, (hand_sheet.M, 22), title, 22, least, hand_sheet.W - 2 * hand_sheet.M, INK, bold=True,
-                 anchor="lm")
-        sub = ctx.game_title() + (f" · {note}" if note else "")
-        draw_fit(d, (hand_sheet.M, 48), sub, 14, least, hand_sheet.W - 2 * hand_sheet.M, MUTED, anchor="lm")
-        return 64
-    return header
-
-
 def pack_image(game: str, pack: Sequence[str], entries: Mapping[str, Any], *, title: str, note: str = "",
                locale: Any = "en") -> Any:
     """The pack ``pack`` (card ids, in the order the pick select lists them) as one picture:
@@ -68,7 +54,7 @@ def pack_image(game: str, pack: Sequence[str], entries: Mapping[str, Any], *, ti
     cards = [_one(game, cid, entries, ctx, f"{i}.") for i, cid in enumerate(pack, start=1)]
     section = hand_sheet.Section(ctx.t("draft.pic.pack", n=len(cards)), cards,
                                  empty=ctx.t("draft.pic.empty"), in_order=True)
-    return hand_sheet.draw_sheet(ctx, 0, [section], header=_header(title, note, ctx))
+    return hand_sheet.draw_sheet(ctx, 0, [section], header=sheet_header(title, note, ctx))
 
 
 def pool_image(game: str, pool: Sequence[str], entries: Mapping[str, Any], *, title: str, note: str = "",
@@ -88,7 +74,7 @@ def pool_image(game: str, pool: Sequence[str], entries: Mapping[str, Any], *, ti
         sections.append(hand_sheet.Section(heading, cards, in_order=True))
     if not sections:
         sections = [hand_sheet.Section(ctx.t("draft.pic.pool", n=0), [], empty=ctx.t("draft.pic.empty"))]
-    return hand_sheet.draw_sheet(ctx, 0, sections, header=_header(title, note, ctx))
+    return hand_sheet.draw_sheet(ctx, 0, sections, header=sheet_header(title, note, ctx))
 
 
 def pack_png(game: str, pack: Sequence[str], entries: Mapping[str, Any], **kw: Any) -> bytes:

@@ -83,4 +83,17 @@ def read(rules: Any, deck: int, *, copies: bool = True) -> tuple[dict | None, tu
     return {"size": size, "copies": most}, None
 
 
-__all__ = ["OPTION", "FIELDS", "REASONS", "limited_range", "read"]
+def from_options(options: dict, check: Any, game: str) -> dict | None:
+    """A match's limited deck rules (option ``deck_rules``) checked by the game's ``check``
+    (``rules -> (rules, problem)``, a problem with its English ``text`` or ``message``), or None
+    for constructed play; ValueError naming the problem (``game``: the game's name, for it)."""
+    if options.get(OPTION) is None:
+        return None
+    rules, problem = check(options[OPTION])
+    if problem is not None:
+        text = problem["text"] if isinstance(problem, dict) else getattr(problem, "message", str(problem))
+        raise ValueError(f"{game} option '{OPTION}': {text}")
+    return rules
+
+
+__all__ = ["OPTION", "FIELDS", "REASONS", "limited_range", "read", "from_options"]

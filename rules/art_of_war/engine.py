@@ -23,7 +23,7 @@ from typing import Any
 
 from rules.contract import IllegalCommand, Ref, en_text
 from rules import prng as _prng
-from rules.deck_rules import OPTION as DECK_RULES
+from rules.deck_rules import OPTION as DECK_RULES, from_options
 from rules.art_of_war.cards import (CODES, ID_OF, CardSet, Decks, check_rules, decode_deck,
                                     normalise_deck, validate_deck)
 from rules.art_of_war.messages import EN
@@ -89,14 +89,9 @@ class ArtOfWarGame:
 
     @staticmethod
     def deck_rules(options: dict) -> dict | None:
-        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        """The match's limited deck rules (option ``deck_rules``, :func:`rules.deck_rules.from_options`)
         checked, or None for constructed play; ValueError naming the problem."""
-        if options.get(DECK_RULES) is None:
-            return None
-        rules, problem = check_rules(options[DECK_RULES])
-        if problem is not None:
-            raise ValueError(f"Art of War option '{DECK_RULES}': {problem['text']}")
-        return rules
+        return from_options(options, check_rules, "Art of War")
 
     def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
         """Checked options; ``edition``: whose ready-made decks the deck ids name."""

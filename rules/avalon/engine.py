@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.contract import IllegalCommand, Ref
 from rules import prng as _prng
-from rules.deck_rules import OPTION as DECK_RULES
+from rules.deck_rules import OPTION as DECK_RULES, from_options
 from rules.avalon import finality
 from rules.avalon.state import (
     MAX_SET_ACTIONS, MASK, MODES, OPTION_SCHEMA, LAND_TOKENS, VERBS, _next, _shuffle, Player,
@@ -143,15 +143,11 @@ class AvalonGame:
         return out
 
     def deck_rules(self, options: dict) -> dict | None:
-        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        """The match's limited deck rules (option ``deck_rules``, :func:`rules.deck_rules.from_options`)
         checked, or None for constructed play; ValueError naming the problem."""
         from rules.avalon.decks import check_rules
-        if options.get(DECK_RULES) is None:
-            return None
-        rules, problem = check_rules(options[DECK_RULES])
-        if problem is not None:
-            raise ValueError(f"Avalon's Sanctuary option '{DECK_RULES}': {problem['text']}")
-        return rules
+
+        return from_options(options, check_rules, "Avalon's Sanctuary")
 
     def _deck_for(self, s: State, seat: int, given: Any = None) -> dict:
         """The deck of ``seat``: ``given`` (a late joiner's), else the option's, else a ready-made

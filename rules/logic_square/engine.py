@@ -28,7 +28,7 @@ from rules import prng as _prng
 from rules.logic_square.board import NEIGHBOURS, SQ_INDEX, SQUARES, START, avi_may_stand, project
 from rules.logic_square import finality
 from rules.logic_square.cards import CardSet
-from rules.deck_rules import OPTION as DECK_RULES
+from rules.deck_rules import OPTION as DECK_RULES, from_options
 from rules.logic_square.decks import (DeckCodeError, LogicSquareDecks, check_rules, decode_deck, is_deck_code,
                                       normalise_deck, validate_deck)
 from rules.logic_square.match import (CAA_MAX, EDITION, EDITIONS, HAND_TARGET, LIFE_START, LSState, Match,
@@ -107,14 +107,9 @@ class LogicSquareGame:
 
     @staticmethod
     def deck_rules(options: dict) -> dict | None:
-        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        """The match's limited deck rules (option ``deck_rules``, :func:`rules.deck_rules.from_options`)
         checked, or None for constructed play; ValueError naming the problem."""
-        if options.get(DECK_RULES) is None:
-            return None
-        rules, problem = check_rules(options[DECK_RULES])
-        if problem is not None:
-            raise ValueError(f"Battle Logic Square option '{DECK_RULES}': {problem.message}")
-        return rules
+        return from_options(options, check_rules, "Battle Logic Square")
 
     def validate_options(self, options: dict | None, *, edition: int = EDITION) -> dict:
         """The normalised options (decks always filled in); ValueError for bad ones.

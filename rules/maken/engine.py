@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from rules import prng as _prng
-from rules.deck_rules import OPTION as DECK_RULES
+from rules.deck_rules import OPTION as DECK_RULES, from_options
 from rules.maken import finality as _finality
 from rules.maken.diagnosis import DiagnosisMixin
 from rules.maken.editions import EditionsMixin, edition_of, first_draw_limit, hand_start, stamp
@@ -98,16 +98,11 @@ class MakenGame(DiagnosisMixin, ViewMixin, EditionsMixin):
 
     @staticmethod
     def deck_rules(options: dict) -> dict | None:
-        """The match's limited deck rules (option ``deck_rules``, :mod:`rules.deck_rules`)
+        """The match's limited deck rules (option ``deck_rules``, :func:`rules.deck_rules.from_options`)
         checked, or None for constructed play; ValueError naming the problem."""
         from rules.maken.decks import check_rules
 
-        if options.get(DECK_RULES) is None:
-            return None
-        rules, problem = check_rules(options[DECK_RULES])
-        if problem is not None:
-            raise ValueError(f"Project Maken option '{DECK_RULES}': {problem['text']}")
-        return rules
+        return from_options(options, check_rules, "Project Maken")
 
     def validate_options(self, options: dict | None) -> dict:
         if options is None:
