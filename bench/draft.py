@@ -127,7 +127,7 @@ def _report_rows(plan: dict) -> tuple[list, list, list, list[str]]:
     picks = []
     for draft in range(plan["drafts_report"]):
         for seat in range(8):
-            for rnd_no in range(3):
+            for _round in range(3):
                 pack = rnd.sample(cards, 15)
                 for pick_no in range(1, 16):
                     offered = tuple(pack)

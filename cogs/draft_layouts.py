@@ -71,7 +71,7 @@ def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline
     time a pick is taken for its player; ``info``: the draft's numbers (packs, size, timer);
     ``play``: the command that challenges, as the reader's client names it."""
     info = info or {}
-    blocks = [set_line(row, locale) + " · " + format_line(row, info, locale)]
+    blocks = [set_line(row, locale) + tr("draft.sep", locale) + format_line(row, info, locale)]
     blocks.append("\n".join(seat_lines(row, locale, decks=row.status in ("building", "done"), waiting=waiting)))
     if row.status == "open":
         blocks.append(tr("draft.table.open", locale))
@@ -83,7 +83,7 @@ def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline
                  for s in row.seats if s.seat in set(waiting)]
         line = tr("draft.table.picking", locale, names=", ".join(names) or "-")
         if deadline:
-            line += " " + tr("draft.table.until", locale, when=when(deadline))
+            line += tr("draft.sentence_sep", locale) + tr("draft.table.until", locale, when=when(deadline))
         blocks.append(line)
         items = [TableButton(row.id, "pack", label=tr("draft.button.pack", locale), style=discord.ButtonStyle.primary)]
     elif row.status == "building":
