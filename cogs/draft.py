@@ -177,8 +177,10 @@ class Draft(commands.Cog):
         service = self.service
         waiting = service.waiting_on(row)
         deadlines = [d for d in (service.deadline(row, s) for s in waiting) if d]
+        machine = service.machine(row) if row.status == "drafting" and row.format == "booster" else None
+        round_no = (machine.round, machine.rounds) if machine is not None and not machine.done else None
         return table_layout(row, locale, waiting=waiting, deadline=min(deadlines) if deadlines else None,
-                            info=row.state, play=self.command("draft play", locale))
+                            info=row.state, play=self.command("draft play", locale), round_no=round_no)
 
     def command(self, path: str, locale: str) -> str:
         """A command as the reader's client names it (in Japanese, its Japanese name)."""

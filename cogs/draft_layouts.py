@@ -66,10 +66,12 @@ def seat_lines(row: Any, locale: str, *, decks: bool = False, waiting: Iterable[
 
 
 def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline: float | None = None,
-                 info: dict | None = None, play: str = "`/draft play`") -> discord.ui.LayoutView:
+                 info: dict | None = None, play: str = "`/draft play`",
+                 round_no: tuple[int, int] | None = None) -> discord.ui.LayoutView:
     """The draft's public message; ``waiting``: the seats picking now, ``deadline`` the earliest
     time a pick is taken for its player; ``info``: the draft's numbers (packs, size, timer);
-    ``play``: the command that challenges, as the reader's client names it."""
+    ``play``: the command that challenges, as the reader's client names it; ``round_no``: a
+    booster draft's (round, rounds), to say which way its packs pass."""
     info = info or {}
     blocks = [set_line(row, locale) + tr("draft.sep", locale) + format_line(row, info, locale)]
     blocks.append("\n".join(seat_lines(row, locale, decks=row.status in ("building", "done"), waiting=waiting)))
@@ -82,8 +84,12 @@ def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline
         names = [f"<@{s.user_id}>" if s.user_id else tr("draft.seat.computer", locale)
                  for s in row.seats if s.seat in set(waiting)]
         line = tr("draft.table.picking", locale, names=", ".join(names) or "-")
+        if round_no is not None and row.format == "booster":
+            way = tr("draft.way.left" if round_no[0] % 2 == 1 else "draft.way.right", locale)
+            line = tr("draft.two_sentences", locale, a=tr("draft.table.round", locale, round=round_no[0],
+                                                           rounds=round_no[1], way=way), b=line)
         if deadline:
-            line += tr("draft.sentence_sep", locale) + tr("draft.table.until", locale, when=when(deadline))
+            line = tr("draft.two_sentences", locale, a=line, b=tr("draft.table.until", locale, when=when(deadline)))
         blocks.append(line)
         items = [TableButton(row.id, "pack", label=tr("draft.button.pack", locale), style=discord.ButtonStyle.primary)]
     elif row.status == "building":

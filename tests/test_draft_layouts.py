@@ -42,7 +42,7 @@ def _ok(view, files=None) -> list[dict]:
 
 @pytest.mark.parametrize("status", ["open", "drafting", "building", "done", "cancelled"])
 def test_the_table_in_each_state_names_the_set_the_seats_and_what_to_do(status):
-    view = table_layout(_row(status), "en", waiting=[0], deadline=1_800_000_000.0)
+    view = table_layout(_row(status), "en", waiting=[0], deadline=1_800_000_000.0, round_no=(2, 3))
     comps = _ok(view)
     words = _words(view)
     assert "Booster draft #7 · Battle Logic Square" in words and "Owl Kings v2" in words
@@ -53,6 +53,7 @@ def test_the_table_in_each_state_names_the_set_the_seats_and_what_to_do(status):
         assert expected[status] in ids
     if status == "drafting":
         assert "Still picking: <@11>" in words and "<t:1800000000:R>" in words
+        assert "Round 2 of 3: packs pass right (to the seat before)." in words
     if status == "done":
         assert bytes(range(32)).hex() in words, "the seed is shown once the draft is done"
     else:
