@@ -603,7 +603,10 @@ class Draft(commands.Cog):
             return
         cards, _ = await self.service.cards(rec.guild_id, rec.game, res.data["set"]["name"], res.data["set"]["version"])
         label = f"{safe_text(res.data['set']['name'], 40)} v{res.data['set']['version']}"
+        me = getattr(self.bot.user, "id", None)
         for uid, seen in res.data["survey"].items():
+            if uid == me:          # the computer's seat in a practice match: no survey to itself
+                continue
             locale = await self._user_locale(uid, rec)
             view = survey_layout(rec.id, rec.game, label, seen, cards, locale)
             try:
