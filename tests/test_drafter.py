@@ -209,3 +209,20 @@ def test_an_art_of_war_army_from_a_pool_of_kings_gets_an_even_mix_of_the_basic_u
     # a smaller limited army: the remainder goes to the most valuable units
     small = d.build_deck(["king_iron"], {"size": 12})
     assert Counter(small[1:]) == {"archer": 3, "wizard": 3, "guardian": 2, "priest": 2, "soldier": 2}
+
+
+def test_the_shipped_cards_are_drafted_by_their_values_from_self_play():
+    """``data/cards/card_values.json`` (``python -m balance --card-values``) gives every shipped
+    card of each card game a value from 0 to 1, and a draft of the shipped cards drafts by them
+    (the fallback only for a server's own cards)."""
+    from host.limited.cards import DraftCards, shipped_values
+    from rules import registry
+
+    for game in ("logic_square", "maken", "art_of_war", "avalon"):
+        values = shipped_values(game)
+        cards = registry.get(game).decks.cards()
+        assert set(cards) <= set(values), f"{game}: cards without a value {sorted(set(cards) - set(values))[:5]}"
+        assert all(0.0 <= v <= 1.0 for v in values.values())
+        drafter = DraftCards(game, registry.get(game), {}, None, None).drafter
+        best = max(cards, key=lambda c: (values[c], c))
+        assert drafter.value(best) == values[best], "the measured value, not the card's own data"

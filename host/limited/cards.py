@@ -32,19 +32,24 @@ _shipped_values: dict[str, dict[str, float]] | None = None
 
 
 def shipped_values(game: str) -> dict[str, float]:
-    """The shipped cards' values from self-play (``data/cards/card_values.json``), {} without."""
+    """The shipped cards' values from self-play (``data/cards/card_values.json``, as ``python -m
+    balance --card-values`` writes it: per game, each card's ``value``), {} without.  A value
+    that is not a number from 0 to 1 is left out."""
     global _shipped_values
     if _shipped_values is None:
+        out: dict[str, dict[str, float]] = {}
         try:
             data = json.loads(VALUES_FILE.read_text(encoding="utf-8"))
-            out = {}
-            for g, v in (data.get("games") or {}).items():
-                values = v.get("values") if isinstance(v, dict) and "values" in v else v
-                out[g] = {str(k): float(x) for k, x in (values or {}).items()
-                          if isinstance(x, (int, float)) and 0.0 <= float(x) <= 1.0}
-            _shipped_values = out
+            for g, run in (data.get("games") or {}).items():
+                cards = run.get("cards") if isinstance(run, dict) else None
+                if not isinstance(cards, dict):
+                    continue
+                out[str(g)] = {str(cid): float(c["value"]) for cid, c in cards.items()
+                               if isinstance(c, dict) and isinstance(c.get("value"), (int, float))
+                               and not isinstance(c.get("value"), bool) and 0.0 <= float(c["value"]) <= 1.0}
         except (OSError, ValueError, AttributeError, TypeError):
-            _shipped_values = {}
+            log.warning("the shipped cards' values could not be read; the drafter reads the cards instead")
+        _shipped_values = out
     return dict(_shipped_values.get(game, {}))
 
 
