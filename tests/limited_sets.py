@@ -44,6 +44,18 @@ def cloned_set(game: str, copies: int = 2, *, limited: dict | None = None, suffi
     return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
 
+def clone_ids(game: str, copies: int = 2, *, where: Any = None, suffix: str = "x") -> list[str]:
+    """The ids :func:`cloned_set` gives its copies of the shipped pool cards ``where(card)`` keeps."""
+    out = []
+    for _label, data in shipped_cards(game):
+        for section, value in data.items():
+            for card in value if isinstance(value, list) else []:
+                if isinstance(card, dict) and "id" in card and _is_pool(game, section, card) and \
+                        (where is None or where(card)):
+                    out += [f"{suffix}{k}{card['id']}"[:16] for k in range(1, copies + 1)]
+    return out
+
+
 def _format(game: str) -> Any:
     for _label, data in shipped_cards(game):
         if "format" in data:
@@ -58,4 +70,4 @@ def _is_pool(game: str, section: str, card: dict) -> bool:
     return False
 
 
-__all__ = ["cloned_set", "shipped_cards"]
+__all__ = ["cloned_set", "clone_ids", "shipped_cards"]

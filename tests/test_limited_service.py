@@ -10,13 +10,16 @@ import pytest
 from host import Host, engines
 from host.limited.building import chosen_deck, deck_problems, load_cards
 from host.limited.service import Drafts
-from limited_sets import cloned_set
+from limited_sets import clone_ids, cloned_set
 
 GUILD, OTHER = 111, 222
 ALICE, BOB, CAROL = 1, 2, 3
 SET = "Owl Kings"
-LIMITED = {"deck": {"size": 15, "copies": 2},
-           "boosters": {"packs": 3, "size": 10, "slots": [{"kind": "resource", "count": 10}]}}
+# only white and green resource cards in the boosters (no deck-wide totals): every pool of 30
+# makes a legal deck of 15, whatever the secret seed dealt
+PLAIN = clone_ids("logic_square", 2, where=lambda c: c.get("colour") in ("white", "green"))
+LIMITED = {"deck": {"size": 15, "copies": 2}, "rarities": {"common": PLAIN},
+           "boosters": {"packs": 3, "size": 10, "slots": [{"rarity": "common", "count": 10}]}}
 
 
 class Clock:

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from tests.limited_sets import cloned_set
+from tests.limited_sets import clone_ids, cloned_set
 
 from .checks import assert_every_message_within_limits
 from .twin import MEMBER_PERMISSIONS, find_component, message_text
@@ -26,8 +26,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 CLOCK_LOOP = 1
 MANAGER = str((1 << 5) | int(MEMBER_PERMISSIONS))
 SET = "Owl Kings"
-BLS_LIMITED = {"deck": {"size": 15, "copies": 2},
-               "boosters": {"packs": 3, "size": 8, "slots": [{"kind": "resource", "count": 8}]}}
+# the boosters deal only white and green resource cards, which a deck may hold as many of as it
+# likes (blue and red have deck-wide totals): every pool of 24 makes a legal deck of 15
+PLAIN = clone_ids("logic_square", 2, where=lambda c: c.get("colour") in ("white", "green"))
+BLS_LIMITED = {"deck": {"size": 15, "copies": 2}, "rarities": {"common": PLAIN},
+               "boosters": {"packs": 3, "size": 8, "slots": [{"rarity": "common", "count": 8}]}}
 
 
 @pytest.fixture
