@@ -177,7 +177,7 @@ class Draft(commands.Cog):
         service = self.service
         waiting = service.waiting_on(row)
         deadlines = [d for d in (service.deadline(row, s) for s in waiting) if d]
-        machine = service.machine(row) if row.status == "drafting" and row.format == "booster" else None
+        machine = service.read_machine(row) if row.status == "drafting" and row.format == "booster" else None
         round_no = (machine.round, machine.rounds) if machine is not None and not machine.done else None
         return table_layout(row, locale, waiting=waiting, deadline=min(deadlines) if deadlines else None,
                             info=row.state, play=self.command("draft play", locale), round_no=round_no)

@@ -170,7 +170,7 @@ class Building:
             mine = dict(builds.get(str(user_id)) or {})
             mine[slot] = list(values)
             builds[str(user_id)] = mine
-            await self._write(row, {**row.state, "build": builds}, row.status, self.machine(row))
+            await self._write(row, {**row.state, "build": builds}, row.status)
             return Result(ok=True, data={"chosen": mine, "deck": chosen_deck(mine)})
         return await self._change(draft_id, guild_id, change)
 
@@ -276,7 +276,7 @@ class Building:
         if res.ok and res.match is not None:
             async def note(r: DraftRow) -> Result:
                 matches = list(r.state.get("matches") or [])[-99:] + [int(res.match.id)]
-                await self._write(r, {**r.state, "matches": matches}, r.status, self.machine(r))
+                await self._write(r, {**r.state, "matches": matches}, r.status)
                 return Result(ok=True)
             await self._change(row.id, None, note)
         return res

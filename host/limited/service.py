@@ -31,9 +31,11 @@ import asyncio
 import logging
 import time
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from data import i18n
 from data.sql_limited import DraftRow, LimitedRefused, PickRecord
 from data.store import StoreError, TransientStoreError, VersionConflict
 from host.limited import deal as D
@@ -58,6 +60,7 @@ DEFAULT_PACKS, DEFAULT_SIZE = 3, 15
 DEFAULT_STACK = 90
 TIMERS = (0, 5, 10, 20, 30)            # seconds a card (0: no timer) above the 10 s every pick has
 RETRIES = 4
+MACHINES_KEPT = 64                     # draft versions whose machine is kept to read
 WINSTON_TAKE = 0.55                    # a computer takes a Winston pile whose best card is worth this
 
 
@@ -94,6 +97,7 @@ class Drafts(Building, Feedback):
         self.host = host
         self.now = now
         self._locks: "weakref.WeakValueDictionary[int, asyncio.Lock]" = weakref.WeakValueDictionary()
+        self._machines: "OrderedDict[tuple[int, int], Any]" = OrderedDict()   # (draft, version) -> machine, read only
 
     def _lock(self, draft_id: int) -> asyncio.Lock:
         lock = self._locks.get(draft_id)
@@ -129,21 +133,34 @@ class Drafts(Building, Feedback):
 
     @staticmethod
     def machine(row: DraftRow) -> BoosterDraft | WinstonDraft | None:
+        """The draft's state machine, read back from its row (its log replayed and checked): a
+        fresh one, for a change to make."""
         data = row.state.get("machine")
         if data is None:
             return None
         return WinstonDraft.from_json(data) if row.format == "winston" else BoosterDraft.from_json(data)
 
+    def read_machine(self, row: DraftRow) -> BoosterDraft | WinstonDraft | None:
+        """The machine of this version of the draft, to read only (what is in front of whom, the
+        pools, the deadlines): replayed once per version, not once per question — a pick's
+        answer and the table each ask several."""
+        key = (row.id, row.version)
+        if key not in self._machines:
+            self._machines[key] = self.machine(row)
+            while len(self._machines) > MACHINES_KEPT:
+                self._machines.popitem(last=False)
+        return self._machines[key]
+
     def pools(self, row: DraftRow) -> list[list[str]]:
         """Every seat's pool as it stands (the sealed pools, or what each seat has drafted)."""
         if row.format == "sealed":
             return [list(p) for p in row.state.get("pools") or []]
-        m = self.machine(row)
+        m = self.read_machine(row)
         return m.pools() if m is not None else [[] for _ in row.seats]
 
     def waiting_on(self, row: DraftRow) -> list[int]:
         """The seats a booster or Winston draft waits for now (people and computers)."""
-        m = self.machine(row)
+        m = self.read_machine(row)
         if m is None or row.status != "drafting":
             return []
         if isinstance(m, WinstonDraft):
@@ -151,7 +168,7 @@ class Drafts(Building, Feedback):
         return list(m.waiting())
 
     def deadline(self, row: DraftRow, seat: int) -> float | None:
-        m = self.machine(row)
+        m = self.read_machine(row)
         if m is None or row.status != "drafting":
             return None
         if isinstance(m, WinstonDraft):
@@ -162,7 +179,7 @@ class Drafts(Building, Feedback):
         """What the seat is asked now: ``{"kind": "pack", "cards", "round", "pick", "queued",
         "deadline"}`` in a booster draft, ``{"kind": "pile", "cards", "pile", "piles", "stack",
         "can_pass", "deadline"}`` in a Winston draft; None when nothing is in front of it."""
-        m = self.machine(row)
+        m = self.read_machine(row)
         if m is None or row.status != "drafting":
             return None
         if isinstance(m, WinstonDraft):
@@ -180,11 +197,15 @@ class Drafts(Building, Feedback):
 
     # ------------------------------------------------------------------ writing
     async def _write(self, row: DraftRow, state: dict, status: str, machine: Any = None) -> DraftRow:
+        """Write the draft's new ``state`` and ``status`` (version-checked).  ``machine``: the
+        state machine a pick changed (its JSON and next deadline go with it); None leaves the
+        stored machine and its deadline as they are (a ref, a deck-builder choice)."""
         if machine is not None:
             state = {**state, "machine": machine.to_json()}
-        due = None
-        if status == "drafting" and machine is not None:
             due = machine.deadline() if isinstance(machine, WinstonDraft) else machine.next_deadline()
+        else:
+            due = row.due_at
+        due = due if status == "drafting" else None
         return await self.store.update_draft(row.id, row.version, state=state, status=status, due_at=due)
 
     async def _change(self, draft_id: int, guild_id: int | None, change: Callable[[DraftRow], Any]) -> Result:
@@ -377,33 +398,30 @@ class Drafts(Building, Feedback):
                    guild_id: int | None = None) -> Result:
         """A person's pick from the pack in front of them (``expect``: the (round, pick) their
         menu showed: a tap on an older menu is refused rather than taking from another pack)."""
-        async def change(row: DraftRow) -> Result:
-            if row.status != "drafting" or row.format != "booster":
-                return Result.fail("draft.err.not_picking", draft=row.id)
-            seat = self.seat_of(row, user_id)
-            if seat is None:
-                return Result.fail("draft.err.not_in", draft=row.id)
-            cards, err = await self.cards_of(row)
-            if err:
-                return err
-            machine = self.machine(row)
-            now = self.now()
-            before = self._fronts(machine)
-            try:
-                event = machine.pick(seat, str(card), now, expect=expect)
-            except Refused as exc:
-                return Result.fail(f"draft.err.pick.{exc.code}", draft=row.id)
-            turn = self._computers(row, machine, cards, now)
-            return await self._after(row, machine, turn, before,
-                                     [msg("draft.picked", card=cards.name(event.entry.card, "en"))])
-        return await self._change(draft_id, guild_id, change)
+        def act(machine: BoosterDraft, seat: int, now: float, cards: DraftCards) -> list[Msg]:
+            event = machine.pick(seat, str(card), now, expect=expect)
+            return [msg("draft.picked", card=_names(cards, [event.entry.card]))]
+        return await self._person_acts(draft_id, guild_id, user_id, "booster", act)
 
     async def winston(self, draft_id: Any, user_id: int, action: str, *, turn_no: int | None = None,
                       guild_id: int | None = None) -> Result:
         """A Winston draft's take or pass of the pile in front of the player (``turn_no``: the
         turn their menu showed)."""
+        def act(machine: WinstonDraft, seat: int, now: float, cards: DraftCards) -> list[Msg]:
+            if turn_no is not None and machine.turn != turn_no:
+                raise Refused("stale")
+            event = machine.take(seat, now) if action == "take" else machine.pass_pile(seat, now)
+            return [msg("draft.winston.took" if event.entry.action != "pass" else "draft.winston.passed",
+                        n=len(event.entry.cards), pile=event.entry.pile + 1)]
+        return await self._person_acts(draft_id, guild_id, user_id, "winston", act)
+
+    async def _person_acts(self, draft_id: Any, guild_id: int | None, user_id: int, fmt: str,
+                           act: Callable[[Any, int, float, DraftCards], list[Msg]]) -> Result:
+        """A person's act in a draft of format ``fmt`` that is picking: ``act(machine, seat, now,
+        cards)`` changes the machine and returns what it did in words (:class:`Refused`: refused,
+        nothing changed); then the computer seats act, and the draft is written."""
         async def change(row: DraftRow) -> Result:
-            if row.status != "drafting" or row.format != "winston":
+            if row.status != "drafting" or row.format != fmt:
                 return Result.fail("draft.err.not_picking", draft=row.id)
             seat = self.seat_of(row, user_id)
             if seat is None:
@@ -412,16 +430,12 @@ class Drafts(Building, Feedback):
             if err:
                 return err
             machine = self.machine(row)
-            if turn_no is not None and machine.turn != turn_no:
-                return Result.fail("draft.err.pick.stale", draft=row.id)
             now = self.now()
             before = self._fronts(machine)
             try:
-                event = machine.take(seat, now) if action == "take" else machine.pass_pile(seat, now)
+                said = act(machine, seat, now, cards)
             except Refused as exc:
                 return Result.fail(f"draft.err.pick.{exc.code}", draft=row.id)
-            said = [msg("draft.winston.took" if event.entry.action != "pass" else "draft.winston.passed",
-                        n=len(event.entry.cards), pile=event.entry.pile + 1)]
             turn = self._computers(row, machine, cards, now)
             return await self._after(row, machine, turn, before, said)
         return await self._change(draft_id, guild_id, change)
@@ -462,9 +476,9 @@ class Drafts(Building, Feedback):
             if not events:
                 return Result(ok=False)
             late = sorted({e.entry.seat if hasattr(e.entry, "seat") else e.entry.player for e in events})
-            names = [self._name(row, s) for s in late]
+            names = {loc: i18n.t("core.list_sep", loc).join(self._name(row, s) for s in late) for loc in i18n.LOCALES}
             turn = self._computers(row, machine, cards, now)
-            return await self._after(row, machine, turn, before, [msg("draft.timed_out", names=", ".join(names))])
+            return await self._after(row, machine, turn, before, [msg("draft.timed_out", names=names)])
         res = await self._change(draft_id, None, change)
         return res if res.ok else None
 
@@ -568,13 +582,17 @@ class Drafts(Building, Feedback):
                 refs.pop(key, None)
             else:
                 refs[key] = value
-            m = self.machine(row)
-            await self._write(row, {**row.state, "refs": refs}, row.status, m)
+            await self._write(row, {**row.state, "refs": refs}, row.status)
             return Result(ok=True)
         await self._change(draft_id, None, change)
 
     async def live(self, guild_id: int, user_id: int | None = None) -> list[DraftRow]:
         return await self.store.drafts_of(guild_id, user_id=user_id)
+
+
+def _names(cards: DraftCards, ids: list[str]) -> dict[str, str]:
+    """Cards by their names, in each language (a message's param read in the reader's)."""
+    return {loc: i18n.t("core.list_sep", loc).join(cards.name(c, loc) for c in ids) for loc in i18n.LOCALES}
 
 
 def _opener(entry: Any, seats: int) -> int:
