@@ -177,6 +177,11 @@ async def test_a_winston_draft_of_project_maken_against_the_computer(table, twin
     assert find_component(_draft_dm(twin, alice, draft_id), rf"^dr:{draft_id}:build$"), "the stack ran out"
     pool = await twin.slash(alice, "draft pool", draft=draft_id)
     assert pictures_of(pool.last) == ["pool.png"]
-    table_text = message_text(twin.message(_table(twin, draft_id)["id"]))
-    assert "Winston draft #" in table_text and "Build my deck" in table_text or "picking is over" in table_text
+
+    def _table_says_picking_is_over():
+        # the table is edited at most every 1.5 s, so it may trail the last take
+        text = message_text(twin.message(_table(twin, draft_id)["id"]))
+        return ("Winston draft #" in text and "Build my deck" in text or "picking is over" in text) and text
+
+    assert await twin.wait_for(_table_says_picking_is_over, what="the table to say picking is over")
     assert_every_message_within_limits(twin)
