@@ -180,7 +180,8 @@ class Draft(commands.Cog):
         machine = service.read_machine(row) if row.status == "drafting" and row.format == "booster" else None
         round_no = (machine.round, machine.rounds) if machine is not None and not machine.done else None
         return table_layout(row, locale, waiting=waiting, deadline=min(deadlines) if deadlines else None,
-                            info=row.state, play=self.command("draft play", locale), round_no=round_no)
+                            info=row.state, play=self.command("draft play", locale), round_no=round_no,
+                            league=row.league_id)
 
     def command(self, path: str, locale: str) -> str:
         """A command as the reader's client names it (in Japanese, its Japanese name)."""
@@ -301,6 +302,51 @@ class Draft(commands.Cog):
         lines = render_lines(res.info, locale) or [tr("draft.done_ok", locale)]
         await reply(interaction, "\n".join(lines))
 
+    # ------------------------------------------------------------------ an event's pods
+    async def show_event(self, lg: Any, results: list) -> None:
+        """A sealed or draft event has opened its pods' drafts (host/league_limited.py): each
+        pod's table posted in the event's channel, each player asked in their DMs (a sealed
+        pool: to build their deck; a draft: their first pack)."""
+        for res in results:
+            turn = res.data.get("turn")
+            if turn is None:
+                continue
+            if not (turn.draft.state.get("refs") or {}).get("table") and turn.draft.channel_id:
+                if await self._post_table(turn.draft) is None:
+                    log.info("league %s: draft %s's table was not posted", lg.id, turn.draft.id)
+            fresh, err = await self.service.get(turn.draft.id)
+            if err is None:
+                turn.draft = fresh
+            await self.after_turn(turn)
+
+    async def _event_deck_saved(self, row: Any) -> None:
+        """A deck saved in an event's pod: registered as the player's locked decklist entry of the
+        event at once (the clock does it later if this fails), and the event's message updated."""
+        leagues = self.bot.get_cog("Leagues")
+        if leagues is None or row.league_id is None:
+            return
+        try:
+            if await leagues.service.limited.sync(int(row.league_id)):
+                lg = await leagues.service.get(int(row.league_id))
+                if lg is not None:
+                    await leagues.refresh(lg)
+        except Exception as e:
+            if not transient(e):
+                log.exception("league %s: a deck of draft %s was not registered yet", row.league_id, row.id)
+
+    async def _event_may_show(self, interaction: discord.Interaction, row: Any, locale: str) -> bool:
+        """An event pod's pools, decks and seed: shown under the event's decklist rules (to its
+        organisers at any time, to everyone once its lists are public); refused, and said, else."""
+        from host.events import entry as E
+
+        leagues = self.bot.get_cog("Leagues")
+        lg = await leagues.service.get(int(row.league_id)) if leagues is not None else None
+        if lg is not None and lg.guild_id == interaction.guild_id and (
+                E.decklists_public(lg.data, lg.status) or await leagues.is_organiser(interaction)):
+            return True
+        await reply_error(interaction, tr("events.reg.err.decklist_closed", locale))
+        return False
+
     # ------------------------------------------------------------------ after every change
     async def after_turn(self, turn: Any) -> None:
         """Show the people whose pack changed their new pack, say the change in the table, and,
@@ -341,8 +387,12 @@ class Draft(commands.Cog):
             png = await asyncio.to_thread(pack_png, row.game, front["cards"], cards.entries, title=title, locale=locale)
             files.append(_file(png, PACK_PICTURE))
         if row.status in ("building", "done") and front is None:
-            view = layout(title=tr("draft.dm.over_title", locale, draft=row.id),
-                          blocks=[tr("draft.dm.build", locale, n=len(pool))],
+            sealed = row.format == "sealed"
+            blocks = [tr("draft.dm.sealed_build" if sealed else "draft.dm.build", locale, n=len(pool))]
+            if row.league_id is not None:      # an event's pool: the deck is locked, its matches the event's
+                blocks.append(tr("draft.dm.event", locale, league=row.league_id))
+            view = layout(title=tr("draft.dm.sealed_title" if sealed else "draft.dm.over_title", locale, draft=row.id),
+                          blocks=blocks,
                           rows=rows_of([TableButton(row.id, "build", label=tr("draft.button.build", locale),
                                                     style=discord.ButtonStyle.primary)]))
         return view, files
@@ -500,6 +550,8 @@ class Draft(commands.Cog):
         if row.status != "done":
             await reply_error(interaction, tr("draft.err.not_done", locale, draft=row.id))
             return
+        if row.league_id is not None and not await self._event_may_show(interaction, row, locale):
+            return
         cards, err = await self.service.cards_of(row)
         if err:
             await reply_error(interaction, render(err.error, locale))
@@ -511,6 +563,7 @@ class Draft(commands.Cog):
             pool = ", ".join(safe_text(cards.name(c, locale), 30) for c in (pools[s.seat] if s.seat < len(pools) else []))
             deck = ", ".join(safe_text(cards.name(c, locale), 30) for c in (s.deck or ()))
             blocks.append(tr("draft.show.seat", locale, seat=s.seat + 1, name=who, pool=pool or "-", deck=deck or "-"))
+        blocks.append(tr("draft.show.seed", locale, seed=row.seed.hex()))
         view = layout(title=tr("draft.show.title", locale, draft=row.id), blocks=blocks)
         await reply(interaction, view=view)
 
@@ -575,6 +628,8 @@ class Draft(commands.Cog):
                 log.info("draft %s: the deck builder was not redrawn (%s)", draft_id, getattr(exc, "code", exc))
         if res.ok:
             self.table_soon(int(draft_id))
+            if res.data["draft"].league_id is not None:
+                await self._event_deck_saved(res.data["draft"])
 
     # ------------------------------------------------------------------ the clock
     @tasks.loop(seconds=5)

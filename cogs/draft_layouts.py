@@ -67,11 +67,12 @@ def seat_lines(row: Any, locale: str, *, decks: bool = False, waiting: Iterable[
 
 def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline: float | None = None,
                  info: dict | None = None, play: str = "`/draft play`",
-                 round_no: tuple[int, int] | None = None) -> discord.ui.LayoutView:
+                 round_no: tuple[int, int] | None = None, league: int | None = None) -> discord.ui.LayoutView:
     """The draft's public message; ``waiting``: the seats picking now, ``deadline`` the earliest
     time a pick is taken for its player; ``info``: the draft's numbers (packs, size, timer);
     ``play``: the command that challenges, as the reader's client names it; ``round_no``: a
-    booster draft's (round, rounds), to say which way its packs pass."""
+    booster draft's (round, rounds), to say which way its packs pass; ``league``: the event whose
+    pod this is (its decks are locked, its pools and seed shown under the event's decklist rules)."""
     info = info or {}
     blocks = [set_line(row, locale) + tr("draft.sep", locale) + format_line(row, info, locale)]
     blocks.append("\n".join(seat_lines(row, locale, decks=row.status in ("building", "done"), waiting=waiting)))
@@ -93,9 +94,14 @@ def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline
         blocks.append(line)
         items = [TableButton(row.id, "pack", label=tr("draft.button.pack", locale), style=discord.ButtonStyle.primary)]
     elif row.status == "building":
-        blocks.append(tr("draft.table.building", locale, command=play))
+        blocks.append(tr("draft.table.building", locale, command=play) if league is None
+                      else tr("draft.table.event_building", locale, league=league))
         items = [TableButton(row.id, "build", label=tr("draft.button.build", locale), style=discord.ButtonStyle.primary),
                  TableButton(row.id, "close", label=tr("draft.button.close", locale))]
+    elif row.status == "done" and league is not None:
+        blocks.append(tr("draft.table.event_done", locale, league=league))
+        items = [TableButton(row.id, "show", label=tr("draft.button.show", locale)),
+                 TableButton(row.id, "build", label=tr("draft.button.deck", locale))]
     elif row.status == "done":
         blocks.append(tr("draft.table.done", locale, seed=row.seed.hex()))
         items = [TableButton(row.id, "show", label=tr("draft.button.show", locale)),

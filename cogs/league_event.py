@@ -48,6 +48,7 @@ MEMBER_COMMANDS = ("checkin", "decklists")                           # into /lea
 ORGANISER_COMMANDS = ("settings", "admin_checkin", "admin_decklists")  # into /league-admin
 CLEAR = frozenset({"none", "-", "off", "0", "なし", "なし。"})
 BEST_OF_CHOICES = [Choice(name=L(f"events.series.best_of.{n}"), value=n) for n in BO.BEST_OFS]
+LIMITED_CHOICES = [Choice(name=L(f"events.limited.choice.{v}"), value=v) for v in ("sealed", "draft", "none")]
 
 DATE_RE = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]+|\s*)(\d{1,2}):(\d{2})$")
 EPOCH_RE = re.compile(r"^(?:<t:)?(\d{9,12})(?::[tTdDfFR])?>?$")
@@ -304,7 +305,8 @@ class LeagueEvent(LeaguePart):
                          weekends=N("weekends", "cmd.league_admin.opt.weekends.name"),
                          hours=N("hours", "cmd.league_admin.opt.hours.name"),
                          zone=N("zone", "cmd.league_admin.opt.zone.name"),
-                         round_days=N("round_days", "cmd.league_admin.opt.round_days.name"))
+                         round_days=N("round_days", "cmd.league_admin.opt.round_days.name"),
+                         limited=N("limited", "cmd.league_admin.opt.limited.name"))
     @app_commands.describe(league=L("cmd.league_admin.opt.league.description"),
                            cap=L("cmd.league_admin.opt.cap.description"),
                            start=L("cmd.league_admin.opt.start.description"),
@@ -323,8 +325,9 @@ class LeagueEvent(LeaguePart):
                            weekends=L("cmd.league_admin.opt.weekends.description"),
                            hours=L("cmd.league_admin.opt.hours.description"),
                            zone=L("cmd.league_admin.opt.zone.description"),
-                           round_days=L("cmd.league_admin.opt.round_days.description"))
-    @app_commands.choices(best_of=BEST_OF_CHOICES, cut_best_of=BEST_OF_CHOICES)
+                           round_days=L("cmd.league_admin.opt.round_days.description"),
+                           limited=L("cmd.league_admin.opt.limited.description"))
+    @app_commands.choices(best_of=BEST_OF_CHOICES, cut_best_of=BEST_OF_CHOICES, limited=LIMITED_CHOICES)
     @app_commands.autocomplete(league=league_autocomplete, clock=control_autocomplete, zone=zone_autocomplete)
     async def settings(self, interaction: discord.Interaction, league: Optional[int] = None,
                        cap: Optional[app_commands.Range[int, 0, 1024]] = None,
@@ -342,7 +345,7 @@ class LeagueEvent(LeaguePart):
                        hours: Optional[app_commands.Range[str, 1, 100]] = None,
                        zone: Optional[app_commands.Range[str, 1, 64]] = None,
                        round_days: Optional[app_commands.Range[int, 0, 30]] = None,
-                       takebacks: Optional[bool] = None) -> None:
+                       takebacks: Optional[bool] = None, limited: Optional[str] = None) -> None:
         """Organisers, during sign-up: 0 (or ``none`` for the start) clears a setting; no
         option at all shows them.  ``best_of`` / ``cut_best_of`` (1, 3, 5) and ``round_minutes``:
         best-of-N play and the round time limit (:mod:`host.events.bestof`); ``confirm_minutes``
@@ -352,7 +355,9 @@ class LeagueEvent(LeaguePart):
         sign-up: :mod:`host.events.clock`): ``clock`` (a time control typed or a preset; ``none``: no
         clock), ``vacation``, ``weekends`` (the weekend pause), ``hours`` (playing hours; ``none``:
         all day) and ``zone`` (their time zone); ``round_days`` (also while it runs; 0: the
-        deadline hours); ``takebacks`` (until it ends): may its players ask for takebacks."""
+        deadline hours); ``takebacks`` (until it ends): may its players ask for takebacks;
+        ``limited`` (during sign-up): a sealed or draft event (``none``: decks of one's own,
+        :mod:`host.events.limited`)."""
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None:
             return
@@ -378,6 +383,8 @@ class LeagueEvent(LeaguePart):
             changes["pair_by_hand"] = pair_by_hand
         if takebacks is not None:
             changes["takebacks"] = takebacks
+        if limited is not None:
+            changes["limited"] = None if limited == "none" else limited
         # the event's clock: read (and refused, in the reader's words) by host/events/clock.py
         for key, value in (("time_control", clock), ("vacation", vacation), ("weekend_pause", weekends),
                            ("hours", hours), ("zone", zone), ("round_days", round_days)):

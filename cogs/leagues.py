@@ -414,6 +414,9 @@ class Leagues(commands.Cog):
         lg: LeagueRecord = res.data["league"]
         payload = res.data.get("payload") or {}
         await self.refresh(lg)
+        draft_cog = self.bot.get_cog("Draft")
+        if res.data.get("drafts") and draft_cog is not None:   # a sealed or draft event's pods (cogs/draft.py)
+            await draft_cog.show_event(lg, res.data["drafts"])
         for stopped in res.data.get("stopped") or []:    # a decided pairing's game still on the board
             if self.delivery is not None:
                 await self.delivery.publish(stopped)
@@ -494,7 +497,7 @@ class Leagues(commands.Cog):
         n = 0
         for res in await self.service.tick():
             lg: LeagueRecord = res.data["league"]
-            if res.data.get("started") or res.data.get("caught_up"):
+            if res.data.get("started") or res.data.get("caught_up") or res.data.get("drafts"):
                 await self.after_change(res)
                 n += 1
                 continue

@@ -18,6 +18,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable
 
+from data.card_sets.limited import GAME_RULES
 from data.store import (
     ACTIVE, FINISHED, OPEN, PENDING, UNFINISHED, LeagueRecord, MatchRecord, Store, VersionConflict,
 )
@@ -27,6 +28,7 @@ from host.events import calendar as CAL
 from host.events import clock as EC
 from host.events import entry as E
 from host.events import judge as JG
+from host.events import limited as LE
 from host.events import reports as RP
 from host.events import scoring as S
 from host.events import stages as ST
@@ -41,6 +43,7 @@ STOPPER = 0          # who the bot's own abort of a decided pairing's match name
 log = logging.getLogger("host.league_service")
 
 ORGANISER_ROLE_KEY = "league_role"
+LIMITED_GAMES = tuple(GAME_RULES)      # the games whose events may be sealed or draft
 MAX_LEAGUE_ROUNDS = 30
 MAX_DEADLINE_HOURS = 30 * 24
 MAX_SIGNUP_HOURS = 30 * 24
@@ -84,12 +87,14 @@ def league_game_refusal(game: str) -> Result | None:
 
 class Leagues:
     def __init__(self, store: Store, host: Any, *, now: Callable[[], float] = time.time) -> None:
+        from host.league_limited import LeagueLimited
         from host.series_table import SeriesTable
 
         self.store = store
         self.host = host
         self.now = now
         self.series = SeriesTable(self)     # best of 3 or 5: choices, next games, time limits
+        self.limited = LeagueLimited(self)  # sealed and draft events: the pods' pools, the decks
 
     async def get(self, league_id: int) -> LeagueRecord | None:
         lg = await self.store.get_league(int(league_id))
@@ -285,7 +290,7 @@ class Leagues:
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             return "running", L.start(d, status, now, **extra)
-        return await self._mutate(league_id, guild_id, step, by=by, act="start")
+        return await self.limited.after_start(await self._mutate(league_id, guild_id, step, by=by, act="start"))
 
     async def start_args(self, lg: LeagueRecord) -> dict[str, Any]:
         """What :func:`host.leagues.start` needs beyond the document: the seed of its random draws
@@ -303,7 +308,12 @@ class Leagues:
         rows = await self.store.get_ratings(guild_scope(lg.guild_id), lg.data["game"], ids) if ids else {}
         # the seed: the league's id and a secret part, so nobody can work out a draw (a Swiss
         # round's pairing, who moves first) before it is made from the public league number
-        return {"key": f"{lg.id}-{secrets.token_hex(12)}", "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
+        out: dict[str, Any] = {"key": f"{lg.id}-{secrets.token_hex(12)}",
+                               "ratings": {u: board_key(r)[0] for u, r in rows.items()}}
+        if LE.limited_of(lg.data) is not None:     # how many a pod may hold: what the set can deal
+            plan, _err = await self.limited.plan(lg.guild_id, lg.data)
+            out["pod_most"] = plan["most"] if plan is not None else 0
+        return out
 
     async def set_calendar(self, league_id: int, **changes: Any) -> Result:
         """The bookkeeping of the event's entry in the server's calendar
@@ -531,16 +541,21 @@ class Leagues:
         confirm = changes.pop("confirm_minutes", False)
         by_hand = changes.pop("pair_by_hand", None)
         takebacks = changes.pop("takebacks", None)
+        limited = changes.pop("limited", False)        # "sealed", "draft", None: constructed
+        refused = await self.limited.setting(league_id, guild_id, limited, changes)
+        if refused is not None:
+            return refused
 
         def step(d: dict, status: str) -> tuple[str, Any]:
             # the bot's confirmation of reports and pairing by hand may change while the event runs
-            changed = RP.configure(d, status, confirm) if confirm is not False else []
+            changed = LE.configure(d, status, limited, games=LIMITED_GAMES) if limited is not False else []
+            changed += RP.configure(d, status, confirm) if confirm is not False else []
             changed += ST.configure_pairing(d, status, by_hand) if by_hand is not None else []
             changed += JG.configure_takebacks(d, status, takebacks) if takebacks is not None else []
             changed += BO.configure(d, status, **series)      # best of N, the round time limit
             changed += EC.configure(d, status, **clock)       # the games' clock, the round length
             out = E.configure(d, status, now, **changes) if changes or (confirm is False and by_hand is None
-                                                                        and takebacks is None) \
+                                                                        and takebacks is None and limited is False) \
                 else {"changed": [], "moved": []}
             out["changed"] = out["changed"] + changed
             return status, out
@@ -626,11 +641,18 @@ class Leagues:
         meta = L.match_meta(d, lg.id, p["id"])
         if p.get("series"):
             meta["game"] = BO.number(p)
+        options = BO.first_options(d["game"], 0 if first == user_id else 1) if first is not None else None
+        limited, err = await self.limited.match_args(lg, [int(user_id), int(opponent)])
+        if err is not None:        # a sealed or draft event: both players' locked decks of their pools
+            return err
+        if limited:
+            options = {**LE.options(d, options), "decks": limited["decks"]}
+            meta.update(limited["meta"])
+            deck = None
         res = await self.host.challenge(
             d["game"], int(user_id), names.get(user_id, str(user_id)),
             opponents=[(opponent, names.get(opponent, str(opponent)))],
-            options=BO.first_options(d["game"], 0 if first == user_id else 1) if first is not None else None,
-            guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
+            options=options, guild_id=guild_id, channel_id=channel_id or d.get("channel_id"), locale=locale,
             meta=meta, deck=deck, **EC.challenge_args(d))   # the event's clock, a fresh bank
         if not res.ok:
             return res
@@ -740,7 +762,8 @@ class Leagues:
                 continue
             if res.ok:
                 res.data["cancelled" if res.data["league"].status == "closed" else "started"] = True
-                out.append(res)
+                out.append(await self.limited.after_start(res))
+        out += await self.limited.due()        # a sealed or draft event's pools opened late
         for res in await self.catch_up():
             res.data["caught_up"] = True
             out.append(res)

@@ -49,6 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.events import bestof, entry, reports, scoring, stages, swiss
+from host.events import limited as limited_events
 from host.events.chess import standings  # noqa: F401 - callers know the chess table as host.leagues.standings
 from host.events.document import (PLAYED, RESULTS, LeagueError, active_ids, add_pairing, own_open_pairing, pairing,
                                   player, round_pairings)
@@ -241,11 +242,13 @@ def admit(d: dict, now: float) -> None:
 
 
 def start(d: dict, status: str, now: float, *, ratings: dict[int, float] | None = None,
-          key: Any = None) -> list[dict]:
+          key: Any = None, pod_most: int | None = None) -> list[dict]:
     """Close sign-up and pair round 1 (or the first matches of an elimination of everyone:
     :func:`host.events.stages.plan`); returns the new pairings.  ``ratings``: the players'
     server ratings, for seeding by rating; ``key``: the league's id, stored as the seed of the
-    event's random draws."""
+    event's random draws.  A sealed or draft event (:mod:`host.events.limited`) is split into
+    pods of at most ``pod_most`` players (what its set can deal), and a draft's first round is
+    paired inside each pod."""
     if status != "signup":
         raise LeagueError("leagues.err.started")
     admit(d, now)
@@ -255,7 +258,12 @@ def start(d: dict, status: str, now: float, *, ratings: dict[int, float] | None 
     elimination = d["format"] != "rr" and stages.plan(d, len(ids))
     if key is not None:
         d["draw_seed"] = str(key)
+    if limited_events.limited_of(d) is not None:
+        d["pods"] = limited_events.make_pods(ids, stages.seed_key(d, "pods"),
+                                             limited_events.MOST if pod_most is None else pod_most)
     if d["format"] == "rr":
+        if _pods_pair_first(d):
+            ids = limited_events.circle_order(limited_events.round_one(d["pods"], stages.seed_key(d, "round1")))
         d["schedule"] = [[[a, b] for a, b in rnd] for rnd in round_robin(ids)]
     paired = stages.open_elimination(d, now, ratings) if elimination else _pair_round(d, 1, now)
     bestof.attach(d, now)         # best of 3 or 5, the round's time limit
@@ -280,6 +288,10 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
                 p["result"], p["how"] = "double", "drop"
             out.append(p)
         return out
+    if rnd == 1 and _pods_pair_first(d):       # a draft event: the first round inside each pod
+        for a, b in limited_events.round_one(d["pods"], stages.seed_key(d, "round1")):
+            out.append(add_pairing(d, rnd, a, b, now))
+        return out
     rows = table(d)
     ranked = [s.user_id for s in rows if s.user_id in active]
     points = {s.user_id: s.points for s in rows}
@@ -288,6 +300,12 @@ def _pair_round(d: dict, rnd: int, now: float) -> list[dict]:
     for a, b in swiss_pairings(ranked, played, had_bye, points, stages.seed_key(d, f"swiss-{rnd}")):
         out.append(add_pairing(d, rnd, a, b, now))
     return out
+
+
+def _pods_pair_first(d: dict) -> bool:
+    """Whether the first round is paired inside the pods: a draft event with more than one pod
+    (one pod pairs as any event does)."""
+    return limited_events.limited_of(d) == "draft" and len(d.get("pods") or []) > 1
 
 
 def round_complete(d: dict) -> bool:

@@ -129,8 +129,9 @@ def public_lines(game: Any, options: dict | None, names: list[str] | None, local
         for seat, deck in enumerate(decks):
             if deck is None:        # not chosen yet
                 continue
-            lines.append(i18n.t("options.deck", locale, player=player_label(names, seat, locale),
-                                deck=deck_name(game, deck, locale)))
+            # a limited match's decks are built from the players' pools
+            shown = i18n.t("options.pool_deck", locale) if DECK_RULES in options else deck_name(game, deck, locale)
+            lines.append(i18n.t("options.deck", locale, player=player_label(names, seat, locale), deck=shown))
     return lines
 
 

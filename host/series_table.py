@@ -30,6 +30,7 @@ from host import leagues as L
 from host.events import bestof as BO
 from host.events import clock as EC
 from host.events import entry as E
+from host.events import limited as LE
 from host.events import series as S
 from host.types import Result
 
@@ -141,9 +142,9 @@ class SeriesTable:
         names = {q["id"]: q["name"] for q in d["players"]}
         res = await self.host.challenge(
             d["game"], first, names.get(first, str(first)), opponents=[(second, names.get(second, str(second)))],
-            options=BO.first_options(d["game"], 0), guild_id=lg.guild_id, channel_id=prev.channel_id,
+            options=LE.options(d, BO.first_options(d["game"], 0)), guild_id=lg.guild_id, channel_id=prev.channel_id,
             locale=prev.meta.get("locale", d.get("locale", "en")),
-            meta={**L.match_meta(d, lg.id, p["id"]), "game": n},
+            meta={**L.match_meta(d, lg.id, p["id"]), "game": n, **LE.meta(d, [first, second])},
             deck=self.deck_for(d, prev, first), **EC.challenge_args(d))   # the event's clock: a fresh bank
         if not res.ok:
             await self._release(league_id, pairing_id, n)

@@ -13,6 +13,7 @@ POOL_SECTIONS = {
     "logic_square": ("cards", lambda c: c.get("category") in ("Ac", "Sc", "Br")),
     "maken": ("cards", lambda c: c.get("category") in ("attack", "support") or c.get("kind") in ("attack", "support")),
     "avalon": ("cards", lambda c: c.get("category") in ("creature", "support", "magic")),
+    "art_of_war": ("kings", lambda c: True),       # an army's pool card is its KING
 }
 
 
@@ -60,7 +61,7 @@ def _format(game: str) -> Any:
     for _label, data in shipped_cards(game):
         if "format" in data:
             return data["format"]
-    return 1
+    return f"{game}/1" if game == "art_of_war" else 1     # Art of War's files name their game
 
 
 def _is_pool(game: str, section: str, card: dict) -> bool:

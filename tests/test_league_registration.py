@@ -428,7 +428,7 @@ def test_every_registration_text_is_in_both_languages_without_a_stray_placeholde
     E.register_deck(d, "signup", A, "blitz", 1.0, kind="ready", label=None)
     for locale in ("en", "ja"):
         lines = E.summary_lines(d, "signup", locale, 9_000.0) + E.settings_lines(d, locale)
-        assert len(lines) == 11 and not any(re.search(r"\{\w+\}", x) for x in lines), lines
+        assert len(lines) == 12 and not any(re.search(r"\{\w+\}", x) for x in lines), lines
     assert E.summary_lines(_doc(n=2), "signup", "en", 0.0) == [], "a league without settings shows nothing new"
     assert i18n.t("events.reg.embed.cap", "ja", n=2, cap=2, waiting=1) == "定員：2／2人、キャンセル待ち：1人"
 

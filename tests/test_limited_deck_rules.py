@@ -501,7 +501,7 @@ def test_the_options_text_says_the_limited_rules_and_never_a_deck(game):
         assert "copies" not in en and "同じカード" not in ja
     text = en + ja
     assert not [c for spec in decks for c in _ids(spec) if c in text]
-    assert "own deck" in en and "自作デッキ" in ja
+    assert "deck built from their pool" in en and "プールから組んだデッキ" in ja
     assert "{" not in text and "size" not in text
 
 

@@ -48,6 +48,7 @@ from data import i18n
 from host.events import bestof
 from host.events import registration as R
 from host.events.document import LeagueError, pairing_state, player, round_seconds
+from host.types import Msg
 
 KEEP: Any = type("Keep", (), {"__repr__": lambda self: "KEEP"})()   # a setting left as it is
 SETTINGS = ("cap", "start_at", "checkin_minutes", "no_show_minutes", "open_decklists")
@@ -297,6 +298,8 @@ def register_deck(d: dict, status: str, user_id: int, deck: Any, now: float, *, 
     saved deck's name (None otherwise)."""
     if status != "signup":
         raise LeagueError("events.reg.err.deck_started")
+    if d.get("limited"):          # a sealed or draft event: the deck is built from the pool after the start
+        raise LeagueError("events.limited.err.no_register", format=Msg(f"events.limited.format.{d['limited']}"))
     r = reg(d)
     if player(d, user_id) is None and (r is None or R.entry(r, user_id) is None):
         raise LeagueError("events.err.not_signed_up")
@@ -342,6 +345,8 @@ def deck_label(d: dict, entry: dict, locale: str) -> str:
     title, or "deck code"."""
     if entry.get("kind") == "saved" and entry.get("label"):
         return str(entry["label"])
+    if entry.get("kind") == "limited":
+        return i18n.t("events.limited.deck_label", locale, draft=entry.get("draft", "?"))
     if entry.get("ready"):
         from host.options_text import deck_name
 
@@ -375,7 +380,22 @@ def decklist_text(d: dict, user_id: int, locale: str, words: Callable[[Any], str
     for title, cards in deck_sections(d, entry["spec"], locale):
         lines.append(f"**{words(title)}**")
         lines.append(sep.join(i18n.t("events.reg.decklist.card", locale, card=words(c), n=n) for c, n in cards) or "-")
+    if entry.get("kind") == "limited":       # a sealed or draft event: the pool it was built from
+        lines.append(f"**{words(i18n.t('events.limited.pool', locale, n=len(entry.get('pool') or [])))}**")
+        lines.append(sep.join(i18n.t("events.reg.decklist.card", locale, card=words(c), n=n)
+                              for c, n in pool_cards(d, entry, locale)) or "-")
     return "\n".join(lines)
+
+
+def pool_cards(d: dict, entry: dict, locale: str) -> list[tuple[str, int]]:
+    """A limited decklist entry's pool by card name (in the order first dealt), with counts."""
+    from collections import Counter
+
+    from host.decks import card_name
+
+    engine = deck_engine(d)
+    counts = Counter(str(c) for c in entry.get("pool") or [])
+    return [(card_name(d["game"], cid, locale, engine=engine), n) for cid, n in counts.items()]
 
 
 def decklists_table(d: dict, locale: str) -> tuple[list[str], list[list[Any]]]:
@@ -395,6 +415,9 @@ def decklists_table(d: dict, locale: str) -> tuple[list[str], list[list[Any]]]:
         label = deck_label(d, entry, locale)
         for title, cards in deck_sections(d, entry["spec"], locale):
             rows += [[name, label, entry["hash"], title, card, n] for card, n in cards]
+        if entry.get("kind") == "limited":
+            title = i18n.t("events.limited.pool", locale, n=len(entry.get("pool") or []))
+            rows += [[name, label, entry["hash"], title, card, n] for card, n in pool_cards(d, entry, locale)]
     return header, rows
 
 
@@ -515,6 +538,14 @@ def summary_lines(d: dict, status: str, locale: str, now: float) -> list[str]:
             out.append(t("events.reg.embed.no_checkin", locale, players=_mentions(left, locale)))
     if s["no_show_minutes"] is not None:
         out.append(t("events.reg.embed.no_show", locale, minutes=s["no_show_minutes"], twice=2 * s["no_show_minutes"]))
+    fmt = d.get("limited")
+    if fmt in ("sealed", "draft"):      # a sealed or draft event (host/events/limited.py)
+        if status == "signup":
+            out.append(t(f"events.limited.embed.{fmt}", locale))
+        else:
+            players = [p["id"] for p in d.get("players", [])]
+            built = sum(1 for u in players if str(int(u)) in (d.get("decklists") or {}))
+            out.append(t(f"events.limited.embed.{fmt}_running", locale, built=built, n=len(players)))
     if d.get("decklists") or s["open_decklists"]:
         out.append(t("events.reg.embed.decklists_open" if s["open_decklists"] else "events.reg.embed.decklists_closed",
                      locale, n=len(d.get("decklists") or {})))
@@ -542,7 +573,11 @@ def settings_lines(d: dict, locale: str) -> list[str]:
            t("events.reg.set.no_show", locale, minutes=s["no_show_minutes"], twice=2 * s["no_show_minutes"])
            if s["no_show_minutes"] is not None else t("events.reg.set.no_show_none", locale),
            t("events.reg.set.decklists_open" if s["open_decklists"] else "events.reg.set.decklists_closed", locale)]
-    return out if has_decklists(d) else out[:-1]
+    if not has_decklists(d):
+        return out[:-1]
+    fmt = d.get("limited")
+    out.append(t("events.limited.set." + (fmt if fmt in ("sealed", "draft") else "none"), locale))
+    return out
 
 
 # ---------------------------------------------------------------------------- the trail

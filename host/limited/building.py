@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable
 
 from data.card_sets import games
+from data.card_sets.limited import GAME_RULES
 from data.sql_limited import DraftRow, LimitedRefused
 from host.limited.cards import DraftCards, kept_kinds
 from host.types import Result, msg
@@ -70,6 +71,7 @@ def deck_problems(cards: DraftCards, pool: Iterable[str], deck: list[str]) -> li
     problems: list[Any] = []
     kinds = cards.kinds
     kept = set(kept_kinds(cards.game))
+    dealt = set(GAME_RULES[cards.game].pool)      # the kinds a pool deals; any other is the rulebook's
     have = Counter(pool)
     want = Counter(deck)
     for cid, n in sorted(want.items()):
@@ -79,7 +81,7 @@ def deck_problems(cards: DraftCards, pool: Iterable[str], deck: list[str]) -> li
             continue
         if kind in kept:
             continue
-        if kind is None:              # a card the rulebook gives every deck (Art of War's basic units)
+        if kind is None or kind not in dealt:     # a card the rulebook gives every deck (Art of War's basic units)
             continue
         if n > have.get(cid, 0):
             problems.append(msg("draft.deck.not_in_pool", card=cards.name(cid, "en"), n=n, have=have.get(cid, 0)))
@@ -252,6 +254,8 @@ class Building:
         row, err = await self.get(draft_id, guild_id)
         if err:
             return err
+        if row.league_id is not None:     # an event's decks play the event's pairings only
+            return Result.fail("draft.err.event_play", draft=row.id, league=row.league_id)
         if row.status not in ("building", "done"):
             return Result.fail("draft.err.not_building", draft=row.id)
         mine, theirs = self.seat_of(row, user_id), self.seat_of(row, opponent)

@@ -230,35 +230,39 @@ class Drafts(Building, Feedback):
     async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, game: str,
                      set_name: str | None, fmt: str, seats: int = 8, source: str = "cube",
                      packs: int | None = None, size: int | None = None, timer: int = 5,
-                     league_id: int | None = None) -> Result:
+                     league_id: int | None = None, version: int | None = None,
+                     seated: list[tuple[int, str]] | None = None, extra: dict | None = None) -> Result:
         """A new draft (``fmt``: sealed, booster or winston) of ``set_name`` (None: the server's
-        default set for the game, ``shipped``: the shipped cards) with ``seats`` seats (Winston:
-        two), the creator in seat 1 and the others open — a seat nobody takes is a computer's in a
-        booster or Winston draft.  The set, its version and the numbers are checked now, so the
-        start cannot fail for them."""
+        default set for the game, ``shipped``: the shipped cards; ``version``: that version, else
+        its newest) with ``seats`` seats (Winston: two), the creator in seat 1 and the others open —
+        a seat nobody takes is a computer's in a booster or Winston draft.  An event's pod
+        (``league_id``) is ``seated``: exactly these people, its organiser its creator; ``extra``
+        goes into its state (the pod's number).  The set, its version and the numbers are checked
+        now, so the start cannot fail for them."""
         if guild_id is None:
             return Result.fail("draft.err.dm")
         if fmt not in FORMATS:
             return Result.fail("draft.err.format", formats=", ".join(FORMATS))
         if source not in SOURCES:
             return Result.fail("draft.err.source", sources=", ".join(SOURCES))
-        seats = 2 if fmt == "winston" else int(seats)
+        seats = 2 if fmt == "winston" else len(seated) if seated else int(seats)
         if not MIN_SEATS <= seats <= MAX_SEATS:
             return Result.fail("draft.err.seats", low=MIN_SEATS, high=MAX_SEATS)
         if int(timer) not in TIMERS:
             return Result.fail("draft.err.timer", allowed=", ".join(str(t) for t in TIMERS))
-        cards, err = await self.cards(guild_id, game, set_name, None)
+        cards, err = await self.cards(guild_id, game, set_name, version)
         if err:
             return err
         plan, err = self.plan(cards, fmt, source, seats, packs, size)
         if err:
             return err
         state = {"v": STATE_V, **plan, "timer": int(timer), "machine": None, "pools": None, "refs": {},
-                 "matches": []}
+                 "matches": [], **(extra or {})}
+        people = list(seated) if seated else [(user_id, name)] + [(None, "")] * (seats - 1)
         try:
             row = await self.store.create_draft(
                 guild_id=guild_id, game=game, format=fmt, source=source, seed=new_seed(), created_by=user_id,
-                seats=[(user_id, name)] + [(None, "")] * (seats - 1), state=state, set_name=cards.set_name,
+                seats=people, state=state, set_name=cards.set_name,
                 set_version=cards.set_version, channel_id=channel_id, league_id=league_id, created_at=self.now())
         except TransientStoreError:
             return Result.fail("draft.err.try_again")
@@ -323,6 +327,8 @@ class Drafts(Building, Feedback):
         async def change(row: DraftRow) -> Result:
             if row.created_by != user_id and not moderator:
                 return Result.fail("draft.err.not_creator", draft=row.id)
+            if row.league_id is not None:      # an event's pool: the event needs it
+                return Result.fail("draft.err.event", draft=row.id, league=row.league_id)
             if row.status in ("done", "cancelled"):
                 return Result.fail("draft.err.over", draft=row.id)
             new = await self._write(row, dict(row.state), "cancelled")

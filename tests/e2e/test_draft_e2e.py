@@ -55,7 +55,7 @@ def _table(twin, draft_id: int) -> dict:
 def _draft_dm(twin, user, draft_id: int) -> dict | None:
     """The user's DM of the draft (one message, edited in place), as it is now."""
     for m in reversed(twin.dms(int(user["id"]))):
-        if re.search(rf"(draft|Draft) #{draft_id}\b", message_text(m)) and find_component(m, rf"^(dp|dw|dr):{draft_id}:"):
+        if re.search(rf"(draft|Draft|Sealed) #{draft_id}\b", message_text(m)) and find_component(m, rf"^(dp|dw|dr):{draft_id}:"):
             return twin.message(m["id"])
     return None
 
@@ -184,4 +184,97 @@ async def test_a_winston_draft_of_project_maken_against_the_computer(table, twin
         return ("Winston draft #" in text and "Build my deck" in text or "picking is over" in text) and text
 
     assert await twin.wait_for(_table_says_picking_is_over, what="the table to say picking is over")
+    assert_every_message_within_limits(twin)
+
+
+AOW_KINGS = clone_ids("art_of_war", 2)        # 6 KINGs of the server's own, beside the 3 shipped ones
+AOW_SEALED = {"deck": {"size": 10}, "rarities": {"common": AOW_KINGS},
+              "boosters": {"packs": 1, "size": 5, "slots": [{"rarity": "common", "count": 5}]}}
+
+
+async def test_a_sealed_event_of_art_of_war_with_pools_locked_and_shown_at_the_end(table, twin, bot):
+    """The organiser makes a sealed event of the server's Art of War set; at the start each player
+    is DMed their pool and the pod's table is posted; nobody can play before both decks are built;
+    each deck is built from the pool and locked (a second is refused); the pairing is played with
+    both locked decks; another player's pool and deck are closed while the event runs and shown
+    when it has ended."""
+    from .test_league_e2e import ADMIN, create_league
+
+    alice, bob = table.alice, table.bob
+    await _upload(twin, alice, "art_of_war", AOW_SEALED)
+    ix = await twin.slash(alice, "cards default", game="art_of_war", set=SET, permissions=MANAGER)
+    assert SET in ix.text, ix.text
+    league_id, message = await create_league(table, name="Sealed Cup", game="art_of_war", format="swiss", rounds=1)
+    ix = await twin.slash(alice, "league-admin settings", league=league_id, limited="sealed", permissions=ADMIN)
+    assert "Format: sealed" in ix.text and "public at the top cut" in ix.text, ix.text
+    for user in (alice, bob):
+        await twin.click(user, twin.message(message["id"]), f"lg:{league_id}:join")
+    ix = await twin.slash(alice, "league-admin start", league=league_id, permissions=ADMIN)
+    assert f"League #{league_id} started" in ix.text, ix.text
+
+    # the pod's table in the league channel, and each player's DM with the way to their deck
+    def pod_table():
+        for m in reversed(twin.posts(twin.channel["id"])):
+            found = re.search(r"Sealed #(\d+)", message_text(m))
+            if found and find_component(m, rf"^dr:{found.group(1)}:build$"):
+                return int(found.group(1)), m
+        return None
+    draft_id, board = await twin.wait_for(pod_table, what="the pod's table")
+    assert f"These are the pools of event #{league_id}" in message_text(board), message_text(board)
+    dms = {}
+    for user in (alice, bob):
+        dms[user["id"]] = await twin.wait_for(
+            lambda user=user: find_component(_draft_dm(twin, user, draft_id) or {}, rf"^dr:{draft_id}:build$")
+            and _draft_dm(twin, user, draft_id), what="the pool's DM")
+        words = message_text(dms[user["id"]])
+        assert "Your sealed pool is open: 5 cards" in words and f"event #{league_id}" in words, words
+
+    # no match before both have built their deck
+    ix = await twin.slash(alice, "league play", league=league_id)
+    assert "Still building: Alice, Bob" in ix.text, ix.text
+
+    # Alice builds by the builder: a KING of her pool, ten basic units, "Build it for me"
+    builder = await twin.click(alice, dms[alice["id"]], f"dr:{draft_id}:build")
+    assert builder.ephemeral and pictures_of(builder.last) == ["pool.png"]
+    await twin.click(alice, builder.last, f"dB:{draft_id}:auto")
+    saved = twin.message(builder.last["id"])
+    assert "Deck saved" in message_text(saved), message_text(saved)
+    await twin.click(alice, saved, f"dB:{draft_id}:auto")
+    assert "locked" in message_text(twin.message(builder.last["id"])).lower(), "a second deck is refused"
+    builder = await twin.click(bob, dms[bob["id"]], f"dr:{draft_id}:build")
+    await twin.click(bob, builder.last, f"dB:{draft_id}:auto")
+
+    # the decks are the event's decklists: Bob's own at any time, Alice's closed to him for now
+    ix = await twin.slash(bob, "league decklists", league=league_id)
+    assert "Pool (5 cards)" in ix.text and "deck of pool #" in ix.text, ix.text
+    ix = await twin.slash(bob, "league decklists", player=alice, league=league_id)
+    assert "Pool (5 cards)" not in ix.text, ix.text
+    done = await twin.wait_for(lambda: find_component(_table(twin, draft_id), rf"^dr:{draft_id}:show$")
+                               and _table(twin, draft_id), what="the pod's table once every deck is built")
+    assert "The seed that dealt" not in message_text(done) and "locked for event" in message_text(done), \
+        message_text(done)
+    show = await twin.click(bob, done, f"dr:{draft_id}:show")
+    assert "The seed that dealt the cards" not in message_text(show.last or {}) and "Pool" not in (show.text or ""), \
+        "a pod's pools and seed are closed while the event runs"
+
+    # the pairing is played with both locked decks (no deck picker), and Bob resigns
+    ix = await twin.slash(alice, "league play", league=league_id)
+    match_id = int(re.search(r"Match #(\d+)", ix.text).group(1))
+    challenge = await twin.wait_for(lambda: table.board_message(match_id), what="the challenge")
+    assert "Limited deck" in message_text(challenge) or "basic units" in message_text(challenge), \
+        message_text(challenge)
+    ix = await twin.click(bob, challenge, f"m:{match_id}:accept")
+    assert ix.response_type == 6, ix.text
+    board = await twin.wait_for(lambda: find_component(table.board_message(match_id) or {}, r":act$")
+                                and table.board_message(match_id), what="the board")
+    await twin.slash(bob, "match resign", match=match_id, channel_id=int(board["channel_id"]))
+    await twin.wait_for(lambda: [m for m in twin.posts(twin.channel["id"])
+                                 if f"League #{league_id}" in message_text(m) and "final standings" in message_text(m).lower()],
+                        what="the final standings")
+
+    # at the end the pools, the decks and the seed are shown to everyone
+    ix = await twin.slash(bob, "league decklists", player=alice, league=league_id)
+    assert "Pool (5 cards)" in ix.text, ix.text
+    show = await twin.click(bob, _table(twin, draft_id), f"dr:{draft_id}:show")
+    assert "The seed that dealt the cards" in message_text(show.last), message_text(show.last)
     assert_every_message_within_limits(twin)
