@@ -181,7 +181,7 @@ class Draft(commands.Cog):
         round_no = (machine.round, machine.rounds) if machine is not None and not machine.done else None
         return table_layout(row, locale, waiting=waiting, deadline=min(deadlines) if deadlines else None,
                             info=row.state, play=self.command("draft play", locale), round_no=round_no,
-                            league=row.league_id)
+                            league=row.league_id, late=service.timed_out(row))
 
     def command(self, path: str, locale: str) -> str:
         """A command as the reader's client names it (in Japanese, its Japanese name)."""

@@ -67,12 +67,14 @@ def seat_lines(row: Any, locale: str, *, decks: bool = False, waiting: Iterable[
 
 def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline: float | None = None,
                  info: dict | None = None, play: str = "`/draft play`",
-                 round_no: tuple[int, int] | None = None, league: int | None = None) -> discord.ui.LayoutView:
+                 round_no: tuple[int, int] | None = None, league: int | None = None,
+                 late: Sequence[dict] = ()) -> discord.ui.LayoutView:
     """The draft's public message; ``waiting``: the seats picking now, ``deadline`` the earliest
     time a pick is taken for its player; ``info``: the draft's numbers (packs, size, timer);
     ``play``: the command that challenges, as the reader's client names it; ``round_no``: a
     booster draft's (round, rounds), to say which way its packs pass; ``league``: the event whose
-    pod this is (its decks are locked, its pools and seed shown under the event's decklist rules)."""
+    pod this is (its decks are locked, its pools and seed shown under the event's decklist rules);
+    ``late``: the newest picks the timer made for a person (who and which pick, never the card)."""
     info = info or {}
     blocks = [set_line(row, locale) + tr("draft.sep", locale) + format_line(row, info, locale)]
     blocks.append("\n".join(seat_lines(row, locale, decks=row.status in ("building", "done"), waiting=waiting)))
@@ -92,6 +94,11 @@ def table_layout(row: Any, locale: str, *, waiting: Sequence[int] = (), deadline
         if deadline:
             line = tr("draft.two_sentences", locale, a=line, b=tr("draft.table.until", locale, when=when(deadline)))
         blocks.append(line)
+        if late:
+            names = {s.seat: safe_text(s.name, 40) for s in row.seats}
+            said = [tr("draft.table.late_pick" if x["round"] is not None else "draft.table.late_take", locale,
+                       name=names.get(x["seat"], "?"), round=x["round"] or 0, pick=x["pick"]) for x in late]
+            blocks.append("-# ⏱ " + tr("draft.table.late", locale, picks=tr("core.list_sep", locale).join(said)))
         items = [TableButton(row.id, "pack", label=tr("draft.button.pack", locale), style=discord.ButtonStyle.primary)]
     elif row.status == "building":
         blocks.append(tr("draft.table.building", locale, command=play) if league is None

@@ -110,3 +110,21 @@ def test_the_survey_is_one_tap_a_part_and_says_it_is_anonymous(cards):
     assert len(strong["options"]) == 25
     words = _words(view)
     assert "fun 4/5" in words and "never says who" in words
+
+
+def test_the_table_says_whose_pick_the_timer_took_and_never_the_card():
+    late = [{"seat": 0, "round": 1, "pick": 3}]
+    en = _words(table_layout(_row("drafting"), "en", waiting=[0], late=late))
+    ja = _words(table_layout(_row("drafting"), "ja", waiting=[0], late=late))
+    assert "Time ran out, so the computer picked for: Alice (round 1, pick 3)." in en
+    assert "時間切れのため、コンピューターが代わりにピックしました：Alice（1巡目・3ピック目）" in ja
+
+
+def test_an_event_pods_table_keeps_its_seed_for_the_events_lists_and_sends_players_to_the_event():
+    """An event's pool is locked like a decklist and shown under the same rules: the table of a
+    done pod never shows the seed that would deal every pool again."""
+    row = _row("done", "sealed")
+    words = _words(table_layout(row, "en", league=4))
+    assert bytes(range(32)).hex() not in words and "locked for event #4" in words
+    assert "Play my match" in _words(table_layout(_row("building", "sealed"), "en", league=4))
+    assert "大会 #4" in _words(table_layout(row, "ja", league=4))

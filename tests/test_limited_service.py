@@ -112,6 +112,7 @@ async def test_a_booster_draft_from_creation_to_the_report(table, store):
     row = expired[0].data["turn"].draft
     machine = drafts.machine(row)
     assert [e.auto for e in machine.log if e.seat == bob_seat] == [True]
+    assert drafts.timed_out(row) == [{"seat": bob_seat, "round": 1, "pick": 1}], "said in public: who, which pick"
     await _pick_through(drafts, draft.id, [ALICE, BOB])
     row, _ = await drafts.get(draft.id)
     assert row.status == "building"

@@ -167,6 +167,20 @@ class Drafts(Building, Feedback):
             return [m.to_act] if m.to_act is not None else []
         return list(m.waiting())
 
+    def timed_out(self, row: DraftRow, most: int = 3) -> list[dict]:
+        """The newest picks (or Winston takes) the timer made for a person, newest last — said in
+        public (who, and which pick: never the card, which is theirs alone): ``[{"seat", "round",
+        "pick"}]`` (a Winston take: ``round`` None, ``pick`` its turn)."""
+        m = self.read_machine(row)
+        if m is None:
+            return []
+        people = {s.seat for s in row.seats if s.user_id is not None}
+        if isinstance(m, WinstonDraft):
+            late = [{"seat": e.player, "round": None, "pick": e.turn} for e in m.log if e.auto and e.player in people]
+        else:
+            late = [{"seat": e.seat, "round": e.round, "pick": e.pick_no} for e in m.log if e.auto and e.seat in people]
+        return late[-most:]
+
     def deadline(self, row: DraftRow, seat: int) -> float | None:
         m = self.read_machine(row)
         if m is None or row.status != "drafting":

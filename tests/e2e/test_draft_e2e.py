@@ -98,6 +98,10 @@ async def test_a_booster_draft_with_computers_a_timed_out_pick_decks_a_match_the
     await twin.advance(51)
     await twin.wait_for(lambda: re.search(r"pick 2", message_text(_draft_dm(twin, bob, draft_id) or {})) or None,
                         timeout=CLOCK_LOOP + 20, what="Bob's pick taken for him")
+    # the table says so, in public: who and which pick, never the card
+    await twin.wait_for(lambda: "the computer picked for:" in message_text(_table(twin, draft_id))
+                        and "Bob (round 1, pick 1)" in message_text(_table(twin, draft_id)),
+                        what="the table to say Bob's pick was taken for him")
     # both pick the first card of each pack until the picking is over
     for _ in range(120):
         moved = False
