@@ -27,10 +27,10 @@ CLOCK_LOOP = 1
 MANAGER = str((1 << 5) | int(MEMBER_PERMISSIONS))
 SET = "Owl Kings"
 # the boosters deal only white and green resource cards, which a deck may hold as many of as it
-# likes (blue and red have deck-wide totals): every pool of 24 makes a legal deck of 15
+# likes (blue and red have deck-wide totals): every pool of 18 makes a legal deck of 15
 PLAIN = clone_ids("logic_square", 2, where=lambda c: c.get("colour") in ("white", "green"))
 BLS_LIMITED = {"deck": {"size": 15, "copies": 2}, "rarities": {"common": PLAIN},
-               "boosters": {"packs": 3, "size": 8, "slots": [{"rarity": "common", "count": 8}]}}
+               "boosters": {"packs": 3, "size": 6, "slots": [{"rarity": "common", "count": 6}]}}
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ async def test_a_booster_draft_with_computers_a_timed_out_pick_decks_a_match_the
     # each person's DM: the pack's picture, its cards numbered in one select, the time to pick
     dm = await twin.wait_for(lambda: _pick_select(_draft_dm(twin, alice, draft_id), draft_id) and
                              _draft_dm(twin, alice, draft_id), what="Alice's first pack")
-    assert pictures_of(dm) == ["pack.png"] and "Round 1 of 3 · pick 1 · 8 cards" in message_text(dm)
+    assert pictures_of(dm) == ["pack.png"] and "Round 1 of 3 · pick 1 · 6 cards" in message_text(dm)
     assert "<t:" in message_text(dm), "the time left, in each reader's own clock"
     select = _pick_select(dm, draft_id)
     assert [o["label"][:3] for o in select["options"]][:2] == ["1. ", "2. "]
@@ -93,9 +93,9 @@ async def test_a_booster_draft_with_computers_a_timed_out_pick_decks_a_match_the
     table_text = await twin.wait_for(lambda: "Still picking" in message_text(_table(twin, draft_id))
                                      and message_text(_table(twin, draft_id)), what="the table says who picks")
     assert "🤖" in table_text and f"<@{bob['id']}>" in table_text
-    # Alice picks her first card; Bob lets his time run out (50 s for a pack of 8): the clock picks for him
+    # Alice picks her first card; Bob lets his time run out (40 s for a pack of 6): the clock picks for him
     await twin.click(alice, dm, select["custom_id"], values=[select["options"][0]["value"]])
-    await twin.advance(51)
+    await twin.advance(41)
     await twin.wait_for(lambda: re.search(r"pick 2", message_text(_draft_dm(twin, bob, draft_id) or {})) or None,
                         timeout=CLOCK_LOOP + 20, what="Bob's pick taken for him")
     # the table says so, in public: who and which pick, never the card
