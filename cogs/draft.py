@@ -564,6 +564,9 @@ class Draft(commands.Cog):
             deck = ", ".join(safe_text(cards.name(c, locale), 30) for c in (s.deck or ()))
             blocks.append(tr("draft.show.seat", locale, seat=s.seat + 1, name=who, pool=pool or "-", deck=deck or "-"))
         blocks.append(tr("draft.show.seed", locale, seed=row.seed.hex()))
+        again = await self.service.dealt_again(row)      # the seed deals the same cards again
+        if again is not None:
+            blocks.append(tr("draft.show.redealt" if again else "draft.show.not_redealt", locale))
         view = layout(title=tr("draft.show.title", locale, draft=row.id), blocks=blocks)
         await reply(interaction, view=view)
 

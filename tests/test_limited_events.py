@@ -226,8 +226,13 @@ async def test_a_sealed_event_of_art_of_war_from_the_pools_to_the_lists_shown_at
     assert "P1" in refused.error.params["names"] and "P2" in refused.error.params["names"]
 
     drafts = leagues.limited.drafts
-    pools = drafts.pools((await drafts.get(draft_id))[0])
+    row = (await drafts.get(draft_id))[0]
+    pools = drafts.pools(row)
     assert all(len(p) == 5 and set(p) <= set(KINGS) for p in pools)
+    # "Pools are dealt from a recorded seed, so a pool can be shown and re-dealt exactly"
+    assert await drafts.dealt_again(row) is True
+    changed = replace(row, state={**row.state, "pools": [pools[0] + [KINGS[0]], pools[1]]})
+    assert await drafts.dealt_again(changed) is False, "a pool changed in the store is told"
     for uid in (1, 2):
         saved = await drafts.save_deck(draft_id, uid, [], G, auto=True)
         assert saved.ok, (saved.error, saved.info)

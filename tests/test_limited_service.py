@@ -116,6 +116,7 @@ async def test_a_booster_draft_from_creation_to_the_report(table, store):
     await _pick_through(drafts, draft.id, [ALICE, BOB])
     row, _ = await drafts.get(draft.id)
     assert row.status == "building"
+    assert await drafts.dealt_again(row) is True, "the recorded seed deals the same packs again"
     pools = drafts.pools(row)
     assert [len(p) for p in pools] == [30, 30, 30, 30]
     # a deck the pool does not hold is refused with its reasons; then each builds one

@@ -399,6 +399,26 @@ class Drafts(Building, Feedback):
             return Result(ok=True, data={"turn": turn})
         return await self._change(draft_id, guild_id, change)
 
+    async def dealt_again(self, row: DraftRow) -> bool | None:
+        """Deal the draft's cards again from its recorded seed and compare them with what it
+        holds (the sealed pools, the packs or the Winston stack as first dealt): True when they
+        are the same, False when not (a changed row), None when the set cannot be read."""
+        cards, err = await self.cards_of(row)
+        if err:
+            return None
+        try:
+            packs = self._deal(row, cards)
+        except (D.DealError, ValueError):
+            return False
+        if row.format == "sealed":
+            return D.sealed_pools(packs) == [list(p) for p in row.state.get("pools") or []]
+        m = self.read_machine(row)
+        if m is None:
+            return False
+        if isinstance(m, WinstonDraft):
+            return tuple(packs) == tuple(m.dealt())
+        return [[tuple(p) for p in rnd] for rnd in packs] == [[tuple(p) for p in rnd] for rnd in m.dealt()]
+
     def _deal(self, row: DraftRow, cards: DraftCards) -> Any:
         """The packs (``packs[round][seat]``), or the Winston stack, from the draft's seed."""
         n, plan = len(row.seats), row.state

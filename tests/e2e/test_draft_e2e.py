@@ -281,4 +281,5 @@ async def test_a_sealed_event_of_art_of_war_with_pools_locked_and_shown_at_the_e
     assert "Pool (5 cards)" in ix.text, ix.text
     show = await twin.click(bob, _table(twin, draft_id), f"dr:{draft_id}:show")
     assert "The seed that dealt the cards" in message_text(show.last), message_text(show.last)
+    assert "Dealt again from this seed, the cards are the same" in message_text(show.last)
     assert_every_message_within_limits(twin)
