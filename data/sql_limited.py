@@ -13,6 +13,8 @@ what the per-card figures of a server's set read (host/stats/card_figures.py):
 * once the draft is over, its **picks** (:class:`PickRecord`); the **games** played with drafted
   and sealed decks (:class:`LimitedGameRecord`); and the **survey** after a match
   (:class:`SurveyRecord`, one answer per player per match: a second replaces the first).
+  Each write of these three also adds what it newly keeps to the counters the report reads, in
+  the same transaction (data/sql_card_counters.py, mixed into the store beside this class).
 
 Secrecy: a pool is hidden information until the draft ends, so the seed is left out of a
 :class:`DraftRow`'s ``repr`` (no log line shows it) and picks are refused before the draft is
@@ -617,7 +619,8 @@ class LimitedSql:
     async def add_picks(self, draft_id: int, picks: Iterable[PickRecord]) -> None:
         """Keep the picks of a finished draft (:class:`LimitedRefused` ``not_done`` before it is
         ``done``: picks are hidden information until then).  Idempotent: a pick already kept
-        (same ``seq``) stays as it was."""
+        (same ``seq``) stays as it was.  The picks newly kept are added to the report's counters
+        in the same transaction (data/sql_card_counters.py)."""
         did = valid_id(draft_id)
         if did is None:
             raise LimitedRefused(NO_DRAFT)
@@ -636,7 +639,8 @@ class LimitedSql:
         async with self._write() as c:                             # type: ignore[attr-defined]
             head = await c.fetchone("SELECT guild_id, game, set_name, set_version, status, "
                                     "(SELECT COUNT(*) FROM limited_seats WHERE draft_id = ?) "
-                                    "FROM limited_drafts WHERE id = ?", did, did)
+                                    "FROM limited_drafts WHERE id = ?" + self._FOR_UPDATE,   # type: ignore[attr-defined]
+                                    did, did)
             if head is None:
                 raise LimitedRefused(NO_DRAFT)
             guild, game, set_name, set_version, status, n_seats = head
@@ -644,20 +648,21 @@ class LimitedSql:
                 raise LimitedRefused(NOT_DONE)
             if any(p.seat >= n_seats for p in rows):
                 problem = f"a pick at a seat draft {did} does not have"
-            else:
+            elif new := await self._count_picks(c, did, (guild, game, set_name, set_version), rows):  # type: ignore[attr-defined]
                 await c.executemany(
                     "INSERT INTO limited_picks (draft_id, seq, round, pick_no, seat, card, offered, human, at, "
                     "guild_id, game, set_name, set_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (draft_id, seq) DO NOTHING",
                     [(did, p.seq, p.round, p.pick_no, p.seat, p.card, dumps(list(p.offered), "offered"),
-                      int(p.human), p.at, guild, game, set_name, set_version) for p in rows])
+                      int(p.human), p.at, guild, game, set_name, set_version) for p in new])
         if problem is not None:     # (raised outside the transaction, which wrote nothing)
             raise ValueError(problem)
 
     async def add_limited_games(self, rows: Iterable[LimitedGameRecord]) -> None:
         """Keep the seats of finished matches played with limited decks.  Idempotent per
         (match, seat): a seat already kept stays as it was.  ``ValueError`` (nothing written)
-        when a row's server, game or set is not its draft's, or its match or draft does not exist."""
+        when a row's server, game or set is not its draft's, or its match or draft does not exist.
+        The seats newly kept are added to the report's counters in the same transaction."""
         games = []
         for g in rows:
             if not isinstance(g, LimitedGameRecord):
@@ -674,7 +679,8 @@ class LimitedSql:
             keys = {r[0]: tuple(r[1:]) for r in await c.fetchall(
                 f"SELECT id, guild_id, game, set_name, set_version FROM limited_drafts WHERE {cond}", *args)}
             cond, args = self._in("id", matches, "bigint")         # type: ignore[attr-defined]
-            found = {r[0] for r in await c.fetchall(f"SELECT id FROM matches WHERE {cond}", *args)}
+            found = {r[0] for r in await c.fetchall(f"SELECT id FROM matches WHERE {cond} ORDER BY id"
+                                                    + self._FOR_UPDATE, *args)}   # type: ignore[attr-defined]
             for g in games:
                 if g.match_id not in found:
                     problem = f"match {g.match_id} does not exist"
@@ -684,26 +690,30 @@ class LimitedSql:
                 if problem is not None:
                     break
             else:
+                new_games = await self._count_games(c, games)      # type: ignore[attr-defined]
                 await c.executemany(
                     f"INSERT INTO limited_games ({_GAME_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (match_id, seat) DO NOTHING",
                     [(g.match_id, g.seat, g.draft_id, g.guild_id, g.game, g.set_name, g.set_version,
                       dumps(list(g.deck), "deck"), dumps(list(g.drawn), "drawn"), dumps(list(g.played), "played"),
-                      g.score) for g in games])
+                      g.score) for g in new_games])
         if problem is not None:     # (raised outside the transaction, which wrote nothing)
             raise ValueError(problem)
 
     async def put_survey(self, record: SurveyRecord) -> None:
         """Keep one player's survey answer after a match, replacing an earlier answer of theirs
-        to the same match.  ``ValueError`` (nothing written) when the match does not exist."""
+        to the same match.  ``ValueError`` (nothing written) when the match does not exist.  The
+        report's counters lose the earlier answer and gain this one in the same transaction."""
         if not isinstance(record, SurveyRecord):
             raise ValueError("a survey answer is a SurveyRecord")
         r = _checked_for_writing(_survey, (record.match_id, record.user_id, record.guild_id, record.game,
                                            record.set_name, record.set_version, record.fun, record.strong,
                                            record.weak, record.seen, record.at), False)
         async with self._write() as c:                             # type: ignore[attr-defined]
-            there = await c.fetchval("SELECT id FROM matches WHERE id = ?", r.match_id) is not None
+            there = await c.fetchval("SELECT id FROM matches WHERE id = ?" + self._FOR_UPDATE,  # type: ignore[attr-defined]
+                                     r.match_id) is not None
             if there:
+                await self._count_survey(c, r)                     # type: ignore[attr-defined]
                 await c.execute(
                     f"INSERT INTO card_surveys ({_SURVEY_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (match_id, user_id) DO UPDATE SET guild_id = excluded.guild_id, "
@@ -717,19 +727,27 @@ class LimitedSql:
 
     async def limited_rows(self, guild_id: int, game: str, set_name: str | None, set_version: int | None
                            ) -> tuple[list[PickRecord], list[LimitedGameRecord], list[SurveyRecord]]:
-        """Everything the per-card report of one server's set version reads (``set_name`` None:
+        """Every row the per-card figures of one server's set version count (``set_name`` None:
         the shipped cards): the picks, the games and the survey answers, each from one index
-        range.  A row that does not read is skipped and logged."""
+        range.  A row that does not read is skipped and logged.  (``/cards report`` reads the
+        counters kept from these rows instead, data/sql_card_counters.py, which counts a
+        version from them again when it must.)"""
         gid = valid_id(guild_id)
         if gid is None or game not in GAMES:
             return [], [], []
+        async with self._read() as c:                              # type: ignore[attr-defined]
+            return await self._limited_rows_in(c, gid, game, set_name, set_version)
+
+    async def _limited_rows_in(self, c: Any, gid: int, game: str, set_name: str | None, set_version: int | None
+                               ) -> tuple[list[PickRecord], list[LimitedGameRecord], list[SurveyRecord]]:
+        """:meth:`limited_rows` on the connection ``c`` (also inside a write: the counters'
+        recount, data/sql_card_counters.py)."""
         cond, args = _set_where(set_name, set_version)
         where, params = f"WHERE guild_id = ? AND game = ? AND {cond}", [gid, game, *args]
-        async with self._read() as c:                              # type: ignore[attr-defined]
-            picks = await c.fetchall(f"SELECT {_PICK_COLS} FROM limited_picks {where} ORDER BY draft_id, seq", *params)
-            games = await c.fetchall(f"SELECT {_GAME_COLS} FROM limited_games {where} ORDER BY match_id, seat", *params)
-            surveys = await c.fetchall(f"SELECT {_SURVEY_COLS} FROM card_surveys {where} ORDER BY match_id, user_id",
-                                       *params)
+        picks = await c.fetchall(f"SELECT {_PICK_COLS} FROM limited_picks {where} ORDER BY draft_id, seq", *params)
+        games = await c.fetchall(f"SELECT {_GAME_COLS} FROM limited_games {where} ORDER BY match_id, seat", *params)
+        surveys = await c.fetchall(f"SELECT {_SURVEY_COLS} FROM card_surveys {where} ORDER BY match_id, user_id",
+                                   *params)
         what = f"guild {gid} {game} set {set_name!r} v{set_version}"
         return (_read_each(picks, _pick, f"{what}: picks"), _read_each(games, _game, f"{what}: limited games"),
                 _read_each(surveys, _survey, f"{what}: surveys"))

@@ -22,8 +22,9 @@ matches here, the quarantine in :mod:`data.sql_quarantine`, records, ratings, le
 in :mod:`data.sql_records`, card sets in :mod:`data.sql_card_sets`, statistics in
 :mod:`data.sql_stats`, the clocks across days (players' settings, vacations, the games
 waiting on a player, notices sent and held) in :mod:`data.sql_clocks`, moves taken back in
-:mod:`data.sql_undo`, and limited play (drafts, seats and decks, picks, games and surveys) in
-:mod:`data.sql_limited`.
+:mod:`data.sql_undo`, limited play (drafts, seats and decks, picks, games and surveys) in
+:mod:`data.sql_limited`, and the counters ``/cards report`` reads in
+:mod:`data.sql_card_counters`.
 
 Failures (issue 31, :mod:`data.resilience`): a driver error leaves a backend's ``_read()`` /
 ``_write()`` as a :class:`data.store.StoreError` — a :class:`data.store.TransientStoreError` for
@@ -90,6 +91,7 @@ from data.sql_stats import STATS_IDEMPOTENT, STATS_READS, STATS_WRITES, StatsSql
 from data.sql_records import RecordsSql
 from data.sql_undo import UNDO_READS, UNDO_WRITES, UndoSql
 from data.sql_limited import LIMITED_IDEMPOTENT, LIMITED_READS, LIMITED_WRITES, LimitedSql
+from data.sql_card_counters import COUNTER_IDEMPOTENT, CardCountersSql
 
 log = logging.getLogger("data.store")
 
@@ -133,7 +135,8 @@ _HISTORY_COLS = "match_id, scope, game, user_id, mu_before, sigma_before, mu, si
 _RESULT_COLS = "match_id, game, guild_id, seat, user_id, outcome, reason, finished_at"
 
 
-class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, UndoSql, LimitedSql, Store):
+class SqlStore(QuarantineSql, RecordsSql, CardSetsSql, StatsSql, ClocksSql, UndoSql, LimitedSql, CardCountersSql,
+               Store):
     """The SQL of every store method, once; see the module docstring for what a backend adds."""
 
     # -- dialect (the SQLite spelling; PostgresStore overrides) ----------------------------
@@ -663,4 +666,4 @@ retry_all(SqlStore, (
     *CARD_SET_READS, *CARD_SET_WRITES, *STATS_READS, *STATS_WRITES, *UNDO_READS, *UNDO_WRITES,
     *LIMITED_READS, *LIMITED_WRITES),
     idempotent=("quarantine", "set_ref", "set_guild_setting", "record_processed", "save_deck",
-                "delete_deck", *CARD_SET_IDEMPOTENT, *STATS_IDEMPOTENT, *LIMITED_IDEMPOTENT))
+                "delete_deck", *CARD_SET_IDEMPOTENT, *STATS_IDEMPOTENT, *LIMITED_IDEMPOTENT, *COUNTER_IDEMPOTENT))

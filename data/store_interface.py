@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 if TYPE_CHECKING:   # (the rows of limited play are defined beside their SQL, which imports this module)
+    from data.card_counts import CardCounts, SetCounts
     from data.sql_limited import DraftRow, LimitedGameRecord, PickRecord, SeatRow, SurveyRecord
 
 # Match status values.
@@ -684,6 +685,13 @@ class Store(abc.ABC):
     async def limited_rows(self, guild_id: int, game: str, set_name: str | None, set_version: int | None
                            ) -> tuple[list["PickRecord"], list["LimitedGameRecord"], list["SurveyRecord"]]:
         """The picks, games and survey answers of one server's set version (None: shipped cards)."""
+
+    @abc.abstractmethod
+    async def card_counts(self, guild_id: int, game: str, set_name: str | None, set_version: int | None
+                          ) -> tuple[list["CardCounts"], "SetCounts"]:
+        """The counters ``/cards report`` reads for one server's set version (None: shipped
+        cards), kept up to date as picks, games and answers are written (data/card_counts.py,
+        data/sql_card_counters.py): one per card and the version's totals."""
 
 
 # -- records, ratings and leagues (issue 4) ----------------------------------------------------

@@ -28,7 +28,10 @@ the first.  The player key is read for that rule only: no figure and nothing in 
 :class:`CardReport` says who answered or how.
 
 Linear in its input: every row is read once into counting dicts (``Counter.update`` over a
-deck counts in C), never a scan of every game per card.
+deck counts in C), never a scan of every game per card.  :func:`report_from_counts` builds the
+same report from a version's counters instead (data/card_counts.py: sums the store keeps up to
+date as rows are written), which is what ``/cards report`` reads: a few hundred counter rows in
+place of every pick, seat-game and answer.
 
 >>> games = [SeatGame("m1", 0, frozenset({"a", "b"}), frozenset({"a"}), frozenset({"a"}), 1.0),
 ...          SeatGame("m1", 1, frozenset({"a", "c"}), frozenset({"c"}), frozenset(), 0.0)]
@@ -47,6 +50,7 @@ from operator import attrgetter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from data.card_counts import CardCounts, SetCounts
 from data.intervals import wilson
 
 #: a win rate needs so many seat-games (the card in the deck, drawn, played) before it is shown
@@ -476,6 +480,47 @@ def report(picks: Iterable[PickRow], games: Iterable[SeatGame], surveys: Iterabl
                       fun_figure(answers, min_surveys), min_games, min_drafts, min_surveys)
 
 
+def report_from_counts(counts: Iterable[CardCounts], totals: SetCounts, *, cards: Iterable[str] = (),
+                       min_games: int = MIN_SEAT_GAMES, min_drafts: int = MIN_DRAFTS,
+                       min_surveys: int = MIN_SURVEYS) -> CardReport:
+    """The same :class:`CardReport` as :func:`report` — the same values, intervals, minimum
+    samples, order and totals — built from a set version's counters (data/card_counts.py:
+    what the store keeps as rows are written) instead of its rows: a few hundred
+    :class:`CardCounts` and one :class:`SetCounts`, so ``/cards report`` need not read every
+    pick, seat-game and answer.  Every card of ``cards`` has a row, and so has every card the
+    counters name (offered to a person, in a deck, drawn, played or shown in a surveyed match).
+    Raises ValueError on a card counted twice."""
+    if min(min_games, min_drafts, min_surveys) < 1:
+        raise ValueError("a minimum sample is at least 1")
+    by_card: dict[str, CardCounts] = {}
+    for k in counts:
+        if k.card in by_card:
+            raise ValueError(f"card {k.card!r} is counted twice")
+        by_card[k.card] = k
+    every = set(cards)
+    for c in every:
+        _card(c, "a card of the set")
+    every.update(c for c, k in by_card.items() if k.named)
+
+    def win_rate(wins: float, games_n: int) -> Figure | None:
+        return rate(float(wins), games_n) if games_n >= min_games else None
+
+    rows = []
+    for c in every:
+        k = by_card.get(c) or CardCounts(c)
+        avg = (mean(k.pick_sum, k.pick_squares, k.taken, floor=1.0)
+               if k.drafts_taken >= min_drafts and k.taken >= 2 else None)
+        pr = rate(k.taken, k.offered) if k.drafts_offered >= min_drafts else None
+        rows.append(CardRow(c, avg, pr, win_rate(k.game_wins, k.games), win_rate(k.drawn_wins, k.drawn),
+                            win_rate(k.played_wins, k.played), k.games, k.drawn, k.played, k.offered, k.taken,
+                            k.strong, k.weak, k.surveyed))
+    rows.sort(key=lambda r: (r.in_deck is None, -(r.in_deck.value if r.in_deck else 0.0), -r.games, r.card))
+    fun = (mean(totals.fun_sum, totals.fun_squares, totals.fun_n, 1.0, 5.0)
+           if totals.fun_n >= max(2, min_surveys) else None)
+    return CardReport(tuple(rows), totals.drafts, totals.matches, totals.seat_games, totals.surveys, fun,
+                      min_games, min_drafts, min_surveys)
+
+
 def report_from_json(picks: Iterable[Mapping], games: Iterable[Mapping], surveys: Iterable[Mapping],
                      **kw: Any) -> CardReport:
     """:func:`report` of stored rows (each checked as it is read: a row that does not fit raises
@@ -484,5 +529,5 @@ def report_from_json(picks: Iterable[Mapping], games: Iterable[Mapping], surveys
                   (SurveyAnswer.from_json(d) for d in surveys), **kw)
 
 
-__all__ = ["Figure", "PickRow", "SeatGame", "SurveyAnswer", "CardRow", "CardReport", "report", "report_from_json",
-           "one_per_player", "fun_figure", "rate", "mean", "t975", "MIN_SEAT_GAMES", "MIN_DRAFTS", "MIN_SURVEYS"]
+__all__ = ["Figure", "PickRow", "SeatGame", "SurveyAnswer", "CardRow", "CardReport", "report", "report_from_counts",
+           "report_from_json", "one_per_player", "fun_figure", "rate", "mean", "t975", "MIN_SEAT_GAMES", "MIN_DRAFTS", "MIN_SURVEYS"]
