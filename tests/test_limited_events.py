@@ -265,6 +265,10 @@ async def test_a_sealed_event_of_art_of_war_from_the_pools_to_the_lists_shown_at
     resigned = await host.resign(rec.id, 2)
     assert resigned.ok, resigned.error
     await leagues.on_finish(resigned.match)
+    kept = await drafts.on_match_finished(resigned.match)      # the rows of the per-card figures
+    assert kept.ok and set(kept.data["survey"]) == {1, 2}
+    _picks, games, _answers = await store.limited_rows(G, "art_of_war", "Kings", 1)
+    assert sorted((g.seat, g.draft_id) for g in games) == [(0, draft_id), (1, draft_id)]
     lg = await leagues.get(lid)
     assert lg.status == "finished"
     assert E.decklists_public(lg.data, lg.status), "the pools and decks are shown at the end"
