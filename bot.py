@@ -481,7 +481,7 @@ def run_rebuild_stats(guild: str) -> int:
 # every environment variable the program reads: name -> its catalog entry (bot.env.<name>)
 ENVIRONMENT = ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID",
                "SYNC_COMMANDS", "METRICS_PORT", "METRICS_HOST", "LOGIC_SQUARE_CARDS_DIR", "CARD_BALANCE_CPU_SECONDS", "CARD_BALANCE_PER_ORDER",
-               "LANG")
+               "CARD_BALANCE_VALUE_MATCHES", "LANG")
 TEST_ENVIRONMENT = ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "BOT_TEST_PLUGINS", "BOT_TEST_CLOCK_FILE",
                     "BOT_TEST_CLOCK_LOOP", "BOT_TEST_GUILD_READY")
 

@@ -13,6 +13,15 @@ to show a run's progress (called at most every :data:`EDIT_EVERY` seconds) and i
   match's seed follows from the run's plan (:mod:`balance.sets`), so after a restart the run goes
   on from the next match and measures exactly what it would have; a run whose set can no longer
   be read is told as stopped.
+- **Card values.**  A run of a card game's set also plays the plan's card-values part
+  (:data:`balance.sets.VALUE_MATCHES` self-play matches with random decks,
+  ``CARD_BALANCE_VALUE_MATCHES``), interleaved with the deck matches in the same worker and under
+  the same CPU limit, each result stored in ``progress["values"]``.  When the run ends (done, or
+  stopped with what it played) the set's values (:func:`balance.card_values.values_from`,
+  labelled with the set's name and version) are stored as ``progress["card_values"]``: the
+  computer drafter of that set version drafts by them (host/limited/cards.py).  A set whose cards
+  cannot make random decks gives the values up (``progress["values_off"]``) and the deck matches
+  go on.
 """
 from __future__ import annotations
 
@@ -47,6 +56,15 @@ def per_order(default: int) -> int:
     unit tests check its figures with 20; a run's result always says its n."""
     raw = os.environ.get("CARD_BALANCE_PER_ORDER", "").strip()
     return max(1, min(100, int(raw))) if raw.isdigit() else default
+
+
+def value_matches(default: int) -> int:
+    """The card values' matches a run plays: ``default`` (40), or ``CARD_BALANCE_VALUE_MATCHES``
+    (0–400; 0 measures no card values, fewer than the default only to try the flow — the tests)."""
+    raw = os.environ.get("CARD_BALANCE_VALUE_MATCHES", "").strip()
+    return max(0, min(400, int(raw))) if raw.isdigit() else default
+
+
 WAITING, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 
 Update = Callable[[BalanceRun, str, "bytes | None", bool], Awaitable[None]]
@@ -118,8 +136,10 @@ def _died_of_cpu(pool: ProcessPoolExecutor) -> bool:
     return any(getattr(p, "exitcode", None) in dead for p in list(procs.values()))
 
 
-def _play(row_fields: dict, game_name: str, plan: dict, matches: list) -> tuple[list, float]:
-    """The worker's entry point: play ``matches`` of ``plan`` with the set version's engine."""
+def _play(row_fields: dict, game_name: str, plan: dict, matches: list, kind: str = "decks") -> tuple[list, float]:
+    """The worker's entry point: play ``matches`` of ``plan`` with the set version's engine —
+    planned deck matches, or (``kind`` "values") match numbers of the card values' part."""
+    from balance import card_values
     from balance.sets import play_chunk
     from data.store import CardSetRow
     from host.engines import build
@@ -133,6 +153,9 @@ def _play(row_fields: dict, game_name: str, plan: dict, matches: list) -> tuple[
         if set_id not in _engines:
             _engines.clear()
             _engines[set_id] = build(CardSetRow(**row_fields)).engine
+        if kind == "values":
+            return card_values.play_chunk(game_name, matches, seed=int(plan["values"]["seed"]),
+                                          engine=_engines[set_id])
         return play_chunk(game_name, _engines[set_id], plan, matches)
     finally:
         _playing = False
@@ -159,7 +182,8 @@ class BalanceRuns:
     async def request(self, guild_id: int | None, user_id: int, game: str, name: str, version: int | None = None,
                       *, channel_id: int | None = None, locale: str = "en") -> Result:
         """Queue a run of the set's newest version (or ``version``): ``data["run"]``, ``data["place"]``."""
-        from balance.sets import PER_ORDER, make_plan
+        from balance.card_values import GAMES
+        from balance.sets import PER_ORDER, VALUE_MATCHES, make_plan
 
         row, err = await self.card_sets.version(guild_id, game, name, version)
         if err:
@@ -176,7 +200,9 @@ class BalanceRuns:
         if waiting:
             return Result.fail("cards.err.balance_busy", run=waiting[0].id)
         run = BalanceRun(int(guild_id), int(row.id), game, int(user_id), i18n.locale_of(locale), WAITING,
-                         plan=make_plan(decks, per_order=per_order(PER_ORDER), seed=int(row.id)), channel_id=channel_id,
+                         plan=make_plan(decks, per_order=per_order(PER_ORDER), seed=int(row.id),
+                                        values=value_matches(VALUE_MATCHES) if game in GAMES else 0),
+                         channel_id=channel_id,
                          created_at=self.now(), updated_at=self.now())
         run = await self.store.create_balance_run(run)
         await self.store.log_card_set(CardSetLog(int(guild_id), int(user_id), "balance", game, row.name,
@@ -210,16 +236,69 @@ class BalanceRuns:
         return {d: ((ready.get(d) or {}).get("name") or {}).get(loc) or ((ready.get(d) or {}).get("name") or {}).get("en")
                 or d for d in run.plan.get("decks", [])}
 
+    def _card_names(self, run: BalanceRun, locale: str) -> dict[str, str]:
+        """The set's own cards' names (its entries, made on the run's end), card id → name."""
+        from host import engines
+
+        loaded = engines.cached(run.set_id)
+        loc = i18n.locale_of(locale)
+        out = {}
+        for e in getattr(loaded, "entries", None) or []:
+            name = (e.name or {}).get(loc) or (e.name or {}).get("en")
+            if e.own and not e.deck and name:
+                out[e.id] = str(name)
+        return out
+
+    @staticmethod
+    def _values_planned(run: BalanceRun) -> int:
+        """The card values' matches the run plays (those it played, once it gave them up)."""
+        from balance.sets import value_matches as planned
+
+        return len(run.progress.get("values", [])) if run.progress.get("values_off") else planned(run.plan)
+
     def progress_text(self, run: BalanceRun, locale: str, place: int | None = None) -> str:
         plan = run.plan
-        total = len(plan.get("matches", []))
-        done = len(run.progress.get("results", []))
+        decks_total = len(plan.get("matches", []))
+        values_total = self._values_planned(run)
+        total = decks_total + values_total
+        values_done = len(run.progress.get("values", []))
+        done = len(run.progress.get("results", [])) + values_done
         if run.status == WAITING:
-            return i18n.t("cards.balance.waiting", locale, run=run.id, place=place or 1, total=total,
-                          decks=len(plan.get("decks", [])), per=plan.get("per_order", 0))
-        return i18n.t("cards.balance.progress", locale, run=run.id, done=done, total=total,
-                      percent=int(100 * done / total) if total else 0, cpu=_minutes(run.cpu_s, locale),
+            return i18n.t("cards.balance.waiting_values" if values_total else "cards.balance.waiting", locale,
+                          run=run.id, place=place or 1, total=total, decks=len(plan.get("decks", [])),
+                          per=plan.get("per_order", 0), values=values_total)
+        return i18n.t("cards.balance.progress_values" if values_total else "cards.balance.progress", locale,
+                      run=run.id, done=done, total=total, percent=int(100 * done / total) if total else 0,
+                      vdone=values_done, vtotal=values_total, cpu=_minutes(run.cpu_s, locale),
                       limit=_minutes(self.cpu_limit, locale))
+
+    def _values_line(self, run: BalanceRun, locale: str) -> str | None:
+        """What the run measured of the set's card values: from how many matches, and its three
+        most valuable own cards by name (None: the run measures none, or it failed)."""
+        from balance.card_values import CardValues
+        from balance.sets import value_matches as planned
+
+        total = planned(run.plan)
+        if not total or run.status not in (DONE, STOPPED):
+            return None
+        if run.progress.get("values_off"):
+            return i18n.t("cards.balance.values_off", locale)
+        stored = run.progress.get("card_values")
+        if stored is None:
+            return i18n.t("cards.balance.values_none", locale) if not run.progress.get("values") else None
+        try:
+            values = CardValues.from_json(stored)
+        except ValueError as exc:
+            log.warning("balance run %s: its card values cannot be read (%s)", run.id, exc)
+            return None
+        names = self._card_names(run, locale)
+        best = [names[c] for c, _v in values.ranked() if c in names and values.games.get(c)][:3]
+        cards = i18n.t("core.list_sep", locale).join(i18n.t("cards.balance.values_card", locale, name=self.words(n))
+                                                     for n in best)
+        top = i18n.t("cards.balance.values_top", locale, cards=cards) if best else \
+            i18n.t("cards.balance.values_unheld", locale)
+        return i18n.t("cards.balance.values" if values.matches >= total else "cards.balance.values_partial", locale,
+                      n=values.matches, total=total, top=top)
 
     def result_text(self, run: BalanceRun, locale: str) -> str:
         from balance.sets import figures
@@ -245,6 +324,9 @@ class BalanceRuns:
             lines.append(i18n.t("cards.balance.draws", locale, share=_pct(d["share"]), low=_pct(d["ci95"][0]),
                                 high=_pct(d["ci95"][1]), n=d["n"], count=d["count"]))
         lines.append(i18n.t("cards.balance.targets", locale))
+        values = self._values_line(run, locale)
+        if values:
+            lines.append(values)
         return "\n".join(lines)
 
     # -------------------------------------------------------------- the worker loop
@@ -335,6 +417,7 @@ class BalanceRuns:
         return f"{loaded.row.name} v{loaded.row.version}" if loaded is not None else f"#{run.set_id}"
 
     async def _work(self, run: BalanceRun) -> None:
+        from balance.sets import next_chunk
         from host import engines
 
         self.current = run.id
@@ -347,23 +430,23 @@ class BalanceRuns:
             return
         run.status, run.updated_at = RUNNING, self.now()
         run.progress.setdefault("results", [])
+        run.progress.setdefault("values", [])
         await self.store.update_balance_run(run)
         await self._tell(run)
         last_told = time.monotonic()
         fields = {f.name: getattr(loaded.row, f.name) for f in dataclasses.fields(loaded.row)}
-        matches = run.plan.get("matches", [])
         loop = asyncio.get_running_loop()
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_worker_start, initargs=(max(1.0, self.cpu_limit - run.cpu_s),))
         try:
-            while len(run.progress["results"]) < len(matches):
+            while (step := next_chunk(run.plan, len(run.progress["results"]), len(run.progress["values"]),
+                                      self.chunk, values=not run.progress.get("values_off"))) is not None:
                 if run.cpu_s >= self.cpu_limit:
                     run.status, run.reason = STOPPED, "cpu"
                     break
-                done = len(run.progress["results"])
-                chunk = matches[done:done + self.chunk]
+                kind, chunk = step
                 try:
-                    results, cpu = await loop.run_in_executor(pool, _play, fields, run.game, run.plan, chunk)
+                    results, cpu = await loop.run_in_executor(pool, _play, fields, run.game, run.plan, chunk, kind)
                 except CpuBudgetSpent:        # the operating system's limit, inside a chunk
                     run.status, run.reason, run.cpu_s = STOPPED, "cpu", max(run.cpu_s, self.cpu_limit)
                     break
@@ -373,7 +456,14 @@ class BalanceRuns:
                     if cpu_out:
                         run.cpu_s = max(run.cpu_s, self.cpu_limit)
                     break
-                run.progress["results"].extend(results)
+                except Exception as exc:      # a values match the set cannot make (random decks): given up
+                    if kind != "values":
+                        raise
+                    log.warning("balance run %s: the card values are given up: %s", run.id, exc)
+                    run.progress["values_off"] = "unplayable"
+                    await self.store.update_balance_run(run)
+                    continue
+                run.progress["results" if kind == "decks" else "values"].extend(results)
                 run.cpu_s += cpu
                 run.updated_at = self.now()
                 await self.store.update_balance_run(run)
@@ -385,9 +475,32 @@ class BalanceRuns:
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
             self.current = None
+        await self._keep_values(run, loaded)
         run.updated_at = self.now()
         await self.store.update_balance_run(run)
         await self._tell(run, final=True)
+
+    async def _keep_values(self, run: BalanceRun, loaded: Any) -> None:
+        """The run's card values from the matches it played (``progress["card_values"]``; none
+        once they were given up: a set whose random decks fail measures nothing of them), and the
+        set's entries made ready for the result's card names; a failure of either is logged and
+        the run's result told without them."""
+        from balance.card_values import values_from
+
+        played = run.progress.get("values") or []
+        if played and run.status in (DONE, STOPPED) and not run.progress.get("values_off"):
+            label = f"{loaded.row.name} v{loaded.row.version}"
+            try:
+                values = await asyncio.to_thread(values_from, run.game, loaded.engine.decks.cards(), played,
+                                                 seed=int(run.plan["values"]["seed"]), label=label)
+                run.progress["card_values"] = values.to_json()
+            except Exception:
+                log.exception("balance run %s: its card values could not be worked out", run.id)
+        if played and self.card_sets is not None:
+            try:
+                await self.card_sets.entries(loaded)
+            except Exception:
+                log.warning("balance run %s: the set's card names could not be read", run.id, exc_info=True)
 
 
 def _pct(x: float | None) -> str:

@@ -2,7 +2,9 @@
 by the computer, one at a time, the others waiting with their place; at least 20 matches a
 pairing and seat order; stopped at the CPU-time cap with what was measured; resumed after a
 restart exactly where it was (every match's seed follows from the plan); progress told at most
-every 10 s; every figure with its 95 % interval."""
+every 10 s; every figure with its 95 % interval.  A run of a card game's set also measures the
+set's card values for the computer drafter (its own matches with random decks, interleaved, kept
+with the run: host/limited/cards.py drafts by them)."""
 from __future__ import annotations
 
 import asyncio
@@ -13,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from balance.sets import PER_ORDER, figures, make_plan, play_chunk
+from balance import card_values
+from balance.sets import PER_ORDER, VALUE_MATCHES, figures, make_plan, next_chunk, play_chunk
 from data.store import BalanceRun
 from host import Host, engines
 from host.balance_runs import EDIT_EVERY, BalanceRuns
@@ -29,6 +32,13 @@ def _zip() -> bytes:
         for p in sorted(DATA.glob("*.csv")):
             z.writestr(p.name, p.read_bytes())
     return buf.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def few_value_matches(monkeypatch):
+    """The card values' 40 matches are the plan's (test below); these tests measure the run's
+    flow with 4 of them, and the deck figures with the full 20 a pairing and seat order."""
+    monkeypatch.setenv("CARD_BALANCE_VALUE_MATCHES", "4")
 
 
 @pytest.fixture
@@ -227,3 +237,169 @@ def test_the_matches_per_pairing_and_seat_order_are_20_unless_a_trial_asks_for_f
     for raw, want in (("2", 2), ("0", 1), ("500", 100), ("x", 20), ("-3", 20), ("", 20)):
         monkeypatch.setenv("CARD_BALANCE_PER_ORDER", raw)
         assert per_order(PER_ORDER) == want, raw
+
+
+# ---------------------------------------------------------------------------- the card values
+def test_a_plan_has_a_card_values_part_interleaved_with_the_deck_matches(monkeypatch):
+    """"the plan gets a values part (40 matches, an environment override; the seed from the set
+    row as the deck plan's)"; the worker's next chunk is whichever kind is behind in proportion,
+    so a run stopped part-way has measured both."""
+    from host.balance_runs import value_matches
+
+    monkeypatch.delenv("CARD_BALANCE_VALUE_MATCHES")
+    assert value_matches(VALUE_MATCHES) == VALUE_MATCHES == 40
+    for raw, want in (("4", 4), ("0", 0), ("999", 400), ("x", 40), ("-1", 40)):
+        monkeypatch.setenv("CARD_BALANCE_VALUE_MATCHES", raw)
+        assert value_matches(VALUE_MATCHES) == want, raw
+    assert "values" not in make_plan(["a", "b"], per_order=2, seed=5)
+    plan = make_plan(["a", "b", "c"], per_order=2, seed=5, values=6)         # 12 deck matches, 6 values
+    assert plan["values"] == {"matches": 6, "seed": 5}
+    decks, values, order = 0, 0, []
+    while (step := next_chunk(plan, decks, values, 2)) is not None:
+        kind, chunk = step
+        order.append(kind[0])
+        if kind == "decks":
+            assert chunk == plan["matches"][decks:decks + 2]
+            decks += len(chunk)
+        else:
+            assert chunk == list(range(values, values + len(chunk)))
+            values += len(chunk)
+    assert (decks, values) == (12, 6) and "".join(order) == "dvddvddvd"
+    # given up (the set cannot make random decks): the decks only
+    assert next_chunk(plan, 4, 2, 2, values=False) == ("decks", plan["matches"][4:6])
+    assert next_chunk(plan, 12, 2, 2, values=False) is None
+
+
+async def test_a_run_plans_its_card_values_from_the_set_row(host, store, monkeypatch):
+    monkeypatch.delenv("CARD_BALANCE_VALUE_MATCHES")
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None
+    run = (await runs.request(G1, ADMIN, "art_of_war", SET)).data["run"]
+    assert run.plan["values"] == {"matches": VALUE_MATCHES, "seed": run.set_id} and run.plan["seed"] == run.set_id
+    text = runs.progress_text(run, "en", place=1)
+    assert f"{2 * PER_ORDER + VALUE_MATCHES} matches" in text and "random decks" in text, text
+
+
+async def test_a_run_measures_and_keeps_the_sets_card_values(host, store, monkeypatch):
+    """The values part played by the worker, each result stored; at the end the values
+    (``values_from``, labelled with the set and version) kept with the run, and the result names
+    the three most valuable of the set's own cards by name, in both languages."""
+    monkeypatch.setenv("CARD_BALANCE_PER_ORDER", "2")
+    runs = BalanceRuns(store, host.card_sets)
+    seen = told(runs)
+    run_id = (await runs.request(G1, ADMIN, "art_of_war", SET)).data["run"].id
+    await _until(lambda: _status(store, run_id, "done"))
+    await _until(lambda: _told_final(seen))
+    await runs.stop()
+    run = await store.get_balance_run(run_id)
+    loaded = await engines.load(store, run.set_id)
+    want, _cpu = card_values.play_chunk("art_of_war", range(4), seed=run.set_id, engine=loaded.engine)
+    assert run.progress["values"] == want and len(run.progress["results"]) == 4
+    stored = card_values.CardValues.from_json(run.progress["card_values"])
+    assert stored == card_values.values_from("art_of_war", loaded.engine.decks.cards(), want, seed=run.set_id,
+                                             label=f"{SET} v1")
+    assert stored.matches == 4 and stored.label == f"{SET} v1"
+    text = [s for s in seen if s[4]][0][2]
+    line = text.splitlines()[-1]
+    assert "Card values for the computer drafter" in line and "4 self-play matches" in line, text
+    own = {"king_owl": "OWL KING", "king_iron": "IRON KING", "king_hawk": "鷹王"}
+    top = [c for c, _v in stored.ranked() if c in own and stored.games[c]][:3]
+    assert top and line.endswith("Most valuable: " + ", ".join(own[c] for c in top) + ".")
+    assert not any(c in line for c in own)                      # names, never ids
+    ja = runs.result_text(run, "ja").splitlines()[-1]
+    own_ja = {"king_owl": "梟王", "king_iron": "鉄壁王", "king_hawk": "鷹王"}
+    assert "カード評価値" in ja and "自己対戦4戦" in ja and ja.endswith("評価の高いカード：" + "、".join(
+        f"「{own_ja[c]}」" for c in top) + "。"), ja
+    progress = runs.progress_text(run, "en")
+    assert "8 of 8 matches played" in progress and "4 of 4 of them with random decks" in progress, progress
+
+
+async def test_a_restart_resumes_the_card_values_without_replaying_them(host, store, monkeypatch):
+    """Stored results are never played again: the ones stored before the restart (made up here,
+    all draws, so a replay would show) stay, and the run goes on from the next match of each kind."""
+    monkeypatch.setenv("CARD_BALANCE_PER_ORDER", "2")
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None
+    run = (await runs.request(G1, ADMIN, "art_of_war", SET)).data["run"]
+    made_up_decks = [{"w": [], "r": "decks_out", "f": 0}] * 2
+    made_up_values = [{"i": 0, "w": []}]
+    run.status, run.progress = "running", {"results": list(made_up_decks), "values": list(made_up_values)}
+    await store.update_balance_run(run)
+    engines.forget()
+    fresh = BalanceRuns(store, Host(store, render=False).card_sets)
+    seen = told(fresh)
+    await fresh.start()
+    await _until(lambda: _status(store, run.id, "done"))
+    await _until(lambda: _told_final(seen))
+    await fresh.stop()
+    got = (await store.get_balance_run(run.id)).progress
+    loaded = await engines.load(store, run.set_id)
+    rest, _ = card_values.play_chunk("art_of_war", range(1, 4), seed=run.set_id, engine=loaded.engine)
+    assert got["values"] == made_up_values + rest
+    decks, _ = play_chunk("art_of_war", loaded.engine, run.plan, run.plan["matches"][2:])
+    assert got["results"] == made_up_decks + decks
+    assert card_values.CardValues.from_json(got["card_values"]).matches == 4
+
+
+async def test_a_stopped_run_keeps_the_card_values_it_measured(host, store):
+    """A run stopped by its CPU limit keeps values from the matches it played, and says how many;
+    one stopped before any says none were measured (the drafter keeps the cards' own data)."""
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None
+    runs.cpu_limit = 10.0
+    first = (await runs.request(G1, ADMIN, "art_of_war", SET)).data["run"]
+    second = (await runs.request(G2, ADMIN, "art_of_war", SET)).data["run"]
+    loaded = await engines.load(store, first.set_id)
+    played, _ = card_values.play_chunk("art_of_war", range(2), seed=first.set_id, engine=loaded.engine)
+    decks, _ = play_chunk("art_of_war", loaded.engine, first.plan, first.plan["matches"][:4])
+    first.status, first.cpu_s, first.progress = "running", 10.0, {"results": decks, "values": played}
+    second.status, second.cpu_s, second.progress = "running", 10.0, {"results": decks}
+    for run in (first, second):
+        await store.update_balance_run(run)
+    runs = BalanceRuns(store, host.card_sets)          # as after a restart: both go on, and stop at once
+    runs.cpu_limit = 10.0
+    seen = told(runs)
+    await runs.start()
+
+    async def both_told() -> bool:
+        return len([s for s in seen if s[4]]) == 2
+    await _until(both_told)
+    await runs.stop()
+    kept = await store.get_balance_run(first.id)
+    assert kept.reason == "cpu" and kept.progress["values"] == played
+    values = card_values.CardValues.from_json(kept.progress["card_values"])
+    assert values == card_values.values_from("art_of_war", loaded.engine.decks.cards(), played,
+                                             seed=first.set_id, label=f"{SET} v1")
+    text = runs.result_text(kept, "en")
+    assert "from the 2 of 4 self-play matches" in text and "stopped" in text, text
+    assert "検証が止まるまでに行ったランダムなデッキでの自己対戦4戦中2戦" in runs.result_text(kept, "ja")
+    none = await store.get_balance_run(second.id)
+    assert none.reason == "cpu" and "card_values" not in none.progress
+    assert "none measured" in runs.result_text(none, "en")
+
+
+async def test_card_values_the_set_cannot_play_are_given_up_and_the_deck_matches_go_on(host, store, monkeypatch):
+    """A values chunk that fails in the worker (here: a plan whose values seed is not a number,
+    as a set whose cards make no random deck fails) gives the values up; the run still plays its
+    deck matches, is done, and says the card values were not measured."""
+    from dataclasses import replace
+
+    monkeypatch.setenv("CARD_BALANCE_PER_ORDER", "1")
+    runs = BalanceRuns(store, host.card_sets)
+    runs.ensure_started = lambda: None
+    asked = (await runs.request(G1, ADMIN, "art_of_war", SET)).data["run"]
+    asked.status = "failed"
+    await store.update_balance_run(asked)
+    plan = {**asked.plan, "values": {"matches": 4, "seed": "not a number"}}
+    run = await store.create_balance_run(replace(asked, id=None, status="queued", plan=plan))
+    fresh = BalanceRuns(store, host.card_sets)
+    seen = told(fresh)
+    await fresh.start()
+    await _until(lambda: _status(store, run.id, "done"))
+    await _until(lambda: _told_final(seen))
+    await fresh.stop()
+    got = await store.get_balance_run(run.id)
+    assert got.progress["values_off"] == "unplayable" and got.progress["values"] == []
+    assert len(got.progress["results"]) == len(plan["matches"]) and "card_values" not in got.progress
+    text = [s for s in seen if s[4]][0][2]
+    assert "is done" in text and "could not be built" in text, text

@@ -420,3 +420,28 @@ def test_a_balance_result_shows_the_sets_deck_names_safely():
     for lang in ("en", "ja"):
         text = runs.result_text(run, lang)
         assert not _live(text) and safe_text(HOSTILE) in text
+
+
+
+def test_a_balance_result_names_the_most_valuable_cards_safely():
+    """The result's card values line names the set's own cards (their names, made safe like the
+    deck names), never their ids."""
+    from balance.card_values import CardValues
+    from balance.sets import make_plan
+    from data.store import BalanceRun
+    from host.balance_runs import BalanceRuns
+
+    plan = make_plan(["a", "b"], per_order=1, seed=1, values=2)
+    results = [{"w": [0], "r": "win", "f": 0}] * len(plan["matches"])
+    values = CardValues("art_of_war", {"k1": 0.5, "k2": 0.5}, {"k1": 2, "k2": 2}, {"k1": 1.0, "k2": 1.0}, 2, 1)
+    runs = BalanceRuns(None, None)
+    runs._deck_names = lambda _run, _locale: {"a": "Owl Watch", "b": "Hawk Dive"}
+    runs._card_names = lambda _run, _locale: {"k1": HOSTILE, "k2": "Iron King"}
+    run = BalanceRun(1, 1, "art_of_war", 1, "en", "done", plan=plan,
+                     progress={"results": results, "values": [{"i": 0, "w": [0]}, {"i": 1, "w": [1]}],
+                               "card_values": values.to_json()})
+    assert _live(runs.result_text(run, "en"))
+    runs.words = safe_text
+    for lang in ("en", "ja"):
+        text = runs.result_text(run, lang)
+        assert not _live(text) and safe_text(HOSTILE) in text and "Iron King" in text and "k1" not in text

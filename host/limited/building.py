@@ -37,7 +37,12 @@ def load_cards(card_sets: Any) -> Callable[..., Any]:
     """The draft service's ``cards``: ``(guild_id, game, set_name, version)`` → (DraftCards,
     None) or (None, the reason) — a server's set by name (``version`` None: its newest; ``set_name``
     None: the server's default set for the game, else the shipped cards; ``shipped``: the
-    shipped cards)."""
+    shipped cards).  A server's version carries the card values of its newest balance run that
+    measured them (:class:`host.limited.cards.RunValues`; none: the drafter's fallback)."""
+    from host.limited.cards import RunValues
+
+    run_values = RunValues(getattr(card_sets, "store", None))
+
     async def cards(guild_id: int | None, game: str, set_name: str | None, version: int | None
                     ) -> tuple[DraftCards | None, Result | None]:
         if games.adapter(game) is None:
@@ -60,7 +65,7 @@ def load_cards(card_sets: Any) -> Callable[..., Any]:
 
         return DraftCards(game, loaded.engine, {e.id: e for e in entries if not e.deck}, loaded.opened.limited,
                           engines.reference(row), set_name=row.name, set_version=int(row.version),
-                          own=set(loaded.opened.own)), None
+                          own=set(loaded.opened.own), measured=await run_values.of(guild_id, int(row.id), game)), None
     return cards
 
 

@@ -35,8 +35,9 @@ SET = "Playtest One"
 def bot_env() -> dict:
     # the run's flow (progress, result, picture) is what this test reads; its figures with the
     # full 20 matches per pairing and seat order are tests/test_balance_runs.py's: 2 here, so the
-    # bot's run takes 8 matches instead of 40 (Battle Logic Square's took minutes of the suite)
-    return {"CARD_BALANCE_CPU_SECONDS": "600", "CARD_BALANCE_PER_ORDER": "2"}
+    # bot's run takes 8 matches instead of 40 (Battle Logic Square's took minutes of the suite),
+    # and 2 for the card values instead of 40 (their figures: tests/test_balance_runs.py)
+    return {"CARD_BALANCE_CPU_SECONDS": "600", "CARD_BALANCE_PER_ORDER": "2", "CARD_BALANCE_VALUE_MATCHES": "2"}
 
 
 def _files(game: str) -> dict[str, bytes]:
@@ -158,6 +159,8 @@ async def test_a_server_card_set_uploaded_checked_played_changed_compared_balanc
         timeout=240, what="the balance run's picture")
     text = message_text(posted)
     assert "is done" in text and "95% interval" in text and "first player" in text.lower(), text
+    assert "Card values for the computer drafter" in text and "2 self-play matches" in text, text
+    assert "Most valuable: " in text, text          # the set's own cards, by name
     chart = Image.open(io.BytesIO(twin.attachment(posted, "balance.png")))
     assert chart.width == 600
 
