@@ -71,4 +71,14 @@ def _is_pool(game: str, section: str, card: dict) -> bool:
     return False
 
 
-__all__ = ["cloned_set", "clone_ids", "shipped_cards"]
+class Clock:
+    """The host's clock in the limited-play tests: a fixed time a test moves by hand (``clock.t``)."""
+
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+__all__ = ["cloned_set", "clone_ids", "shipped_cards", "Clock"]

@@ -18,7 +18,7 @@ from host.events import entry as E
 from host.events import limited as LE
 from host.events.document import LeagueError
 from host.league_service import Leagues
-from limited_sets import clone_ids, cloned_set
+from limited_sets import Clock, clone_ids, cloned_set
 
 G, ORG = 111, 999
 GAMES = ("logic_square", "maken", "art_of_war", "avalon")
@@ -166,14 +166,6 @@ def test_a_deck_of_the_pool_is_registered_once_and_the_match_carries_the_limited
 KINGS = clone_ids("art_of_war", 3)          # 9 KINGs of a server's own, beside the 3 shipped ones
 SEALED = {"deck": {"size": 10}, "rarities": {"common": KINGS},
           "boosters": {"packs": 1, "size": 5, "slots": [{"rarity": "common", "count": 5}]}}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture

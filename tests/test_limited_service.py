@@ -10,7 +10,7 @@ import pytest
 from host import Host, engines
 from host.limited.building import chosen_deck, deck_problems, load_cards
 from host.limited.service import Drafts
-from limited_sets import clone_ids, cloned_set
+from limited_sets import Clock, clone_ids, cloned_set
 
 GUILD, OTHER = 111, 222
 ALICE, BOB, CAROL = 1, 2, 3
@@ -20,14 +20,6 @@ SET = "Owl Kings"
 PLAIN = clone_ids("logic_square", 2, where=lambda c: c.get("colour") in ("white", "green"))
 LIMITED = {"deck": {"size": 15, "copies": 2}, "rarities": {"common": PLAIN},
            "boosters": {"packs": 3, "size": 10, "slots": [{"rarity": "common", "count": 10}]}}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture
