@@ -433,6 +433,8 @@ class Leagues(commands.Cog):
         if paired:
             names = {p["id"]: safe_text(p["name"]) for p in lg.data["players"]}
             lines = [tr("leagues.round.paired", locale, league=lg.id, name=safe_text(lg.data["name"]), round=lg.data["round"])]
+            if lg.data.get("limited") in ("sealed", "draft") and lg.data["round"] == 1:   # decks come from the pools
+                lines.append(tr(f"events.limited.first_round.{lg.data['limited']}", locale))
             lines += [self._pairing_line(lg.data, p, names, locale) for p in paired]
             who = [u for p in paired for u in (p["a"], p["b"]) if u is not None and p["result"] is None]
             lines.append(mention_line(who))

@@ -233,6 +233,9 @@ async def test_a_sealed_event_of_art_of_war_with_pools_locked_and_shown_at_the_e
         words = message_text(dms[user["id"]])
         assert "Your sealed pool is open: 5 cards" in words and f"event #{league_id}" in words, words
 
+    # the round's announcement says where the pools are and that decks come first
+    await twin.wait_for(lambda: [m for m in twin.posts(twin.channel["id"]) if "round 1 is paired" in message_text(m)
+                                 and "Your sealed pool is in your DMs" in message_text(m)], what="round 1's announcement")
     # no match before both have built their deck
     ix = await twin.slash(alice, "league play", league=league_id)
     assert "Still building: Alice, Bob" in ix.text, ix.text
