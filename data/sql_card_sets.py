@@ -236,7 +236,8 @@ class CardSetsSql:
             log.warning("balance run %s cannot be read: %s", run_id, e)
             return None
 
-    async def balance_runs(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list[BalanceRun]:
+    async def balance_runs(self, statuses: tuple[str, ...], guild_id: int | None = None, *,
+                           set_id: int | None = None) -> list[BalanceRun]:
         if not statuses:
             return []
         cond, params = self._in("status", list(statuses))
@@ -244,6 +245,9 @@ class CardSetsSql:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(int(guild_id))
+        if set_id is not None:
+            sql += " AND set_id = ?"
+            params.append(int(set_id))
         async with self._read() as c:
             rows = await c.fetchall(sql + " ORDER BY id", *params)
         out = []

@@ -489,8 +489,10 @@ class Store(abc.ABC):
     async def get_balance_run(self, run_id: int) -> "BalanceRun | None": ...
 
     @abc.abstractmethod
-    async def balance_runs(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list["BalanceRun"]:
-        """Runs in these statuses (of one server, or all), oldest first."""
+    async def balance_runs(self, statuses: tuple[str, ...], guild_id: int | None = None, *,
+                           set_id: int | None = None) -> list["BalanceRun"]:
+        """Runs in these statuses (of one server, or all; of one set version, ``set_id``, or
+        all), oldest first."""
 
 
     # ======================================================================================

@@ -115,6 +115,9 @@ async def test_only_an_ended_run_of_that_exact_version_counts_the_newest_first(h
     assert (await _cards(host)).drafter.pick([STRONG, WEAK], []) == WEAK
     await _run(store, set_id, "done", _values(flipped))                         # a newer run of the version
     assert (await _cards(host)).drafter.pick([STRONG, WEAK], []) == STRONG
+    # the store reads the runs of that version only
+    assert {r.set_id for r in await store.balance_runs(("done", "stopped", "failed"), GUILD, set_id=set_id)} == {set_id}
+    assert await store.balance_runs(("done",), GUILD, set_id=set_id + 1000) == []
 
 
 async def test_a_stored_row_that_does_not_read_is_logged_and_ignored(host, store, caplog):

@@ -80,7 +80,7 @@ class RunValues:
         if kept is not None and self.clock() - kept[0] < RUN_VALUES_TTL:
             return kept[1]
         try:
-            runs = await self.store.balance_runs(ENDED, int(guild_id))
+            runs = await self.store.balance_runs(ENDED, int(guild_id), set_id=int(set_id))
         except Exception:
             log.warning("the balance runs of card set %s could not be read; the drafter reads the cards instead",
                         set_id, exc_info=True)
