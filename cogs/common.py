@@ -404,6 +404,17 @@ class GameTree(app_commands.CommandTree):
         await reply_error(interaction, text)
 
 
+def start_clock(bot: Any, loop: Any) -> None:
+    """Start a cog's clock loop (a ``discord.ext.tasks`` loop) unless the bot runs without clocks,
+    at the faster interval a test run asks for (``bot.clock_seconds``, TESTING ONLY: bot.py)."""
+    if not getattr(bot, "clock_enabled", True):
+        return
+    seconds = getattr(bot, "clock_seconds", None)
+    if seconds:
+        loop.change_interval(seconds=seconds)
+    loop.start()
+
+
 def jump_url(guild_id: int | None, message: discord.Message) -> str:
     """The link that opens ``message`` in the client."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{message.channel.id}/{message.id}"

@@ -45,8 +45,8 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines, safe_text,
-    too_old_to_edit, tr,
+    CONTENT_MAX, NO_PINGS, clip, game_name, loc, mention_line, message_age, pings, render, render_lines,
+    safe_text, start_clock, too_old_to_edit, tr,
 )
 from cogs.board_layout import (LINES_SHOWN, Layout, board_parts, layout_view, send_layout, v2_edit, view_items, words_view)
 from cogs.components import board_view
@@ -112,11 +112,7 @@ class Delivery(PrivateDelivery, commands.Cog):
         return self.bot.store  # type: ignore[attr-defined]
 
     async def cog_load(self) -> None:
-        if getattr(self.bot, "clock_enabled", True):
-            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
-            if seconds:
-                self.clock.change_interval(seconds=seconds)
-            self.clock.start()
+        start_clock(self.bot, self.clock)
 
     async def cog_unload(self) -> None:
         self.clock.cancel()

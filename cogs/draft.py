@@ -23,7 +23,8 @@ from discord.app_commands import Choice
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    L, N, NO_PINGS, loc, render, render_lines, reply, reply_error, safe_text, tr, transient, user_locale,
+    L, N, NO_PINGS, loc, render, render_lines, reply, reply_error, safe_text, start_clock, tr, transient,
+    user_locale,
 )
 from cogs.cards import CARD_GAMES, play_set_autocomplete
 from cogs.draft_items import TableButton
@@ -70,11 +71,7 @@ class Draft(commands.Cog):
             return
         if self._on_match_finished not in host.on_finish:
             host.on_finish.append(self._on_match_finished)
-        if getattr(self.bot, "clock_enabled", True):
-            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
-            if seconds:
-                self.clock.change_interval(seconds=seconds)
-            self.clock.start()
+        start_clock(self.bot, self.clock)
 
     async def cog_unload(self) -> None:
         self.clock.cancel()

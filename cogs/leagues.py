@@ -32,8 +32,8 @@ from discord.app_commands import Choice
 from discord.ext import commands, tasks
 
 from cogs.common import (
-    CHOICE_MAX, NO_PINGS, L, N, clip, game_name, mention_line, pings, render, render_lines, reply,
-    reply_error, safe_text, too_old_to_edit, tr, transient, user_locale,
+    CHOICE_MAX, L, N, NO_PINGS, clip, game_name, mention_line, pings, render, render_lines, reply,
+    reply_error, safe_text, start_clock, too_old_to_edit, tr, transient, user_locale,
 )
 from cogs.decks import any_deck_autocomplete
 from cogs.guide import command_text
@@ -192,11 +192,7 @@ class Leagues(commands.Cog):
             return
         if self._on_match_finished not in host.on_finish:
             host.on_finish.append(self._on_match_finished)
-        if getattr(self.bot, "clock_enabled", True):
-            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
-            if seconds:
-                self.deadlines.change_interval(seconds=seconds)
-            self.deadlines.start()
+        start_clock(self.bot, self.deadlines)
 
     async def cog_unload(self) -> None:
         self.deadlines.cancel()

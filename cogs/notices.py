@@ -22,7 +22,7 @@ from typing import Any, Iterable
 import discord
 from discord.ext import commands, tasks
 
-from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render_lines, tr
+from cogs.common import CONTENT_MAX, NO_PINGS, clip, game_name, loc, pings, render_lines, start_clock, tr
 from data.store import ACTIVE
 from host.clocks import turns
 from host.notices import DIGEST, REMIND, TURN, VACATION_END, Notice
@@ -236,11 +236,7 @@ class Notices(commands.Cog):
         self.core = HostNotices(bot.store)  # type: ignore[attr-defined]
 
     async def cog_load(self) -> None:
-        if getattr(self.bot, "clock_enabled", True):
-            seconds = getattr(self.bot, "clock_seconds", None)   # TESTING ONLY (bot.py): a faster loop
-            if seconds:
-                self.loop.change_interval(seconds=seconds)
-            self.loop.start()
+        start_clock(self.bot, self.loop)
 
     async def cog_unload(self) -> None:
         self.loop.cancel()
