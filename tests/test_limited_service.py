@@ -181,3 +181,22 @@ async def test_sealed_pools_open_at_once_and_the_seed_deals_them_again(table):
     from host.limited.deal import sealed_pools
 
     assert sealed_pools(again) == first, "the recorded seed deals the same pools"
+
+
+async def test_a_winston_stack_is_dealt_again_from_its_seed(table, store):
+    """"Pools are dealt from a recorded seed, so a pool can be shown and re-dealt exactly": a
+    Winston draft's stack too."""
+    host, drafts, clock = table
+    res = await host.card_sets.upload(GUILD, 7, "maken", "Owl Blades", "blades.json",
+                                      cloned_set("maken", 2, limited={"deck": {"size": 15}}), "extend")
+    assert res.ok, res
+    made = await drafts.create(guild_id=GUILD, channel_id=5, user_id=ALICE, name="Alice", game="maken",
+                               set_name="Owl Blades", fmt="winston", size=24, timer=0)
+    assert made.ok, made.error
+    started = await drafts.start(made.data["draft"].id, GUILD, ALICE)
+    assert started.ok, started.error
+    row = started.data["turn"].draft
+    assert await drafts.dealt_again(row) is True
+    from dataclasses import replace
+
+    assert await drafts.dealt_again(replace(row, seed=bytes(32))) is False, "another seed deals another stack"
