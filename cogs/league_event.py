@@ -41,7 +41,6 @@ from host.events import clock as EC
 from host.events import reports as RP
 from host.events import stages as ST
 from host.events import entry as E
-from host.events import limited as LE
 
 log = logging.getLogger("cogs.league_event")
 
@@ -246,7 +245,7 @@ class LeagueEvent(LeaguePart):
         cog, lg = await self._resolve(interaction, league)
         if lg is None or await self._no_decklists(interaction, lg):
             return
-        lg = await self._synced(cog, lg)
+        lg = await cog.service.limited.synced(lg)   # a deck built a moment ago registered first
         locale = user_locale(interaction)
         me = interaction.user.id
         organiser = await cog.is_organiser(interaction)
@@ -262,17 +261,6 @@ class LeagueEvent(LeaguePart):
             return
         await reply(interaction, clip(E.decklist_text(lg.data, me, locale, safe_text) + "\n"
                                       + tr("events.reg.decklists.closed_note", locale), 2000))
-
-    @staticmethod
-    async def _synced(cog: Any, lg: LeagueRecord) -> LeagueRecord:
-        """A sealed or draft event's lists with every deck built so far: one built a moment ago
-        (or whose registration a lost connection cut short) registered first
-        (host/league_limited.py)."""
-        if LE.limited_of(lg.data) is None or not LE.missing_decks(lg.data, [p["id"] for p in lg.data["players"]]):
-            return lg
-        if await cog.service.limited.sync(lg.id):
-            return await cog.service.get(lg.id) or lg
-        return lg
 
     async def _no_decklists(self, interaction: discord.Interaction, lg: LeagueRecord) -> bool:
         """A game without decks (SQUARES) has no decklists: said, and True."""
@@ -480,7 +468,7 @@ class LeagueEvent(LeaguePart):
         cog, lg = await self._resolve(interaction, league, organiser=True)
         if lg is None or await self._no_decklists(interaction, lg):
             return
-        lg = await self._synced(cog, lg)
+        lg = await cog.service.limited.synced(lg)   # a deck built a moment ago registered first
         locale = user_locale(interaction)
         if user is not None:
             await reply(interaction, clip(E.decklist_text(lg.data, user.id, locale, safe_text), 2000))

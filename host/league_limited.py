@@ -62,9 +62,10 @@ class LeagueLimited:
         return await self.drafts.cards(guild_id, d["game"], ref.get("name"), ref.get("version"))
 
     async def plan(self, guild_id: int, d: dict) -> tuple[dict | None, Result | None]:
-        """How the event's pools are dealt: ``{"source", "most", "rules"}`` — declared boosters
-        where the set has them, else its cube; the most players a pod may hold; the set's limited
-        deck numbers.  A failed Result when the set cannot deal two pools."""
+        """How the event's pools are dealt: ``{"source", "cube", "most", "rules"}`` — declared
+        boosters where the set has them, else its cube (``cube``: its number of cards); the most
+        players a pod may hold; the set's limited deck numbers.  A failed Result when the set
+        cannot deal two pools."""
         cards, err = await self.cards(guild_id, d)
         if err:
             return None, err
@@ -73,7 +74,8 @@ class LeagueLimited:
         if most < 2:
             return None, Result.fail("events.limited.err.cube_small", have=len(cards.cube),
                                      need=2 * LE.SIZE[0])
-        return {"source": "boosters" if boosters else "cube", "most": most, "rules": cards.deck_rules()}, None
+        return {"source": "boosters" if boosters else "cube", "cube": len(cards.cube), "most": most,
+                "rules": cards.deck_rules()}, None
 
     async def setting(self, league_id: int, guild_id: int, value: Any, changes: dict) -> Result | None:
         """Before ``/league-admin settings limited`` is applied: the event's set must deal pools
@@ -129,8 +131,7 @@ class LeagueLimited:
             if row is None:
                 packs = size = None
                 if plan["source"] == "cube":
-                    cards, err = await self.cards(lg.guild_id, d)
-                    fit = LE.cube_plan(len(cards.cube), len(pod)) if cards is not None else None
+                    fit = LE.cube_plan(plan["cube"], len(pod))
                     if fit is None:
                         log.warning("league %s: pod %s cannot be dealt from the cube", lg.id, i + 1)
                         continue
@@ -175,13 +176,14 @@ class LeagueLimited:
             row, err = await self.drafts.get(value, lg.guild_id)
             if err or row.league_id != lg.id:
                 continue
-            pools = None
+            pools = cards = None
             for s in row.seats:
                 if s.user_id is None or not s.deck or not s.locked or not LE.missing_decks(d, [s.user_id]):
                     continue
-                cards, err = await self.drafts.cards_of(row)
-                if err:
-                    break
+                if cards is None:        # read once a draft, when one of its decks is to register
+                    cards, err = await self.drafts.cards_of(row)
+                    if err:
+                        break
                 spec = deck_spec(cards, s.deck)
                 if spec is None:
                     log.warning("league %s: the deck of %s in draft %s does not read", lg.id, s.user_id, row.id)
@@ -201,6 +203,18 @@ class LeagueLimited:
         res = await self.leagues._mutate(lg.id, None, step, system=True)
         return list(res.data["payload"]) if res.ok else []
 
+    async def synced(self, lg: Any, ids: list[int] | None = None) -> Any:
+        """``lg`` with the decks of ``ids`` (None: every player) that were built but not yet
+        registered registered first (:meth:`sync`), read again when that changed it; ``lg`` as it
+        is otherwise (a constructed event, nothing missing)."""
+        if LE.limited_of(lg.data) is None:
+            return lg
+        if not LE.missing_decks(lg.data, [p["id"] for p in lg.data.get("players", [])] if ids is None else ids):
+            return lg
+        if await self.sync(lg.id):
+            return await self.leagues.get(lg.id) or lg
+        return lg
+
     async def due(self) -> list[Result]:
         """The clock's work on running limited events: pods whose draft is not open yet (a Result
         like :meth:`after_start`'s for each event whose drafts it opened), and decks built but not
@@ -216,8 +230,7 @@ class LeagueLimited:
                     fresh = await self.leagues.get(lg.id) if opened else None
                     if fresh is not None:
                         out.append(Result(ok=True, data={"league": fresh, "payload": None, "drafts": opened}))
-                if LE.missing_decks(d, [p["id"] for p in d.get("players", [])]):
-                    await self.sync(lg.id)
+                await self.synced(lg)
             except (StoreError, LeagueError):
                 log.info("league %s: its pools were not looked after this time", lg.id, exc_info=True)
             except Exception:
@@ -228,20 +241,16 @@ class LeagueLimited:
     async def match_args(self, lg: Any, seats: list[int]) -> tuple[dict, Result | None]:
         """What a match of a limited event adds: ``{"decks": [spec per seat], "meta": {...}}``,
         both players' locked decks — or a failed Result naming who has not built theirs."""
-        d = lg.data
-        if LE.limited_of(d) is None:
+        if LE.limited_of(lg.data) is None:
             return {}, None
-        if LE.missing_decks(d, seats):
-            await self.sync(lg.id)
-            fresh = await self.leagues.get(lg.id)
-            d = fresh.data if fresh is not None else d
+        d = (await self.synced(lg, seats)).data
         missing = LE.missing_decks(d, seats)
         if missing:
             names = {p["id"]: p.get("name", "") for p in d.get("players", [])}
             who = ", ".join(str(names.get(u) or u) for u in missing)
             return {}, Result.fail("events.limited.err.no_deck", names=who)
         decks = [E.locked_deck(d, u)["spec"] for u in seats]    # type: ignore[index]
-        return {"decks": decks, "meta": LE.meta(d, seats), "data": d}, None
+        return {"decks": decks, "meta": LE.meta(d, seats)}, None
 
 
 __all__ = ["LeagueLimited", "TIMER"]
